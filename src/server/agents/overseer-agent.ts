@@ -1,0 +1,208 @@
+/**
+ * OverseerAgent: one Durable Object per workspace. It owns the room
+ * registry, gates every `/sub/chat-room/<id>` connection, and pushes the
+ * live room list to every browser connected to it.
+ *
+ *   /agents/overseer-agent/<workspace>                 room-list socket
+ *   /agents/overseer-agent/<workspace>/sub/chat-room/<id>   a room's socket
+ *
+ * **Existence is registry-owned.** A room exists when it has a row in
+ * `rooms`; the gate and every RPC check that row, so no URL can conjure a
+ * room and a deleted room stays deleted.
+ * **Metadata is pushed, never pulled.** Rooms report their message count
+ * and preview after each change (`recordRoomActivity`); listing rooms never
+ * wakes a single facet.
+ */
+import { Agent, type Connection, type WSMessage } from "agents";
+import { MAX_ROOMS_PER_WORKSPACE } from "../../shared/constants";
+import type {
+  CreateRoomBody,
+  MessagePage,
+  MessagesQuery,
+  OverseerFrame,
+  RoomDetail,
+  RoomSettings,
+  RoomSummary,
+  SendMessageBody,
+  SendMessageResult,
+  UpdateRoomBody
+} from "../../shared/protocol";
+import {
+  applyActivity,
+  generateRoomId,
+  toRoomSummary,
+  type RoomActivity,
+  type RoomRow
+} from "../domain/rooms";
+import type { Env } from "../env";
+import { AppError, roomNotFound, toWireError } from "../http/errors";
+import { ChatRoom } from "./chat-room";
+
+const CHAT_ROOM_CLASS = "ChatRoom";
+
+export class OverseerAgent extends Agent<Env> {
+  async onStart() {
+    this.sql`CREATE TABLE IF NOT EXISTS rooms (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      last_active_at INTEGER NOT NULL,
+      message_count INTEGER NOT NULL DEFAULT 0,
+      last_preview TEXT,
+      activity_seq INTEGER NOT NULL DEFAULT 0
+    )`;
+    this.sql`CREATE INDEX IF NOT EXISTS rooms_by_activity ON rooms (last_active_at DESC, id)`;
+  }
+
+  // ── Sockets ──
+
+  onConnect(connection: Connection) {
+    this.#send(connection, { type: "rooms", rooms: this.listRooms() });
+  }
+
+  onMessage(connection: Connection, _message: WSMessage) {
+    // The room list is read-only over the socket; changes go through REST.
+    this.#send(connection, {
+      type: "error",
+      code: "bad_request:body",
+      message: "This socket only receives the room list; use the REST API to change rooms."
+    });
+  }
+
+  /**
+   * The gate in front of every room socket and room HTTP request. Runs
+   * before the framework would lazily create a facet, so an unknown or
+   * deleted id gets 404 (a WebSocket is closed with 4404).
+   */
+  async onBeforeSubAgent(_request: Request, child: { className: string; name: string }) {
+    if (child.className !== CHAT_ROOM_CLASS || !this.#row(child.name) || !this.dynamicAgents.has(ChatRoom, child.name)) {
+      return new Response(`Room "${child.name}" not found`, { status: 404 });
+    }
+  }
+
+  // ── Registry RPC (called by the REST routes) ──
+
+  listRooms(): RoomSummary[] {
+    return this.sql<RoomRow>`SELECT * FROM rooms ORDER BY last_active_at DESC, id`.map(toRoomSummary);
+  }
+
+  async createRoom(input: CreateRoomBody): Promise<RoomDetail> {
+    const [{ n }] = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM rooms`;
+    if (n >= MAX_ROOMS_PER_WORKSPACE) {
+      throw toWireError(
+        new AppError("conflict:room_limit", 409, `This workspace already has ${MAX_ROOMS_PER_WORKSPACE} rooms, the most it can hold. Delete one first.`)
+      );
+    }
+    const now = Date.now();
+    const row: RoomRow = {
+      id: generateRoomId(),
+      name: input.name,
+      created_at: now,
+      last_active_at: now,
+      message_count: 0,
+      last_preview: null,
+      activity_seq: 0
+    };
+    const settings: RoomSettings = {
+      name: input.name,
+      systemPrompt: input.systemPrompt ?? "",
+      model: input.model ?? null,
+      temperature: input.temperature ?? null
+    };
+    // Spawn and initialise the facet first: the registry row is what makes
+    // the room reachable, so it must not appear before the room can answer.
+    const room = await this.dynamicAgents.get(ChatRoom, row.id);
+    const state = await room.initialize(settings);
+    this.sql`INSERT INTO rooms (id, name, created_at, last_active_at, message_count, last_preview, activity_seq)
+      VALUES (${row.id}, ${row.name}, ${row.created_at}, ${row.last_active_at}, 0, NULL, 0)`;
+    const summary = toRoomSummary(row);
+    this.#broadcast({ type: "room_upserted", room: summary });
+    return { ...summary, settings: state.settings, usage: state.usage, activeModel: state.activeModel, offline: state.offline };
+  }
+
+  async getRoom(id: string): Promise<RoomDetail> {
+    const row = this.#requireRow(id);
+    const room = await this.dynamicAgents.get(ChatRoom, id);
+    const state = await room.describe();
+    return { ...toRoomSummary(row), settings: state.settings, usage: state.usage, activeModel: state.activeModel, offline: state.offline };
+  }
+
+  async updateRoom(id: string, patch: UpdateRoomBody): Promise<RoomDetail> {
+    this.#requireRow(id);
+    const room = await this.dynamicAgents.get(ChatRoom, id);
+    const state = await room.updateSettings(patch);
+    // The room may have been deleted while we waited on it.
+    const row = this.#requireRow(id);
+    if (patch.name !== undefined && patch.name !== row.name) {
+      this.sql`UPDATE rooms SET name = ${patch.name} WHERE id = ${id}`;
+      row.name = patch.name;
+      this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
+    }
+    return { ...toRoomSummary(row), settings: state.settings, usage: state.usage, activeModel: state.activeModel, offline: state.offline };
+  }
+
+  /**
+   * Registry row first, so the gate refuses reconnects at once; then the
+   * facet, which aborts a running answer, closes the room's sockets and
+   * wipes its storage.
+   */
+  async deleteRoom(id: string): Promise<void> {
+    this.#requireRow(id);
+    this.sql`DELETE FROM rooms WHERE id = ${id}`;
+    this.#broadcast({ type: "room_deleted", id });
+    await this.dynamicAgents.delete(ChatRoom, id);
+  }
+
+  async listMessages(id: string, query: MessagesQuery): Promise<MessagePage> {
+    this.#requireRow(id);
+    const room = await this.dynamicAgents.get(ChatRoom, id);
+    return this.#whileRoomExists(id, () => room.listMessages(query));
+  }
+
+  async sendMessage(id: string, body: SendMessageBody, stream: boolean): Promise<SendMessageResult | ReadableStream<Uint8Array>> {
+    this.#requireRow(id);
+    const room = await this.dynamicAgents.get(ChatRoom, id);
+    return this.#whileRoomExists(id, () => room.sendFromRest(body, stream));
+  }
+
+  /** Called by a room after its transcript changed. Stale reports are dropped. */
+  recordRoomActivity(id: string, activity: RoomActivity): void {
+    const row = this.#row(id);
+    if (!row) return; // deleted while the report was in flight
+    const next = applyActivity(row, activity);
+    if (!next) return;
+    this.sql`UPDATE rooms SET message_count = ${next.message_count}, last_preview = ${next.last_preview},
+      last_active_at = ${next.last_active_at}, activity_seq = ${next.activity_seq} WHERE id = ${id}`;
+    this.#broadcast({ type: "room_upserted", room: toRoomSummary(next) });
+  }
+
+  // ── Helpers ──
+
+  #row(id: string): RoomRow | undefined {
+    return this.sql<RoomRow>`SELECT * FROM rooms WHERE id = ${id}`[0];
+  }
+
+  #requireRow(id: string): RoomRow {
+    const row = this.#row(id);
+    if (!row) throw toWireError(roomNotFound(id));
+    return row;
+  }
+
+  /** A room deleted mid-call fails with 404, not with the facet's abort. */
+  async #whileRoomExists<T>(id: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (!this.#row(id)) throw toWireError(roomNotFound(id));
+      throw error;
+    }
+  }
+
+  #send(connection: Connection, frame: OverseerFrame) {
+    connection.send(JSON.stringify(frame));
+  }
+
+  #broadcast(frame: OverseerFrame) {
+    this.broadcast(JSON.stringify(frame));
+  }
+}

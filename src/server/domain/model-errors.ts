@@ -1,0 +1,60 @@
+/**
+ * Turns provider failures into sentences a person can act on. The text is
+ * shown in the room and stored with the answer, so it must never contain
+ * the API key or the provider's raw response body.
+ */
+
+interface ErrorLike {
+  name?: unknown;
+  message?: unknown;
+  statusCode?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+  lastError?: unknown;
+  reason?: unknown;
+}
+
+function asErrorLike(error: unknown): ErrorLike {
+  return typeof error === "object" && error !== null ? (error as ErrorLike) : { message: String(error) };
+}
+
+/** RetryError wraps the last attempt; the status lives on that one. */
+function innermost(error: unknown): { error: ErrorLike; attempts: number } {
+  const e = asErrorLike(error);
+  if (e.name === "AI_RetryError" && e.lastError) {
+    const attempts = Array.isArray(e.errors) ? e.errors.length : 1;
+    return { error: asErrorLike(e.lastError), attempts };
+  }
+  return { error: e, attempts: 1 };
+}
+
+export function describeModelError(error: unknown, config?: { apiKey: string | null }): string {
+  const { error: e, attempts } = innermost(error);
+  const tries = attempts > 1 ? ` (tried ${attempts} times)` : "";
+  const status = typeof e.statusCode === "number" ? e.statusCode : null;
+  const name = typeof e.name === "string" ? e.name : "";
+  const message = typeof e.message === "string" ? e.message : "";
+  let text: string;
+  if (status === 401 || status === 403) {
+    text = `The model provider refused our credentials (HTTP ${status}). Check OPENAI_API_KEY.`;
+  } else if (status === 429) {
+    text = `The model provider is rate limiting us (HTTP 429)${tries}. Wait a moment and retry.`;
+  } else if (status === 404) {
+    text = "The model provider does not know this model (HTTP 404). Check the room's model setting or OPENAI_MODEL.";
+  } else if (status !== null && status >= 500) {
+    text = `The model provider failed (HTTP ${status})${tries}. Retry in a moment.`;
+  } else if (status !== null && status >= 400) {
+    text = `The model provider rejected the request (HTTP ${status}).`;
+  } else if (name === "TimeoutError" || /timed? ?out|timeout/i.test(message)) {
+    text = "The model provider stopped responding, so the answer was ended. Retry in a moment.";
+  } else if (name === "AI_JSONParseError" || name === "AI_TypeValidationError" || /json|parse/i.test(message)) {
+    text = "The model provider sent a response we could not read.";
+  } else if (/terminated|socket|network|fetch failed|connection|ECONN|closed/i.test(message)) {
+    text = "The connection to the model provider was lost mid-answer. Retry to try again.";
+  } else {
+    text = "The model request failed. Retry in a moment.";
+  }
+  // Belt and braces: the key must never reach a client or a log.
+  if (config?.apiKey) text = text.split(config.apiKey).join("[redacted]");
+  return text;
+}

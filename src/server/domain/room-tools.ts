@@ -1,0 +1,114 @@
+/**
+ * Tools the room's model can call. Pure: the clock and the history search
+ * are injected, so this module has no Cloudflare or storage dependencies.
+ */
+import { tool, type ToolSet } from "ai";
+import { z } from "zod";
+
+export interface HistorySearchHit {
+  messageId: string;
+  role: string;
+  snippet: string;
+}
+
+export interface RoomToolDeps {
+  now: () => Date;
+  searchHistory: (query: string, limit: number) => Promise<HistorySearchHit[]>;
+}
+
+/** Step limit for a room turn (use with `stopWhen: stepCountIs(MAX_TOOL_STEPS)`). */
+export const MAX_TOOL_STEPS = 5;
+
+export const DEFAULT_TIME_ZONE = "UTC";
+export const SEARCH_QUERY_MAX_CHARS = 200;
+export const SEARCH_LIMIT_DEFAULT = 5;
+export const SEARCH_LIMIT_MAX = 20;
+
+export const currentTimeInputSchema = z.object({
+  timeZone: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'IANA time zone name, e.g. "Europe/Paris", "America/New_York" or "UTC". Omit for UTC.',
+    ),
+});
+
+export const searchHistoryInputSchema = z.object({
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(SEARCH_QUERY_MAX_CHARS)
+    .describe("Words or a phrase to look for in earlier messages of this room."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_LIMIT_MAX)
+    .default(SEARCH_LIMIT_DEFAULT)
+    .describe(`Maximum number of matches to return (1-${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).`),
+});
+
+export type CurrentTimeResult =
+  | { iso: string; timeZone: string; formatted: string }
+  | { error: string; timeZone: string };
+
+export interface SearchHistoryResult {
+  hits: HistorySearchHit[];
+}
+
+/** Returns the canonical IANA name, or null if the runtime does not know the zone. */
+function resolveTimeZone(timeZone: string): string | null {
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+export function currentTime(now: Date, requested: string | undefined): CurrentTimeResult {
+  const wanted = requested?.trim() || DEFAULT_TIME_ZONE;
+  const timeZone = resolveTimeZone(wanted);
+  if (timeZone === null) {
+    return {
+      error: `Unknown time zone "${wanted}". Use an IANA time zone name such as "Europe/Paris", "America/New_York" or "UTC".`,
+      timeZone: wanted,
+    };
+  }
+  const formatted = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    dateStyle: "full",
+    timeStyle: "long",
+  }).format(now);
+  return { iso: now.toISOString(), timeZone, formatted };
+}
+
+export function createRoomTools(deps: RoomToolDeps) {
+  return {
+    get_current_time: tool({
+      description:
+        "Get the current date and time. Use this whenever the answer depends on today's date, the current time, " +
+        "the day of the week, or how long ago/until something is. Pass an IANA time zone if the user mentions a place " +
+        "or zone; otherwise UTC is used. Never guess the current date without calling this.",
+      inputSchema: currentTimeInputSchema,
+      execute: async ({ timeZone }): Promise<CurrentTimeResult> => currentTime(deps.now(), timeZone),
+    }),
+
+    search_room_history: tool({
+      description:
+        "Search earlier messages in this chat room by keywords. Use this when the user refers to something said " +
+        "before that is not in the visible conversation (e.g. 'what did we decide about X', 'who mentioned Y'), " +
+        "or when older context would help. Returns matching messages with short snippets.",
+      inputSchema: searchHistoryInputSchema,
+      execute: async ({ query, limit }): Promise<SearchHistoryResult> => {
+        const hits = await deps.searchHistory(query, limit);
+        return { hits: hits.slice(0, limit) };
+      },
+    }),
+  } satisfies ToolSet;
+}
+
+export type RoomTools = ReturnType<typeof createRoomTools>;

@@ -1,0 +1,31 @@
+/**
+ * The single place errors become HTTP responses: AppError and Hono's
+ * HTTPException keep their status and message; anything else is logged and
+ * answered with a generic 500.
+ */
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ErrorBody } from "../../shared/errors";
+import { AppError, fromWireError } from "./errors";
+
+export function toAppError(error: unknown): AppError | null {
+  const known = fromWireError(error);
+  if (known) return known;
+  if (error instanceof HTTPException) {
+    if (error.status === 413) return new AppError("payload_too_large:body", 413, error.message);
+    if (error.status === 400 && /json/i.test(error.message)) {
+      return new AppError("bad_request:json", 400, "The request body is not valid JSON.");
+    }
+    if (error.status === 401) return new AppError("unauthorized:token", 401, error.message || "Unauthorized");
+    return new AppError("bad_request:body", error.status === 400 ? 400 : 400, error.message || "Bad request");
+  }
+  return null;
+}
+
+export function handleError(error: unknown, c: Context) {
+  const appError = toAppError(error);
+  if (appError) return c.json(appError.toBody(), appError.status, appError.headers);
+  console.error("[http] unexpected error:", error);
+  const body: ErrorBody = { error: { code: "internal:unexpected", message: "Something went wrong on our side." } };
+  return c.json(body, 500);
+}

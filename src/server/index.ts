@@ -1,0 +1,55 @@
+/**
+ * The Worker entry: wiring only.
+ *
+ *   /api/*      REST (Hono), see routes/rooms.ts
+ *   /agents/*   agents router: the overseer's room-list socket and, under
+ *               /sub/chat-room/<id>, each room's socket
+ *   else        the client build (single-page app, so deep links work)
+ */
+import { routeAgentRequest } from "agents";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { MAX_REQUEST_BODY_BYTES } from "../shared/constants";
+import type { Env } from "./env";
+import { handleError } from "./http/app-errors";
+import { AppError } from "./http/errors";
+import { roomRoutes } from "./routes/rooms";
+
+const api = new Hono<{ Bindings: Env }>()
+  .use(
+    bodyLimit({
+      maxSize: MAX_REQUEST_BODY_BYTES,
+      onError: () => {
+        throw new AppError("payload_too_large:body", 413, `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`);
+      }
+    })
+  )
+  .use(async (c, next) => {
+    const method = c.req.method;
+    if ((method === "POST" || method === "PATCH" || method === "PUT") && !/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
+      throw new AppError("bad_request:json", 415, "Send the body as JSON with Content-Type: application/json.");
+    }
+    await next();
+  })
+  .route("/rooms", roomRoutes)
+  .route("/workspaces/:workspace/rooms", roomRoutes)
+  .all("*", (c) => {
+    throw new AppError("not_found:route", 404, `No API route ${c.req.method} ${new URL(c.req.url).pathname}.`);
+  });
+
+const app = new Hono<{ Bindings: Env }>()
+  .route("/api", api)
+  .all("/agents/*", async (c) => {
+    const response = await routeAgentRequest(c.req.raw, c.env);
+    if (response) return response;
+    throw new AppError("not_found:route", 404, "No agent at this address.");
+  })
+  .onError(handleError);
+
+export default app;
+export type AppType = typeof app;
+
+// Durable Object classes must be exported from the main module under their
+// own names: routing finds them through ctx.exports[Class.name].
+export { OverseerAgent } from "./agents/overseer-agent";
+export { ChatRoom } from "./agents/chat-room";

@@ -1,0 +1,276 @@
+/**
+ * The built-in offline model: what a room answers with when no OpenAI-
+ * compatible endpoint is configured. It is an AI SDK language model
+ * (LanguageModelV4) that streams a deterministic, clearly labelled canned
+ * reply. It is not AI and says so.
+ *
+ * Pure: no Cloudflare APIs, no env, no I/O; only timers for the optional
+ * streaming delay.
+ */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4FinishReason,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+  LanguageModelV4Usage,
+  SharedV4ProviderMetadata,
+} from "@ai-sdk/provider";
+import { estimateTokens } from "../domain/context-budget";
+
+export interface OfflineRoomFacts {
+  roomName: string;
+  messageCount: number;
+  systemPrompt: string | null;
+}
+
+export interface OfflineModelOptions {
+  /** Delay between streamed chunks, in ms. Default {@link DEFAULT_CHUNK_DELAY_MS}; 0 disables it. */
+  chunkDelayMs?: number;
+}
+
+/** Model id reported in response metadata, so callers can tell the reply is offline. */
+export const OFFLINE_MODEL_ID = "rooms-offline";
+/** Provider name of the offline model (also the providerMetadata key). */
+export const OFFLINE_PROVIDER = "rooms-offline";
+export const DEFAULT_CHUNK_DELAY_MS = 15;
+
+const MAX_QUESTION_CHARS = 500;
+const MAX_SYSTEM_PROMPT_CHARS = 200;
+const TEXT_ID = "offline-text-0";
+
+const FINISH_REASON: LanguageModelV4FinishReason = { unified: "stop", raw: "stop" };
+const PROVIDER_METADATA: SharedV4ProviderMetadata = {
+  [OFFLINE_PROVIDER]: { offline: true },
+};
+
+/** Truncates to `max` code points (never splits a surrogate pair). */
+function truncate(text: string, max: number): { text: string; truncated: boolean } {
+  if (text.length <= max) return { text, truncated: false };
+  if (text.length <= max * 2) {
+    const chars = Array.from(text);
+    if (chars.length <= max) return { text, truncated: false };
+    return { text: chars.slice(0, max).join(""), truncated: true };
+  }
+  // More than 2*max UTF-16 units means more than max code points; only look at the head.
+  return { text: Array.from(text.slice(0, max * 2)).slice(0, max).join(""), truncated: true };
+}
+
+/** Escapes characters that would change inline Markdown formatting. */
+function escapeInline(text: string): string {
+  return text.replace(/([\\`*_[\]<>|~])/g, "\\$1");
+}
+
+/**
+ * Renders the question as a blockquote that cannot break out: every line is
+ * prefixed with `>`, and lines that would open a fenced code block (``` or
+ * ~~~) get their fence characters backslash-escaped.
+ */
+function quoteQuestion(question: string): string {
+  const { text, truncated } = truncate(question, MAX_QUESTION_CHARS);
+  const body = truncated ? `${text}…` : text;
+  return body
+    .split(/\r\n|\r|\n/)
+    .map((line) => {
+      const neutral = line.replace(/^(\s*)(`{3,}|~{3,})/, (_m, indent: string, fence: string) =>
+        indent + fence.replace(/[`~]/g, "\\$&"),
+      );
+      return neutral.length > 0 ? `> ${neutral}` : ">";
+    })
+    .join("\n");
+}
+
+/** The text of the last user message in the prompt ("" if there is none). */
+export function lastUserQuestion(prompt: LanguageModelV4Prompt): string {
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i]!;
+    if (message.role !== "user") continue;
+    return message.content
+      .flatMap((part) => (part.type === "text" ? [part.text] : []))
+      .join("\n")
+      .trim();
+  }
+  return "";
+}
+
+/** The canned reply for `question` in a room described by `facts`. Pure and deterministic. */
+export function composeOfflineReply(question: string, facts: OfflineRoomFacts): string {
+  const trimmed = question.trim();
+  const asked =
+    trimmed.length > 0
+      ? `You asked:\n\n${quoteQuestion(trimmed)}`
+      : "You did not ask anything I could read (the last message had no text).";
+
+  const count = Math.max(0, Math.floor(facts.messageCount));
+  const messages = `${count} ${count === 1 ? "message" : "messages"} so far`;
+
+  const rawPrompt = (facts.systemPrompt ?? "").replace(/\s+/g, " ").trim();
+  let systemPrompt = "none";
+  if (rawPrompt.length > 0) {
+    const { text, truncated } = truncate(rawPrompt, MAX_SYSTEM_PROMPT_CHARS);
+    systemPrompt = `“${escapeInline(text)}${truncated ? "…" : ""}”`;
+  }
+
+  const name = escapeInline(facts.roomName.replace(/\s+/g, " ").trim()) || "(unnamed)";
+
+  return [
+    "**Offline model** — this room is not connected to a language model, so this is a canned reply, not AI.",
+    asked,
+    `What this room knows: name **${name}**, ${messages}, system prompt: ${systemPrompt}.`,
+    "To get real answers, set `OPENAI_API_KEY` (and optionally `OPENAI_BASE_URL` for Ollama, llama.cpp, vLLM or LM Studio, and `OPENAI_MODEL`) in `.dev.vars` and restart.",
+  ].join("\n\n");
+}
+
+/** Splits the reply into word-sized chunks whose concatenation is the reply. */
+function splitIntoDeltas(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+function promptChars(prompt: LanguageModelV4Prompt): string {
+  const pieces: string[] = [];
+  for (const message of prompt) {
+    if (message.role === "system") {
+      pieces.push(message.content);
+      continue;
+    }
+    for (const part of message.content) {
+      if (part.type === "text" || part.type === "reasoning") pieces.push(part.text);
+      else if (part.type === "tool-call") pieces.push(safeJson(part.input));
+      else if (part.type === "tool-result") pieces.push(safeJson(part.output));
+    }
+  }
+  return pieces.join("\n");
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function usageFor(prompt: LanguageModelV4Prompt, outputTokens: number): LanguageModelV4Usage {
+  const input = estimateTokens(promptChars(prompt));
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+  };
+}
+
+function abortError(): Error {
+  return new DOMException("The offline model call was aborted.", "AbortError");
+}
+
+/**
+ * Creates the offline model for a room. `facts` are captured at creation
+ * time; create a new model per turn.
+ */
+export function createOfflineModel(
+  facts: OfflineRoomFacts,
+  opts: OfflineModelOptions = {},
+): LanguageModelV4 {
+  const delayMs = Math.max(0, opts.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS);
+
+  const replyFor = (options: LanguageModelV4CallOptions): string =>
+    composeOfflineReply(lastUserQuestion(options.prompt), facts);
+
+  return {
+    specificationVersion: "v4",
+    provider: OFFLINE_PROVIDER,
+    modelId: "offline",
+    supportedUrls: {},
+
+    async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+      if (options.abortSignal?.aborted) throw abortError();
+      const text = replyFor(options);
+      return {
+        content: [{ type: "text", text }],
+        finishReason: FINISH_REASON,
+        usage: usageFor(options.prompt, splitIntoDeltas(text).length),
+        providerMetadata: PROVIDER_METADATA,
+        response: { modelId: OFFLINE_MODEL_ID },
+        warnings: [],
+      };
+    },
+
+    async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+      const signal = options.abortSignal;
+      if (signal?.aborted) throw abortError();
+
+      const deltas = splitIntoDeltas(replyFor(options));
+      const parts: LanguageModelV4StreamPart[] = [
+        { type: "stream-start", warnings: [] },
+        { type: "response-metadata", modelId: OFFLINE_MODEL_ID },
+        { type: "text-start", id: TEXT_ID },
+        ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: TEXT_ID, delta })),
+        { type: "text-end", id: TEXT_ID },
+        {
+          type: "finish",
+          finishReason: FINISH_REASON,
+          usage: usageFor(options.prompt, deltas.length),
+          providerMetadata: PROVIDER_METADATA,
+        },
+      ];
+
+      let index = 0;
+      let done = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let wake: (() => void) | undefined;
+
+      const cleanup = () => {
+        done = true;
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        signal?.removeEventListener("abort", onAbort);
+        wake?.();
+        wake = undefined;
+      };
+
+      let controllerRef: ReadableStreamDefaultController<LanguageModelV4StreamPart> | undefined;
+      function onAbort() {
+        if (done) return;
+        cleanup();
+        try {
+          controllerRef?.error(abortError());
+        } catch {
+          // already closed
+        }
+      }
+
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          controllerRef = controller;
+          signal?.addEventListener("abort", onAbort, { once: true });
+        },
+        async pull(controller) {
+          if (done) return;
+          const part = parts[index]!;
+          // Pause before each text delta after the first, so it looks like streaming.
+          if (delayMs > 0 && part.type === "text-delta" && parts[index - 1]?.type === "text-delta") {
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              timer = setTimeout(resolve, delayMs);
+            });
+            timer = undefined;
+            wake = undefined;
+            if (done) return;
+          }
+          controller.enqueue(part);
+          index++;
+          if (index >= parts.length) {
+            cleanup();
+            controller.close();
+          }
+        },
+        cancel() {
+          cleanup();
+        },
+      });
+
+      return { stream };
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * REST for rooms: a thin layer that validates, finds the workspace's
+ * overseer and calls it. All room logic lives in the agents.
+ *
+ *   /api/rooms/...                          the default workspace
+ *   /api/workspaces/<workspace>/rooms/...   any other workspace
+ */
+import { zValidator } from "@hono/zod-validator";
+import { getAgentByName } from "agents";
+import { Hono, type Context } from "hono";
+import { DEFAULT_WORKSPACE, WORKSPACE_PATTERN } from "../../shared/constants";
+import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "../../shared/protocol";
+import type { Env } from "../env";
+import { AppError } from "../http/errors";
+import { rejectInvalid } from "../http/validation";
+
+type RoomsContext = Context<{ Bindings: Env }>;
+
+async function overseerFor(c: RoomsContext) {
+  const workspace = c.req.param("workspace") ?? DEFAULT_WORKSPACE;
+  if (!WORKSPACE_PATTERN.test(workspace)) {
+    throw new AppError("bad_request:workspace", 400, "workspace must be 1-64 lowercase letters, digits, _ or -.");
+  }
+  return getAgentByName(c.env.OverseerAgent, workspace);
+}
+
+export const roomRoutes = new Hono<{ Bindings: Env }>()
+  .get("/", async (c) => {
+    const overseer = await overseerFor(c);
+    return c.json({ rooms: await overseer.listRooms() });
+  })
+  .post("/", zValidator("json", CreateRoomBody, rejectInvalid("bad_request:body")), async (c) => {
+    const overseer = await overseerFor(c);
+    const room = await overseer.createRoom(c.req.valid("json"));
+    return c.json(room, 201, { Location: `/api/rooms/${room.id}` });
+  })
+  .get("/:id", async (c) => {
+    const overseer = await overseerFor(c);
+    return c.json(await overseer.getRoom(c.req.param("id")));
+  })
+  .patch("/:id", zValidator("json", UpdateRoomBody, rejectInvalid("bad_request:body")), async (c) => {
+    const overseer = await overseerFor(c);
+    return c.json(await overseer.updateRoom(c.req.param("id"), c.req.valid("json")));
+  })
+  .delete("/:id", async (c) => {
+    const overseer = await overseerFor(c);
+    await overseer.deleteRoom(c.req.param("id"));
+    return c.body(null, 204);
+  })
+  .get("/:id/messages", zValidator("query", MessagesQuery, rejectInvalid("bad_request:query")), async (c) => {
+    const overseer = await overseerFor(c);
+    return c.json(await overseer.listMessages(c.req.param("id"), c.req.valid("query")));
+  })
+  .post("/:id/messages", zValidator("json", SendMessageBody, rejectInvalid("bad_request:body")), async (c) => {
+    const overseer = await overseerFor(c);
+    const stream = (c.req.header("accept") ?? "").includes("text/event-stream");
+    const result = await overseer.sendMessage(c.req.param("id"), c.req.valid("json"), stream);
+    if (result instanceof ReadableStream) {
+      return new Response(result, {
+        headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform" }
+      });
+    }
+    return c.json(result, result.status === "error" ? 502 : 200);
+  });

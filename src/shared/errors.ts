@@ -1,0 +1,31 @@
+/**
+ * The one error model shared by REST bodies and WebSocket error frames.
+ * Codes are `<kind>:<subject>` so clients can branch on the kind alone.
+ */
+import { z } from "zod";
+
+export const ERROR_CODES = [
+  "bad_request:body",
+  "bad_request:json",
+  "bad_request:query",
+  "bad_request:workspace",
+  "not_found:room",
+  "not_found:route",
+  "conflict:room_limit",
+  "payload_too_large:body",
+  "unauthorized:token",
+  "forbidden:origin",
+  "rate_limited:requests",
+  "upstream:model",
+  "internal:unexpected"
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    message: z.string()
+  })
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -1,0 +1,212 @@
+/**
+ * Wire types shared by the Worker and the browser: REST bodies, the
+ * overseer's room-list frames and the room's extra frames (presence, typing).
+ * Runtime-safe for the browser bundle: keep Worker-only imports out.
+ */
+import { z } from "zod";
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_AUTHOR_LENGTH,
+  MAX_MESSAGE_LENGTH,
+  MAX_MODEL_NAME_LENGTH,
+  MAX_PAGE_SIZE,
+  MAX_ROOM_NAME_LENGTH,
+  MAX_SYSTEM_PROMPT_LENGTH,
+  MAX_TEMPERATURE,
+  MIN_TEMPERATURE
+} from "./constants";
+
+// ── Room settings and summaries ──
+
+export const RoomName = z
+  .string({ error: "name must be a string" })
+  .trim()
+  .min(1, "name must not be empty")
+  .max(MAX_ROOM_NAME_LENGTH, `name must be at most ${MAX_ROOM_NAME_LENGTH} characters`)
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "name must not contain control characters");
+
+export const SystemPrompt = z
+  .string({ error: "systemPrompt must be a string" })
+  .max(
+    MAX_SYSTEM_PROMPT_LENGTH,
+    `systemPrompt must be at most ${MAX_SYSTEM_PROMPT_LENGTH} characters`
+  );
+
+export const ModelName = z
+  .string({ error: "model must be a string" })
+  .trim()
+  .min(1, "model must not be empty")
+  .max(MAX_MODEL_NAME_LENGTH, `model must be at most ${MAX_MODEL_NAME_LENGTH} characters`)
+  .regex(/^[\w.:/@-]+$/, "model may contain letters, digits and . : / @ _ - only");
+
+export const Temperature = z
+  .number({ error: "temperature must be a number" })
+  .min(MIN_TEMPERATURE, `temperature must be at least ${MIN_TEMPERATURE}`)
+  .max(MAX_TEMPERATURE, `temperature must be at most ${MAX_TEMPERATURE}`);
+
+export const CreateRoomBody = z.strictObject({
+  name: RoomName,
+  systemPrompt: SystemPrompt.optional(),
+  model: ModelName.nullable().optional(),
+  temperature: Temperature.nullable().optional()
+});
+export type CreateRoomBody = z.infer<typeof CreateRoomBody>;
+
+export const UpdateRoomBody = z
+  .strictObject({
+    name: RoomName.optional(),
+    systemPrompt: SystemPrompt.optional(),
+    model: ModelName.nullable().optional(),
+    temperature: Temperature.nullable().optional()
+  })
+  .refine((b) => Object.keys(b).length > 0, "give at least one of name, systemPrompt, model, temperature");
+export type UpdateRoomBody = z.infer<typeof UpdateRoomBody>;
+
+/** What a room's own SQLite holds about its LLM context. */
+export interface RoomSettings {
+  name: string;
+  systemPrompt: string;
+  /** null: the server default (`OPENAI_MODEL`). */
+  model: string | null;
+  /** null: the provider default. */
+  temperature: number | null;
+}
+
+/** One row of the overseer's registry, as every client sees it. */
+export interface RoomSummary {
+  id: string;
+  name: string;
+  createdAt: number;
+  lastActiveAt: number;
+  messageCount: number;
+  lastMessagePreview: string | null;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** `GET /api/rooms/:id`: the summary plus what only the room knows. */
+export interface RoomDetail extends RoomSummary {
+  settings: RoomSettings;
+  usage: TokenUsage;
+  /** The model that answers now, e.g. "gpt-4o-mini" or "rooms-offline". */
+  activeModel: string;
+  offline: boolean;
+}
+
+// ── Messages ──
+
+export const MessagesQuery = z.strictObject({
+  before: z.string().min(1).max(128).optional(),
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE)
+});
+export type MessagesQuery = z.infer<typeof MessagesQuery>;
+
+export const Author = z
+  .string()
+  .trim()
+  .min(1, "author must not be empty")
+  .max(MAX_AUTHOR_LENGTH, `author must be at most ${MAX_AUTHOR_LENGTH} characters`);
+
+export const SendMessageBody = z.strictObject({
+  text: z
+    .string({ error: "text must be a string" })
+    .refine((s) => s.trim().length > 0, "text must not be empty")
+    .refine((s) => s.length <= MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`),
+  author: Author.optional()
+});
+export type SendMessageBody = z.infer<typeof SendMessageBody>;
+
+/** Metadata our server writes on messages (the UI reads it). */
+export interface MessageMetadata {
+  author?: string;
+  createdAt?: number;
+  model?: string;
+  offline?: boolean;
+  usage?: TokenUsage;
+  /** The answer was stopped by a user before it finished. */
+  stopped?: boolean;
+  /** The answer ended with a provider error; the text says why. */
+  error?: string;
+}
+
+/** A stored message as REST returns it (the AI SDK UIMessage shape). */
+export interface ChatMessage {
+  id: string;
+  role: "system" | "user" | "assistant";
+  parts: Array<{ type: string; [key: string]: unknown }>;
+  metadata?: MessageMetadata;
+}
+
+export interface MessagePage {
+  messages: ChatMessage[];
+  /** Pass as `before` for the next older page; null when this is the oldest. */
+  nextCursor: string | null;
+}
+
+export interface SendMessageResult {
+  userMessage: ChatMessage;
+  assistantMessage: ChatMessage | null;
+  status: "completed" | "error" | "aborted" | "skipped";
+  error?: string;
+}
+
+// ── Overseer frames (room list, live) ──
+
+export type OverseerFrame =
+  | { type: "rooms"; rooms: RoomSummary[] }
+  | { type: "room_upserted"; room: RoomSummary }
+  | { type: "room_deleted"; id: string }
+  | { type: "error"; code: string; message: string };
+
+const RoomSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.number(),
+  lastActiveAt: z.number(),
+  messageCount: z.number(),
+  lastMessagePreview: z.string().nullable()
+});
+
+export const OverseerFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("rooms"), rooms: z.array(RoomSummarySchema) }),
+  z.object({ type: z.literal("room_upserted"), room: RoomSummarySchema }),
+  z.object({ type: z.literal("room_deleted"), id: z.string() }),
+  z.object({ type: z.literal("error"), code: z.string(), message: z.string() })
+]);
+
+// ── Room frames beyond the AIChatAgent protocol ──
+
+export interface PresenceUser {
+  connectionId: string;
+  name: string;
+  typing: boolean;
+}
+
+/** Client → room: who I am, and whether I am typing. */
+export const RoomClientFrame = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("rooms_hello"), name: Author }),
+  z.strictObject({ type: z.literal("rooms_typing"), typing: z.boolean() })
+]);
+export type RoomClientFrame = z.infer<typeof RoomClientFrame>;
+
+/** Room → clients. */
+export type RoomServerFrame =
+  | { type: "rooms_presence"; users: PresenceUser[] }
+  | { type: "rooms_error"; code: string; message: string };
+
+/** The room's synced agent state (AIChatAgent `setState`). */
+export interface RoomState {
+  settings: RoomSettings;
+  usage: TokenUsage;
+  activeModel: string;
+  offline: boolean;
+}

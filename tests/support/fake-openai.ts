@@ -1,0 +1,978 @@
+/**
+ * fake-openai — a local, dependency-free OpenAI Chat Completions server for tests
+ * and benchmarks (unit, worker, e2e). Plain `node:http`; runs under vitest, under
+ * `node --experimental-strip-types` (see fake-openai-cli.ts), and from any other
+ * process via HTTP.
+ *
+ * Endpoints
+ *   POST /v1/chat/completions     OpenAI wire format (streaming SSE and non-streaming JSON)
+ *   GET  /v1/models               { object: "list", data: [{ id: "fake-model", ... }] }
+ *   GET  /v1/models/:id           a single model object
+ *   GET  /__fake/requests         recorded requests as JSON (bodies > 64 KiB are replaced by a summary)
+ *   POST /__fake/scenario         set the scenario (JSON body = a FakeScenario)
+ *   POST /__fake/reset            clear requests, directive counters, back to { kind: "text" }
+ *   (the `/v1` prefix is optional on the OpenAI routes)
+ *
+ * Per-request directives
+ *   The LAST user message (string content, or the text parts of an array content) may contain
+ *   ONE directive that overrides the current scenario for that request only (only the first
+ *   directive in the message is used):
+ *
+ *     directive := "[[fake:" param ("," param)* "]]"
+ *     param     := key | key "=" value        value: any chars except "," and "]" (URI-decoded,
+ *                                             so "%2C" gives a comma)
+ *
+ *   Kind is chosen by the first matching key in this order:
+ *     fail=N[,status=429|500|503][,retryms=MS|none]  fail-then: the first N requests carrying this
+ *                                     exact directive string fail with `status` (default 503); later
+ *                                     ones follow the scenario described by the remaining params
+ *                                     (e.g. [[fake:fail=2,status=503,slow=10]]). The counter is keyed
+ *                                     by the directive text, so retries of the same request fail N
+ *                                     times then succeed; add e.g. ",id=abc" to get a fresh counter.
+ *                                     Failures carry `retry-after-ms: MS` (default 1) so AI-SDK
+ *                                     retries are fast; `retryms=none` omits the header.
+ *     status=401|429|500|503[,retry=SECONDS][,retryms=MS]   HTTP error with an OpenAI error body
+ *                                     (`retry-after` / `retry-after-ms` headers when given)
+ *     hang[=noheaders]                accept and never send data (by default a streaming request gets
+ *                                     200 + SSE headers first; `hang=noheaders` sends nothing at all)
+ *     cut=N[,text=...]                stream N content chunks, then destroy the socket (no [DONE])
+ *     malformed                       200 text/event-stream with an invalid JSON `data:` line
+ *     tool=NAME[,args=URI-encoded-JSON][,then=TEXT]   tool call (args default {}); once a `tool`
+ *                                     message follows the last user message, answers with TEXT
+ *                                     (default "Tool said: <tool result content>")
+ *     chunks=N[,slow=MS]              exactly N content chunks "t0 ", "t1 ", ...
+ *     text=TEXT | slow=MS | chunk=N | nousage   text scenario (combinable):
+ *                                     reply TEXT (default "Echo: <last user text without directive>"),
+ *                                     MS delay between chunks, N chars per chunk, omit usage chunk
+ *   Examples: "[[fake:status=429]]", "[[fake:hang]]", "[[fake:cut=3]]", "[[fake:malformed]]",
+ *             "[[fake:slow=50]]", "[[fake:chunks=10000]]", "[[fake:tool=get_current_time]]",
+ *             "[[fake:fail=2,status=503]]".
+ *   Unknown keys are ignored (they still make the directive string, and so the fail counter, distinct).
+ *
+ * Echo text strips directives from the user text ("[[fake:slow=5]] hi" -> "Echo: hi").
+ * Token accounting: prompt_tokens = max(1, ceil(chars of all message contents / 4));
+ * completion_tokens = number of chunks for `chunks`, else max(1, ceil(output chars / 4)).
+ */
+import http from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { setTimeout, clearTimeout } from "node:timers";
+
+export type FakeScenario =
+  | {
+      kind: "text";
+      /** default: "Echo: <last user message text>" */
+      text?: string;
+      chunkDelayMs?: number;
+      /** characters per content chunk, default 4 */
+      chunkSize?: number;
+      /** include the usage chunk when stream_options.include_usage is requested (default true) */
+      usage?: boolean;
+    }
+  | { kind: "chunks"; count: number; chunkDelayMs?: number }
+  | {
+      kind: "tool-call";
+      toolName: string;
+      args: Record<string, unknown>;
+      /** default: "Tool said: <tool result content>" */
+      thenText?: string;
+    }
+  | {
+      kind: "status";
+      status: 401 | 429 | 500 | 503;
+      /** sends `retry-after: <seconds>` */
+      retryAfterSeconds?: number;
+      /** sends `retry-after-ms: <ms>` */
+      retryAfterMs?: number;
+      /** replaces the default OpenAI-style `{ error: {...} }` body */
+      body?: unknown;
+    }
+  | {
+      kind: "hang";
+      /** for streaming requests, send 200 + SSE headers before hanging (default true) */
+      headers?: boolean;
+    }
+  | { kind: "cut"; afterChunks: number; text?: string }
+  | { kind: "malformed" }
+  | {
+      kind: "fail-then";
+      failures: number;
+      status: 429 | 500 | 503;
+      then: FakeScenario;
+      /** `retry-after-ms` header on the failures (default 1, so SDK retries are fast); false omits it */
+      retryAfterMs?: number | false;
+    };
+
+export interface RecordedRequest {
+  id: number;
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  startedAt: number;
+  /** true when the client closed the connection before the server finished the response */
+  closedByClient: boolean;
+  /** set when the response ended or the connection closed */
+  finishedAt?: number;
+  /** scenario kind actually used for this request (chat completions only) */
+  scenario?: FakeScenario["kind"];
+  /** the directive found in the last user message, if any */
+  directive?: string;
+  /** HTTP status sent (undefined while hanging without headers) */
+  status?: number;
+  /** text of the last user message */
+  lastUserText?: string;
+}
+
+export interface FakeOpenAI {
+  /** e.g. "http://127.0.0.1:PORT/v1" — the OPENAI_BASE_URL to give the app */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  setScenario(s: FakeScenario): void;
+  /** resolves with the first recorded request (already recorded or future) matching predicate */
+  waitForRequest(predicate?: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
+  /** resolves once the client closed the connection before the server finished; rejects if the server finished first */
+  waitForClientClose(requestId: number, timeoutMs?: number): Promise<void>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const FAKE_MODEL_ID = "fake-model";
+
+const DEFAULT_SCENARIO: FakeScenario = { kind: "text" };
+const DIRECTIVE_RE = /\[\[fake:([^\]]*)\]\]/;
+const DIRECTIVE_RE_GLOBAL = /\[\[fake:[^\]]*\]\]/g;
+const MAX_LISTED_BODY_CHARS = 64 * 1024;
+const WRITE_BATCH_BYTES = 32 * 1024;
+
+// ---------------------------------------------------------------------------
+// message helpers
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((p) => (p && typeof p === "object" && typeof (p as any).text === "string" ? (p as any).text : ""))
+      .join("");
+  }
+  return "";
+}
+
+function lastIndexOfRole(messages: any[], role: string): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === role) return i;
+  return -1;
+}
+
+function getMessages(body: any): any[] {
+  return Array.isArray(body?.messages) ? body.messages : [];
+}
+
+function lastUserText(body: any): string {
+  const messages = getMessages(body);
+  const i = lastIndexOfRole(messages, "user");
+  return i >= 0 ? contentText(messages[i].content) : "";
+}
+
+function stripDirectives(text: string): string {
+  return text.replace(DIRECTIVE_RE_GLOBAL, "").replace(/\s+/g, " ").trim();
+}
+
+function promptTokens(body: any): number {
+  let chars = 0;
+  for (const m of getMessages(body)) {
+    chars += contentText(m?.content).length;
+    if (Array.isArray(m?.tool_calls)) {
+      for (const tc of m.tool_calls) chars += String(tc?.function?.arguments ?? "").length;
+    }
+  }
+  return Math.max(1, Math.ceil(chars / 4));
+}
+
+function tokensFor(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+function splitChunks(text: string, size: number): string[] {
+  const chars = Array.from(text);
+  const n = Math.max(1, Math.floor(size));
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += n) out.push(chars.slice(i, i + n).join(""));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// directive parsing
+
+function parseDirective(text: string): { raw: string; params: Map<string, string> } | undefined {
+  const m = DIRECTIVE_RE.exec(text);
+  if (!m) return undefined;
+  const params = new Map<string, string>();
+  for (const part of m[1].split(",")) {
+    const trimmed = part.trim();
+    if (!trimmed) continue;
+    const eq = trimmed.indexOf("=");
+    const key = (eq < 0 ? trimmed : trimmed.slice(0, eq)).trim().toLowerCase();
+    let value = eq < 0 ? "" : trimmed.slice(eq + 1).trim();
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // keep raw value
+    }
+    if (!params.has(key)) params.set(key, value);
+  }
+  return { raw: m[0], params };
+}
+
+function num(v: string | undefined, fallback: number): number {
+  if (v === undefined || v === "") return fallback;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+function scenarioFromParams(p: Map<string, string>): FakeScenario {
+  if (p.has("fail")) {
+    const rest = new Map(p);
+    for (const k of ["fail", "status", "retryms", "retry"]) rest.delete(k);
+    const retryms = p.get("retryms");
+    return {
+      kind: "fail-then",
+      failures: num(p.get("fail"), 1),
+      status: num(p.get("status"), 503) as 429 | 500 | 503,
+      retryAfterMs: retryms === "none" ? false : num(retryms, 1),
+      then: scenarioFromParams(rest),
+    };
+  }
+  if (p.has("status")) {
+    const s: FakeScenario = { kind: "status", status: num(p.get("status"), 500) as 401 | 429 | 500 | 503 };
+    if (p.has("retry")) s.retryAfterSeconds = num(p.get("retry"), 1);
+    if (p.has("retryms")) s.retryAfterMs = num(p.get("retryms"), 1);
+    return s;
+  }
+  if (p.has("hang")) return { kind: "hang", headers: p.get("hang") !== "noheaders" };
+  if (p.has("cut")) {
+    const s: FakeScenario = { kind: "cut", afterChunks: num(p.get("cut"), 1) };
+    if (p.has("text")) s.text = p.get("text");
+    return s;
+  }
+  if (p.has("malformed")) return { kind: "malformed" };
+  if (p.has("tool")) {
+    let args: Record<string, unknown> = {};
+    const rawArgs = p.get("args");
+    if (rawArgs) {
+      try {
+        const parsed = JSON.parse(rawArgs);
+        if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) args = parsed;
+      } catch {
+        // ignore bad args, use {}
+      }
+    }
+    const s: FakeScenario = { kind: "tool-call", toolName: p.get("tool") || "tool", args };
+    if (p.has("then")) s.thenText = p.get("then");
+    return s;
+  }
+  if (p.has("chunks")) {
+    const s: FakeScenario = { kind: "chunks", count: num(p.get("chunks"), 1) };
+    if (p.has("slow")) s.chunkDelayMs = num(p.get("slow"), 0);
+    return s;
+  }
+  const s: FakeScenario = { kind: "text" };
+  if (p.has("text")) s.text = p.get("text");
+  if (p.has("slow")) s.chunkDelayMs = num(p.get("slow"), 0);
+  if (p.has("chunk")) s.chunkSize = num(p.get("chunk"), 4);
+  if (p.has("nousage")) s.usage = false;
+  return s;
+}
+
+const VALID_KINDS = new Set(["text", "chunks", "tool-call", "status", "hang", "cut", "malformed", "fail-then"]);
+
+function isScenario(x: unknown): x is FakeScenario {
+  return !!x && typeof x === "object" && VALID_KINDS.has((x as any).kind);
+}
+
+// ---------------------------------------------------------------------------
+// error bodies
+
+function defaultErrorBody(status: number): unknown {
+  switch (status) {
+    case 401:
+      return {
+        error: {
+          message: "Incorrect API key provided: test. You can find your API key at https://platform.openai.com/account/api-keys.",
+          type: "invalid_request_error",
+          param: null,
+          code: "invalid_api_key",
+        },
+      };
+    case 429:
+      return {
+        error: {
+          message: "Rate limit reached for fake-model. Please try again later.",
+          type: "requests",
+          param: null,
+          code: "rate_limit_exceeded",
+        },
+      };
+    case 503:
+      return {
+        error: {
+          message: "The server is overloaded or not ready yet.",
+          type: "server_error",
+          param: null,
+          code: "service_unavailable",
+        },
+      };
+    case 400:
+      return { error: { message: "Bad request", type: "invalid_request_error", param: null, code: null } };
+    case 404:
+      return { error: { message: "Not found", type: "invalid_request_error", param: null, code: "not_found" } };
+    default:
+      return {
+        error: {
+          message: "The server had an error while processing your request. Sorry about that!",
+          type: "server_error",
+          param: null,
+          code: null,
+        },
+      };
+  }
+}
+
+// ---------------------------------------------------------------------------
+// server
+
+interface Ctx {
+  req: IncomingMessage;
+  res: ServerResponse;
+  rec: RecordedRequest;
+  /** true once the response is closed (by either side) — stop writing */
+  closed: boolean;
+  timers: Set<ReturnType<typeof setTimeout>>;
+  wakers: Set<() => void>;
+}
+
+export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Promise<FakeOpenAI> {
+  const host = opts.host ?? "127.0.0.1";
+  const requests: RecordedRequest[] = [];
+  let scenario: FakeScenario = DEFAULT_SCENARIO;
+  let nextId = 1;
+  let closing = false;
+  /** fail-then counters for scenarios set via setScenario (keyed by object identity) */
+  let scenarioCounters = new WeakMap<object, number>();
+  /** fail-then counters for directives (keyed by directive text) */
+  const directiveCounters = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  const activeCtx = new Set<Ctx>();
+  const requestListeners = new Set<(r: RecordedRequest) => void>();
+  const closeListeners = new Set<(r: RecordedRequest) => void>();
+  const waiterCleanups = new Set<() => void>();
+
+  function notifyRequest(r: RecordedRequest) {
+    for (const l of [...requestListeners]) l(r);
+  }
+  function notifyClose(r: RecordedRequest) {
+    for (const l of [...closeListeners]) l(r);
+  }
+
+  // -- write helpers --------------------------------------------------------
+
+  function sleep(ctx: Ctx, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (ctx.closed) return resolve();
+      const t = setTimeout(() => {
+        ctx.timers.delete(t);
+        ctx.wakers.delete(wake);
+        resolve();
+      }, ms);
+      const wake = () => {
+        clearTimeout(t);
+        ctx.timers.delete(t);
+        resolve();
+      };
+      ctx.timers.add(t);
+      ctx.wakers.add(wake);
+    });
+  }
+
+  function waitDrain(ctx: Ctx): Promise<void> {
+    return new Promise((resolve) => {
+      if (ctx.closed) return resolve();
+      const done = () => {
+        ctx.res.off("drain", done);
+        ctx.wakers.delete(done);
+        resolve();
+      };
+      ctx.res.on("drain", done);
+      ctx.wakers.add(done);
+    });
+  }
+
+  /** write and wait until the data has been flushed to the socket (or the response closed) */
+  function writeFlushed(ctx: Ctx, data: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (ctx.closed) return resolve();
+      const done = () => {
+        ctx.wakers.delete(done);
+        resolve();
+      };
+      ctx.wakers.add(done);
+      ctx.res.write(data, () => done());
+    });
+  }
+
+  function sendJson(ctx: Ctx, status: number, body: unknown, headers: Record<string, string> = {}) {
+    if (ctx.closed) return;
+    const text = JSON.stringify(body);
+    ctx.rec.status = status;
+    ctx.res.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(text)),
+      ...headers,
+    });
+    ctx.res.end(text);
+  }
+
+  function startSse(ctx: Ctx) {
+    ctx.rec.status = 200;
+    ctx.res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
+    ctx.res.flushHeaders();
+  }
+
+  function sse(obj: unknown): string {
+    return `data: ${typeof obj === "string" ? obj : JSON.stringify(obj)}\n\n`;
+  }
+
+  /**
+   * Write SSE events. With delayMs > 0 each event is written separately after a delay;
+   * otherwise events are batched into larger writes (respecting backpressure).
+   * Returns false if the response closed before everything was written.
+   */
+  async function writeEvents(ctx: Ctx, events: Iterable<string>, delayMs: number): Promise<boolean> {
+    let buf = "";
+    let first = true;
+    for (const ev of events) {
+      if (ctx.closed) return false;
+      if (delayMs > 0) {
+        if (!first) {
+          await sleep(ctx, delayMs);
+          if (ctx.closed) return false;
+        }
+        if (!ctx.res.write(ev)) await waitDrain(ctx);
+      } else {
+        buf += ev;
+        if (buf.length >= WRITE_BATCH_BYTES) {
+          const ok = ctx.res.write(buf);
+          buf = "";
+          if (!ok) await waitDrain(ctx);
+          else await new Promise<void>((r) => setImmediate(r));
+        }
+      }
+      first = false;
+    }
+    if (ctx.closed) return false;
+    if (buf) {
+      if (!ctx.res.write(buf)) await waitDrain(ctx);
+    }
+    return !ctx.closed;
+  }
+
+  // -- chat completions -----------------------------------------------------
+
+  function resolveScenario(ctx: Ctx): FakeScenario {
+    const d = parseDirective(ctx.rec.lastUserText ?? "");
+    if (d) return resolveFailThen(scenarioFromParams(d.params), d.raw, true);
+    return resolveFailThen(scenario, scenario, false);
+  }
+
+  /** unwraps fail-then scenarios, counting requests */
+  function resolveFailThen(s: FakeScenario, key: object | string, byDirective: boolean): FakeScenario {
+    if (s.kind !== "fail-then") return s;
+    const seen = byDirective
+      ? directiveCounters.get(key as string) ?? 0
+      : scenarioCounters.get(key as object) ?? 0;
+    if (byDirective) directiveCounters.set(key as string, seen + 1);
+    else scenarioCounters.set(key as object, seen + 1);
+    if (seen < s.failures) {
+      const st: FakeScenario = { kind: "status", status: s.status };
+      const ms = s.retryAfterMs === undefined ? 1 : s.retryAfterMs;
+      if (ms !== false) st.retryAfterMs = ms;
+      return st;
+    }
+    // nested fail-then: key by the inner object (or the directive + suffix)
+    return resolveFailThen(s.then, byDirective ? `${key as string}#then` : s.then, byDirective);
+  }
+
+  async function handleChat(ctx: Ctx) {
+    const body = ctx.rec.body;
+    const stream = body?.stream === true;
+    const includeUsage = stream && body?.stream_options?.include_usage === true;
+    const model = typeof body?.model === "string" ? body.model : FAKE_MODEL_ID;
+    const created = Math.floor(Date.now() / 1000);
+    const id = `chatcmpl-fake-${ctx.rec.id}`;
+    const s = resolveScenario(ctx);
+    ctx.rec.scenario = s.kind;
+    const pTokens = promptTokens(body);
+
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model,
+      system_fingerprint: "fp_fake",
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      ...(includeUsage ? { usage: null } : {}),
+    });
+    const usageObj = (completion: number) => ({
+      prompt_tokens: pTokens,
+      completion_tokens: completion,
+      total_tokens: pTokens + completion,
+    });
+    const usageChunk = (completion: number) => ({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model,
+      system_fingerprint: "fp_fake",
+      choices: [],
+      usage: usageObj(completion),
+    });
+    const completion = (message: Record<string, unknown>, finishReason: string, completionTokens: number) => ({
+      id,
+      object: "chat.completion",
+      created,
+      model,
+      system_fingerprint: "fp_fake",
+      choices: [{ index: 0, message: { refusal: null, ...message }, logprobs: null, finish_reason: finishReason }],
+      usage: usageObj(completionTokens),
+    });
+
+    async function streamText(pieces: string[], delayMs: number, completionTokens: number, withUsage: boolean) {
+      startSse(ctx);
+      function* events() {
+        yield sse(chunk({ role: "assistant", content: "", refusal: null }));
+        for (const p of pieces) yield sse(chunk({ content: p }));
+        yield sse(chunk({}, "stop"));
+        if (includeUsage && withUsage) yield sse(usageChunk(completionTokens));
+        yield sse("[DONE]");
+      }
+      if (await writeEvents(ctx, events(), delayMs)) ctx.res.end();
+    }
+
+    switch (s.kind) {
+      case "status": {
+        const headers: Record<string, string> = {};
+        if (s.retryAfterSeconds !== undefined) headers["retry-after"] = String(s.retryAfterSeconds);
+        if (s.retryAfterMs !== undefined) headers["retry-after-ms"] = String(s.retryAfterMs);
+        headers["x-request-id"] = `req_fake_${ctx.rec.id}`;
+        sendJson(ctx, s.status, s.body !== undefined ? s.body : defaultErrorBody(s.status), headers);
+        return;
+      }
+      case "hang": {
+        if (stream && s.headers !== false) startSse(ctx);
+        // nothing else: wait for the client (or close()) to go away
+        return;
+      }
+      case "malformed": {
+        if (!stream) {
+          const text = '{"id": "broken", "choices": [';
+          ctx.rec.status = 200;
+          ctx.res.writeHead(200, { "content-type": "application/json", "content-length": String(text.length) });
+          ctx.res.end(text);
+          return;
+        }
+        startSse(ctx);
+        const events = [
+          sse(chunk({ role: "assistant", content: "", refusal: null })),
+          'data: {"id": "broken", "object": "chat.completion.chunk", "choices": [{"delta": {"content": "oops"\n\n',
+          sse(chunk({}, "stop")),
+          sse("[DONE]"),
+        ];
+        if (await writeEvents(ctx, events, 0)) ctx.res.end();
+        return;
+      }
+      case "cut": {
+        const text = s.text ?? "This stream will be cut off in the middle of a sentence, sorry.";
+        const pieces = splitChunks(text, 4).slice(0, Math.max(0, s.afterChunks));
+        if (!stream) {
+          ctx.rec.status = 200;
+          ctx.res.writeHead(200, { "content-type": "application/json" });
+          await writeFlushed(ctx, `{"id":"${id}","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"`);
+        } else {
+          startSse(ctx);
+          let data = sse(chunk({ role: "assistant", content: "", refusal: null }));
+          for (const p of pieces) data += sse(chunk({ content: p }));
+          await writeFlushed(ctx, data);
+        }
+        // give the client a moment to read what was sent, then kill the connection
+        await sleep(ctx, 20);
+        if (!ctx.closed) {
+          ctx.closed = true;
+          ctx.rec.closedByClient = false;
+          ctx.req.socket.destroy();
+        }
+        return;
+      }
+      case "chunks": {
+        const count = Math.max(0, Math.floor(s.count));
+        if (!stream) {
+          let text = "";
+          for (let i = 0; i < count; i++) text += `t${i} `;
+          sendJson(ctx, 200, completion({ role: "assistant", content: text }, "stop", Math.max(1, count)));
+          return;
+        }
+        startSse(ctx);
+        function* events() {
+          yield sse(chunk({ role: "assistant", content: "", refusal: null }));
+          for (let i = 0; i < count; i++) yield sse(chunk({ content: `t${i} ` }));
+          yield sse(chunk({}, "stop"));
+          if (includeUsage) yield sse(usageChunk(Math.max(1, count)));
+          yield sse("[DONE]");
+        }
+        if (await writeEvents(ctx, events(), s.chunkDelayMs ?? 0)) ctx.res.end();
+        return;
+      }
+      case "tool-call": {
+        const messages = getMessages(body);
+        const lastUser = lastIndexOfRole(messages, "user");
+        const lastTool = lastIndexOfRole(messages, "tool");
+        if (lastTool > lastUser) {
+          const text = s.thenText ?? `Tool said: ${contentText(messages[lastTool].content)}`;
+          if (!stream) {
+            sendJson(ctx, 200, completion({ role: "assistant", content: text }, "stop", tokensFor(text)));
+            return;
+          }
+          await streamText(splitChunks(text, 4), 0, tokensFor(text), true);
+          return;
+        }
+        const callId = `call_fake_${ctx.rec.id}`;
+        const argsJson = JSON.stringify(s.args ?? {});
+        const cTokens = tokensFor(s.toolName + argsJson);
+        if (!stream) {
+          sendJson(
+            ctx,
+            200,
+            completion(
+              {
+                role: "assistant",
+                content: null,
+                tool_calls: [{ id: callId, type: "function", function: { name: s.toolName, arguments: argsJson } }],
+              },
+              "tool_calls",
+              cTokens,
+            ),
+          );
+          return;
+        }
+        startSse(ctx);
+        const argPieces = splitChunks(argsJson, 8);
+        function* events() {
+          yield sse(
+            chunk({
+              role: "assistant",
+              content: null,
+              tool_calls: [{ index: 0, id: callId, type: "function", function: { name: s.toolName, arguments: "" } }],
+              refusal: null,
+            }),
+          );
+          for (const p of argPieces) yield sse(chunk({ tool_calls: [{ index: 0, function: { arguments: p } }] }));
+          yield sse(chunk({}, "tool_calls"));
+          if (includeUsage) yield sse(usageChunk(cTokens));
+          yield sse("[DONE]");
+        }
+        if (await writeEvents(ctx, events(), 0)) ctx.res.end();
+        return;
+      }
+      case "text": {
+        const text = s.text ?? `Echo: ${stripDirectives(ctx.rec.lastUserText ?? "")}`;
+        if (!stream) {
+          sendJson(ctx, 200, completion({ role: "assistant", content: text }, "stop", tokensFor(text)));
+          return;
+        }
+        await streamText(splitChunks(text, s.chunkSize ?? 4), s.chunkDelayMs ?? 0, tokensFor(text), s.usage !== false);
+        return;
+      }
+      case "fail-then":
+        // unreachable: resolveScenario unwraps fail-then
+        sendJson(ctx, 500, defaultErrorBody(500));
+        return;
+    }
+  }
+
+  // -- control API ----------------------------------------------------------
+
+  function listedRequests() {
+    return requests.map((r) => {
+      let body = r.body;
+      try {
+        const size = JSON.stringify(body ?? null).length;
+        if (size > MAX_LISTED_BODY_CHARS) {
+          body = {
+            truncated: true,
+            size,
+            model: body?.model,
+            stream: body?.stream,
+            messageCount: getMessages(body).length,
+          };
+        }
+      } catch {
+        body = { truncated: true };
+      }
+      return { ...r, body };
+    });
+  }
+
+  // -- request handling -----------------------------------------------------
+
+  function readBody(req: IncomingMessage): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const parts: Buffer[] = [];
+      req.on("data", (c: Buffer) => parts.push(c));
+      req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+      req.on("error", reject);
+    });
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const method = req.method ?? "GET";
+    let raw = "";
+    try {
+      raw = await readBody(req);
+    } catch {
+      res.destroy();
+      return;
+    }
+
+    // control API (not recorded)
+    if (path.startsWith("/__fake/")) {
+      const reply = (status: number, body: unknown) => {
+        const text = JSON.stringify(body);
+        res.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+        res.end(text);
+      };
+      if (path === "/__fake/requests" && method === "GET") return reply(200, listedRequests());
+      if (path === "/__fake/reset" && method === "POST") {
+        api.reset();
+        return reply(200, { ok: true });
+      }
+      if (path === "/__fake/scenario" && method === "POST") {
+        let s: unknown;
+        try {
+          s = JSON.parse(raw);
+        } catch {
+          return reply(400, { ok: false, error: "invalid JSON" });
+        }
+        if (!isScenario(s)) return reply(400, { ok: false, error: "invalid scenario" });
+        api.setScenario(s);
+        return reply(200, { ok: true });
+      }
+      if (path === "/__fake/scenario" && method === "GET") return reply(200, scenario);
+      return reply(404, { ok: false, error: "not found" });
+    }
+
+    let body: any = undefined;
+    let badJson = false;
+    if (raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        badJson = true;
+        body = raw;
+      }
+    }
+    const rec: RecordedRequest = {
+      id: nextId++,
+      method,
+      path,
+      headers: { ...req.headers },
+      body,
+      startedAt: Date.now(),
+      closedByClient: false,
+    };
+    if (!badJson && body && typeof body === "object") {
+      rec.lastUserText = lastUserText(body);
+      const d = parseDirective(rec.lastUserText);
+      if (d) rec.directive = d.raw;
+    }
+    const ctx: Ctx = { req, res, rec, closed: false, timers: new Set(), wakers: new Set() };
+    activeCtx.add(ctx);
+    res.on("close", () => {
+      const byClient = !res.writableEnded && !ctx.closed && !closing;
+      ctx.closed = true;
+      rec.closedByClient = byClient;
+      rec.finishedAt = Date.now();
+      for (const t of ctx.timers) clearTimeout(t);
+      ctx.timers.clear();
+      for (const w of [...ctx.wakers]) w();
+      ctx.wakers.clear();
+      activeCtx.delete(ctx);
+      notifyClose(rec);
+    });
+    requests.push(rec);
+    notifyRequest(rec);
+
+    const p = path.replace(/^\/v1(?=\/|$)/, "") || "/";
+    try {
+      if (p === "/chat/completions" && method === "POST") {
+        if (badJson || !body || typeof body !== "object") {
+          sendJson(ctx, 400, {
+            error: { message: "We could not parse the JSON body of your request.", type: "invalid_request_error", param: null, code: null },
+          });
+          return;
+        }
+        await handleChat(ctx);
+        return;
+      }
+      if (p === "/models" && method === "GET") {
+        sendJson(ctx, 200, {
+          object: "list",
+          data: [{ id: FAKE_MODEL_ID, object: "model", created: 1700000000, owned_by: "fake-openai" }],
+        });
+        return;
+      }
+      if (p.startsWith("/models/") && method === "GET") {
+        const modelId = decodeURIComponent(p.slice("/models/".length));
+        if (modelId === FAKE_MODEL_ID) {
+          sendJson(ctx, 200, { id: FAKE_MODEL_ID, object: "model", created: 1700000000, owned_by: "fake-openai" });
+        } else {
+          sendJson(ctx, 404, {
+            error: { message: `The model '${modelId}' does not exist`, type: "invalid_request_error", param: "model", code: "model_not_found" },
+          });
+        }
+        return;
+      }
+      sendJson(ctx, 404, defaultErrorBody(404));
+    } catch (err) {
+      if (!ctx.closed && !res.headersSent) {
+        sendJson(ctx, 500, { error: { message: String(err), type: "server_error", param: null, code: null } });
+      } else if (!ctx.closed) {
+        res.destroy();
+      }
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    void onRequest(req, res);
+  });
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  // keep idle keep-alive sockets from holding things open long
+  server.keepAliveTimeout = 5000;
+
+  const api = {
+    url: "",
+    port: 0,
+    requests,
+    setScenario(s: FakeScenario) {
+      scenario = s;
+      scenarioCounters = new WeakMap();
+    },
+    waitForRequest(predicate: (r: RecordedRequest) => boolean = () => true, timeoutMs = 5000): Promise<RecordedRequest> {
+      const existing = requests.find(predicate);
+      if (existing) return Promise.resolve(existing);
+      return new Promise<RecordedRequest>((resolve, reject) => {
+        const cleanup = () => {
+          clearTimeout(timer);
+          requestListeners.delete(listener);
+          waiterCleanups.delete(abort);
+        };
+        const listener = (r: RecordedRequest) => {
+          if (predicate(r)) {
+            cleanup();
+            resolve(r);
+          }
+        };
+        const abort = () => {
+          cleanup();
+          reject(new Error("fake-openai closed while waiting for a request"));
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`fake-openai: no matching request within ${timeoutMs} ms (have ${requests.length})`));
+        }, timeoutMs);
+        requestListeners.add(listener);
+        waiterCleanups.add(abort);
+      });
+    },
+    waitForClientClose(requestId: number, timeoutMs = 5000): Promise<void> {
+      const check = (r: RecordedRequest | undefined): "yes" | "no" | "pending" => {
+        if (!r || r.finishedAt === undefined) return "pending";
+        return r.closedByClient ? "yes" : "no";
+      };
+      const notClosedError = (r: RecordedRequest) =>
+        new Error(`fake-openai: request ${r.id} finished (status ${r.status ?? "none"}) without the client closing it first`);
+      const current = requests.find((r) => r.id === requestId);
+      const state = check(current);
+      if (state === "yes") return Promise.resolve();
+      if (state === "no") return Promise.reject(notClosedError(current!));
+      return new Promise<void>((resolve, reject) => {
+        const cleanup = () => {
+          clearTimeout(timer);
+          closeListeners.delete(listener);
+          waiterCleanups.delete(abort);
+        };
+        const listener = (r: RecordedRequest) => {
+          if (r.id !== requestId) return;
+          cleanup();
+          if (r.closedByClient) resolve();
+          else reject(notClosedError(r));
+        };
+        const abort = () => {
+          cleanup();
+          reject(new Error("fake-openai closed while waiting for a client close"));
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`fake-openai: request ${requestId} was not closed by the client within ${timeoutMs} ms`));
+        }, timeoutMs);
+        closeListeners.add(listener);
+        waiterCleanups.add(abort);
+      });
+    },
+    reset() {
+      requests.length = 0;
+      scenario = DEFAULT_SCENARIO;
+      scenarioCounters = new WeakMap();
+      directiveCounters.clear();
+    },
+    close(): Promise<void> {
+      closing = true;
+      for (const w of [...waiterCleanups]) w();
+      for (const ctx of [...activeCtx]) {
+        ctx.closed = true;
+        for (const t of ctx.timers) clearTimeout(t);
+        ctx.timers.clear();
+        for (const w of [...ctx.wakers]) w();
+      }
+      return new Promise<void>((resolve) => {
+        if (!server.listening) {
+          for (const s of sockets) s.destroy();
+          return resolve();
+        }
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      });
+    },
+  } satisfies FakeOpenAI;
+
+  return new Promise<FakeOpenAI>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      const addr = server.address();
+      const port = typeof addr === "object" && addr ? addr.port : (opts.port ?? 0);
+      const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+      api.port = port;
+      api.url = `http://${urlHost}:${port}/v1`;
+      resolve(api);
+    });
+  });
+}
