@@ -4,8 +4,20 @@ import react from "@vitejs/plugin-react";
 import agents from "agents/vite";
 import { defineConfig } from "vite";
 
+// Tests and benchmarks start their own dev servers: each gets a private
+// state folder and no inspector port, so several can run side by side.
+const stateDir = process.env.ROOMS_STATE_DIR;
+
 export default defineConfig({
   // agents() before cloudflare(): it compiles the TC39 decorators agents uses.
-  plugins: [agents(), react(), cloudflare(), tailwindcss()],
+  plugins: [
+    agents(),
+    react(),
+    cloudflare({
+      persistState: stateDir ? { path: stateDir } : true,
+      ...(stateDir ? { inspectorPort: false as const } : {})
+    }),
+    tailwindcss()
+  ],
   build: { sourcemap: false }
 });

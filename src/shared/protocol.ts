@@ -3,6 +3,7 @@
  * overseer's room-list frames and the room's extra frames (presence, typing).
  * Runtime-safe for the browser bundle: keep Worker-only imports out.
  */
+import type { UIMessage } from "ai";
 import { z } from "zod";
 import {
   DEFAULT_PAGE_SIZE,
@@ -138,13 +139,8 @@ export interface MessageMetadata {
   error?: string;
 }
 
-/** A stored message as REST returns it (the AI SDK UIMessage shape). */
-export interface ChatMessage {
-  id: string;
-  role: "system" | "user" | "assistant";
-  parts: Array<{ type: string; [key: string]: unknown }>;
-  metadata?: MessageMetadata;
-}
+/** A stored message as REST returns it: the AI SDK's UIMessage. */
+export type ChatMessage = UIMessage<MessageMetadata>;
 
 export interface MessagePage {
   messages: ChatMessage[];

@@ -648,9 +648,10 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
           await streamText(splitChunks(text, 4), 0, tokensFor(text), true);
           return;
         }
+        const toolName = s.toolName;
         const callId = `call_fake_${ctx.rec.id}`;
         const argsJson = JSON.stringify(s.args ?? {});
-        const cTokens = tokensFor(s.toolName + argsJson);
+        const cTokens = tokensFor(toolName + argsJson);
         if (!stream) {
           sendJson(
             ctx,
@@ -659,7 +660,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
               {
                 role: "assistant",
                 content: null,
-                tool_calls: [{ id: callId, type: "function", function: { name: s.toolName, arguments: argsJson } }],
+                tool_calls: [{ id: callId, type: "function", function: { name: toolName, arguments: argsJson } }],
               },
               "tool_calls",
               cTokens,
@@ -674,7 +675,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
             chunk({
               role: "assistant",
               content: null,
-              tool_calls: [{ index: 0, id: callId, type: "function", function: { name: s.toolName, arguments: "" } }],
+              tool_calls: [{ index: 0, id: callId, type: "function", function: { name: toolName, arguments: "" } }],
               refusal: null,
             }),
           );

@@ -22,6 +22,9 @@ afterAll(async () => {
   await fake?.close();
 });
 
+/** streamText logs stream errors to the console by default; the tests inspect them instead */
+const quiet = { onError: () => {} };
+
 function model() {
   return openai.chat("fake-model");
 }
@@ -55,7 +58,7 @@ async function expectStatusError(promise: Promise<unknown>, status: number) {
 
 describe("fake OpenAI server driven by the real AI SDK client", () => {
   it("streams the echo of the last user message in several deltas", async () => {
-    const result = streamText({ model: model(), prompt: "hello fake world" });
+    const result = streamText({ ...quiet, model: model(), prompt: "hello fake world" });
     const { deltas, errors, text } = await drain(result);
     expect(errors).toEqual([]);
     expect(deltas.length).toBeGreaterThan(1);
@@ -78,7 +81,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
   });
 
   it("reports token usage for streamed and non-streamed completions", async () => {
-    const streamed = streamText({ model: model(), prompt: "count my tokens please" });
+    const streamed = streamText({ ...quiet, model: model(), prompt: "count my tokens please" });
     await drain(streamed);
     const usage = await streamed.usage;
     expect(usage.inputTokens).toBeGreaterThan(0);
@@ -97,6 +100,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     fake.setScenario({ kind: "tool-call", toolName: "get_current_time", args: { timezone: "UTC" } });
     const calls: unknown[] = [];
     const result = streamText({
+      ...quiet,
       model: model(),
       prompt: "what time is it?",
       tools: {
@@ -144,7 +148,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     expect(err.isRetryable).toBe(status !== 401);
     expect(fake.requests).toHaveLength(1);
 
-    const streamed = streamText({ model: model(), prompt: "hi", maxRetries: 0 });
+    const streamed = streamText({ ...quiet, model: model(), prompt: "hi", maxRetries: 0 });
     const { errors, deltas } = await drain(streamed);
     expect(deltas).toEqual([]);
     expect(errors.length).toBeGreaterThan(0);
@@ -161,7 +165,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
   it("sees the client close the connection when a hanging stream is aborted", async () => {
     fake.setScenario({ kind: "hang" });
     const controller = new AbortController();
-    const result = streamText({ model: model(), prompt: "never answered", abortSignal: controller.signal });
+    const result = streamText({ ...quiet, model: model(), prompt: "never answered", abortSignal: controller.signal });
     const drained = drain(result);
     const req = await fake.waitForRequest((r) => r.path === "/v1/chat/completions", 1000);
     controller.abort();
@@ -174,7 +178,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
   it("sees the client close the connection when a hang without headers is aborted", async () => {
     fake.setScenario({ kind: "hang", headers: false });
     const controller = new AbortController();
-    const result = streamText({ model: model(), prompt: "never answered", abortSignal: controller.signal, maxRetries: 0 });
+    const result = streamText({ ...quiet, model: model(), prompt: "never answered", abortSignal: controller.signal, maxRetries: 0 });
     const drained = drain(result);
     const req = await fake.waitForRequest(undefined, 1000);
     expect(req.status).toBeUndefined();
@@ -186,7 +190,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
   it("stops a slow stream when the client aborts mid-way", async () => {
     fake.setScenario({ kind: "text", text: "x".repeat(400), chunkDelayMs: 20 });
     const controller = new AbortController();
-    const result = streamText({ model: model(), prompt: "slow please", abortSignal: controller.signal });
+    const result = streamText({ ...quiet, model: model(), prompt: "slow please", abortSignal: controller.signal });
     const deltas: string[] = [];
     const reading = (async () => {
       try {
@@ -214,7 +218,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
 
   it("ends the stream with an error when the connection is cut mid-stream", async () => {
     fake.setScenario({ kind: "cut", afterChunks: 3, text: "abcdefghijklmnopqrstuvwxyz" });
-    const result = streamText({ model: model(), prompt: "cut me", maxRetries: 0 });
+    const result = streamText({ ...quiet, model: model(), prompt: "cut me", maxRetries: 0 });
     const { deltas, errors, text } = await drain(result);
     expect(text).toBe("abcdefghijkl");
     expect(deltas.length).toBe(3);
@@ -225,7 +229,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
 
   it("produces an error for a malformed event stream", async () => {
     fake.setScenario({ kind: "malformed" });
-    const result = streamText({ model: model(), prompt: "break", maxRetries: 0 });
+    const result = streamText({ ...quiet, model: model(), prompt: "break", maxRetries: 0 });
     const { errors } = await drain(result);
     expect(errors.length).toBeGreaterThan(0);
 
@@ -234,7 +238,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
 
   it("streams exactly N numbered chunks for the chunks scenario", async () => {
     fake.setScenario({ kind: "chunks", count: 2000 });
-    const result = streamText({ model: model(), prompt: "bench" });
+    const result = streamText({ ...quiet, model: model(), prompt: "bench" });
     const { deltas, errors } = await drain(result);
     expect(errors).toEqual([]);
     expect(deltas).toHaveLength(2000);
@@ -252,9 +256,9 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     });
 
     it("[[fake:chunks=5]] streams five chunks and plain text is echoed without the directive", async () => {
-      const chunks = await drain(streamText({ model: model(), prompt: "go [[fake:chunks=5]]" }));
+      const chunks = await drain(streamText({ ...quiet, model: model(), prompt: "go [[fake:chunks=5]]" }));
       expect(chunks.deltas).toEqual(["t0 ", "t1 ", "t2 ", "t3 ", "t4 "]);
-      const slow = await drain(streamText({ model: model(), prompt: "[[fake:slow=5,chunk=2]] hey you" }));
+      const slow = await drain(streamText({ ...quiet, model: model(), prompt: "[[fake:slow=5,chunk=2]] hey you" }));
       expect(slow.text).toBe("Echo: hey you");
       expect(slow.deltas[0]).toBe("Ec");
     });
@@ -294,17 +298,17 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
 
     it("[[fake:hang]] and [[fake:cut=2]] and [[fake:malformed]] work per request", async () => {
       const controller = new AbortController();
-      const hanging = drain(streamText({ model: model(), prompt: "[[fake:hang]]", abortSignal: controller.signal }));
+      const hanging = drain(streamText({ ...quiet, model: model(), prompt: "[[fake:hang]]", abortSignal: controller.signal }));
       const req = await fake.waitForRequest((r) => r.directive === "[[fake:hang]]", 1000);
       controller.abort();
       await fake.waitForClientClose(req.id, 1000);
       await hanging;
 
-      const cut = await drain(streamText({ model: model(), prompt: "[[fake:cut=2]]", maxRetries: 0 }));
+      const cut = await drain(streamText({ ...quiet, model: model(), prompt: "[[fake:cut=2]]", maxRetries: 0 }));
       expect(cut.deltas).toHaveLength(2);
       expect(cut.errors.length).toBeGreaterThan(0);
 
-      const bad = await drain(streamText({ model: model(), prompt: "[[fake:malformed]]", maxRetries: 0 }));
+      const bad = await drain(streamText({ ...quiet, model: model(), prompt: "[[fake:malformed]]", maxRetries: 0 }));
       expect(bad.errors.length).toBeGreaterThan(0);
     });
   });
@@ -324,7 +328,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     });
 
     it("[[fake:fail=2,status=503]] counts failures per directive string", async () => {
-      const result = streamText({ model: model(), prompt: "[[fake:fail=2,status=503]] hello", maxRetries: 3 });
+      const result = streamText({ ...quiet, model: model(), prompt: "[[fake:fail=2,status=503]] hello", maxRetries: 3 });
       const { text, errors } = await drain(result);
       expect(errors).toEqual([]);
       expect(text).toBe("Echo: hello");
@@ -410,7 +414,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     const client = createOpenAI({ baseURL: own.url, apiKey: "test" });
     own.setScenario({ kind: "text", text: "y".repeat(200), chunkDelayMs: 500 });
     const before = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
-    const result = streamText({ model: client.chat("fake-model"), prompt: "slow", maxRetries: 0 });
+    const result = streamText({ ...quiet, model: client.chat("fake-model"), prompt: "slow", maxRetries: 0 });
     const drained = drain(result);
     await own.waitForRequest(undefined, 1000);
     await new Promise((r) => setTimeout(r, 50));

@@ -147,16 +147,15 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /**
    * A send that did not come over this room's WebSocket. Everyone connected
    * sees it live, because the turn runs through the same `saveMessages`
-   * path. With `stream`, returns server-sent events of the UI message chunks.
+   * path as any other.
    */
-  async sendFromRest(body: SendMessageBody, stream: boolean): Promise<SendMessageResult | ReadableStream<Uint8Array>> {
-    const userMessage: UIMessage = {
-      id: crypto.randomUUID(),
-      role: "user",
-      parts: [{ type: "text", text: body.text }],
-      metadata: { author: body.author ?? "API", createdAt: Date.now() } satisfies MessageMetadata
-    };
-    if (!stream) return this.#runRestTurn(userMessage, () => {});
+  async sendFromRest(body: SendMessageBody): Promise<SendMessageResult> {
+    return this.#runRestTurn(restUserMessage(body), () => {});
+  }
+
+  /** `sendFromRest` as server-sent events: user-message, chunk…, done. */
+  async streamFromRest(body: SendMessageBody): Promise<ReadableStream<Uint8Array>> {
+    const userMessage = restUserMessage(body);
 
     const encoder = new TextEncoder();
     let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -401,6 +400,15 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       report().catch((error: unknown) => console.warn("[ChatRoom] failed to report activity:", error))
     );
   }
+}
+
+function restUserMessage(body: SendMessageBody): UIMessage {
+  return {
+    id: crypto.randomUUID(),
+    role: "user",
+    parts: [{ type: "text", text: body.text }],
+    metadata: { author: body.author ?? "API", createdAt: Date.now() } satisfies MessageMetadata
+  };
 }
 
 function parseJson(text: string): unknown {

@@ -13,7 +13,7 @@
  * and preview after each change (`recordRoomActivity`); listing rooms never
  * wakes a single facet.
  */
-import { Agent, type Connection, type WSMessage } from "agents";
+import { Agent, type Connection, type DynamicAgentStub, type WSMessage } from "agents";
 import { MAX_ROOMS_PER_WORKSPACE } from "../../shared/constants";
 import type {
   CreateRoomBody,
@@ -35,7 +35,7 @@ import {
   type RoomRow
 } from "../domain/rooms";
 import type { Env } from "../env";
-import { AppError, roomNotFound, toWireError } from "../http/errors";
+import { AppError, asResult, roomNotFound, type RpcResult } from "../http/errors";
 import { ChatRoom } from "./chat-room";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
@@ -81,15 +81,45 @@ export class OverseerAgent extends Agent<Env> {
   }
 
   // ── Registry RPC (called by the REST routes) ──
+  // Expected failures come back as values (see RpcResult), never as throws.
+
+  createRoom(input: CreateRoomBody): Promise<RpcResult<RoomDetail>> {
+    return asResult(() => this.#createRoom(input));
+  }
+
+  getRoom(id: string): Promise<RpcResult<RoomDetail>> {
+    return asResult(() => this.#getRoom(id));
+  }
+
+  updateRoom(id: string, patch: UpdateRoomBody): Promise<RpcResult<RoomDetail>> {
+    return asResult(() => this.#updateRoom(id, patch));
+  }
+
+  deleteRoom(id: string): Promise<RpcResult<void>> {
+    return asResult(() => this.#deleteRoom(id));
+  }
+
+  listMessages(id: string, query: MessagesQuery): Promise<RpcResult<MessagePage>> {
+    return asResult(() => this.#inRoom(id, (room) => room.listMessages(query)));
+  }
+
+  sendMessage(id: string, body: SendMessageBody): Promise<RpcResult<SendMessageResult>> {
+    return asResult(() => this.#inRoom(id, (room) => room.sendFromRest(body)));
+  }
+
+  /** Like sendMessage, as server-sent events of the answer's chunks. */
+  streamMessage(id: string, body: SendMessageBody): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+    return asResult(() => this.#inRoom(id, (room) => room.streamFromRest(body)));
+  }
 
   listRooms(): RoomSummary[] {
     return this.sql<RoomRow>`SELECT * FROM rooms ORDER BY last_active_at DESC, id`.map(toRoomSummary);
   }
 
-  async createRoom(input: CreateRoomBody): Promise<RoomDetail> {
+  async #createRoom(input: CreateRoomBody): Promise<RoomDetail> {
     const [{ n }] = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM rooms`;
     if (n >= MAX_ROOMS_PER_WORKSPACE) {
-      throw toWireError(
+      throw (
         new AppError("conflict:room_limit", 409, `This workspace already has ${MAX_ROOMS_PER_WORKSPACE} rooms, the most it can hold. Delete one first.`)
       );
     }
@@ -120,14 +150,14 @@ export class OverseerAgent extends Agent<Env> {
     return { ...summary, settings: state.settings, usage: state.usage, activeModel: state.activeModel, offline: state.offline };
   }
 
-  async getRoom(id: string): Promise<RoomDetail> {
+  async #getRoom(id: string): Promise<RoomDetail> {
     const row = this.#requireRow(id);
     const room = await this.dynamicAgents.get(ChatRoom, id);
     const state = await room.describe();
     return { ...toRoomSummary(row), settings: state.settings, usage: state.usage, activeModel: state.activeModel, offline: state.offline };
   }
 
-  async updateRoom(id: string, patch: UpdateRoomBody): Promise<RoomDetail> {
+  async #updateRoom(id: string, patch: UpdateRoomBody): Promise<RoomDetail> {
     this.#requireRow(id);
     const room = await this.dynamicAgents.get(ChatRoom, id);
     const state = await room.updateSettings(patch);
@@ -146,23 +176,11 @@ export class OverseerAgent extends Agent<Env> {
    * facet, which aborts a running answer, closes the room's sockets and
    * wipes its storage.
    */
-  async deleteRoom(id: string): Promise<void> {
+  async #deleteRoom(id: string): Promise<void> {
     this.#requireRow(id);
     this.sql`DELETE FROM rooms WHERE id = ${id}`;
     this.#broadcast({ type: "room_deleted", id });
     await this.dynamicAgents.delete(ChatRoom, id);
-  }
-
-  async listMessages(id: string, query: MessagesQuery): Promise<MessagePage> {
-    this.#requireRow(id);
-    const room = await this.dynamicAgents.get(ChatRoom, id);
-    return this.#whileRoomExists(id, () => room.listMessages(query));
-  }
-
-  async sendMessage(id: string, body: SendMessageBody, stream: boolean): Promise<SendMessageResult | ReadableStream<Uint8Array>> {
-    this.#requireRow(id);
-    const room = await this.dynamicAgents.get(ChatRoom, id);
-    return this.#whileRoomExists(id, () => room.sendFromRest(body, stream));
   }
 
   /** Called by a room after its transcript changed. Stale reports are dropped. */
@@ -184,16 +202,21 @@ export class OverseerAgent extends Agent<Env> {
 
   #requireRow(id: string): RoomRow {
     const row = this.#row(id);
-    if (!row) throw toWireError(roomNotFound(id));
+    if (!row) throw roomNotFound(id);
     return row;
   }
 
-  /** A room deleted mid-call fails with 404, not with the facet's abort. */
-  async #whileRoomExists<T>(id: string, call: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a call on a registered room. A room deleted mid-call fails with
+   * 404, not with whatever the aborted facet threw.
+   */
+  async #inRoom<T>(id: string, call: (room: DynamicAgentStub<ChatRoom>) => Promise<T>): Promise<T> {
+    this.#requireRow(id);
+    const room = await this.dynamicAgents.get(ChatRoom, id);
     try {
-      return await call();
+      return await call(room);
     } catch (error) {
-      if (!this.#row(id)) throw toWireError(roomNotFound(id));
+      if (!this.#row(id)) throw roomNotFound(id);
       throw error;
     }
   }

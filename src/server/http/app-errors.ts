@@ -6,18 +6,17 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ErrorBody } from "../../shared/errors";
-import { AppError, fromWireError } from "./errors";
+import { AppError } from "./errors";
 
 export function toAppError(error: unknown): AppError | null {
-  const known = fromWireError(error);
-  if (known) return known;
+  if (error instanceof AppError) return error;
   if (error instanceof HTTPException) {
     if (error.status === 413) return new AppError("payload_too_large:body", 413, error.message);
     if (error.status === 400 && /json/i.test(error.message)) {
       return new AppError("bad_request:json", 400, "The request body is not valid JSON.");
     }
     if (error.status === 401) return new AppError("unauthorized:token", 401, error.message || "Unauthorized");
-    return new AppError("bad_request:body", error.status === 400 ? 400 : 400, error.message || "Bad request");
+    return new AppError("bad_request:body", 400, error.message || "Bad request");
   }
   return null;
 }

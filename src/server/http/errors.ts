@@ -27,30 +27,26 @@ export const roomNotFound = (id: string) =>
   new AppError("not_found:room", 404, `Room "${id}" does not exist or was deleted.`);
 
 /**
- * Errors thrown across Durable Object RPC arrive as plain Errors: the class
- * is lost but the message survives. We encode AppErrors into the message so
- * the Worker can rebuild them; nothing else crosses that way.
+ * Durable Object RPC loses error classes, and workerd logs every error an
+ * RPC method throws as uncaught. So agents return expected failures as
+ * values, and the Worker turns them back into AppErrors.
  */
-const WIRE_PREFIX = "APP_ERROR:";
+export type RpcResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: { code: ErrorCode; status: ContentfulStatusCode; message: string } };
 
-export function toWireError(error: AppError): Error {
-  return new Error(WIRE_PREFIX + JSON.stringify({ code: error.code, status: error.status, message: error.message }));
+export async function asResult<T>(run: () => T | Promise<T>): Promise<RpcResult<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    if (error instanceof AppError) {
+      return { ok: false, error: { code: error.code, status: error.status, message: error.message } };
+    }
+    throw error;
+  }
 }
 
-export function fromWireError(error: unknown): AppError | null {
-  if (error instanceof AppError) return error;
-  if (!(error instanceof Error)) return null;
-  const at = error.message.indexOf(WIRE_PREFIX);
-  if (at < 0) return null;
-  try {
-    const parsed = JSON.parse(error.message.slice(at + WIRE_PREFIX.length)) as {
-      code: ErrorCode;
-      status: ContentfulStatusCode;
-      message: string;
-    };
-    return new AppError(parsed.code, parsed.status, parsed.message);
-  } catch (parseError) {
-    console.warn("[errors] unreadable wire error", parseError);
-    return null;
-  }
+export function unwrap<T>(result: RpcResult<T>): T {
+  if (result.ok) return result.value;
+  throw new AppError(result.error.code, result.error.status, result.error.message);
 }

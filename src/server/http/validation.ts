@@ -4,11 +4,12 @@
  * request without guessing.
  */
 import type { Context, Env as HonoEnv } from "hono";
-import type { z } from "zod";
 import type { ErrorCode } from "../../shared/errors";
 import { AppError } from "./errors";
 
-export function describeIssues(error: z.ZodError): string {
+type IssueList = { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
+
+export function describeIssues(error: IssueList): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => {
@@ -19,7 +20,7 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 export function rejectInvalid(code: ErrorCode) {
-  return (result: { success: boolean; error?: z.ZodError }, _c: Context<HonoEnv>) => {
-    if (!result.success && result.error) throw new AppError(code, 400, describeIssues(result.error));
+  return (result: { success: true } | { success: false; error: IssueList }, _c: Context<HonoEnv>) => {
+    if (!result.success) throw new AppError(code, 400, describeIssues(result.error));
   };
 }

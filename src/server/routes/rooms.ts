@@ -9,9 +9,16 @@ import { zValidator } from "@hono/zod-validator";
 import { getAgentByName } from "agents";
 import { Hono, type Context } from "hono";
 import { DEFAULT_WORKSPACE, WORKSPACE_PATTERN } from "../../shared/constants";
-import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "../../shared/protocol";
+import {
+  CreateRoomBody,
+  MessagesQuery,
+  SendMessageBody,
+  UpdateRoomBody,
+  type MessagePage,
+  type SendMessageResult
+} from "../../shared/protocol";
 import type { Env } from "../env";
-import { AppError } from "../http/errors";
+import { AppError, unwrap, type RpcResult } from "../http/errors";
 import { rejectInvalid } from "../http/validation";
 
 type RoomsContext = Context<{ Bindings: Env }>;
@@ -24,6 +31,11 @@ async function overseerFor(c: RoomsContext) {
   return getAgentByName(c.env.OverseerAgent, workspace);
 }
 
+/** c.json() type-checks its argument too deeply for UIMessage. */
+function jsonOf(c: RoomsContext, value: MessagePage | SendMessageResult, status: 200 | 502 = 200) {
+  return c.newResponse(JSON.stringify(value), status, { "content-type": "application/json" });
+}
+
 export const roomRoutes = new Hono<{ Bindings: Env }>()
   .get("/", async (c) => {
     const overseer = await overseerFor(c);
@@ -31,34 +43,37 @@ export const roomRoutes = new Hono<{ Bindings: Env }>()
   })
   .post("/", zValidator("json", CreateRoomBody, rejectInvalid("bad_request:body")), async (c) => {
     const overseer = await overseerFor(c);
-    const room = await overseer.createRoom(c.req.valid("json"));
+    const room = unwrap(await overseer.createRoom(c.req.valid("json")));
     return c.json(room, 201, { Location: `/api/rooms/${room.id}` });
   })
   .get("/:id", async (c) => {
     const overseer = await overseerFor(c);
-    return c.json(await overseer.getRoom(c.req.param("id")));
+    return c.json(unwrap(await overseer.getRoom(c.req.param("id"))));
   })
   .patch("/:id", zValidator("json", UpdateRoomBody, rejectInvalid("bad_request:body")), async (c) => {
     const overseer = await overseerFor(c);
-    return c.json(await overseer.updateRoom(c.req.param("id"), c.req.valid("json")));
+    return c.json(unwrap(await overseer.updateRoom(c.req.param("id"), c.req.valid("json"))));
   })
   .delete("/:id", async (c) => {
     const overseer = await overseerFor(c);
-    await overseer.deleteRoom(c.req.param("id"));
+    unwrap(await overseer.deleteRoom(c.req.param("id")));
     return c.body(null, 204);
   })
   .get("/:id/messages", zValidator("query", MessagesQuery, rejectInvalid("bad_request:query")), async (c) => {
     const overseer = await overseerFor(c);
-    return c.json(await overseer.listMessages(c.req.param("id"), c.req.valid("query")));
+    // Casts: workers-types' RPC type mapping gives up on UIMessage's depth.
+    const page = (await overseer.listMessages(c.req.param("id"), c.req.valid("query"))) as RpcResult<MessagePage>;
+    return jsonOf(c, unwrap(page));
   })
   .post("/:id/messages", zValidator("json", SendMessageBody, rejectInvalid("bad_request:body")), async (c) => {
     const overseer = await overseerFor(c);
-    const stream = (c.req.header("accept") ?? "").includes("text/event-stream");
-    const result = await overseer.sendMessage(c.req.param("id"), c.req.valid("json"), stream);
-    if (result instanceof ReadableStream) {
-      return new Response(result, {
+    const id = c.req.param("id");
+    if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
+      const events = unwrap(await overseer.streamMessage(id, c.req.valid("json")));
+      return new Response(events, {
         headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform" }
       });
     }
-    return c.json(result, result.status === "error" ? 502 : 200);
+    const result = unwrap((await overseer.sendMessage(id, c.req.valid("json"))) as RpcResult<SendMessageResult>);
+    return jsonOf(c, result, result.status === "error" ? 502 : 200);
   });

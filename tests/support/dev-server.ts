@@ -1,0 +1,130 @@
+/**
+ * Starts the real app (`vite dev` with the Cloudflare plugin, so workerd,
+ * Durable Objects and facets) on a free port with its own state folder, for
+ * integration tests, browser tests and benchmarks. `restart()` kills the
+ * process and starts it again on the same state, which is how tests evict
+ * every Durable Object from memory.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export interface DevServer {
+  url: string;
+  port: number;
+  stateDir: string;
+  /** Everything the server printed, for failure messages. */
+  output(): string;
+  restart(opts?: { hard?: boolean }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  /** Worker variables, e.g. OPENAI_BASE_URL of a fake provider. */
+  vars?: Record<string, string>;
+  stateDir?: string;
+  startTimeoutMs?: number;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const stateDir = options.stateDir ?? mkdtempSync(path.join(tmpdir(), "rooms-state-"));
+  const ownsState = !options.stateDir;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | null = null;
+  let log = "";
+
+  const launch = async () => {
+    log = "";
+    const viteBin = path.join(ROOT, "node_modules/vite/bin/vite.js");
+    child = spawn(process.execPath, [viteBin, "dev", "--port", String(port), "--strictPort", "--host", "127.0.0.1"], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...options.vars,
+        // Worker variables come from process.env (no .dev.vars in tests).
+        CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
+        ROOMS_STATE_DIR: stateDir,
+        BROWSER: "none",
+        FORCE_COLOR: "0"
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true
+    });
+    child.stdout?.on("data", (d) => (log += d));
+    child.stderr?.on("data", (d) => (log += d));
+    await waitUntilServing(url, child, () => log, options.startTimeoutMs ?? 90_000);
+  };
+
+  const kill = async (signal: NodeJS.Signals) => {
+    const proc = child;
+    child = null;
+    if (!proc || proc.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+    try {
+      // The whole process group: vite spawns workerd as a child.
+      process.kill(-proc.pid!, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-proc.pid!, "SIGKILL");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+      }
+    }, 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await launch();
+  return {
+    url,
+    port,
+    stateDir,
+    output: () => log,
+    async restart({ hard = true } = {}) {
+      await kill(hard ? "SIGKILL" : "SIGTERM");
+      await launch();
+    },
+    async stop() {
+      await kill("SIGTERM");
+      if (ownsState) rmSync(stateDir, { recursive: true, force: true });
+    }
+  };
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`dev server exited early:\n${output()}`);
+    try {
+      // The API answering means workerd and the Durable Objects are up,
+      // not just Vite.
+      const response = await fetch(`${url}/api/rooms`, { signal: AbortSignal.timeout(5_000) });
+      if (response.ok) return;
+    } catch {
+      // Not listening yet: poll again.
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`dev server did not start within ${timeoutMs} ms:\n${output()}`);
+}

@@ -1,0 +1,19 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import agents from "agents/vite";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// Tests that run inside workerd against the real Worker and Durable Objects.
+export default defineConfig({
+  plugins: [
+    agents(),
+    cloudflareTest({ wrangler: { configPath: fileURLToPath(new URL("./wrangler.jsonc", import.meta.url)) } })
+  ],
+  test: {
+    name: "worker",
+    root: fileURLToPath(new URL("../..", import.meta.url)),
+    include: ["tests/worker/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000
+  }
+});
