@@ -41,8 +41,11 @@ import { ChatRoom } from "./chat-room";
 const CHAT_ROOM_CLASS = "ChatRoom";
 
 export class OverseerAgent extends Agent<Env> {
-  async onStart() {
-    this.sql`CREATE TABLE IF NOT EXISTS rooms (
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // In the constructor, not onStart: the /sub/ gate can run before
+    // onStart on a fresh overseer, and it reads this table.
+    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS rooms (
       id TEXT PRIMARY KEY,
       name TEXT NOT NULL,
       created_at INTEGER NOT NULL,
@@ -50,8 +53,8 @@ export class OverseerAgent extends Agent<Env> {
       message_count INTEGER NOT NULL DEFAULT 0,
       last_preview TEXT,
       activity_seq INTEGER NOT NULL DEFAULT 0
-    )`;
-    this.sql`CREATE INDEX IF NOT EXISTS rooms_by_activity ON rooms (last_active_at DESC, id)`;
+    )`);
+    ctx.storage.sql.exec("CREATE INDEX IF NOT EXISTS rooms_by_activity ON rooms (last_active_at DESC, id)");
   }
 
   // ── Sockets ──

@@ -13,27 +13,32 @@ import {
   CreateRoomBody,
   MessagesQuery,
   SendMessageBody,
-  UpdateRoomBody,
-  type MessagePage,
-  type SendMessageResult
+  UpdateRoomBody
 } from "../../shared/protocol";
 import type { Env } from "../env";
-import { AppError, unwrap, type RpcResult } from "../http/errors";
+import type { OverseerAgent } from "../agents/overseer-agent";
+import { AppError, unwrap } from "../http/errors";
 import { rejectInvalid } from "../http/validation";
 
 type RoomsContext = Context<{ Bindings: Env }>;
 
-async function overseerFor(c: RoomsContext) {
+type RestMethods = "listRooms" | "createRoom" | "getRoom" | "updateRoom" | "deleteRoom" | "listMessages" | "sendMessage" | "streamMessage";
+
+/**
+ * The overseer's RPC surface as REST uses it, derived from the class itself.
+ * (workers-types maps stub types recursively, and UIMessage is too deep for
+ * that mapping.)
+ */
+type OverseerRpc = {
+  [K in RestMethods]: (...args: Parameters<OverseerAgent[K]>) => Promise<Awaited<ReturnType<OverseerAgent[K]>>>;
+};
+
+async function overseerFor(c: RoomsContext): Promise<OverseerRpc> {
   const workspace = c.req.param("workspace") ?? DEFAULT_WORKSPACE;
   if (!WORKSPACE_PATTERN.test(workspace)) {
     throw new AppError("bad_request:workspace", 400, "workspace must be 1-64 lowercase letters, digits, _ or -.");
   }
-  return getAgentByName(c.env.OverseerAgent, workspace);
-}
-
-/** c.json() type-checks its argument too deeply for UIMessage. */
-function jsonOf(c: RoomsContext, value: MessagePage | SendMessageResult, status: 200 | 502 = 200) {
-  return c.newResponse(JSON.stringify(value), status, { "content-type": "application/json" });
+  return (await getAgentByName(c.env.OverseerAgent, workspace)) as unknown as OverseerRpc;
 }
 
 export const roomRoutes = new Hono<{ Bindings: Env }>()
@@ -61,9 +66,7 @@ export const roomRoutes = new Hono<{ Bindings: Env }>()
   })
   .get("/:id/messages", zValidator("query", MessagesQuery, rejectInvalid("bad_request:query")), async (c) => {
     const overseer = await overseerFor(c);
-    // Casts: workers-types' RPC type mapping gives up on UIMessage's depth.
-    const page = (await overseer.listMessages(c.req.param("id"), c.req.valid("query"))) as RpcResult<MessagePage>;
-    return jsonOf(c, unwrap(page));
+    return c.json(unwrap(await overseer.listMessages(c.req.param("id"), c.req.valid("query"))));
   })
   .post("/:id/messages", zValidator("json", SendMessageBody, rejectInvalid("bad_request:body")), async (c) => {
     const overseer = await overseerFor(c);
@@ -74,6 +77,6 @@ export const roomRoutes = new Hono<{ Bindings: Env }>()
         headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform" }
       });
     }
-    const result = unwrap((await overseer.sendMessage(id, c.req.valid("json"))) as RpcResult<SendMessageResult>);
-    return jsonOf(c, result, result.status === "error" ? 502 : 200);
+    const result = unwrap(await overseer.sendMessage(id, c.req.valid("json")));
+    return c.json(result, result.status === "error" ? 502 : 200);
   });

@@ -1,0 +1,100 @@
+import type { UIMessage } from "ai";
+import type { ChatMessage, MessageMetadata } from "../../shared/protocol";
+
+/** The AI SDK message shape with our server's metadata. */
+export type RoomMessage = UIMessage<MessageMetadata>;
+export type RoomMessagePart = RoomMessage["parts"][number];
+
+export const fromChatMessage = (message: ChatMessage): RoomMessage => message as unknown as RoomMessage;
+
+export function messageText(message: Pick<RoomMessage, "parts">): string {
+  let text = "";
+  for (const part of message.parts) {
+    if (part.type === "text") text += (text ? "\n\n" : "") + part.text;
+  }
+  return text;
+}
+
+export interface ToolPartView {
+  name: string;
+  state: string;
+  input: unknown;
+  output: unknown;
+  errorText: string | undefined;
+  toolCallId: string;
+}
+
+/** `tool-<name>` and `dynamic-tool` parts, normalised for display. */
+export function asToolPart(part: RoomMessagePart): ToolPartView | null {
+  const record = part as unknown as Record<string, unknown>;
+  const type = String(record.type);
+  if (type !== "dynamic-tool" && !type.startsWith("tool-")) return null;
+  return {
+    name: type === "dynamic-tool" ? String(record.toolName ?? "tool") : type.slice("tool-".length),
+    state: String(record.state ?? ""),
+    input: record.input,
+    output: record.output,
+    errorText: typeof record.errorText === "string" ? record.errorText : undefined,
+    toolCallId: String(record.toolCallId ?? "")
+  };
+}
+
+/**
+ * Keeps message objects whose content did not change referentially equal
+ * across server snapshots, so memoised rows skip re-rendering. Cheap when
+ * nothing changed (reference check), one stringify per changed message.
+ */
+export class MessageIdentityCache {
+  #entries = new Map<string, { source: RoomMessage; json: string; stable: RoomMessage }>();
+
+  stabilize(list: readonly RoomMessage[]): RoomMessage[] {
+    const seen = new Set<string>();
+    const out = list.map((message) => {
+      seen.add(message.id);
+      const entry = this.#entries.get(message.id);
+      if (entry && entry.source === message) return entry.stable;
+      const json = JSON.stringify(message);
+      if (entry && entry.json === json) {
+        entry.source = message;
+        return entry.stable;
+      }
+      this.#entries.set(message.id, { source: message, json, stable: message });
+      return message;
+    });
+    // Bound the cache to what is on screen (plus older pages kept elsewhere).
+    if (this.#entries.size > seen.size * 2 + 200) {
+      for (const id of this.#entries.keys()) if (!seen.has(id)) this.#entries.delete(id);
+    }
+    return out;
+  }
+}
+
+/** Stable, pleasant colour per name (for avatars). */
+const AVATAR_COLORS = [
+  "bg-rose-500",
+  "bg-orange-500",
+  "bg-amber-500",
+  "bg-lime-600",
+  "bg-emerald-500",
+  "bg-teal-500",
+  "bg-cyan-600",
+  "bg-sky-500",
+  "bg-blue-500",
+  "bg-violet-500",
+  "bg-fuchsia-500",
+  "bg-pink-500"
+];
+
+export function avatarColor(name: string): string {
+  let hash = 0;
+  for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) | 0;
+  return AVATAR_COLORS[Math.abs(hash) % AVATAR_COLORS.length];
+}
+
+export function initials(name: string): string {
+  const words = name.trim().split(/[\s_-]+/).filter(Boolean);
+  if (words.length === 0) return "?";
+  const first = Array.from(words[0])[0] ?? "";
+  const second = words.length > 1 ? (Array.from(words[1])[0] ?? "") : (Array.from(words[0])[1] ?? "");
+  return (first + second).toUpperCase();
+}

@@ -1,0 +1,226 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
+import { ChatRoom } from "../../src/server/index";
+import { api, chatRequest, connect, createRoom, roomPath, uniqueName } from "./helpers";
+
+const isChunk = (requestId: string, type: string) => (f: any) =>
+  f?.type === "cf_agent_use_chat_response" && f.id === requestId && typeof f.body === "string" && f.body.length > 0 && JSON.parse(f.body).type === type;
+const isDone = (requestId: string) => (f: any) => f?.type === "cf_agent_use_chat_response" && f.id === requestId && f.done === true;
+
+function deltas(frames: unknown[], requestId: string): string[] {
+  return frames
+    .filter((f: any) => f?.type === "cf_agent_use_chat_response" && f.id === requestId && typeof f.body === "string" && f.body.length > 0)
+    .map((f: any) => JSON.parse(f.body))
+    .filter((chunk: any) => chunk.type === "text-delta")
+    .map((chunk: any) => chunk.delta);
+}
+
+describe("the overseer's room-list socket", () => {
+  it("sends the room list on connect and every change live", async () => {
+    const ws = uniqueName();
+    const existing = await createRoom(ws, { name: "existing" });
+    const socket = await connect(`/agents/overseer-agent/${ws}`);
+    const first = await socket.next((f) => f?.type === "rooms");
+    expect(first.rooms.map((r: any) => r.id)).toEqual([existing.id]);
+
+    const created = await createRoom(ws, { name: "fresh" });
+    const upserted = await socket.next((f) => f?.type === "room_upserted" && f.room.id === created.id);
+    expect(upserted.room.name).toBe("fresh");
+
+    await api(`/api/workspaces/${ws}/rooms/${created.id}`, { method: "PATCH", json: { name: "renamed" } });
+    await socket.next((f) => f?.type === "room_upserted" && f.room.name === "renamed");
+
+    await api(`/api/workspaces/${ws}/rooms/${created.id}`, { method: "DELETE" });
+    await socket.next((f) => f?.type === "room_deleted" && f.id === created.id);
+    socket.ws.close();
+  });
+
+  it("answers a frame sent to it with an error frame instead of failing", async () => {
+    const socket = await connect(`/agents/overseer-agent/${uniqueName()}`);
+    await socket.next((f) => f?.type === "rooms");
+    socket.send({ type: "create_room", name: "sneaky" });
+    const error = await socket.next((f) => f?.type === "error");
+    expect(error.code).toBe("bad_request:body");
+    socket.ws.close();
+  });
+});
+
+describe("the /sub/ gate", () => {
+  it("closes a socket to a room that was never created with 4404", async () => {
+    const socket = await connect(roomPath(uniqueName(), "never-created-room"));
+    expect((await socket.closed).code).toBe(4404);
+  });
+
+  it("closes a socket to a class other than ChatRoom with 4404", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(`/agents/overseer-agent/${ws}/sub/overseer-agent/${room.id}`);
+    expect((await socket.closed).code).toBe(4404);
+  });
+
+  it("does not create a facet for an unknown id", async () => {
+    const ws = uniqueName();
+    await connect(roomPath(ws, "conjured-room-id")).then((s) => s.closed);
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    await runInDurableObject(stub, (overseer: OverseerAgent) => {
+      expect(overseer.dynamicAgents.has(ChatRoom, "conjured-room-id")).toBe(false);
+    });
+  });
+
+  it("closes open sockets when their room is deleted and refuses the rejoin with 4404", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    await socket.next((f) => f?.type === "rooms_presence");
+    expect((await api(`/api/workspaces/${ws}/rooms/${room.id}`, { method: "DELETE" })).status).toBe(204);
+    const closed = await socket.closed;
+    expect(closed.code).not.toBe(1000 /* only an abnormal close makes clients rejoin */);
+    const rejoin = await connect(roomPath(ws, room.id));
+    expect((await rejoin.closed).code).toBe(4404);
+  });
+});
+
+describe("a room's sockets", () => {
+  it("streams an answer token by token to every socket in the room, not just the sender's", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { name: "fanout" });
+    const sender = await connect(roomPath(ws, room.id));
+    const watcher = await connect(roomPath(ws, room.id));
+    const { id, frame } = chatRequest("what is this room?", { author: "ada" });
+    sender.send(frame);
+    await sender.next(isDone(id), 20_000);
+    await watcher.next(isDone(id), 20_000);
+    const sent = deltas(sender.frames, id);
+    const seen = deltas(watcher.frames, id);
+    expect(sent.length).toBeGreaterThan(10);
+    expect(seen).toEqual(sent);
+    expect(seen.join("")).toContain("Offline model");
+    expect(seen.join("")).toContain("fanout");
+
+    const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<any>();
+    expect(page.messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
+    expect(page.messages[0].metadata.author).toBe("ada");
+    expect(page.messages[1].metadata).toMatchObject({ model: "rooms-offline", offline: true });
+    expect(page.messages[1].metadata.usage.outputTokens).toBeGreaterThan(0);
+    sender.ws.close();
+    watcher.ws.close();
+  });
+
+  it("shows who is here and who is typing", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const a = await connect(roomPath(ws, room.id));
+    const b = await connect(roomPath(ws, room.id));
+    a.send({ type: "rooms_hello", name: "Ada" });
+    b.send({ type: "rooms_hello", name: "Bob" });
+    await a.next((f) => f?.type === "rooms_presence" && f.users.length === 2 && f.users.some((u: any) => u.name === "Bob"));
+    b.send({ type: "rooms_typing", typing: true });
+    await a.next((f) => f?.type === "rooms_presence" && f.users.some((u: any) => u.name === "Bob" && u.typing));
+    b.ws.close();
+    await a.next((f) => f?.type === "rooms_presence" && f.users.length === 1 && f.users[0].name === "Ada");
+    a.ws.close();
+  });
+
+  it("answers an unknown frame with an error frame and keeps serving the room", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    socket.send("not json at all");
+    socket.send({ type: "rooms_hello", name: 42 });
+    await expect.poll(() => socket.frames.filter((f: any) => f?.type === "rooms_error").length).toBe(2);
+    const { id, frame } = chatRequest("still there?");
+    socket.send(frame);
+    await socket.next(isDone(id), 20_000);
+    expect(deltas(socket.frames, id).join("")).toContain("still there?");
+    socket.ws.close();
+  });
+
+  it("stops an answer on cancel and keeps the partial answer, marked stopped", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    const { id, frame } = chatRequest("a question to interrupt");
+    socket.send(frame);
+    await socket.next(isChunk(id, "text-delta"), 10_000);
+    socket.send({ type: "cf_agent_chat_request_cancel", id });
+    await socket.next(isDone(id), 10_000);
+    const streamed = deltas(socket.frames, id).join("");
+    await expect
+      .poll(async () => {
+        const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<any>();
+        return page.messages.at(-1)?.metadata?.stopped;
+      })
+      .toBe(true);
+    const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<any>();
+    const answer = page.messages.at(-1);
+    const text = answer.parts.filter((p: any) => p.type === "text").map((p: any) => p.text).join("");
+    expect(text.length).toBeGreaterThan(0);
+    // Far less than the full offline reply (~60 words) was produced.
+    expect(streamed.length).toBeLessThan(300);
+    socket.ws.close();
+  });
+});
+
+describe("message history", () => {
+  async function seed(ws: string, roomId: string, count: number) {
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    await runInDurableObject(stub, async (overseer: OverseerAgent) => {
+      const room = await overseer.dynamicAgents.get(ChatRoom, roomId);
+      const messages = Array.from({ length: count }, (_, i) => ({
+        id: `m-${String(i).padStart(6, "0")}`,
+        role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+        parts: [{ type: "text" as const, text: `message ${i}` }]
+      }));
+      await room.persistMessages(messages);
+    });
+  }
+
+  it("pages newest first with a cursor, without gaps or repeats", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    await seed(ws, room.id, 250);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    const sizes: number[] = [];
+    do {
+      const query: string = cursor ? `?limit=100&before=${cursor}` : "?limit=100";
+      const page: any = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages${query}`)).json();
+      sizes.push(page.messages.length);
+      // Oldest first within a page.
+      const ids = page.messages.map((m: any) => m.id);
+      expect(ids).toEqual([...ids].sort());
+      seen.unshift(...ids);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(sizes).toEqual([100, 100, 50]);
+    expect(seen).toEqual(Array.from({ length: 250 }, (_, i) => `m-${String(i).padStart(6, "0")}`));
+  });
+
+  it("returns an empty page for a cursor that is not in the room", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    await seed(ws, room.id, 3);
+    const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages?before=nope`)).json<any>();
+    expect(page).toEqual({ messages: [], nextCursor: null });
+  });
+
+  it("keeps two rooms written at the same time apart", async () => {
+    const ws = uniqueName();
+    const [a, b] = await Promise.all([createRoom(ws, { name: "A" }), createRoom(ws, { name: "B" })]);
+    const send = (id: string, text: string) =>
+      api(`/api/workspaces/${ws}/rooms/${id}/messages`, { method: "POST", json: { text } });
+    const responses = await Promise.all([send(a.id, "alpha one"), send(b.id, "beta one"), send(a.id, "alpha two"), send(b.id, "beta two")]);
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const texts = async (id: string) =>
+      ((await (await api(`/api/workspaces/${ws}/rooms/${id}/messages`)).json<any>()).messages as any[])
+        .filter((m) => m.role === "user")
+        .map((m) => m.parts[0].text);
+    expect((await texts(a.id)).sort()).toEqual(["alpha one", "alpha two"]);
+    expect((await texts(b.id)).sort()).toEqual(["beta one", "beta two"]);
+    await expect
+      .poll(async () => ((await (await api(`/api/workspaces/${ws}/rooms`)).json<any>()).rooms as any[]).map((r) => r.messageCount))
+      .toEqual([4, 4]);
+  });
+});
