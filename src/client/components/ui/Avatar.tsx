@@ -1,0 +1,35 @@
+import { Sparkles } from "lucide-react";
+import { cn } from "../../lib/cn";
+import { avatarColor, initials } from "../../lib/messages";
+
+export function Avatar({ name, size = "md", className }: { name: string; size?: "xs" | "sm" | "md"; className?: string }) {
+  return (
+    <span
+      aria-hidden="true"
+      className={cn(
+        "inline-flex shrink-0 items-center justify-center rounded-full font-semibold text-white select-none",
+        avatarColor(name),
+        size === "xs" && "size-5 text-[9px]",
+        size === "sm" && "size-7 text-[11px]",
+        size === "md" && "size-8 text-xs",
+        className
+      )}
+    >
+      {initials(name)}
+    </span>
+  );
+}
+
+export function AssistantAvatar({ className }: { className?: string }) {
+  return (
+    <span
+      aria-hidden="true"
+      className={cn(
+        "inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-sm",
+        className
+      )}
+    >
+      <Sparkles className="size-4" />
+    </span>
+  );
+}

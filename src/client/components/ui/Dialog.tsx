@@ -1,0 +1,103 @@
+/**
+ * Modal dialog on the native <dialog> element: focus is trapped and
+ * restored by the browser, Esc closes it, the page behind is inert.
+ */
+import { X } from "lucide-react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { cn } from "../../lib/cn";
+import { IconButton } from "./Button";
+
+export interface DialogProps {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  /** Right-hand sheet instead of a centred dialog. */
+  variant?: "center" | "sheet";
+}
+
+export function Dialog({ open, onClose, title, description, children, className, variant = "center" }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const onCancel = (event: Event) => {
+      event.preventDefault();
+      onCloseRef.current();
+    };
+    dialog.addEventListener("cancel", onCancel);
+    return () => dialog.removeEventListener("cancel", onCancel);
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      onClick={(event) => {
+        // A click on the backdrop lands on the <dialog> itself.
+        if (event.target === ref.current) onClose();
+      }}
+      className={cn(
+        "bg-transparent p-0 text-zinc-900 backdrop:animate-fade-in open:flex dark:text-zinc-100",
+        variant === "center" && "m-auto w-[calc(100%-2rem)] max-w-lg",
+        variant === "sheet" && "my-0 mr-0 ml-auto h-dvh max-h-dvh w-full max-w-md",
+        className
+      )}
+    >
+      {open && (
+        <div
+          className={cn(
+            "flex w-full flex-col bg-white shadow-2xl ring-1 ring-zinc-900/10 dark:bg-zinc-900 dark:ring-white/10",
+            variant === "center" && "max-h-[85dvh] animate-pop-in rounded-2xl",
+            variant === "sheet" && "h-full animate-fade-in"
+          )}
+        >
+          <header className="flex items-start gap-3 border-b border-zinc-200/70 px-5 pt-4 pb-3.5 dark:border-zinc-800">
+            <div className="min-w-0 flex-1">
+              <h2 id={titleId} className="text-base font-semibold tracking-tight">
+                {title}
+              </h2>
+              {description && (
+                <p id={descriptionId} className="mt-0.5 text-sm text-zinc-500 dark:text-zinc-400">
+                  {description}
+                </p>
+              )}
+            </div>
+            <IconButton label="Close dialog" size="sm" className="-mr-1.5 size-8" onClick={onClose}>
+              <X />
+            </IconButton>
+          </header>
+          <div className="min-h-0 flex-1 overflow-y-auto">{children}</div>
+        </div>
+      )}
+    </dialog>
+  );
+}
+
+export function DialogFooter({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <div
+      className={cn(
+        "sticky bottom-0 flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200/70 bg-white px-5 py-3.5 dark:border-zinc-800 dark:bg-zinc-900",
+        className
+      )}
+    >
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,297 @@
+/**
+ * Everything one open room needs:
+ *
+ *   useRoomSocket   the room's WebSocket (a facet under the overseer):
+ *                   synced RoomState, presence, connection status
+ *   useRoomChat     useAgentChat on that socket, plus older pages from REST
+ *                   merged in front of the live window, plus the actions
+ *
+ * useRoomChat suspends until the newest page of history has loaded (the
+ * agents SDK calls `use()` on getInitialMessages), so render it inside
+ * <Suspense>.
+ */
+import { useAgentChat } from "@cloudflare/ai-chat/react";
+import { useAgent } from "agents/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { DEFAULT_WORKSPACE, MAX_PAGE_SIZE } from "../../shared/constants";
+import type { PresenceUser, RoomClientFrame, RoomState } from "../../shared/protocol";
+import { api, ApiError, errorMessage } from "../lib/api";
+import { fromChatMessage, MessageIdentityCache, type RoomMessage } from "../lib/messages";
+import type { ConnectionStatus } from "./use-room-list";
+
+export const PAGE_SIZE = 50;
+/** Edit/regenerate load the whole room first; beyond this we refuse. */
+const MAX_HISTORY_FOR_REWRITE = 5_000;
+
+// ── The socket ──
+
+export function useRoomSocket(roomId: string, displayName: string) {
+  const [status, setStatus] = useState<ConnectionStatus>("connecting");
+  const [presence, setPresence] = useState<PresenceUser[]>([]);
+  const nameRef = useRef(displayName);
+  nameRef.current = displayName;
+  const sendRef = useRef<(data: string) => void>(() => {});
+
+  const hello = useCallback(() => {
+    const frame: RoomClientFrame = { type: "rooms_hello", name: nameRef.current };
+    sendRef.current(JSON.stringify(frame));
+  }, []);
+
+  const sub = useMemo(() => [{ agent: "ChatRoom", name: roomId }], [roomId]);
+  const agent = useAgent<RoomState>({
+    agent: "OverseerAgent",
+    name: DEFAULT_WORKSPACE,
+    sub,
+    onOpen: () => {
+      setStatus("open");
+      hello();
+    },
+    onClose: () => {
+      setStatus((s) => (s === "closed" ? s : "reconnecting"));
+      setPresence([]);
+    },
+    onConnectionError: () => setStatus("closed"),
+    onMessage: (event: MessageEvent) => {
+      if (typeof event.data !== "string" || !event.data.includes('"rooms_')) return;
+      try {
+        const frame = JSON.parse(event.data) as { type?: string; users?: unknown; message?: unknown };
+        if (frame.type === "rooms_presence" && Array.isArray(frame.users)) {
+          setPresence(frame.users as PresenceUser[]);
+        } else if (frame.type === "rooms_error") {
+          console.warn("[rooms] room error:", frame.message);
+        }
+      } catch {
+        // Not ours.
+      }
+    }
+  });
+  sendRef.current = (data) => agent.send(data);
+
+  // Tell the room when our name changes.
+  useEffect(() => {
+    if (status === "open") hello();
+  }, [displayName, status, hello]);
+
+  return {
+    agent,
+    status,
+    presence,
+    /** The server's connection id for this socket (PartySocket's `_pk`). */
+    selfId: agent.id,
+    state: agent.state,
+    connectionError: agent.connectionError
+  };
+}
+
+export type RoomSocket = ReturnType<typeof useRoomSocket>;
+
+// ── Initial page (newest first) ──
+
+interface InitialPageInfo {
+  nextCursor: string | null;
+  error?: ApiError;
+}
+const initialPages = new Map<string, InitialPageInfo>();
+
+async function loadNewestPage({ name }: { name: string }): Promise<RoomMessage[]> {
+  try {
+    const page = await api.listMessages(name, { limit: PAGE_SIZE });
+    initialPages.set(name, { nextCursor: page.nextCursor });
+    return page.messages.map(fromChatMessage);
+  } catch (error) {
+    initialPages.set(name, {
+      nextCursor: null,
+      error: error instanceof ApiError ? error : new ApiError(errorMessage(error), 0)
+    });
+    return [];
+  }
+}
+
+// ── Older pages merged in front of the live window ──
+
+interface History {
+  /** The live list this history was last anchored to. */
+  live: RoomMessage[];
+  /** Messages strictly before live[0], oldest first. */
+  older: RoomMessage[];
+  reachedStart: boolean;
+}
+
+const createdAt = (m: RoomMessage) => m.metadata?.createdAt ?? 0;
+
+/**
+ * The live list (useAgentChat's messages) is always a contiguous tail of the
+ * conversation, but its length depends on who last wrote it: a snapshot from
+ * the server can be longer or shorter than what we held, and a rewrite
+ * (edit, regenerate) drops a tail. Re-anchor on its first message: keep what
+ * we had before it, take the live list from there on.
+ */
+function reanchor(prev: History, live: RoomMessage[]): History {
+  if (live.length === 0) return { ...prev, live };
+  const combined = [...prev.older, ...prev.live];
+  const first = live[0];
+  if (combined.length === 0 || prev.live[0]?.id === first.id) return { ...prev, live };
+  const k = combined.findIndex((m) => m.id === first.id);
+  if (k >= 0) return { live, older: combined.slice(0, k), reachedStart: prev.reachedStart };
+  // live[0] is new to us: keep what is older than it by timestamp.
+  const liveIds = new Set(live.map((m) => m.id));
+  const older = combined.filter((m) => !liveIds.has(m.id) && createdAt(m) > 0 && createdAt(m) < createdAt(first));
+  return { live, older, reachedStart: prev.reachedStart && older.length === 0 ? false : prev.reachedStart };
+}
+
+export function useRoomChat(socket: RoomSocket, roomId: string, displayName: string) {
+  const chat = useAgentChat<RoomState, RoomMessage>({
+    agent: socket.agent,
+    getInitialMessages: loadNewestPage,
+    // The transcript is server-authoritative; our local list is a window.
+    syncMessagesToServer: false
+  });
+  const live = chat.messages;
+  const initialInfo = initialPages.get(roomId);
+
+  const [history, setHistory] = useState<History>(() => ({
+    live,
+    older: [],
+    reachedStart: initialInfo ? initialInfo.nextCursor === null : false
+  }));
+  let current = history;
+  if (live !== history.live) {
+    current = reanchor(history, live);
+    setHistory(current);
+  }
+
+  const cacheRef = useRef<MessageIdentityCache | null>(null);
+  cacheRef.current ??= new MessageIdentityCache();
+  const messages = useMemo(() => {
+    const liveIds = new Set(current.live.map((m) => m.id));
+    const merged = current.older.length ? [...current.older.filter((m) => !liveIds.has(m.id)), ...current.live] : current.live;
+    return cacheRef.current!.stabilize(merged);
+  }, [current.older, current.live]);
+
+  // ── Older pages ──
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [olderError, setOlderError] = useState<string | null>(null);
+  const loadingRef = useRef(false);
+  const messagesRef = useRef(messages);
+  messagesRef.current = messages;
+  const reachedStart = current.reachedStart;
+
+  const loadOlder = useCallback(async () => {
+    if (loadingRef.current || reachedStart) return;
+    const before = messagesRef.current[0]?.id;
+    if (!before) return;
+    loadingRef.current = true;
+    setLoadingOlder(true);
+    setOlderError(null);
+    try {
+      const page = await api.listMessages(roomId, { before, limit: PAGE_SIZE });
+      setHistory((h) => {
+        const known = new Set([...h.older, ...h.live].map((m) => m.id));
+        const fresh = page.messages.map(fromChatMessage).filter((m) => !known.has(m.id));
+        return { ...h, older: [...fresh, ...h.older], reachedStart: page.nextCursor === null };
+      });
+    } catch (error) {
+      setOlderError(errorMessage(error));
+    } finally {
+      loadingRef.current = false;
+      setLoadingOlder(false);
+    }
+  }, [roomId, reachedStart]);
+
+  /**
+   * Edit and regenerate send our whole local list and the server deletes
+   * whatever it holds that the list lacks. So before rewriting history, make
+   * the local list the whole room, or older messages would be deleted too.
+   */
+  const setMessages = chat.setMessages;
+  const ensureCompleteHistory = useCallback(async () => {
+    const first = live[0];
+    if (!first || (history.reachedStart && history.older.length === 0)) return;
+    const loaded: RoomMessage[] = [];
+    let before: string | null = first.id;
+    while (before) {
+      const page = await api.listMessages(roomId, { before, limit: MAX_PAGE_SIZE });
+      loaded.unshift(...page.messages.map(fromChatMessage));
+      before = page.nextCursor;
+      if (loaded.length > MAX_HISTORY_FOR_REWRITE) {
+        throw new Error(`This room has more than ${MAX_HISTORY_FOR_REWRITE} messages, too many to rewrite its history from the browser.`);
+      }
+    }
+    setMessages((list) => {
+      const ids = new Set(list.map((m) => m.id));
+      return [...loaded.filter((m) => !ids.has(m.id)), ...list];
+    });
+    setHistory((h) => ({ ...h, reachedStart: true }));
+  }, [live, history.reachedStart, history.older.length, roomId, setMessages]);
+
+  // ── Actions ──
+  const [actionError, setActionError] = useState<string | null>(null);
+  const nameRef = useRef(displayName);
+  nameRef.current = displayName;
+  const { sendMessage, regenerate, stop, clearError } = chat;
+
+  const send = useCallback(
+    (text: string) => {
+      setActionError(null);
+      void sendMessage({ text, metadata: { author: nameRef.current, createdAt: Date.now() } }).catch((error: unknown) =>
+        setActionError(errorMessage(error))
+      );
+    },
+    [sendMessage]
+  );
+
+  const regenerateLast = useCallback(async () => {
+    setActionError(null);
+    try {
+      clearError();
+      await ensureCompleteHistory();
+      await regenerate();
+    } catch (error) {
+      setActionError(errorMessage(error));
+    }
+  }, [clearError, ensureCompleteHistory, regenerate]);
+
+  const editAndResend = useCallback(
+    async (messageId: string, text: string) => {
+      setActionError(null);
+      try {
+        clearError();
+        await ensureCompleteHistory();
+        await sendMessage({ text, messageId, metadata: { author: nameRef.current, createdAt: Date.now() } });
+      } catch (error) {
+        setActionError(errorMessage(error));
+      }
+    },
+    [clearError, ensureCompleteHistory, sendMessage]
+  );
+
+  const stopStreaming = useCallback(() => {
+    void stop();
+  }, [stop]);
+
+  const busy = chat.status === "submitted" || chat.isStreaming || chat.isRecovering;
+
+  return {
+    messages,
+    /** Messages from useAgentChat only (the live window). */
+    liveCount: live.length,
+    status: chat.status,
+    isStreaming: chat.isStreaming,
+    isRecovering: chat.isRecovering,
+    busy,
+    error: chat.error,
+    actionError,
+    dismissActionError: () => setActionError(null),
+    initialError: initialInfo?.error ?? null,
+    reachedStart,
+    loadingOlder,
+    olderError,
+    loadOlder,
+    send,
+    stop: stopStreaming,
+    regenerate: regenerateLast,
+    editAndResend
+  };
+}
+
+export type RoomChat = ReturnType<typeof useRoomChat>;

@@ -1,0 +1,127 @@
+/**
+ * The live room list: one socket to the workspace's OverseerAgent, which
+ * sends the whole list on connect and then upserts/deletes as they happen.
+ */
+import { useAgent } from "agents/react";
+import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { DEFAULT_WORKSPACE } from "../../shared/constants";
+import { OverseerFrameSchema, type RoomSummary } from "../../shared/protocol";
+import { api } from "../lib/api";
+
+export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
+
+export interface RoomListValue {
+  /** null until the first list arrives. */
+  rooms: RoomSummary[] | null;
+  status: ConnectionStatus;
+  /** Rooms deleted while this page was open (to tell "deleted" from "not found"). */
+  deletedIds: ReadonlySet<string>;
+  upsert(room: RoomSummary): void;
+  remove(id: string): void;
+}
+
+const RoomListContext = createContext<RoomListValue | null>(null);
+
+function byActivity(a: RoomSummary, b: RoomSummary): number {
+  return b.lastActiveAt - a.lastActiveAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function toSummary(room: RoomSummary): RoomSummary {
+  const { id, name, createdAt, lastActiveAt, messageCount, lastMessagePreview } = room;
+  return { id, name, createdAt, lastActiveAt, messageCount, lastMessagePreview };
+}
+
+export function RoomListProvider({ children }: { children: ReactNode }) {
+  const [rooms, setRooms] = useState<Map<string, RoomSummary> | null>(null);
+  const [status, setStatus] = useState<ConnectionStatus>("connecting");
+  const [deletedIds, setDeletedIds] = useState<ReadonlySet<string>>(() => new Set());
+  const gotFrame = useRef(false);
+
+  const upsert = useCallback((room: RoomSummary) => {
+    setRooms((prev) => {
+      const next = new Map(prev ?? []);
+      const existing = next.get(room.id);
+      // Never let an older snapshot (e.g. a REST answer) roll back live activity.
+      if (existing && existing.lastActiveAt > room.lastActiveAt) {
+        next.set(room.id, { ...existing, name: room.name });
+      } else {
+        next.set(room.id, toSummary(room));
+      }
+      return next;
+    });
+  }, []);
+
+  const remove = useCallback((id: string) => {
+    setRooms((prev) => {
+      if (!prev?.has(id)) return prev;
+      const next = new Map(prev);
+      next.delete(id);
+      return next;
+    });
+    setDeletedIds((prev) => new Set(prev).add(id));
+  }, []);
+
+  useAgent({
+    agent: "OverseerAgent",
+    name: DEFAULT_WORKSPACE,
+    onOpen: () => setStatus("open"),
+    onClose: () => setStatus("reconnecting"),
+    onConnectionError: () => setStatus("closed"),
+    onMessage: (event: MessageEvent) => {
+      if (typeof event.data !== "string") return;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      const parsed = OverseerFrameSchema.safeParse(raw);
+      if (!parsed.success) return; // the SDK's own cf_agent_* frames
+      const frame = parsed.data;
+      gotFrame.current = true;
+      switch (frame.type) {
+        case "rooms":
+          setRooms(new Map(frame.rooms.map((r) => [r.id, r])));
+          break;
+        case "room_upserted":
+          upsert(frame.room);
+          break;
+        case "room_deleted":
+          remove(frame.id);
+          break;
+        case "error":
+          console.warn("[rooms] overseer error:", frame.message);
+          break;
+      }
+    }
+  });
+
+  // If the socket is slow to come up, show the list from REST meanwhile.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (gotFrame.current) return;
+      api
+        .listRooms()
+        .then(({ rooms: list }) => {
+          if (!gotFrame.current) setRooms(new Map(list.map((r) => [r.id, r])));
+        })
+        .catch(() => {
+          // The socket will deliver the list once it connects.
+        });
+    }, 2_500);
+    return () => clearTimeout(timer);
+  }, []);
+
+  const sorted = useMemo(() => (rooms ? [...rooms.values()].sort(byActivity) : null), [rooms]);
+  const value = useMemo<RoomListValue>(
+    () => ({ rooms: sorted, status, deletedIds, upsert, remove }),
+    [sorted, status, deletedIds, upsert, remove]
+  );
+  return createElement(RoomListContext.Provider, { value }, children);
+}
+
+export function useRoomList(): RoomListValue {
+  const value = useContext(RoomListContext);
+  if (!value) throw new Error("useRoomList must be used inside <RoomListProvider>");
+  return value;
+}

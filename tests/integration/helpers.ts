@@ -1,0 +1,154 @@
+/**
+ * Drives a running dev server from outside, as a browser or script would:
+ * plain HTTP and real WebSockets (the `ws` package) on loopback.
+ */
+import WebSocket from "ws";
+
+export function uniqueName(prefix = "it"): string {
+  return `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+export function client(baseUrl: string, workspace = "default") {
+  const root = workspace === "default" ? "/api/rooms" : `/api/workspaces/${workspace}/rooms`;
+  async function call(path: string, init: RequestInit & { json?: unknown } = {}) {
+    const { json, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (json !== undefined) headers.set("content-type", "application/json");
+    return fetch(`${baseUrl}${root}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+  }
+  return {
+    call,
+    async createRoom(body: Record<string, unknown> = {}) {
+      const response = await call("", { method: "POST", json: { name: uniqueName("room"), ...body } });
+      if (response.status !== 201) throw new Error(`create failed ${response.status}: ${await response.text()}`);
+      return (await response.json()) as { id: string; name: string };
+    },
+    async messages(roomId: string, query = "") {
+      const response = await call(`/${roomId}/messages${query}`);
+      if (!response.ok) throw new Error(`messages failed ${response.status}: ${await response.text()}`);
+      return (await response.json()) as { messages: any[]; nextCursor: string | null };
+    },
+    async send(roomId: string, text: string, author?: string) {
+      const response = await call(`/${roomId}/messages`, { method: "POST", json: { text, ...(author ? { author } : {}) } });
+      return { status: response.status, body: (await response.json()) as any };
+    },
+    roomSocketUrl(roomId: string) {
+      return `${baseUrl.replace(/^http/, "ws")}/agents/overseer-agent/${workspace}/sub/chat-room/${roomId}`;
+    },
+    listSocketUrl() {
+      return `${baseUrl.replace(/^http/, "ws")}/agents/overseer-agent/${workspace}`;
+    }
+  };
+}
+
+export interface Socket {
+  ws: WebSocket;
+  frames: any[];
+  next(predicate: (frame: any) => boolean, timeoutMs?: number): Promise<any>;
+  send(frame: unknown): void;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): void;
+}
+
+export async function openSocket(url: string, headers: Record<string, string> = {}): Promise<Socket> {
+  const ws = new WebSocket(url, { headers });
+  const frames: any[] = [];
+  const waiters = new Set<{ predicate: (f: any) => boolean; resolve: (f: any) => void }>();
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() }))
+  );
+  ws.on("message", (data, isBinary) => {
+    let frame: any;
+    try {
+      frame = JSON.parse(data.toString());
+    } catch {
+      frame = { raw: data.toString(), isBinary }; // kept for assertions
+    }
+    frames.push(frame);
+    for (const waiter of [...waiters]) {
+      if (waiter.predicate(frame)) {
+        waiters.delete(waiter);
+        waiter.resolve(frame);
+      }
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+    ws.once("unexpected-response", (_req, res) => reject(new Error(`upgrade refused: HTTP ${res.statusCode}`)));
+  });
+  return {
+    ws,
+    frames,
+    closed,
+    send: (frame) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
+    close: () => ws.close(),
+    next(predicate, timeoutMs = 15_000) {
+      const seen = frames.find(predicate);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const waiter = { predicate, resolve };
+        waiters.add(waiter);
+        setTimeout(() => {
+          if (waiters.delete(waiter)) {
+            reject(new Error(`no matching frame within ${timeoutMs} ms; last frames: ${JSON.stringify(frames.slice(-5)).slice(0, 1500)}`));
+          }
+        }, timeoutMs);
+      });
+    }
+  };
+}
+
+/** The frame useAgentChat sends for a new user message. */
+export function chatRequest(text: string, opts: { author?: string; history?: any[]; trigger?: string } = {}) {
+  const id = crypto.randomUUID();
+  const message = {
+    id: crypto.randomUUID(),
+    role: "user",
+    parts: [{ type: "text", text }],
+    ...(opts.author ? { metadata: { author: opts.author } } : {})
+  };
+  const messages = opts.trigger === "regenerate-message" ? (opts.history ?? []) : [...(opts.history ?? []), message];
+  return {
+    id,
+    message,
+    frame: {
+      type: "cf_agent_use_chat_request",
+      id,
+      init: { method: "POST", body: JSON.stringify({ messages, trigger: opts.trigger ?? "submit-message" }) }
+    }
+  };
+}
+
+export const isResponse = (requestId: string) => (f: any) => f?.type === "cf_agent_use_chat_response" && f.id === requestId;
+export const isDone = (requestId: string) => (f: any) => isResponse(requestId)(f) && f.done === true;
+
+/** The UI message chunks of one request, in arrival order. */
+export function chunksOf(frames: any[], requestId: string): any[] {
+  return frames.filter((f) => isResponse(requestId)(f) && typeof f.body === "string" && f.body.length > 0).map((f) => JSON.parse(f.body));
+}
+
+export function textOf(frames: any[], requestId: string): string {
+  return chunksOf(frames, requestId)
+    .filter((c) => c.type === "text-delta")
+    .map((c) => c.delta)
+    .join("");
+}
+
+export function messageText(message: any): string {
+  return (message?.parts ?? [])
+    .filter((p: any) => p.type === "text")
+    .map((p: any) => p.text)
+    .join("");
+}
+
+export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await probe();
+  while (!accept(last)) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last).slice(0, 1500)}`);
+    await new Promise((r) => setTimeout(r, 150));
+    last = await probe();
+  }
+  return last;
+}
