@@ -1,3 +1,10 @@
 import { createRoot } from "react-dom/client";
+import { BrowserRouter } from "react-router";
+import { App } from "./App";
+import "./styles.css";
 
-createRoot(document.getElementById("root")!).render(<h1>Rooms</h1>);
+createRoot(document.getElementById("root")!).render(
+  <BrowserRouter>
+    <App />
+  </BrowserRouter>
+);

@@ -129,6 +129,8 @@ export type SendMessageBody = z.infer<typeof SendMessageBody>;
 /** Metadata our server writes on messages (the UI reads it). */
 export interface MessageMetadata {
   author?: string;
+  /** On an answer: the id of the question it answers (see turn-context.ts). */
+  answers?: string;
   createdAt?: number;
   model?: string;
   offline?: boolean;

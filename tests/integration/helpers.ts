@@ -100,10 +100,13 @@ export async function openSocket(url: string, headers: Record<string, string> = 
 }
 
 /** The frame useAgentChat sends for a new user message. */
-export function chatRequest(text: string, opts: { author?: string; history?: any[]; trigger?: string } = {}) {
+export function chatRequest(
+  text: string,
+  opts: { author?: string; history?: any[]; trigger?: string; messageId?: string } = {}
+) {
   const id = crypto.randomUUID();
   const message = {
-    id: crypto.randomUUID(),
+    id: opts.messageId ?? crypto.randomUUID(),
     role: "user",
     parts: [{ type: "text", text }],
     ...(opts.author ? { metadata: { author: opts.author } } : {})

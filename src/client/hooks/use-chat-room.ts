@@ -12,7 +12,7 @@
  */
 import { useAgentChat } from "@cloudflare/ai-chat/react";
 import { useAgent } from "agents/react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { DEFAULT_WORKSPACE, MAX_PAGE_SIZE } from "../../shared/constants";
 import type { PresenceUser, RoomClientFrame, RoomState } from "../../shared/protocol";
 import { api, ApiError, errorMessage } from "../lib/api";
@@ -22,6 +22,15 @@ import type { ConnectionStatus } from "./use-room-list";
 export const PAGE_SIZE = 50;
 /** Edit/regenerate load the whole room first; beyond this we refuse. */
 const MAX_HISTORY_FOR_REWRITE = 5_000;
+
+/** A callback with a stable identity that always runs the latest closure. */
+function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  const ref = useRef(fn);
+  useLayoutEffect(() => {
+    ref.current = fn;
+  });
+  return useCallback((...args: A) => ref.current(...args), []);
+}
 
 // ── The socket ──
 
@@ -204,7 +213,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
    * the local list the whole room, or older messages would be deleted too.
    */
   const setMessages = chat.setMessages;
-  const ensureCompleteHistory = useCallback(async () => {
+  const ensureCompleteHistory = useStableCallback(async () => {
     const first = live[0];
     if (!first || (history.reachedStart && history.older.length === 0)) return;
     const loaded: RoomMessage[] = [];
@@ -222,7 +231,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
       return [...loaded.filter((m) => !ids.has(m.id)), ...list];
     });
     setHistory((h) => ({ ...h, reachedStart: true }));
-  }, [live, history.reachedStart, history.older.length, roomId, setMessages]);
+  });
 
   // ── Actions ──
   const [actionError, setActionError] = useState<string | null>(null);
@@ -230,17 +239,14 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
   nameRef.current = displayName;
   const { sendMessage, regenerate, stop, clearError } = chat;
 
-  const send = useCallback(
-    (text: string) => {
-      setActionError(null);
-      void sendMessage({ text, metadata: { author: nameRef.current, createdAt: Date.now() } }).catch((error: unknown) =>
-        setActionError(errorMessage(error))
-      );
-    },
-    [sendMessage]
-  );
+  const send = useStableCallback((text: string) => {
+    setActionError(null);
+    void sendMessage({ text, metadata: { author: nameRef.current, createdAt: Date.now() } }).catch((error: unknown) =>
+      setActionError(errorMessage(error))
+    );
+  });
 
-  const regenerateLast = useCallback(async () => {
+  const regenerateLast = useStableCallback(async () => {
     setActionError(null);
     try {
       clearError();
@@ -249,10 +255,9 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
     } catch (error) {
       setActionError(errorMessage(error));
     }
-  }, [clearError, ensureCompleteHistory, regenerate]);
+  });
 
-  const editAndResend = useCallback(
-    async (messageId: string, text: string) => {
+  const editAndResend = useStableCallback(async (messageId: string, text: string) => {
       setActionError(null);
       try {
         clearError();
@@ -261,13 +266,12 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
       } catch (error) {
         setActionError(errorMessage(error));
       }
-    },
-    [clearError, ensureCompleteHistory, sendMessage]
-  );
+  });
 
-  const stopStreaming = useCallback(() => {
+  const stopStreaming = useStableCallback(() => {
     void stop();
-  }, [stop]);
+  });
+  const dismissActionError = useCallback(() => setActionError(null), []);
 
   const busy = chat.status === "submitted" || chat.isStreaming || chat.isRecovering;
 
@@ -281,7 +285,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
     busy,
     error: chat.error,
     actionError,
-    dismissActionError: () => setActionError(null),
+    dismissActionError,
     initialError: initialInfo?.error ?? null,
     reachedStart,
     loadingOlder,

@@ -40,6 +40,7 @@ import {
   type SendMessageResult
 } from "../../shared/protocol";
 import { selectContextWindow } from "../domain/context-budget";
+import { contextForTurn } from "../domain/turn-context";
 import { describeModelError } from "../domain/model-errors";
 import { addUsage, EMPTY_USAGE, toTokenUsage } from "../domain/usage";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
@@ -196,8 +197,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     });
     try {
       const result = await this.saveMessages((messages) => [...messages, userMessage]);
-      const index = this.messages.findIndex((m) => m.id === userMessage.id);
-      const answer = index >= 0 ? this.messages.slice(index + 1).find((m) => m.role === "assistant") : undefined;
+      const answer = this.messages.find(
+        (m) => m.role === "assistant" && (m.metadata as MessageMetadata | undefined)?.answers === userMessage.id
+      );
       return {
         userMessage: toChatMessage(userMessage),
         assistantMessage: answer ? toChatMessage(answer) : null,
@@ -219,8 +221,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   // ── The turn ──
 
   async onChatMessage(onFinish: GenerateTextOnFinishCallback<ToolSet>, options?: OnChatMessageOptions) {
-    const lastUser = [...this.messages].reverse().find((m) => m.role === "user");
-    if (lastUser && options?.requestId) this.#restTurns.get(lastUser.id)?.(options.requestId);
+    // A continuation (recovery, tool follow-up) extends the last answer as is.
+    const turn = options?.continuation
+      ? { answering: null, messages: this.messages }
+      : contextForTurn(this.messages);
+    if (turn.answering && options?.requestId) this.#restTurns.get(turn.answering)?.(options.requestId);
     this.#reportActivity();
 
     const config = readModelConfig(this.env);
@@ -230,7 +235,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       messageCount: this.#messageCount(),
       systemPrompt: settings.systemPrompt || null
     });
-    const window = selectContextWindow(this.messages, {
+    const window = selectContextWindow(turn.messages, {
       maxTokens: config.contextTokenBudget,
       systemPrompt: settings.systemPrompt
     });
@@ -247,14 +252,15 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       ...(settings.temperature !== null ? { temperature: settings.temperature } : {}),
       maxRetries: MODEL_MAX_RETRIES,
       abortSignal: options?.abortSignal,
-      timeout: { firstChunkMs: config.idleTimeoutMs, chunkMs: config.idleTimeoutMs },
       onFinish
     });
 
     const startedAt = Date.now();
     return result.toUIMessageStreamResponse({
       messageMetadata: ({ part }): MessageMetadata | undefined => {
-        if (part.type === "start") return { createdAt: startedAt, model: modelId, offline };
+        if (part.type === "start") {
+          return { createdAt: startedAt, model: modelId, offline, ...(turn.answering ? { answers: turn.answering } : {}) };
+        }
         if (part.type === "finish") return { usage: toTokenUsage(part.totalUsage) };
         return undefined;
       },

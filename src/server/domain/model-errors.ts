@@ -33,23 +33,31 @@ export function describeModelError(error: unknown, config?: { apiKey: string | n
   const tries = attempts > 1 ? ` (tried ${attempts} times)` : "";
   const status = typeof e.statusCode === "number" ? e.statusCode : null;
   const name = typeof e.name === "string" ? e.name : "";
+  const code = typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "";
   const message = typeof e.message === "string" ? e.message : "";
   let text: string;
-  if (status === 401 || status === 403) {
+  // Our own transport codes first: the SDK stamps in-stream errors with 500.
+  if (code === "rooms_connection_lost") {
+    text = "The connection to the model provider was lost mid-answer. Retry to try again.";
+  } else if (code === "rooms_idle_timeout" && status !== 504) {
+    text = "The model provider stopped responding, so the answer was ended. Retry in a moment.";
+  } else if (status === 401 || status === 403) {
     text = `The model provider refused our credentials (HTTP ${status}). Check OPENAI_API_KEY.`;
   } else if (status === 429) {
     text = `The model provider is rate limiting us (HTTP 429)${tries}. Wait a moment and retry.`;
   } else if (status === 404) {
     text = "The model provider does not know this model (HTTP 404). Check the room's model setting or OPENAI_MODEL.";
+  } else if (status === 504 || status === 408) {
+    text = `The model provider stopped responding (HTTP ${status})${tries}. Retry in a moment.`;
   } else if (status !== null && status >= 500) {
     text = `The model provider failed (HTTP ${status})${tries}. Retry in a moment.`;
   } else if (status !== null && status >= 400) {
     text = `The model provider rejected the request (HTTP ${status}).`;
-  } else if (name === "TimeoutError" || /timed? ?out|timeout/i.test(message)) {
+  } else if (code === "rooms_idle_timeout" || name === "TimeoutError" || /timed? ?out|timeout|sent nothing/i.test(message)) {
     text = "The model provider stopped responding, so the answer was ended. Retry in a moment.";
   } else if (name === "AI_JSONParseError" || name === "AI_TypeValidationError" || /json|parse/i.test(message)) {
     text = "The model provider sent a response we could not read.";
-  } else if (/terminated|socket|network|fetch failed|connection|ECONN|closed/i.test(message)) {
+  } else if (code === "rooms_connection_lost" || /terminated|socket|network|fetch failed|connection|ECONN|closed/i.test(message)) {
     text = "The connection to the model provider was lost mid-answer. Retry to try again.";
   } else {
     text = "The model request failed. Retry in a moment.";

@@ -7,6 +7,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import type { RoomSettings } from "../../shared/protocol";
+import { createStreamGuardFetch } from "./stream-guard-fetch";
 import { createOfflineModel, OFFLINE_MODEL_ID, type OfflineRoomFacts } from "./offline-model";
 
 export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
@@ -69,7 +70,8 @@ export function resolveModel(
   const provider = createOpenAI({
     // Local servers (Ollama, llama.cpp) ignore the key but the SDK wants one.
     apiKey: config.apiKey ?? "not-needed",
-    ...(config.baseURL ? { baseURL: config.baseURL } : {})
+    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    fetch: createStreamGuardFetch({ idleTimeoutMs: config.idleTimeoutMs })
   });
   const modelId = activeModelId(config, settings);
   // Chat Completions is what every OpenAI-compatible server speaks.

@@ -1,0 +1,200 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Route, Routes, useLocation, useNavigate } from "react-router";
+import { AppUIContext, type AppUI } from "./app-ui";
+import { DisplayNameDialog, ShortcutsDialog } from "./components/AppDialogs";
+import { Home } from "./components/Home";
+import { CreateRoomDialog } from "./components/RoomDialogs";
+import { PageNotFound } from "./components/RoomStates";
+import { Sidebar } from "./components/Sidebar";
+import { DESKTOP_QUERY, useMediaQuery } from "./hooks/use-media-query";
+import { RoomListProvider, useRoomList } from "./hooks/use-room-list";
+import { cn } from "./lib/cn";
+import { ROOM_ROUTE, roomPath } from "./lib/routes";
+
+/** The room view (chat runtime, AI SDK) is its own chunk; start loading it early on deep links. */
+const loadRoomView = () => import("./components/RoomView");
+if (/^\/sub\/chat-room\//.test(window.location.pathname)) void loadRoomView();
+const RoomPage = lazy(() => loadRoomView().then((m) => ({ default: m.RoomPage })));
+
+function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT";
+}
+
+function Shell() {
+  const [dialog, setDialog] = useState<null | "create" | "shortcuts" | "name">(null);
+  const [drawerOpen, setDrawerOpenState] = useState(false);
+  const isDesktop = useMediaQuery(DESKTOP_QUERY);
+  const filterRef = useRef<HTMLInputElement>(null);
+  const composerFocusRef = useRef<(() => void) | null>(null);
+  const drawerOpenerRef = useRef<HTMLElement | null>(null);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { rooms } = useRoomList();
+
+  const setDrawerOpen = useCallback((open: boolean) => {
+    if (open) drawerOpenerRef.current = document.activeElement as HTMLElement | null;
+    setDrawerOpenState(open);
+  }, []);
+
+  // Drawer focus: into the filter on open, back to the opener on close.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (isDesktop) return;
+    if (drawerOpen) {
+      requestAnimationFrame(() => filterRef.current?.focus({ preventScroll: true }));
+    } else if (wasOpen.current) {
+      const opener = drawerOpenerRef.current;
+      if (opener?.isConnected) opener.focus();
+    }
+    wasOpen.current = drawerOpen;
+  }, [drawerOpen, isDesktop]);
+
+  // Navigating closes the drawer.
+  useEffect(() => {
+    setDrawerOpenState(false);
+  }, [location.pathname]);
+
+  const ui = useMemo<AppUI>(
+    () => ({
+      openCreateRoom: () => setDialog("create"),
+      openShortcuts: () => setDialog("shortcuts"),
+      openDisplayName: () => setDialog("name"),
+      drawerOpen,
+      setDrawerOpen,
+      isDesktop,
+      filterRef,
+      composerFocusRef
+    }),
+    [drawerOpen, setDrawerOpen, isDesktop]
+  );
+
+  // Warm the room chunk once the first screen is up.
+  useEffect(() => {
+    const timer = setTimeout(() => void loadRoomView(), 1_500);
+    return () => clearTimeout(timer);
+  }, []);
+
+  const roomsRef = useRef(rooms);
+  roomsRef.current = rooms;
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented) return;
+      if (document.querySelector("dialog[open]")) return; // dialogs handle their own keys
+      const typing = isTypingTarget(event.target);
+      const mod = event.ctrlKey || event.metaKey;
+
+      if ((event.altKey && !mod && !event.shiftKey && event.code === "KeyN") || (event.ctrlKey && event.shiftKey && event.code === "KeyO")) {
+        event.preventDefault();
+        setDialog("create");
+        return;
+      }
+      if ((mod && !event.altKey && event.code === "KeyK") || (!typing && !mod && !event.altKey && event.key === "/")) {
+        event.preventDefault();
+        if (!isDesktop) setDrawerOpen(true);
+        const input = filterRef.current;
+        input?.focus();
+        input?.select();
+        return;
+      }
+      if (event.altKey && !mod && (event.key === "ArrowUp" || event.key === "ArrowDown")) {
+        const links = [...document.querySelectorAll<HTMLAnchorElement>("#room-list [data-room-id]")];
+        const ids = links.length ? links.map((a) => a.dataset.roomId!) : (roomsRef.current ?? []).map((r) => r.id);
+        if (ids.length === 0) return;
+        event.preventDefault();
+        const current = decodeURIComponent(location.pathname.match(/^\/sub\/chat-room\/([^/]+)/)?.[1] ?? "");
+        const index = ids.indexOf(current);
+        const next =
+          index === -1 ? (event.key === "ArrowDown" ? 0 : ids.length - 1) : (index + (event.key === "ArrowDown" ? 1 : -1) + ids.length) % ids.length;
+        navigate(roomPath(ids[next]));
+        return;
+      }
+      if (event.key === "Escape" && event.shiftKey) {
+        event.preventDefault();
+        composerFocusRef.current?.();
+        return;
+      }
+      if (event.key === "Escape" && drawerOpen && !isDesktop) {
+        event.preventDefault();
+        setDrawerOpen(false);
+        return;
+      }
+      if (!typing && !mod && event.key === "?") {
+        event.preventDefault();
+        setDialog("shortcuts");
+      }
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [drawerOpen, isDesktop, location.pathname, navigate, setDrawerOpen]);
+
+  const drawerHidden = !isDesktop && !drawerOpen;
+
+  return (
+    <AppUIContext.Provider value={ui}>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 dark:bg-zinc-900"
+      >
+        Skip to conversation
+      </a>
+      <div className="flex h-dvh overflow-hidden bg-background text-foreground">
+        {!isDesktop && (
+          <div
+            aria-hidden="true"
+            onClick={() => setDrawerOpen(false)}
+            className={cn(
+              "fixed inset-0 z-30 bg-zinc-950/40 backdrop-blur-[1px] transition-opacity duration-200",
+              drawerOpen ? "opacity-100" : "pointer-events-none opacity-0"
+            )}
+          />
+        )}
+        <div
+          id="sidebar"
+          inert={drawerHidden}
+          aria-hidden={drawerHidden || undefined}
+          role={!isDesktop ? "dialog" : undefined}
+          aria-modal={!isDesktop && drawerOpen ? true : undefined}
+          aria-label={!isDesktop ? "Rooms" : undefined}
+          className={cn(
+            "z-40 shrink-0 border-r border-zinc-200/80 dark:border-zinc-800",
+            isDesktop
+              ? "relative w-72 lg:w-80"
+              : cn(
+                  "fixed inset-y-0 left-0 w-[min(22rem,86vw)] shadow-2xl transition-transform duration-200 ease-out",
+                  drawerOpen ? "translate-x-0" : "-translate-x-full"
+                )
+          )}
+        >
+          <Sidebar />
+        </div>
+        <main id="main" className="flex min-w-0 flex-1 flex-col">
+          <Routes>
+            <Route path="/" element={<Home />} />
+            <Route
+              path={ROOM_ROUTE}
+              element={
+                <Suspense fallback={null}>
+                  <RoomPage />
+                </Suspense>
+              }
+            />
+            <Route path="*" element={<PageNotFound />} />
+          </Routes>
+        </main>
+      </div>
+      <CreateRoomDialog open={dialog === "create"} onClose={() => setDialog(null)} />
+      <ShortcutsDialog open={dialog === "shortcuts"} onClose={() => setDialog(null)} />
+      <DisplayNameDialog open={dialog === "name"} onClose={() => setDialog(null)} />
+    </AppUIContext.Provider>
+  );
+}
+
+export function App() {
+  return (
+    <RoomListProvider>
+      <Shell />
+    </RoomListProvider>
+  );
+}

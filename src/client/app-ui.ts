@@ -1,0 +1,22 @@
+import { createContext, useContext, type RefObject } from "react";
+
+export interface AppUI {
+  openCreateRoom(): void;
+  openShortcuts(): void;
+  openDisplayName(): void;
+  /** Sidebar as a drawer (narrow screens). */
+  drawerOpen: boolean;
+  setDrawerOpen(open: boolean): void;
+  isDesktop: boolean;
+  filterRef: RefObject<HTMLInputElement | null>;
+  /** The open room registers how to focus its composer (Shift+Esc). */
+  composerFocusRef: RefObject<(() => void) | null>;
+}
+
+export const AppUIContext = createContext<AppUI | null>(null);
+
+export function useAppUI(): AppUI {
+  const value = useContext(AppUIContext);
+  if (!value) throw new Error("useAppUI must be used inside <App>");
+  return value;
+}

@@ -1,0 +1,92 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
+import { normalizeDisplayName, useDisplayName } from "../hooks/use-display-name";
+import { Avatar } from "./ui/Avatar";
+import { Button } from "./ui/Button";
+import { Dialog, DialogFooter } from "./ui/Dialog";
+import { Field, inputClass, Kbd } from "./ui/Field";
+
+export function DisplayNameDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [name, setName] = useDisplayName();
+  const [draft, setDraft] = useState(name);
+  useEffect(() => {
+    if (open) setDraft(name);
+  }, [open, name]);
+  const normalized = normalizeDisplayName(draft);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!normalized) return;
+    setName(normalized);
+    onClose();
+  };
+  return (
+    <Dialog open={open} onClose={onClose} title="Your display name" description="Shown on your messages and in the list of people in a room.">
+      <form onSubmit={submit} noValidate>
+        <div className="flex items-end gap-3 px-5 py-4">
+          <Avatar name={normalized || "?"} className="mb-1 size-9 text-sm" />
+          <Field label="Display name" className="flex-1" error={draft && !normalized ? "Use at least one letter." : null}>
+            {(props) => (
+              <input
+                {...props}
+                autoFocus
+                onFocus={(e) => e.currentTarget.select()}
+                value={draft}
+                maxLength={MAX_AUTHOR_LENGTH}
+                onChange={(e) => setDraft(e.target.value)}
+                className={inputClass}
+                autoComplete="nickname"
+              />
+            )}
+          </Field>
+        </div>
+        <DialogFooter>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" disabled={!normalized}>
+            Save
+          </Button>
+        </DialogFooter>
+      </form>
+    </Dialog>
+  );
+}
+
+const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+export const MOD = isMac ? "⌘" : "Ctrl";
+const ALT = isMac ? "⌥" : "Alt";
+
+export const SHORTCUTS: Array<{ keys: string[][]; label: string }> = [
+  { keys: [[ALT, "N"], ["Ctrl", "Shift", "O"]], label: "New room" },
+  { keys: [[MOD, "K"], ["/"]], label: "Search rooms" },
+  { keys: [[ALT, "↑"], [ALT, "↓"]], label: "Previous / next room" },
+  { keys: [["Shift", "Esc"]], label: "Focus the message box" },
+  { keys: [["Enter"]], label: "Send message" },
+  { keys: [["Shift", "Enter"]], label: "New line in a message" },
+  { keys: [["Esc"]], label: "Close dialog or menu" },
+  { keys: [["?"]], label: "Show keyboard shortcuts" }
+];
+
+export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Keyboard shortcuts">
+      <ul className="divide-y divide-zinc-100 px-5 py-2 dark:divide-zinc-800">
+        {SHORTCUTS.map((shortcut) => (
+          <li key={shortcut.label} className="flex items-center justify-between gap-4 py-2.5 text-sm">
+            <span className="text-zinc-700 dark:text-zinc-300">{shortcut.label}</span>
+            <span className="flex flex-wrap items-center justify-end gap-1.5">
+              {shortcut.keys.map((combo, i) => (
+                <span key={i} className="flex items-center gap-1">
+                  {i > 0 && <span className="px-0.5 text-xs text-zinc-400">or</span>}
+                  {combo.map((key) => (
+                    <Kbd key={key}>{key}</Kbd>
+                  ))}
+                </span>
+              ))}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Dialog>
+  );
+}

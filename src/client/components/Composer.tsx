@@ -1,0 +1,176 @@
+import { ArrowUp, Square, WifiOff } from "lucide-react";
+import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
+import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
+import type { PresenceUser } from "../../shared/protocol";
+import { cn } from "../lib/cn";
+import { Spinner } from "./ui/Spinner";
+
+/** Unsent text per room, kept while the tab lives. */
+const drafts = new Map<string, string>();
+
+export interface ComposerHandle {
+  focus(): void;
+}
+
+export interface ComposerProps {
+  roomId: string;
+  roomName: string;
+  /** Why sending is impossible right now, or null. */
+  disabledReason: string | null;
+  connecting: boolean;
+  busy: boolean;
+  typingUsers: PresenceUser[];
+  onSend: (text: string) => void;
+  onStop: () => void;
+  onTyping: () => void;
+  onStopTyping: () => void;
+  autoFocus?: boolean;
+}
+
+function typingLabel(users: PresenceUser[]): string | null {
+  const names = [...new Set(users.map((u) => u.name))];
+  if (names.length === 0) return null;
+  if (names.length === 1) return `${names[0]} is typing…`;
+  if (names.length === 2) return `${names[0]} and ${names[1]} are typing…`;
+  return `${names[0]}, ${names[1]} and ${names.length - 2} more are typing…`;
+}
+
+export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(
+  { roomId, roomName, disabledReason, connecting, busy, typingUsers, onSend, onStop, onTyping, onStopTyping, autoFocus },
+  ref
+) {
+  const [text, setText] = useState(() => drafts.get(roomId) ?? "");
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const inputId = useId();
+  const hintId = useId();
+  useImperativeHandle(ref, () => ({ focus: () => textareaRef.current?.focus() }), []);
+
+  useEffect(() => {
+    drafts.set(roomId, text);
+  }, [roomId, text]);
+
+  useEffect(() => {
+    if (autoFocus) textareaRef.current?.focus({ preventScroll: true });
+  }, [autoFocus]);
+
+  // Grow with the text, up to a limit, without jumping.
+  useEffect(() => {
+    const el = textareaRef.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, 240)}px`;
+  }, [text]);
+
+  const disabled = disabledReason !== null;
+  const tooLong = text.length > MAX_MESSAGE_LENGTH;
+  const canSend = !disabled && !busy && text.trim().length > 0 && !tooLong;
+
+  const submit = () => {
+    if (!canSend) return;
+    onSend(text);
+    onStopTyping();
+    setText("");
+    drafts.delete(roomId);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.altKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  const typing = typingLabel(typingUsers);
+  const status = disabledReason ?? (busy ? "An answer is being written. Stop it or wait to send." : null);
+
+  return (
+    <div className="shrink-0 px-3 pb-3 sm:px-6 sm:pb-4">
+      <div className="mx-auto w-full max-w-3xl">
+        <div className="flex h-6 items-center px-1 text-xs text-zinc-500 dark:text-zinc-400" aria-live="polite">
+          {typing && (
+            <span className="flex min-w-0 items-center gap-1.5 animate-fade-in">
+              <span className="inline-flex gap-[3px]" aria-hidden="true">
+                <span className="typing-dot size-1 rounded-full bg-current" />
+                <span className="typing-dot size-1 rounded-full bg-current" />
+                <span className="typing-dot size-1 rounded-full bg-current" />
+              </span>
+              <span className="truncate">{typing}</span>
+            </span>
+          )}
+        </div>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+          className={cn(
+            "relative flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm transition-colors focus-within:border-indigo-500 focus-within:ring-3 focus-within:ring-indigo-500/15 dark:border-zinc-700 dark:bg-zinc-900 dark:focus-within:border-indigo-400",
+            disabled && "bg-zinc-50 dark:bg-zinc-900/60"
+          )}
+        >
+          <label htmlFor={inputId} className="sr-only">
+            Message {roomName}
+          </label>
+          <textarea
+            id={inputId}
+            ref={textareaRef}
+            value={text}
+            rows={1}
+            disabled={disabled}
+            aria-describedby={hintId}
+            aria-invalid={tooLong || undefined}
+            placeholder={disabled ? (disabledReason ?? "") : `Message ${roomName}`}
+            onChange={(event) => {
+              setText(event.target.value);
+              if (event.target.value) onTyping();
+              else onStopTyping();
+            }}
+            onKeyDown={onKeyDown}
+            onBlur={onStopTyping}
+            className="thin-scrollbar max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-zinc-900 placeholder:text-zinc-400 focus:outline-none disabled:cursor-not-allowed dark:text-zinc-100 dark:placeholder:text-zinc-500"
+          />
+          {busy ? (
+            <button
+              type="button"
+              onClick={onStop}
+              aria-label="Stop generating"
+              title="Stop generating"
+              className="inline-flex size-10 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-zinc-900 text-white transition-colors hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-white"
+            >
+              <Square className="size-3.5 fill-current" aria-hidden="true" />
+            </button>
+          ) : (
+            <button
+              type="submit"
+              disabled={!canSend}
+              aria-label="Send message"
+              title="Send message (Enter)"
+              className="inline-flex size-10 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-indigo-600 text-white transition-colors hover:bg-indigo-500 disabled:cursor-not-allowed disabled:bg-zinc-200 disabled:text-zinc-400 dark:bg-indigo-500 dark:hover:bg-indigo-400 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-500"
+            >
+              <ArrowUp className="size-5" aria-hidden="true" />
+            </button>
+          )}
+        </form>
+        <div id={hintId} className="flex min-h-6 items-center gap-2 px-1 pt-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+          {disabledReason ? (
+            <span className="flex items-center gap-1.5 font-medium text-amber-700 dark:text-amber-400" role="status">
+              {connecting ? <Spinner className="[&_svg]:size-3" /> : <WifiOff className="size-3.5" aria-hidden="true" />}
+              {disabledReason}
+            </span>
+          ) : status ? (
+            <span>{status}</span>
+          ) : (
+            <span className="hidden sm:inline">
+              <b className="font-medium">Enter</b> to send, <b className="font-medium">Shift + Enter</b> for a new line
+            </span>
+          )}
+          {text.length > MAX_MESSAGE_LENGTH * 0.9 && (
+            <span className={cn("ml-auto tabular-nums", tooLong && "font-medium text-red-600 dark:text-red-400")}>
+              {text.length.toLocaleString()} / {MAX_MESSAGE_LENGTH.toLocaleString()}
+            </span>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,60 @@
+import { MessageSquarePlus, MessagesSquare, PanelLeftOpen } from "lucide-react";
+import { useAppUI } from "../app-ui";
+import { useRoomList } from "../hooks/use-room-list";
+import { MOD } from "./AppDialogs";
+import { CenteredState, MobileTopBar, primaryButton } from "./RoomStates";
+import { Kbd } from "./ui/Field";
+
+export function Home() {
+  const { rooms } = useRoomList();
+  const ui = useAppUI();
+  const empty = rooms !== null && rooms.length === 0;
+  return (
+    <div className="flex h-full flex-col">
+      <MobileTopBar title="Rooms" />
+      <CenteredState
+        icon={<MessagesSquare className="size-6" />}
+        title={empty ? "Create your first room" : "Pick a room"}
+        actions={
+          <>
+            <button type="button" className={primaryButton} onClick={ui.openCreateRoom}>
+              <MessageSquarePlus className="size-4" aria-hidden="true" />
+              {empty ? "Create your first room" : "New room"}
+            </button>
+            {!ui.isDesktop && !empty && (
+              <button
+                type="button"
+                onClick={() => ui.setDrawerOpen(true)}
+                className="inline-flex h-9 cursor-pointer items-center gap-2 rounded-lg border border-zinc-300 bg-white px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+              >
+                <PanelLeftOpen className="size-4" aria-hidden="true" />
+                Browse rooms
+              </button>
+            )}
+          </>
+        }
+      >
+        {empty ? (
+          <p>Rooms are shared conversations with an AI assistant. Invite others with the link, and everyone sees answers as they stream in.</p>
+        ) : (
+          <p>Choose a room from the list, or start a new one. Anyone with a room’s link can join the conversation.</p>
+        )}
+        {ui.isDesktop && (
+          <p className="mt-4 flex flex-wrap items-center justify-center gap-x-3 gap-y-1 text-xs text-zinc-400">
+            <span className="inline-flex items-center gap-1">
+              <Kbd>Alt</Kbd>
+              <Kbd>N</Kbd> new room
+            </span>
+            <span className="inline-flex items-center gap-1">
+              <Kbd>{MOD}</Kbd>
+              <Kbd>K</Kbd> search
+            </span>
+            <span className="inline-flex items-center gap-1">
+              <Kbd>?</Kbd> all shortcuts
+            </span>
+          </p>
+        )}
+      </CenteredState>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Assistant Markdown. Loaded lazily (the parser is the biggest part of the
+ * client), and the syntax highlighter (Shiki) only once a message actually
+ * contains a code fence.
+ *
+ * Safety: Streamdown sanitises its output (rehype-sanitize + rehype-harden).
+ * On top of that, raw HTML in model output is shown as literal text, the
+ * way chat apps usually do, rather than being parsed at all.
+ */
+import type { CodeHighlighterPlugin } from "@streamdown/code";
+import { useEffect, useMemo, useState } from "react";
+import { defaultRemarkPlugins, Streamdown, type ControlsConfig } from "streamdown";
+
+type MdNode = { type: string; value?: string; children?: MdNode[] };
+
+/** remark plugin: `html` nodes become plain `text` nodes. */
+function remarkHtmlAsText() {
+  const walk = (node: MdNode) => {
+    if (node.type === "html") node.type = "text";
+    node.children?.forEach(walk);
+  };
+  return (tree: MdNode) => walk(tree);
+}
+
+const remarkPlugins = [...Object.values(defaultRemarkPlugins), remarkHtmlAsText];
+const controls: ControlsConfig = { code: true, table: true, mermaid: false };
+const shikiTheme: ["github-light", "github-dark"] = ["github-light", "github-dark"];
+
+let codePlugin: CodeHighlighterPlugin | null = null;
+let codePluginPromise: Promise<CodeHighlighterPlugin> | null = null;
+
+function loadCodePlugin(): Promise<CodeHighlighterPlugin> {
+  codePluginPromise ??= import("@streamdown/code").then((m) => (codePlugin = m.code));
+  return codePluginPromise;
+}
+
+function useCodePlugin(needed: boolean): CodeHighlighterPlugin | null {
+  const [plugin, setPlugin] = useState(codePlugin);
+  useEffect(() => {
+    if (!needed || plugin) return;
+    let live = true;
+    loadCodePlugin().then(
+      (p) => live && setPlugin(p),
+      (error: unknown) => console.warn("[rooms] code highlighting unavailable:", error)
+    );
+    return () => {
+      live = false;
+    };
+  }, [needed, plugin]);
+  return plugin;
+}
+
+export default function Markdown({ text, streaming }: { text: string; streaming: boolean }) {
+  const code = useCodePlugin(text.includes("```") || text.includes("~~~"));
+  const plugins = useMemo(() => (code ? { code } : undefined), [code]);
+  return (
+    <Streamdown
+      className="markdown"
+      isAnimating={streaming}
+      caret={streaming ? "block" : undefined}
+      plugins={plugins}
+      remarkPlugins={remarkPlugins}
+      controls={controls}
+      shikiTheme={shikiTheme}
+    >
+      {text}
+    </Streamdown>
+  );
+}

@@ -1,0 +1,268 @@
+import { AlertTriangle, Pencil, RefreshCw, RotateCcw, Square } from "lucide-react";
+import { lazy, memo, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
+import { cn } from "../lib/cn";
+import { asToolPart, messageText, type RoomMessage } from "../lib/messages";
+import { formatCount, fullDateTime, messageTime } from "../lib/time";
+import { CopyButton } from "./CopyButton";
+import { ToolPart } from "./ToolPart";
+import { AssistantAvatar, Avatar } from "./ui/Avatar";
+import { Button, IconButton } from "./ui/Button";
+import { TypingDots } from "./ui/Spinner";
+
+const Markdown = lazy(() => import("./Markdown"));
+
+export interface MessageItemProps {
+  message: RoomMessage;
+  /** Same author as the message before, shortly before: no avatar or name. */
+  grouped: boolean;
+  /** Tokens are arriving into this message right now. */
+  streaming: boolean;
+  /** Regenerate / Retry is offered (last answer, nothing running). */
+  canRegenerate: boolean;
+  canEdit: boolean;
+  onRegenerate: () => void;
+  onEdit: (messageId: string, text: string) => void;
+}
+
+function PlainText({ text }: { text: string }) {
+  return <div className="text-[15px] leading-7 break-words whitespace-pre-wrap">{text}</div>;
+}
+
+function AssistantBody({ message, streaming }: { message: RoomMessage; streaming: boolean }) {
+  const parts = message.parts;
+  let lastTextIndex = -1;
+  parts.forEach((p, i) => {
+    if (p.type === "text") lastTextIndex = i;
+  });
+  const hasVisible = parts.some((p) => (p.type === "text" && p.text) || asToolPart(p) || p.type === "reasoning");
+  return (
+    <div className="min-w-0 text-[15px] leading-7">
+      {parts.map((part, index) => {
+        if (part.type === "text") {
+          if (!part.text) return null;
+          return (
+            <Suspense key={index} fallback={<PlainText text={part.text} />}>
+              <Markdown text={part.text} streaming={streaming && index === lastTextIndex} />
+            </Suspense>
+          );
+        }
+        if (part.type === "reasoning") {
+          if (!part.text) return null;
+          return (
+            <details key={index} className="my-2 text-sm text-zinc-500 dark:text-zinc-400">
+              <summary className="cursor-pointer select-none hover:text-zinc-700 dark:hover:text-zinc-200">Reasoning</summary>
+              <div className="mt-1 border-l-2 border-zinc-200 pl-3 whitespace-pre-wrap dark:border-zinc-700">{part.text}</div>
+            </details>
+          );
+        }
+        const tool = asToolPart(part);
+        if (tool) return <ToolPart key={tool.toolCallId || index} tool={tool} />;
+        return null;
+      })}
+      {streaming && !hasVisible && (
+        <div className="flex h-7 items-center text-zinc-400" aria-label="Assistant is thinking">
+          <TypingDots />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function EditForm({ initial, onCancel, onSave }: { initial: string; onCancel: () => void; onSave: (text: string) => void }) {
+  const [text, setText] = useState(initial);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, 320)}px`;
+  }, [text]);
+  const trimmed = text.trim();
+  const valid = trimmed.length > 0 && text.length <= MAX_MESSAGE_LENGTH;
+  const submit = () => valid && onSave(text);
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      onCancel();
+    }
+  };
+  return (
+    <form
+      className="mt-1 rounded-xl border border-zinc-300 bg-white p-2 shadow-sm focus-within:border-indigo-500 focus-within:ring-3 focus-within:ring-indigo-500/20 dark:border-zinc-700 dark:bg-zinc-900"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor={id} className="sr-only">
+        Edit message
+      </label>
+      <textarea
+        id={id}
+        ref={ref}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+        rows={2}
+        className="block w-full resize-none bg-transparent px-1.5 py-1 text-[15px] leading-7 focus:outline-none"
+      />
+      <div className="flex items-center justify-end gap-2 pt-1">
+        <span className="mr-auto pl-1.5 text-xs text-zinc-500">Sending replaces every message after this one.</span>
+        <Button size="sm" variant="ghost" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button size="sm" variant="primary" type="submit" disabled={!valid}>
+          Save &amp; send
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export const MessageItem = memo(function MessageItem({
+  message,
+  grouped,
+  streaming,
+  canRegenerate,
+  canEdit,
+  onRegenerate,
+  onEdit
+}: MessageItemProps) {
+  const [editing, setEditing] = useState(false);
+  const meta = message.metadata ?? {};
+  const isAssistant = message.role === "assistant";
+  const author = isAssistant ? "Assistant" : meta.author || "Someone";
+  const text = messageText(message);
+  const createdAt = meta.createdAt;
+  const failed = isAssistant && typeof meta.error === "string";
+
+  if (message.role === "system") return null;
+
+  return (
+    <article
+      data-message-id={message.id}
+      data-role={message.role}
+      aria-label={`${author}${createdAt ? `, ${messageTime(createdAt, Date.now())}` : ""}`}
+      aria-busy={streaming || undefined}
+      className={cn(
+        "message-row group relative flex gap-3 px-4 transition-colors sm:px-6",
+        grouped ? "pt-0.5" : "pt-3",
+        "hover:bg-zinc-50/80 dark:hover:bg-zinc-900/40"
+      )}
+    >
+      <div className="w-8 shrink-0 pt-0.5">
+        {!grouped && (isAssistant ? <AssistantAvatar /> : <Avatar name={author} />)}
+      </div>
+      <div className="min-w-0 flex-1">
+        {!grouped && (
+          <header className="flex min-w-0 items-baseline gap-2">
+            <span className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100">{author}</span>
+            {isAssistant && meta.model && (
+              <span className="truncate rounded-md bg-zinc-100 px-1.5 py-px text-[11px] font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+                {meta.offline ? "offline model" : meta.model}
+              </span>
+            )}
+            {createdAt && (
+              <time
+                dateTime={new Date(createdAt).toISOString()}
+                title={fullDateTime(createdAt)}
+                className="shrink-0 text-xs text-zinc-400 tabular-nums dark:text-zinc-500"
+              >
+                {messageTime(createdAt, Date.now())}
+              </time>
+            )}
+          </header>
+        )}
+
+        {editing ? (
+          <EditForm
+            initial={text}
+            onCancel={() => setEditing(false)}
+            onSave={(next) => {
+              setEditing(false);
+              onEdit(message.id, next);
+            }}
+          />
+        ) : isAssistant ? (
+          <AssistantBody message={message} streaming={streaming} />
+        ) : (
+          <PlainText text={text} />
+        )}
+
+        {failed && (
+          <div
+            role="alert"
+            className="mt-1.5 flex flex-wrap items-start gap-x-3 gap-y-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
+          >
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            <div className="min-w-0 flex-1">
+              <p className="font-medium">The answer failed</p>
+              <p className="break-words text-red-700 dark:text-red-300">{meta.error}</p>
+            </div>
+            {canRegenerate && (
+              <Button size="sm" variant="secondary" onClick={onRegenerate} className="self-center">
+                <RotateCcw className="size-3.5" aria-hidden="true" />
+                Retry
+              </Button>
+            )}
+          </div>
+        )}
+
+        {!editing && isAssistant && (
+          <div className={cn("flex h-8 items-center gap-0.5 text-xs text-zinc-400 dark:text-zinc-500", streaming && "invisible")}>
+            {meta.stopped && (
+              <span className="mr-1.5 inline-flex items-center gap-1 rounded-md bg-amber-50 px-1.5 py-0.5 font-medium text-amber-700 ring-1 ring-amber-200 ring-inset dark:bg-amber-950/40 dark:text-amber-300 dark:ring-amber-900">
+                <Square className="size-2.5 fill-current" aria-hidden="true" />
+                Stopped
+              </span>
+            )}
+            <div
+              className={cn(
+                "flex items-center gap-0.5 transition-opacity",
+                !canRegenerate &&
+                  "opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 [@media(pointer:coarse)]:opacity-100"
+              )}
+            >
+              {text && <CopyButton text={text} />}
+              {canRegenerate && !failed && (
+                <IconButton size="sm" label="Regenerate answer" onClick={onRegenerate}>
+                  <RefreshCw />
+                </IconButton>
+              )}
+              {meta.usage && meta.usage.totalTokens > 0 && (
+                <span className="ml-1.5 tabular-nums" title={`${meta.usage.inputTokens} in, ${meta.usage.outputTokens} out`}>
+                  {formatCount(meta.usage.totalTokens)} tokens
+                </span>
+              )}
+            </div>
+          </div>
+        )}
+        {!editing && !isAssistant && (
+          <>
+            <div className="h-2" />
+            <div className="absolute top-1 right-3 flex items-center gap-0.5 rounded-lg bg-white p-0.5 opacity-0 shadow-sm ring-1 ring-zinc-200 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 sm:right-5 dark:bg-zinc-900 dark:ring-zinc-700 [@media(pointer:coarse)]:static [@media(pointer:coarse)]:-mt-1 [@media(pointer:coarse)]:mb-1 [@media(pointer:coarse)]:justify-end [@media(pointer:coarse)]:bg-transparent [@media(pointer:coarse)]:opacity-100 [@media(pointer:coarse)]:shadow-none [@media(pointer:coarse)]:ring-0">
+              {text && <CopyButton text={text} />}
+              {canEdit && (
+                <IconButton size="sm" label="Edit message" onClick={() => setEditing(true)}>
+                  <Pencil />
+                </IconButton>
+              )}
+            </div>
+          </>
+        )}
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,100 @@
+import { ArrowLeft, Menu, MessageSquarePlus, SearchX, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { useAppUI } from "../app-ui";
+import { IconButton } from "./ui/Button";
+
+/** Top bar for pages without a room header (narrow screens only). */
+export function MobileTopBar({ title }: { title: string }) {
+  const ui = useAppUI();
+  if (ui.isDesktop) return null;
+  return (
+    <div className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200/80 px-2 dark:border-zinc-800">
+      <IconButton label="Open sidebar" aria-expanded={ui.drawerOpen} aria-controls="sidebar" onClick={() => ui.setDrawerOpen(true)}>
+        <Menu />
+      </IconButton>
+      <span className="truncate text-[15px] font-semibold">{title}</span>
+    </div>
+  );
+}
+
+export function CenteredState({
+  icon,
+  title,
+  children,
+  actions
+}: {
+  icon: ReactNode;
+  title: string;
+  children?: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-1 items-center justify-center overflow-y-auto p-6">
+      <div className="flex max-w-md flex-col items-center text-center animate-fade-in">
+        <div className="mb-5 flex size-14 items-center justify-center rounded-2xl bg-zinc-100 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
+          {icon}
+        </div>
+        <h1 className="text-xl font-semibold tracking-tight text-zinc-900 dark:text-zinc-100">{title}</h1>
+        {children && <div className="mt-2 text-sm leading-6 text-zinc-500 dark:text-zinc-400">{children}</div>}
+        {actions && <div className="mt-6 flex flex-wrap items-center justify-center gap-2">{actions}</div>}
+      </div>
+    </div>
+  );
+}
+
+const linkButton =
+  "inline-flex h-9 items-center gap-2 rounded-lg border border-zinc-300 bg-white px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800";
+const primaryButton =
+  "inline-flex h-9 cursor-pointer items-center gap-2 rounded-lg bg-indigo-600 px-3.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400";
+
+export function RoomGone({ kind }: { kind: "deleted" | "not-found" }) {
+  const ui = useAppUI();
+  return (
+    <div className="flex h-full flex-col">
+      <MobileTopBar title="Rooms" />
+      <CenteredState
+        icon={kind === "deleted" ? <Trash2 className="size-6" /> : <SearchX className="size-6" />}
+        title={kind === "deleted" ? "This room was deleted" : "Room not found"}
+        actions={
+          <>
+            <Link to="/" className={linkButton}>
+              <ArrowLeft className="size-4" aria-hidden="true" />
+              Back to rooms
+            </Link>
+            <button type="button" className={primaryButton} onClick={ui.openCreateRoom}>
+              <MessageSquarePlus className="size-4" aria-hidden="true" />
+              New room
+            </button>
+          </>
+        }
+      >
+        {kind === "deleted"
+          ? "Someone deleted this room and all of its messages. Pick another room or start a new one."
+          : "There is no room at this address. It may have been deleted, or the link is wrong."}
+      </CenteredState>
+    </div>
+  );
+}
+
+export function PageNotFound() {
+  return (
+    <div className="flex h-full flex-col">
+      <MobileTopBar title="Rooms" />
+      <CenteredState
+        icon={<SearchX className="size-6" />}
+        title="Page not found"
+        actions={
+          <Link to="/" className={linkButton}>
+            <ArrowLeft className="size-4" aria-hidden="true" />
+            Back to rooms
+          </Link>
+        }
+      >
+        Nothing lives at this address.
+      </CenteredState>
+    </div>
+  );
+}
+
+export { linkButton, primaryButton };

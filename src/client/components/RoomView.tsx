@@ -1,0 +1,326 @@
+import { CloudOff, Menu, Pencil, Settings2, Trash2, Users } from "lucide-react";
+import { Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useNavigate, useParams } from "react-router";
+import type { PresenceUser, RoomState, RoomSummary } from "../../shared/protocol";
+import { useAppUI } from "../app-ui";
+import { useRoomChat, useRoomSocket, type RoomSocket } from "../hooks/use-chat-room";
+import { useDisplayName } from "../hooks/use-display-name";
+import { useMediaQuery } from "../hooks/use-media-query";
+import { useTypingSignal } from "../hooks/use-presence";
+import { useRoomList, type ConnectionStatus } from "../hooks/use-room-list";
+import { cn } from "../lib/cn";
+import { formatCount } from "../lib/time";
+import { Composer, type ComposerHandle } from "./Composer";
+import { MessageList } from "./MessageList";
+import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
+import { RoomSettingsDialog } from "./RoomSettingsDialog";
+import { RoomGone } from "./RoomStates";
+import { Avatar } from "./ui/Avatar";
+import { IconButton } from "./ui/Button";
+
+export function RoomPage() {
+  const { roomId = "" } = useParams();
+  return <RoomView key={roomId} roomId={roomId} />;
+}
+
+function ConnectionBadge({ status }: { status: ConnectionStatus }) {
+  const label = { open: "Live", connecting: "Connecting…", reconnecting: "Reconnecting…", closed: "Disconnected" }[status];
+  return (
+    <span
+      role="status"
+      aria-label={`Connection: ${label}`}
+      className={cn(
+        "inline-flex shrink-0 items-center gap-1.5 text-xs font-medium",
+        status === "open" && "text-emerald-600 dark:text-emerald-400",
+        (status === "connecting" || status === "reconnecting") && "text-amber-600 dark:text-amber-400",
+        status === "closed" && "text-red-600 dark:text-red-400"
+      )}
+    >
+      <span className={cn("size-1.5 rounded-full bg-current", status !== "open" && status !== "closed" && "animate-pulse")} />
+      {label}
+    </span>
+  );
+}
+
+function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: string }) {
+  const popoverId = useId();
+  const unique = useMemo(() => {
+    const seen = new Map<string, PresenceUser & { self: boolean }>();
+    for (const u of users) {
+      const existing = seen.get(u.name);
+      const self = u.connectionId === selfId;
+      if (!existing) seen.set(u.name, { ...u, self });
+      else seen.set(u.name, { ...existing, typing: existing.typing || u.typing, self: existing.self || self });
+    }
+    return [...seen.values()].sort((a, b) => Number(b.self) - Number(a.self) || a.name.localeCompare(b.name));
+  }, [users, selfId]);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const popoverRef = useRef<HTMLDivElement>(null);
+  // Place the popover under its button (it lives in the top layer).
+  useEffect(() => {
+    const popover = popoverRef.current;
+    if (!popover) return;
+    const onToggle = (event: Event) => {
+      if ((event as ToggleEvent).newState !== "open" || !buttonRef.current) return;
+      const rect = buttonRef.current.getBoundingClientRect();
+      popover.style.top = `${rect.bottom + 6}px`;
+      popover.style.left = `${Math.max(8, Math.min(rect.right - 256, window.innerWidth - 264))}px`;
+    };
+    popover.addEventListener("beforetoggle", onToggle);
+    return () => popover.removeEventListener("beforetoggle", onToggle);
+  });
+  if (unique.length === 0) return null;
+  const shown = unique.slice(0, 3);
+  const label = `${unique.length} ${unique.length === 1 ? "person" : "people"} here`;
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        popoverTarget={popoverId}
+        aria-label={`${label}: ${unique.map((u) => u.name).join(", ")}`}
+        title={label}
+        className="flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+      >
+        <span className="flex -space-x-1.5">
+          {shown.map((u) => (
+            <Avatar key={u.name} name={u.name} size="sm" className="ring-2 ring-white dark:ring-zinc-950" />
+          ))}
+        </span>
+        {unique.length > shown.length && <span className="text-xs font-medium text-zinc-500">+{unique.length - shown.length}</span>}
+      </button>
+      <div
+        ref={popoverRef}
+        id={popoverId}
+        popover="auto"
+        className="fixed inset-auto m-0 w-64 rounded-xl border border-zinc-200 bg-white p-2 text-zinc-900 shadow-xl dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+      >
+        <div className="flex items-center gap-2 px-2 pt-1 pb-2 text-xs font-medium tracking-wide text-zinc-500 uppercase">
+          <Users className="size-3.5" aria-hidden="true" /> In this room
+        </div>
+        <ul aria-label="People in this room">
+          {unique.map((u) => (
+            <li key={u.name} className="flex items-center gap-2 rounded-lg px-2 py-1.5 text-sm">
+              <Avatar name={u.name} size="sm" />
+              <span className="min-w-0 flex-1 truncate">
+                {u.name}
+                {u.self && <span className="text-zinc-400"> (you)</span>}
+              </span>
+              {u.typing && <span className="text-xs text-zinc-500">typing…</span>}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </>
+  );
+}
+
+function RoomHeader({
+  name,
+  state,
+  socket,
+  onRename,
+  onSettings,
+  onDelete
+}: {
+  name: string;
+  state: RoomState | undefined;
+  socket: RoomSocket;
+  onRename: () => void;
+  onSettings: () => void;
+  onDelete: () => void;
+}) {
+  const ui = useAppUI();
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200/80 px-2 sm:px-4 dark:border-zinc-800">
+      {!ui.isDesktop && (
+        <IconButton label="Open sidebar" aria-expanded={ui.drawerOpen} aria-controls="sidebar" onClick={() => ui.setDrawerOpen(true)}>
+          <Menu />
+        </IconButton>
+      )}
+      <div className="min-w-0 flex-1 px-1">
+        <h1 className="truncate text-[15px] leading-5 font-semibold text-zinc-900 dark:text-zinc-100">{name}</h1>
+        <div className="flex min-w-0 items-center gap-2 text-xs leading-4 text-zinc-500 dark:text-zinc-400">
+          <ConnectionBadge status={socket.status} />
+          {state && (
+            <>
+              <span aria-hidden="true" className="text-zinc-300 dark:text-zinc-600">
+                ·
+              </span>
+              <span className="truncate" title="The model answering in this room">
+                {state.offline ? "Offline model" : state.activeModel}
+              </span>
+              <span aria-hidden="true" className="hidden text-zinc-300 sm:inline dark:text-zinc-600">
+                ·
+              </span>
+              <span className="hidden shrink-0 tabular-nums sm:inline" title={`${state.usage.inputTokens} input, ${state.usage.outputTokens} output tokens`}>
+                {formatCount(state.usage.totalTokens)} tokens
+              </span>
+            </>
+          )}
+        </div>
+      </div>
+      <PresenceButton users={socket.presence} selfId={socket.selfId} />
+      <div className="flex items-center">
+        <IconButton label="Rename room" onClick={onRename}>
+          <Pencil />
+        </IconButton>
+        <IconButton label="Room settings" onClick={onSettings}>
+          <Settings2 />
+        </IconButton>
+        <IconButton label="Delete room" tone="danger" onClick={onDelete}>
+          <Trash2 />
+        </IconButton>
+      </div>
+    </header>
+  );
+}
+
+function ConversationSkeleton() {
+  return (
+    <div className="flex min-h-0 flex-1 flex-col" aria-busy="true" aria-label="Loading messages">
+      <div className="mx-auto w-full max-w-3xl flex-1 space-y-6 px-4 pt-8 sm:px-6">
+        {[0.7, 0.45, 0.85].map((w, i) => (
+          <div key={i} className="flex animate-pulse gap-3">
+            <div className="size-8 rounded-full bg-zinc-200 dark:bg-zinc-800" />
+            <div className="flex-1 space-y-2 pt-1">
+              <div className="h-3 w-24 rounded bg-zinc-200 dark:bg-zinc-800" />
+              <div className="h-3 rounded bg-zinc-200/70 dark:bg-zinc-800/70" style={{ width: `${w * 100}%` }} />
+            </div>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function RoomConversation({
+  socket,
+  roomId,
+  roomName,
+  displayName
+}: {
+  socket: RoomSocket;
+  roomId: string;
+  roomName: string;
+  displayName: string;
+}) {
+  const chat = useRoomChat(socket, roomId, displayName);
+  const ui = useAppUI();
+  const isDesktop = useMediaQuery("(min-width: 768px) and (pointer: fine)");
+  const composerRef = useRef<ComposerHandle>(null);
+  const [stickSignal, setStickSignal] = useState(0);
+  const connected = socket.status === "open";
+  const { notifyTyping, stopTyping } = useTypingSignal(socket.agent, connected);
+
+  useEffect(() => {
+    ui.composerFocusRef.current = () => composerRef.current?.focus();
+    return () => {
+      ui.composerFocusRef.current = null;
+    };
+  }, [ui.composerFocusRef]);
+
+  const typingUsers = useMemo(
+    () => socket.presence.filter((u) => u.typing && u.connectionId !== socket.selfId && u.name !== displayName),
+    [socket.presence, socket.selfId, displayName]
+  );
+
+  if (chat.initialError?.status === 404) return <RoomGone kind="not-found" />;
+
+  const disabledReason =
+    socket.status === "open"
+      ? null
+      : socket.status === "connecting"
+        ? "Connecting to the room…"
+        : socket.status === "reconnecting"
+          ? "Connection lost. Reconnecting…"
+          : "Disconnected from the room. Reload the page to try again.";
+
+  return (
+    <>
+      <MessageList chat={chat} roomName={roomName} displayName={displayName} connected={connected} stickSignal={stickSignal} />
+      <Composer
+        ref={composerRef}
+        roomId={roomId}
+        roomName={roomName}
+        disabledReason={disabledReason}
+        connecting={socket.status === "connecting" || socket.status === "reconnecting"}
+        busy={chat.busy}
+        typingUsers={typingUsers}
+        onSend={(text) => {
+          chat.send(text);
+          setStickSignal((n) => n + 1);
+        }}
+        onStop={chat.stop}
+        onTyping={notifyTyping}
+        onStopTyping={stopTyping}
+        autoFocus={isDesktop}
+      />
+    </>
+  );
+}
+
+function RoomView({ roomId }: { roomId: string }) {
+  const [displayName] = useDisplayName();
+  const socket = useRoomSocket(roomId, displayName);
+  const { rooms, deletedIds } = useRoomList();
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<null | "rename" | "settings" | "delete">(null);
+  const summary: RoomSummary | undefined = useMemo(() => rooms?.find((r) => r.id === roomId), [rooms, roomId]);
+  const state = socket.state?.settings ? socket.state : undefined;
+  const name = summary?.name ?? state?.settings.name ?? "";
+
+  useEffect(() => {
+    document.title = name ? `${name} · Rooms` : "Rooms";
+    return () => {
+      document.title = "Rooms";
+    };
+  }, [name]);
+
+  if (deletedIds.has(roomId)) return <RoomGone kind="deleted" />;
+  if (socket.connectionError && socket.connectionError.code >= 4000 && socket.connectionError.code < 5000) {
+    return <RoomGone kind="not-found" />;
+  }
+
+  const roomForDialogs = { id: roomId, name: name || "this room", messageCount: summary?.messageCount ?? 0 };
+
+  return (
+    <div className="flex h-full min-w-0 flex-col">
+      <RoomHeader
+        name={name || "Loading…"}
+        state={state}
+        socket={socket}
+        onRename={() => setDialog("rename")}
+        onSettings={() => setDialog("settings")}
+        onDelete={() => setDialog("delete")}
+      />
+      {state?.offline && (
+        <div className="flex shrink-0 items-center justify-center gap-2 border-b border-amber-200/70 bg-amber-50 px-4 py-1.5 text-xs text-amber-900 dark:border-amber-900/40 dark:bg-amber-950/30 dark:text-amber-200">
+          <CloudOff className="size-3.5 shrink-0" aria-hidden="true" />
+          <span>
+            <b className="font-semibold">Offline model.</b> No model provider is configured on the server, so a built-in offline model answers.
+          </span>
+        </div>
+      )}
+      <Suspense fallback={<ConversationSkeleton />}>
+        <RoomConversation socket={socket} roomId={roomId} roomName={name || "this room"} displayName={displayName} />
+      </Suspense>
+
+      <RenameRoomDialog room={roomForDialogs} open={dialog === "rename"} onClose={() => setDialog(null)} />
+      <RoomSettingsDialog
+        roomId={roomId}
+        summary={summary}
+        state={state}
+        open={dialog === "settings"}
+        onClose={() => setDialog(null)}
+        onDelete={() => setDialog("delete")}
+      />
+      <DeleteRoomDialog
+        room={roomForDialogs}
+        open={dialog === "delete"}
+        onClose={() => setDialog(null)}
+        onDeleted={() => navigate("/", { replace: true })}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import { Keyboard, MessageSquarePlus, Search, X } from "lucide-react";
+import { memo, useDeferredValue, useMemo, useState } from "react";
+import { NavLink } from "react-router";
+import type { RoomSummary } from "../../shared/protocol";
+import { useAppUI } from "../app-ui";
+import { useDisplayName } from "../hooks/use-display-name";
+import { useNow } from "../hooks/use-now";
+import { useRoomList } from "../hooks/use-room-list";
+import { cn } from "../lib/cn";
+import { roomPath } from "../lib/routes";
+import { formatCount, fullDateTime, relativeTime } from "../lib/time";
+import { MOD } from "./AppDialogs";
+import { Avatar } from "./ui/Avatar";
+import { Button, IconButton } from "./ui/Button";
+import { Kbd } from "./ui/Field";
+
+export function filterRooms(rooms: RoomSummary[], query: string): RoomSummary[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return rooms;
+  return rooms.filter((r) => r.name.toLowerCase().includes(q) || (r.lastMessagePreview ?? "").toLowerCase().includes(q));
+}
+
+const RoomRow = memo(function RoomRow({ room, now, onSelect }: { room: RoomSummary; now: number; onSelect: () => void }) {
+  return (
+    <li>
+      <NavLink
+        to={roomPath(room.id)}
+        onClick={onSelect}
+        data-room-id={room.id}
+        className={({ isActive }) =>
+          cn(
+            "group block rounded-lg px-3 py-2 transition-colors",
+            isActive
+              ? "bg-white shadow-xs ring-1 ring-zinc-900/5 dark:bg-zinc-800 dark:ring-white/5"
+              : "hover:bg-zinc-200/50 dark:hover:bg-zinc-800/50"
+          )
+        }
+      >
+        <div className="flex items-baseline gap-2">
+          <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">{room.name}</span>
+          <time
+            dateTime={new Date(room.lastActiveAt).toISOString()}
+            title={fullDateTime(room.lastActiveAt)}
+            className="shrink-0 text-[11px] text-zinc-400 tabular-nums dark:text-zinc-500"
+          >
+            {relativeTime(room.lastActiveAt, now)}
+          </time>
+        </div>
+        <div className="mt-0.5 flex items-center gap-2">
+          <span className="min-w-0 flex-1 truncate text-[13px] text-zinc-500 dark:text-zinc-400">
+            {room.lastMessagePreview ?? <span className="italic">No messages yet</span>}
+          </span>
+          {room.messageCount > 0 && (
+            <span
+              className="shrink-0 rounded-full bg-zinc-200/80 px-1.5 text-[11px] leading-4 font-medium text-zinc-600 tabular-nums dark:bg-zinc-700/70 dark:text-zinc-300"
+              aria-label={`${room.messageCount} messages`}
+              title={`${room.messageCount.toLocaleString()} messages`}
+            >
+              {formatCount(room.messageCount)}
+            </span>
+          )}
+        </div>
+      </NavLink>
+    </li>
+  );
+});
+
+export function Sidebar({ className }: { className?: string }) {
+  const { rooms, status } = useRoomList();
+  const ui = useAppUI();
+  const [query, setQuery] = useState("");
+  const deferredQuery = useDeferredValue(query);
+  const now = useNow();
+  const [displayName] = useDisplayName();
+  const visible = useMemo(() => (rooms ? filterRooms(rooms, deferredQuery) : null), [rooms, deferredQuery]);
+  const closeDrawer = () => {
+    if (!ui.isDesktop) ui.setDrawerOpen(false);
+  };
+
+  return (
+    <aside className={cn("flex h-full flex-col bg-sidebar", className)} aria-label="Rooms sidebar">
+      <div className="flex items-center gap-2 px-3 pt-3 pb-2">
+        <div className="flex min-w-0 flex-1 items-center gap-2 pl-1">
+          <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-sm">
+            <svg viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" aria-hidden="true">
+              <path d="M4 6.5A2.5 2.5 0 0 1 6.5 4h11A2.5 2.5 0 0 1 20 6.5v7a2.5 2.5 0 0 1-2.5 2.5H10l-4.5 4v-4A2.5 2.5 0 0 1 4 13.5z" />
+            </svg>
+          </span>
+          <span className="text-[15px] font-semibold tracking-tight">Rooms</span>
+          {status !== "open" && (
+            <span className="ml-1 inline-flex items-center gap-1 text-xs text-amber-600 dark:text-amber-400" role="status">
+              <span className="size-1.5 animate-pulse rounded-full bg-current" />
+              {status === "connecting" ? "Connecting" : status === "closed" ? "Offline" : "Reconnecting"}
+            </span>
+          )}
+        </div>
+        {!ui.isDesktop && (
+          <IconButton label="Close sidebar" onClick={() => ui.setDrawerOpen(false)}>
+            <X />
+          </IconButton>
+        )}
+      </div>
+
+      <div className="px-3 pb-2">
+        <Button variant="primary" className="w-full justify-start" onClick={ui.openCreateRoom}>
+          <MessageSquarePlus className="size-4" aria-hidden="true" />
+          New room
+          <span aria-hidden="true" className="ml-auto hidden text-xs font-normal text-white/70 md:inline">Alt N</span>
+        </Button>
+      </div>
+
+      <div className="px-3 pb-2">
+        <div className="relative">
+          <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-zinc-400" aria-hidden="true" />
+          <label htmlFor="room-filter" className="sr-only">
+            Filter rooms
+          </label>
+          <input
+            id="room-filter"
+            ref={ui.filterRef}
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Escape" && query) {
+                e.preventDefault();
+                e.stopPropagation();
+                setQuery("");
+              } else if (e.key === "Enter" && visible?.[0]) {
+                const link = document.querySelector<HTMLAnchorElement>(`[data-room-id="${CSS.escape(visible[0].id)}"]`);
+                link?.click();
+              }
+            }}
+            placeholder="Filter rooms"
+            autoComplete="off"
+            className="h-9 w-full rounded-lg border border-zinc-200 bg-white pr-14 pl-8.5 text-sm text-zinc-900 placeholder:text-zinc-400 hover:border-zinc-300 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:border-zinc-700 [&::-webkit-search-cancel-button]:hidden"
+          />
+          {query ? (
+            <IconButton label="Clear filter" size="sm" className="absolute top-1/2 right-1 -translate-y-1/2" onClick={() => setQuery("")}>
+              <X />
+            </IconButton>
+          ) : (
+            <span className="pointer-events-none absolute top-1/2 right-2 hidden -translate-y-1/2 gap-0.5 md:flex">
+              <Kbd>{MOD}</Kbd>
+              <Kbd>K</Kbd>
+            </span>
+          )}
+        </div>
+      </div>
+
+      <nav aria-label="Rooms" className="thin-scrollbar min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+        {visible === null ? (
+          <ul aria-label="Loading rooms" className="space-y-1 px-1 pt-1">
+            {Array.from({ length: 5 }, (_, i) => (
+              <li key={i} className="animate-pulse space-y-2 rounded-lg px-2 py-2.5">
+                <div className="h-3 w-2/3 rounded bg-zinc-200 dark:bg-zinc-800" />
+                <div className="h-2.5 w-5/6 rounded bg-zinc-200/70 dark:bg-zinc-800/70" />
+              </li>
+            ))}
+          </ul>
+        ) : rooms && rooms.length === 0 ? (
+          <div className="px-3 py-8 text-center">
+            <p className="text-sm font-medium text-zinc-700 dark:text-zinc-300">No rooms yet</p>
+            <p className="mt-1 text-[13px] text-zinc-500 dark:text-zinc-400">Create your first room to start chatting.</p>
+          </div>
+        ) : visible.length === 0 ? (
+          <div className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400" role="status">
+            No rooms match “<span className="font-medium break-words text-zinc-700 dark:text-zinc-300">{deferredQuery.trim()}</span>”
+          </div>
+        ) : (
+          <ul className="space-y-0.5" id="room-list">
+            {visible.map((room) => (
+              <RoomRow key={room.id} room={room} now={now} onSelect={closeDrawer} />
+            ))}
+          </ul>
+        )}
+      </nav>
+
+      <div className="flex items-center gap-1 border-t border-zinc-200/80 p-2 dark:border-zinc-800">
+        <button
+          type="button"
+          onClick={ui.openDisplayName}
+          className="flex min-w-0 flex-1 cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 text-left hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"
+          aria-label={`Your display name: ${displayName}. Change it`}
+        >
+          <Avatar name={displayName} size="sm" />
+          <span className="min-w-0 flex-1">
+            <span className="block truncate text-sm font-medium">{displayName}</span>
+            <span className="block text-[11px] text-zinc-500 dark:text-zinc-400">Change display name</span>
+          </span>
+        </button>
+        <IconButton label="Keyboard shortcuts" onClick={ui.openShortcuts}>
+          <Keyboard />
+        </IconButton>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,80 @@
+import { AlertTriangle, Check, ChevronRight, Wrench } from "lucide-react";
+import { memo } from "react";
+import { cn } from "../lib/cn";
+import type { ToolPartView } from "../lib/messages";
+import { Spinner } from "./ui/Spinner";
+
+const LABELS: Record<string, string> = {
+  get_current_time: "Checked the time",
+  search_room_history: "Searched room history"
+};
+
+function pretty(value: unknown): string {
+  if (value === undefined) return "";
+  const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+  return text.length > 4_000 ? `${text.slice(0, 4_000)}\n…` : text;
+}
+
+function status(tool: ToolPartView): { label: string; tone: "busy" | "ok" | "error" } {
+  if (tool.state === "output-error" || tool.state === "output-denied") return { label: "Failed", tone: "error" };
+  if (tool.state === "output-available") {
+    const output = tool.output as { error?: unknown } | undefined;
+    if (output && typeof output === "object" && typeof output.error === "string") return { label: "Error", tone: "error" };
+    return { label: "Done", tone: "ok" };
+  }
+  return { label: "Running…", tone: "busy" };
+}
+
+export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView }) {
+  const s = status(tool);
+  const input = pretty(tool.input);
+  const output = tool.state === "output-error" ? (tool.errorText ?? "") : pretty(tool.output);
+  return (
+    <details className="group my-2 max-w-full overflow-hidden rounded-lg border border-zinc-200 bg-zinc-50/70 text-[13px] dark:border-zinc-800 dark:bg-zinc-900/60">
+      <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-1.5 text-zinc-600 select-none hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800/70 [&::-webkit-details-marker]:hidden">
+        <ChevronRight className="size-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden="true" />
+        <Wrench className="size-3.5 shrink-0 text-zinc-400" aria-hidden="true" />
+        <span className="truncate">
+          {LABELS[tool.name] ?? "Used a tool"}{" "}
+          <code className="rounded bg-zinc-200/70 px-1 py-px font-mono text-[12px] text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+            {tool.name}
+          </code>
+        </span>
+        <span
+          className={cn(
+            "ml-auto inline-flex shrink-0 items-center gap-1 text-xs",
+            s.tone === "ok" && "text-emerald-600 dark:text-emerald-400",
+            s.tone === "error" && "text-red-600 dark:text-red-400",
+            s.tone === "busy" && "text-zinc-500"
+          )}
+        >
+          {s.tone === "busy" && <Spinner className="[&_svg]:size-3" />}
+          {s.tone === "ok" && <Check className="size-3.5" aria-hidden="true" />}
+          {s.tone === "error" && <AlertTriangle className="size-3.5" aria-hidden="true" />}
+          {s.label}
+        </span>
+      </summary>
+      <div className="space-y-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
+        {input && input !== "{}" && (
+          <div>
+            <div className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">Input</div>
+            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-white p-2 font-mono text-xs whitespace-pre-wrap text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200">
+              {input}
+            </pre>
+          </div>
+        )}
+        {output && (
+          <div>
+            <div className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">
+              {tool.state === "output-error" ? "Error" : "Result"}
+            </div>
+            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-white p-2 font-mono text-xs whitespace-pre-wrap text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200">
+              {output}
+            </pre>
+          </div>
+        )}
+        {!output && s.tone === "busy" && <p className="text-xs text-zinc-500">Waiting for the result…</p>}
+      </div>
+    </details>
+  );
+});

@@ -1,0 +1,6 @@
+/** The URL is the state: a room lives at /sub/chat-room/<id>. */
+export const ROOM_ROUTE = "/sub/chat-room/:roomId";
+
+export function roomPath(id: string): string {
+  return `/sub/chat-room/${encodeURIComponent(id)}`;
+}
