@@ -50,6 +50,8 @@
  *   Unknown keys are ignored (they still make the directive string, and so the fail counter, distinct).
  *
  * Echo text strips directives from the user text ("[[fake:slow=5]] hi" -> "Echo: hi").
+ * Continuations: when the request ends with an assistant message whose text begins the
+ * reply, only the remainder is sent (as a model continuing its own answer would).
  * Token accounting: prompt_tokens = max(1, ceil(chars of all message contents / 4));
  * completion_tokens = number of chunks for `chunks`, else max(1, ceil(output chars / 4)).
  */
@@ -172,6 +174,18 @@ function lastUserText(body: any): string {
   const messages = getMessages(body);
   const i = lastIndexOfRole(messages, "user");
   return i >= 0 ? contentText(messages[i].content) : "";
+}
+
+/**
+ * Like a real model asked to continue: when the request ends with a partial
+ * assistant answer that begins the reply, only the rest is sent.
+ */
+function continuationOf(body: any, full: string): string {
+  const messages = getMessages(body);
+  const last = messages[messages.length - 1];
+  if (last?.role !== "assistant") return full;
+  const partial = contentText(last.content);
+  return partial && full.startsWith(partial) ? full.slice(partial.length) : full;
 }
 
 function stripDirectives(text: string): string {
@@ -688,7 +702,8 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
         return;
       }
       case "text": {
-        const text = s.text ?? `Echo: ${stripDirectives(ctx.rec.lastUserText ?? "")}`;
+        const full = s.text ?? `Echo: ${stripDirectives(ctx.rec.lastUserText ?? "")}`;
+        const text = continuationOf(ctx.rec.body, full);
         if (!stream) {
           sendJson(ctx, 200, completion({ role: "assistant", content: text }, "stop", tokensFor(text)));
           return;

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDevServer, type DevServer } from "../support/dev-server";
+import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
+import { chatRequest, client, isResponse, messageText, openSocket, waitFor } from "./helpers";
+
+// Kills the dev server (and so every Durable Object) in the middle of an
+// answer, starts it again on the same storage, and checks what survived.
+let fake: FakeOpenAI;
+let server: DevServer;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  server = await startDevServer({
+    vars: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "k", OPENAI_MODEL: "fake-model", MODEL_IDLE_TIMEOUT_MS: "3000" }
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+
+describe("a server killed mid-answer", () => {
+  it("keeps every acknowledged message and settles the interrupted answer after restart", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom({ name: "Survivor" });
+    expect((await api.send(room.id, "before the crash")).status).toBe(200);
+
+    const socket = await openSocket(api.roomSocketUrl(room.id));
+    const { id, frame } = chatRequest("[[fake:slow=150]] interrupted answer with quite a few words to stream out slowly");
+    socket.send(frame);
+    // Wait until some of the answer has been streamed (and flushed to SQLite).
+    await waitFor(
+      async () => socket.frames.filter((f) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta")).length,
+      (n) => n >= 12
+    );
+    await server.restart({ hard: true });
+
+    // A client comes back: the room wakes, recovers, and the transcript settles.
+    const back = await openSocket(api.roomSocketUrl(room.id));
+    const settled = await waitFor(
+      () => api.messages(room.id),
+      (page) => {
+        const last = page.messages.at(-1);
+        return page.messages.length >= 4 && last?.role === "assistant" && !last.parts.some((p: any) => p.state === "streaming");
+      },
+      45_000
+    );
+    const [u1, a1, u2, a2] = settled.messages;
+    expect(messageText(u1)).toBe("before the crash");
+    expect(messageText(a1)).toBe("Echo: before the crash");
+    expect(messageText(u2)).toContain("interrupted answer");
+    // Recovery continued the interrupted answer from where it stopped: one
+    // answer, complete, nothing repeated.
+    expect(settled.messages).toHaveLength(4);
+    expect(messageText(a2)).toBe("Echo: interrupted answer with quite a few words to stream out slowly");
+    const continued = fake.requests.filter((r) => r.lastUserText?.includes("interrupted answer"));
+    expect(continued.length).toBeGreaterThanOrEqual(2);
+    expect(continued.at(-1)!.body.messages.at(-1).role).toBe("assistant");
+    // The client that came back was told about the recovered answer live.
+    expect(back.frames.some((f) => f.type === "cf_agent_use_chat_response" || f.type === "cf_agent_chat_messages")).toBe(true);
+    back.close();
+  });
+});
