@@ -19,4 +19,6 @@ export interface Env {
   ACCESS_TOKEN?: string;
   /** Comma-separated origins allowed to open WebSockets, besides our own. */
   ALLOWED_ORIGINS?: string;
+  /** Multiplies the REST rate limits; 0 turns them off (load tests). */
+  RATE_LIMIT_SCALE?: string;
 }

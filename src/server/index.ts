@@ -1,7 +1,8 @@
 /**
  * The Worker entry: wiring only.
  *
- *   /api/*      REST (Hono), see routes/rooms.ts
+ *   /api/*      REST (Hono), see routes/rooms.ts and routes/session.ts
+ *               (both behind http/access.ts: token and Origin checks)
  *   /agents/*   agents router: the overseer's room-list socket and, under
  *               /sub/chat-room/<id>, each room's socket
  *   else        the client build (single-page app, so deep links work)
@@ -11,9 +12,11 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { MAX_REQUEST_BODY_BYTES } from "../shared/constants";
 import type { Env } from "./env";
+import { accessGuard } from "./http/access";
 import { handleError } from "./http/app-errors";
 import { AppError } from "./http/errors";
 import { roomRoutes } from "./routes/rooms";
+import { sessionRoutes } from "./routes/session";
 
 const api = new Hono<{ Bindings: Env }>()
   .use(
@@ -31,6 +34,7 @@ const api = new Hono<{ Bindings: Env }>()
     }
     await next();
   })
+  .route("/session", sessionRoutes)
   .route("/rooms", roomRoutes)
   .route("/workspaces/:workspace/rooms", roomRoutes)
   .all("*", (c) => {
@@ -38,6 +42,8 @@ const api = new Hono<{ Bindings: Env }>()
   });
 
 const app = new Hono<{ Bindings: Env }>()
+  .use("/api/*", accessGuard)
+  .use("/agents/*", accessGuard)
   .route("/api", api)
   .all("/agents/*", async (c) => {
     const response = await routeAgentRequest(c.req.raw, c.env);

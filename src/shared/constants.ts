@@ -27,3 +27,22 @@ export const PREVIEW_LENGTH = 140;
 
 export const MIN_TEMPERATURE = 0;
 export const MAX_TEMPERATURE = 2;
+
+/** A room holds at most this many messages; then it refuses new ones (409). */
+export const MAX_MESSAGES_PER_ROOM = 100_000;
+/** WebSocket text frames larger than this are refused with an error frame. */
+export const MAX_WS_FRAME_BYTES = 1024 * 1024;
+/** Messages a chat request may carry (the client sends its recent window). */
+export const MAX_MESSAGES_PER_CHAT_REQUEST = 500;
+
+/**
+ * Rate limits (token buckets: a burst, then a steady rate). REST limits are
+ * per client address and workspace; WebSocket limits per connection.
+ * `RATE_LIMIT_SCALE` in the environment multiplies the REST ones (0 = off).
+ */
+export const RATE_LIMITS = {
+  restRoomCreate: { burst: 30, perMinute: 30 },
+  restSend: { burst: 60, perMinute: 60 },
+  socketSend: { burst: 10, perMinute: 60 },
+  socketTyping: { burst: 20, perMinute: 300 }
+} as const;

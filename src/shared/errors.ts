@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "not_found:room",
   "not_found:route",
   "conflict:room_limit",
+  "conflict:room_full",
   "payload_too_large:body",
   "unauthorized:token",
   "forbidden:origin",

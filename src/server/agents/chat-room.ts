@@ -26,7 +26,17 @@ import {
   type ToolSet,
   type UIMessage
 } from "ai";
-import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
+import {
+  MAX_AUTHOR_LENGTH,
+  MAX_MESSAGE_LENGTH,
+  MAX_MESSAGES_PER_CHAT_REQUEST,
+  MAX_MESSAGES_PER_ROOM,
+  MAX_WS_FRAME_BYTES,
+  RATE_LIMITS
+} from "../../shared/constants";
+import type { ErrorCode } from "../../shared/errors";
+import { guardChatRequest } from "../domain/chat-request-guard";
+import { RateLimiter } from "../domain/rate-limit";
 import {
   RoomClientFrame,
   type ChatMessage,
@@ -76,6 +86,21 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     activeModel: "",
     offline: true
   };
+
+  /** Per-connection limits on what a socket may send. */
+  #sendLimiter = new RateLimiter(RATE_LIMITS.socketSend);
+  #typingLimiter = new RateLimiter(RATE_LIMITS.socketTyping);
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // AIChatAgent wrapped onMessage in its own constructor to take its
+    // protocol frames. Wrap it once more, so every frame passes our checks
+    // before the framework acts on it.
+    const frameworkOnMessage = this.onMessage.bind(this);
+    this.onMessage = async (connection: Connection, message: WSMessage) => {
+      await this.#guardFrame(connection, message, frameworkOnMessage);
+    };
+  }
 
   /** REST sends waiting to learn the request id of their turn. */
   #restTurns = new Map<string, (requestId: string) => void>();
@@ -326,6 +351,60 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     if (frame.type === "cf_agent_use_chat_response") this.#frameTaps.get(frame.id)?.(frame);
   }
 
+  // ── What sockets may send ──
+
+  /** Only the server changes room state; clients change settings over REST. */
+  validateStateChange(_next: RoomState, source: Connection | "server") {
+    if (source !== "server") throw new Error("Room state is read-only for clients.");
+  }
+
+  async #guardFrame(connection: Connection, message: WSMessage, next: (c: Connection, m: WSMessage) => unknown) {
+    const refuse = (code: ErrorCode, text: string, requestId?: string) => {
+      if (requestId) {
+        // Settle the client's pending request, as the framework would.
+        connection.send(JSON.stringify({ type: "cf_agent_use_chat_response", id: requestId, body: text, done: true, error: true }));
+      }
+      connection.send(JSON.stringify({ type: "rooms_error", code, message: text } satisfies RoomServerFrame));
+    };
+    if (typeof message !== "string") return refuse("bad_request:body", "Binary frames are not accepted.");
+    if (message.length > MAX_WS_FRAME_BYTES) {
+      return refuse("payload_too_large:body", `Frames may be at most ${MAX_WS_FRAME_BYTES} bytes.`);
+    }
+    const frame = parseJson(message);
+    const type = typeof frame === "object" && frame !== null ? (frame as { type?: unknown }).type : undefined;
+    const requestId =
+      typeof (frame as { id?: unknown } | undefined)?.id === "string" ? ((frame as { id: string }).id.slice(0, 128)) : undefined;
+    switch (type) {
+      case "cf_agent_use_chat_request": {
+        const admission = this.#sendLimiter.take(connection.id, Date.now());
+        if (!admission.ok) {
+          return refuse("rate_limited:requests", `Too many messages; wait ${Math.ceil(admission.retryAfterMs / 1000)} s.`, requestId);
+        }
+        if (this.#messageCount() >= MAX_MESSAGES_PER_ROOM) {
+          return refuse("conflict:room_full", `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`, requestId);
+        }
+        const init = (frame as { init?: { method?: unknown; body?: unknown } }).init;
+        const guarded = guardChatRequest(init?.body, new Map(this.messages.map((m) => [m.id, m])), {
+          maxMessageLength: MAX_MESSAGE_LENGTH,
+          maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST
+        });
+        if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
+        return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body: guarded.body } }));
+      }
+      case "cf_agent_chat_clear":
+        return refuse("bad_request:body", "Clearing a room's history is not allowed; delete the room instead.");
+      case "cf_agent_tool_result":
+      case "cf_agent_tool_approval":
+        return refuse("bad_request:body", "This room has no client-side tools.");
+      case "rooms_typing": {
+        if (!this.#typingLimiter.take(connection.id, Date.now()).ok) return;
+        return next(connection, message);
+      }
+      default:
+        return next(connection, message);
+    }
+  }
+
   // ── Presence and typing ──
 
   async onConnect(connection: Connection<ConnectionInfo>, _ctx: ConnectionContext) {
@@ -334,6 +413,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   }
 
   async onClose(connection: Connection) {
+    this.#sendLimiter.forget(connection.id);
+    this.#typingLimiter.forget(connection.id);
     this.#broadcastPresence(connection.id);
   }
 

@@ -14,7 +14,7 @@
  * wakes a single facet.
  */
 import { Agent, type Connection, type DynamicAgentStub, type WSMessage } from "agents";
-import { MAX_ROOMS_PER_WORKSPACE } from "../../shared/constants";
+import { MAX_MESSAGES_PER_ROOM, MAX_ROOMS_PER_WORKSPACE, RATE_LIMITS } from "../../shared/constants";
 import type {
   CreateRoomBody,
   MessagePage,
@@ -35,12 +35,22 @@ import {
   type RoomRow
 } from "../domain/rooms";
 import type { Env } from "../env";
-import { AppError, asResult, roomNotFound, type RpcResult } from "../http/errors";
+import { RateLimiter, scaled } from "../domain/rate-limit";
+import { AppError, asResult, rateLimited, roomNotFound, type RpcResult } from "../http/errors";
 import { ChatRoom } from "./chat-room";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
 
+function rateScale(env: Env): number {
+  const factor = Number(env.RATE_LIMIT_SCALE ?? "1");
+  return Number.isFinite(factor) && factor >= 0 ? factor : 1;
+}
+
 export class OverseerAgent extends Agent<Env> {
+  // Per client address, in this workspace. RATE_LIMIT_SCALE=0 turns them off.
+  #createLimiter = new RateLimiter(scaled(RATE_LIMITS.restRoomCreate, rateScale(this.env)));
+  #sendLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, rateScale(this.env)));
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     // In the constructor, not onStart: the /sub/ gate can run before
@@ -86,8 +96,11 @@ export class OverseerAgent extends Agent<Env> {
   // ── Registry RPC (called by the REST routes) ──
   // Expected failures come back as values (see RpcResult), never as throws.
 
-  createRoom(input: CreateRoomBody): Promise<RpcResult<RoomDetail>> {
-    return asResult(() => this.#createRoom(input));
+  createRoom(input: CreateRoomBody, client = "unknown"): Promise<RpcResult<RoomDetail>> {
+    return asResult(() => {
+      this.#admit(this.#createLimiter, client, "new rooms");
+      return this.#createRoom(input);
+    });
   }
 
   getRoom(id: string): Promise<RpcResult<RoomDetail>> {
@@ -106,13 +119,21 @@ export class OverseerAgent extends Agent<Env> {
     return asResult(() => this.#inRoom(id, (room) => room.listMessages(query)));
   }
 
-  sendMessage(id: string, body: SendMessageBody): Promise<RpcResult<SendMessageResult>> {
-    return asResult(() => this.#inRoom(id, (room) => room.sendFromRest(body)));
+  sendMessage(id: string, body: SendMessageBody, client = "unknown"): Promise<RpcResult<SendMessageResult>> {
+    return asResult(() => {
+      this.#admit(this.#sendLimiter, client, "messages");
+      this.#requireSpace(id);
+      return this.#inRoom(id, (room) => room.sendFromRest(body));
+    });
   }
 
   /** Like sendMessage, as server-sent events of the answer's chunks. */
-  streamMessage(id: string, body: SendMessageBody): Promise<RpcResult<ReadableStream<Uint8Array>>> {
-    return asResult(() => this.#inRoom(id, (room) => room.streamFromRest(body)));
+  streamMessage(id: string, body: SendMessageBody, client = "unknown"): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+    return asResult(() => {
+      this.#admit(this.#sendLimiter, client, "messages");
+      this.#requireSpace(id);
+      return this.#inRoom(id, (room) => room.streamFromRest(body));
+    });
   }
 
   listRooms(): RoomSummary[] {
@@ -198,6 +219,18 @@ export class OverseerAgent extends Agent<Env> {
   }
 
   // ── Helpers ──
+
+  /** The room's own socket path checks its exact count; REST uses the registry's. */
+  #requireSpace(id: string) {
+    if (this.#requireRow(id).message_count >= MAX_MESSAGES_PER_ROOM) {
+      throw new AppError("conflict:room_full", 409, `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`);
+    }
+  }
+
+  #admit(limiter: RateLimiter, client: string, what: string) {
+    const admission = limiter.take(client, Date.now());
+    if (!admission.ok) throw rateLimited(admission.retryAfterMs, what);
+  }
 
   #row(id: string): RoomRow | undefined {
     return this.sql<RoomRow>`SELECT * FROM rooms WHERE id = ${id}`[0];

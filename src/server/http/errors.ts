@@ -12,10 +12,15 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly status: ContentfulStatusCode,
     message: string,
-    readonly headers: Record<string, string> = {}
+    /** For 429: when the client may try again. */
+    readonly retryAfterSeconds?: number
   ) {
     super(message);
     this.name = "AppError";
+  }
+
+  get headers(): Record<string, string> {
+    return this.retryAfterSeconds ? { "Retry-After": String(this.retryAfterSeconds) } : {};
   }
 
   toBody(): ErrorBody {
@@ -33,14 +38,17 @@ export const roomNotFound = (id: string) =>
  */
 export type RpcResult<T> =
   | { ok: true; value: T }
-  | { ok: false; error: { code: ErrorCode; status: ContentfulStatusCode; message: string } };
+  | { ok: false; error: { code: ErrorCode; status: ContentfulStatusCode; message: string; retryAfterSeconds?: number } };
 
 export async function asResult<T>(run: () => T | Promise<T>): Promise<RpcResult<T>> {
   try {
     return { ok: true, value: await run() };
   } catch (error) {
     if (error instanceof AppError) {
-      return { ok: false, error: { code: error.code, status: error.status, message: error.message } };
+      return {
+        ok: false,
+        error: { code: error.code, status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds }
+      };
     }
     throw error;
   }
@@ -48,5 +56,10 @@ export async function asResult<T>(run: () => T | Promise<T>): Promise<RpcResult<
 
 export function unwrap<T>(result: RpcResult<T>): T {
   if (result.ok) return result.value;
-  throw new AppError(result.error.code, result.error.status, result.error.message);
+  throw new AppError(result.error.code, result.error.status, result.error.message, result.error.retryAfterSeconds);
+}
+
+export function rateLimited(retryAfterMs: number, what: string): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError("rate_limited:requests", 429, `Too many ${what}; try again in ${seconds} s.`, seconds);
 }

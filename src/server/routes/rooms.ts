@@ -33,6 +33,11 @@ type OverseerRpc = {
   [K in RestMethods]: (...args: Parameters<OverseerAgent[K]>) => Promise<Awaited<ReturnType<OverseerAgent[K]>>>;
 };
 
+/** The address rate limits are keyed by (Cloudflare sets the header). */
+function clientAddress(c: RoomsContext): string {
+  return c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "local";
+}
+
 async function overseerFor(c: RoomsContext): Promise<OverseerRpc> {
   const workspace = c.req.param("workspace") ?? DEFAULT_WORKSPACE;
   if (!WORKSPACE_PATTERN.test(workspace)) {
@@ -48,7 +53,7 @@ export const roomRoutes = new Hono<{ Bindings: Env }>()
   })
   .post("/", zValidator("json", CreateRoomBody, rejectInvalid("bad_request:body")), async (c) => {
     const overseer = await overseerFor(c);
-    const room = unwrap(await overseer.createRoom(c.req.valid("json")));
+    const room = unwrap(await overseer.createRoom(c.req.valid("json"), clientAddress(c)));
     return c.json(room, 201, { Location: `/api/rooms/${room.id}` });
   })
   .get("/:id", async (c) => {
@@ -72,11 +77,11 @@ export const roomRoutes = new Hono<{ Bindings: Env }>()
     const overseer = await overseerFor(c);
     const id = c.req.param("id");
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-      const events = unwrap(await overseer.streamMessage(id, c.req.valid("json")));
+      const events = unwrap(await overseer.streamMessage(id, c.req.valid("json"), clientAddress(c)));
       return new Response(events, {
         headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform" }
       });
     }
-    const result = unwrap(await overseer.sendMessage(id, c.req.valid("json")));
+    const result = unwrap(await overseer.sendMessage(id, c.req.valid("json"), clientAddress(c)));
     return c.json(result, result.status === "error" ? 502 : 200);
   });

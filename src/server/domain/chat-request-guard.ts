@@ -1,0 +1,86 @@
+/**
+ * What a room accepts from a client's chat request. The AIChatAgent protocol
+ * has the client send its whole transcript with every message, and the
+ * framework would store it as sent. Clients are untrusted, so a request is
+ * rewritten before the framework sees it: every message the room already
+ * has is replaced by the room's own copy (no one can alter history by
+ * sending it back changed), unknown earlier messages are dropped, and only
+ * the last message may be new or edited: a user message of bounded text.
+ */
+import type { UIMessage } from "ai";
+
+export type GuardResult =
+  | { ok: true; body: string; newText: string | null }
+  | { ok: false; code: "bad_request:body" | "payload_too_large:body"; message: string };
+
+export interface GuardLimits {
+  maxMessageLength: number;
+  maxMessages: number;
+}
+
+const MAX_ID_LENGTH = 128;
+
+function fail(message: string, code: "bad_request:body" | "payload_too_large:body" = "bad_request:body"): GuardResult {
+  return { ok: false, code, message };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function guardChatRequest(rawBody: unknown, known: ReadonlyMap<string, UIMessage>, limits: GuardLimits): GuardResult {
+  if (typeof rawBody !== "string") return fail("A chat request needs a JSON body.");
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    return fail("The chat request body is not valid JSON.");
+  }
+  if (!isRecord(body) || !Array.isArray(body.messages)) return fail("A chat request needs a messages array.");
+  const trigger = body.trigger ?? "submit-message";
+  if (trigger !== "submit-message" && trigger !== "regenerate-message") return fail("Unknown chat trigger.");
+  const incoming = body.messages as unknown[];
+  if (incoming.length === 0) return fail("A chat request needs at least one message.");
+  if (incoming.length > limits.maxMessages) {
+    return fail(`A chat request may carry at most ${limits.maxMessages} messages.`, "payload_too_large:body");
+  }
+  for (const message of incoming) {
+    if (!isRecord(message) || typeof message.id !== "string" || message.id.length === 0 || message.id.length > MAX_ID_LENGTH) {
+      return fail("Every message needs an id of 1 to 128 characters.");
+    }
+  }
+  const messages = incoming as Array<Record<string, unknown> & { id: string }>;
+
+  const kept: UIMessage[] = [];
+  const prefix = trigger === "submit-message" ? messages.slice(0, -1) : messages;
+  for (const message of prefix) {
+    const stored = known.get(message.id);
+    if (stored) kept.push(stored);
+  }
+
+  let newText: string | null = null;
+  if (trigger === "submit-message") {
+    const last = messages[messages.length - 1];
+    const stored = known.get(last.id);
+    if (last.role !== "user" || (stored && stored.role !== "user")) return fail("Only a user message can be sent.");
+    const parts = Array.isArray(last.parts) ? last.parts : [];
+    const texts: string[] = [];
+    for (const part of parts) {
+      if (!isRecord(part) || part.type !== "text" || typeof part.text !== "string") {
+        return fail("A message may contain text parts only.");
+      }
+      texts.push(part.text);
+    }
+    const text = texts.join("");
+    if (!text.trim()) return fail("The message is empty.");
+    if (text.length > limits.maxMessageLength) {
+      return fail(`A message may be at most ${limits.maxMessageLength} characters.`, "payload_too_large:body");
+    }
+    const metadata = isRecord(last.metadata) && typeof last.metadata.author === "string" ? { author: last.metadata.author } : {};
+    kept.push({ id: last.id, role: "user", parts: [{ type: "text", text }], metadata });
+    newText = text;
+  } else if (kept.length === 0) {
+    return fail("Nothing to regenerate.");
+  }
+  return { ok: true, body: JSON.stringify({ messages: kept, trigger }), newText };
+}

@@ -1,0 +1,119 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import app from "../../src/server/index";
+import { BASE, createRoom, roomPath, uniqueName } from "./helpers";
+
+const TOKEN = "correct horse battery staple";
+const guardedEnv = { ...env, ACCESS_TOKEN: TOKEN, ALLOWED_ORIGINS: "https://trusted.example" };
+
+async function call(path: string, init: RequestInit = {}, withEnv: object = guardedEnv) {
+  const ctx = createExecutionContext();
+  const response = await app.fetch(new Request(`${BASE}${path}`, init), withEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/** Every concrete route the app serves, from Hono's own route table. */
+function routeTable(workspace: string, roomId: string) {
+  const seen = new Set<string>();
+  const routes: Array<{ method: string; path: string }> = [];
+  for (const route of app.routes) {
+    if (route.path.endsWith("*")) continue; // middleware and catch-alls
+    const path = route.path.replace(":workspace", workspace).replace(":id", roomId);
+    const key = `${route.method} ${path}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      routes.push({ method: route.method, path });
+    }
+  }
+  return routes;
+}
+
+// Routes that must answer without a token: signing in itself.
+const OPEN = new Set(["GET /api/session", "POST /api/session", "DELETE /api/session"]);
+
+describe("the access token", () => {
+  it("is required on every route but sign-in (a new route without protection fails here)", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const routes = routeTable(ws, room.id);
+    expect(routes.length).toBeGreaterThanOrEqual(10);
+    for (const { method, path } of routes) {
+      const init: RequestInit = { method, headers: { "content-type": "application/json" } };
+      if (method === "POST" || method === "PATCH") init.body = JSON.stringify({ name: "x", text: "x", token: "wrong" });
+      const response = await call(path, init);
+      const key = `${method} ${path}`;
+      if (OPEN.has(key)) {
+        expect(response.status, key).not.toBe(500);
+      } else {
+        expect(response.status, key).toBe(401);
+        expect((await response.json<any>()).error.code, key).toBe("unauthorized:token");
+      }
+    }
+    // The room was not touched by any of those requests.
+    const check = await call(`/api/workspaces/${ws}/rooms/${room.id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(check.status).toBe(200);
+  });
+
+  it("is accepted as a bearer token and as the sign-in cookie", async () => {
+    expect((await call("/api/rooms", { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await call("/api/rooms", { headers: { authorization: "Bearer nope" } })).status).toBe(401);
+
+    const refused = await call("/api/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "nope" }) });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("set-cookie")).toBeNull();
+
+    const signIn = await call("/api/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: TOKEN }) });
+    expect(signIn.status).toBe(204);
+    const cookie = signIn.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/rooms_token=.+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict/);
+    const cookieHeader = cookie.split(";")[0];
+    expect((await call("/api/rooms", { headers: { cookie: cookieHeader } })).status).toBe(200);
+    const session = await call("/api/session", { headers: { cookie: cookieHeader } });
+    expect(await session.json()).toEqual({ authRequired: true, authenticated: true });
+  });
+
+  it("keeps a WebSocket without the token from ever reaching a room", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const denied = await call(roomPath(ws, room.id), { headers: { upgrade: "websocket" } });
+    expect(denied.status).toBe(401);
+    expect(denied.webSocket).toBeNull();
+    const allowed = await call(roomPath(ws, room.id), { headers: { upgrade: "websocket", authorization: `Bearer ${TOKEN}` } });
+    expect(allowed.status).toBe(101);
+    allowed.webSocket!.accept();
+    allowed.webSocket!.close();
+  });
+
+  it("is not needed when ACCESS_TOKEN is unset (local use)", async () => {
+    const response = await exports.default.fetch(`${BASE}/api/session`);
+    expect(await response.json()).toEqual({ authRequired: false, authenticated: true });
+  });
+});
+
+describe("WebSocket origins", () => {
+  const openEnv = { ...env, ALLOWED_ORIGINS: "https://trusted.example" };
+  const upgrade = (origin?: string) => ({ upgrade: "websocket", ...(origin ? { origin } : {}) });
+
+  it("refuses an upgrade from a foreign origin with 403", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const response = await call(roomPath(ws, room.id), { headers: upgrade("https://evil.example") }, openEnv);
+    expect(response.status).toBe(403);
+    expect((await response.json<any>()).error.code).toBe("forbidden:origin");
+    const list = await call(`/agents/overseer-agent/${ws}`, { headers: upgrade("https://evil.example") }, openEnv);
+    expect(list.status).toBe(403);
+  });
+
+  it("accepts our own origin, a configured origin, and clients that send none", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    for (const origin of [BASE, "https://trusted.example", undefined]) {
+      const response = await call(roomPath(ws, room.id), { headers: upgrade(origin) }, openEnv);
+      expect(response.status, String(origin)).toBe(101);
+      response.webSocket!.accept();
+      response.webSocket!.close();
+    }
+  });
+});

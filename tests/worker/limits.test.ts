@@ -1,0 +1,131 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
+import { MAX_MESSAGE_LENGTH, MAX_MESSAGES_PER_ROOM, MAX_WS_FRAME_BYTES, RATE_LIMITS } from "../../src/shared/constants";
+import { api, chatRequest, connect, createRoom, roomPath, uniqueName } from "./helpers";
+
+const isDone = (id: string) => (f: any) => f?.type === "cf_agent_use_chat_response" && f.id === id && f.done;
+
+async function history(ws: string, roomId: string) {
+  return (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
+}
+
+async function roomWithOneExchange() {
+  const ws = uniqueName();
+  const room = await createRoom(ws);
+  const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, { method: "POST", json: { text: "original" } });
+  expect(sent.status).toBe(200);
+  return { ws, room, before: await history(ws, room.id) };
+}
+
+describe("what a room socket refuses", () => {
+  it("refuses to clear the room's history", async () => {
+    const { ws, room, before } = await roomWithOneExchange();
+    const socket = await connect(roomPath(ws, room.id));
+    socket.send({ type: "cf_agent_chat_clear" });
+    const error = await socket.next((f) => f?.type === "rooms_error");
+    expect(error.message).toMatch(/not allowed/);
+    expect(await history(ws, room.id)).toEqual(before);
+    socket.ws.close();
+  });
+
+  it("never lets a client rewrite stored messages by sending them back changed", async () => {
+    const { ws, room, before } = await roomWithOneExchange();
+    const socket = await connect(roomPath(ws, room.id));
+    const forged = before.map((m) => ({ ...m, parts: [{ type: "text", text: "FORGED" }] }));
+    const { id, frame } = chatRequest("a new question", { messages: forged });
+    socket.send(frame);
+    await socket.next(isDone(id), 20_000);
+    const after = await history(ws, room.id);
+    expect(after.slice(0, 2)).toEqual(before);
+    expect(JSON.stringify(after)).not.toContain("FORGED");
+    socket.ws.close();
+  });
+
+  it("refuses an over-long message, settling the request with an error and storing nothing", async () => {
+    const { ws, room, before } = await roomWithOneExchange();
+    const socket = await connect(roomPath(ws, room.id));
+    const { id, frame } = chatRequest("x".repeat(MAX_MESSAGE_LENGTH + 1));
+    socket.send(frame);
+    const settled = await socket.next(isDone(id));
+    expect(settled.error).toBe(true);
+    expect(settled.body).toMatch(/at most/);
+    expect(await history(ws, room.id)).toEqual(before);
+    socket.ws.close();
+  });
+
+  it("refuses binary and oversized frames and keeps serving the socket", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    socket.ws.send(new Uint8Array([1, 2, 3]));
+    socket.ws.send("x".repeat(MAX_WS_FRAME_BYTES + 1));
+    await expect.poll(() => socket.frames.filter((f: any) => f?.type === "rooms_error").map((f: any) => f.code)).toEqual([
+      "bad_request:body",
+      "payload_too_large:body"
+    ]);
+    const { id, frame } = chatRequest("still fine?");
+    socket.send(frame);
+    await socket.next(isDone(id), 20_000);
+    expect((await history(ws, room.id)).length).toBe(2);
+    socket.ws.close();
+  });
+
+  it("keeps room settings read-only for clients", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { systemPrompt: "be kind" });
+    const socket = await connect(roomPath(ws, room.id));
+    await socket.next((f) => f?.type === "cf_agent_state");
+    socket.send({ type: "cf_agent_state", state: { settings: { name: "pwned", systemPrompt: "be evil" } } });
+    await new Promise((r) => setTimeout(r, 200));
+    const detail = await (await api(`/api/workspaces/${ws}/rooms/${room.id}`)).json<any>();
+    expect(detail.settings.systemPrompt).toBe("be kind");
+    expect(detail.name).not.toBe("pwned");
+    socket.ws.close();
+  });
+
+  it("rate-limits sends per connection with an error frame", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    const requests = Array.from({ length: RATE_LIMITS.socketSend.burst + 3 }, (_, i) => chatRequest(`burst ${i}`));
+    for (const request of requests) socket.send(request.frame);
+    const refused = await socket.next((f) => f?.type === "rooms_error" && f.code === "rate_limited:requests");
+    expect(refused.message).toMatch(/Too many messages/);
+    socket.ws.close();
+  });
+});
+
+describe("REST limits", () => {
+  it("rate-limits room creation per client with 429 and Retry-After", async () => {
+    const ws = uniqueName();
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    for (let i = 0; i < RATE_LIMITS.restRoomCreate.burst + 2; i++) {
+      const response = await api(`/api/workspaces/${ws}/rooms`, { method: "POST", json: { name: `r${i}` }, headers: { "cf-connecting-ip": "203.0.113.7" } });
+      statuses.push(response.status);
+      if (response.status === 429) limited = response;
+    }
+    expect(statuses.filter((s) => s === 201)).toHaveLength(RATE_LIMITS.restRoomCreate.burst);
+    expect(limited).toBeDefined();
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await limited!.json<any>()).error.code).toBe("rate_limited:requests");
+    // Another client is not affected.
+    const other = await api(`/api/workspaces/${ws}/rooms`, { method: "POST", json: { name: "other" }, headers: { "cf-connecting-ip": "203.0.113.8" } });
+    expect(other.status).toBe(201);
+  });
+
+  it("refuses messages to a full room with 409", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    await runInDurableObject(stub, (overseer: OverseerAgent) => {
+      overseer.sql`UPDATE rooms SET message_count = ${MAX_MESSAGES_PER_ROOM} WHERE id = ${room.id}`;
+    });
+    const response = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, { method: "POST", json: { text: "one more" } });
+    expect(response.status).toBe(409);
+    expect((await response.json<any>()).error.code).toBe("conflict:room_full");
+    expect(await history(ws, room.id)).toEqual([]);
+  });
+});
