@@ -162,8 +162,8 @@ function Shell() {
             isDesktop
               ? "relative w-72 lg:w-80"
               : cn(
-                  "fixed inset-y-0 left-0 w-[min(22rem,86vw)] shadow-2xl transition-transform duration-200 ease-out",
-                  drawerOpen ? "translate-x-0" : "-translate-x-full"
+                  "fixed inset-y-0 left-0 w-[min(22rem,86vw)] transition-[translate,box-shadow] duration-200 ease-out",
+                  drawerOpen ? "translate-x-0 shadow-2xl" : "-translate-x-full shadow-none"
                 )
           )}
         >

@@ -283,3 +283,38 @@ describe("provider failures", () => {
     expect(answer.metadata.error).toMatch(/could not read/);
   });
 });
+
+describe("deleting a room mid-answer", () => {
+  it("aborts the answer, closes every socket, fails the in-flight REST send with 404, and leaves nothing reachable", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const list = await openSocket(api.listSocketUrl());
+    await list.next((f) => f.type === "rooms");
+    const streaming = await openSocket(api.roomSocketUrl(room.id));
+    const watching = await openSocket(api.roomSocketUrl(room.id));
+    const { id, frame } = chatRequest("[[fake:slow=100]] a long answer that will be cut off by a delete");
+    streaming.send(frame);
+    await streaming.next((f) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta"));
+    const upstream = await fake.waitForRequest((r) => r.lastUserText?.includes("cut off by a delete") ?? false);
+    // A REST send queued behind the streaming answer.
+    const restSend = api.send(room.id, "[[fake:slow=100]] queued over REST");
+
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await api.call(`/${room.id}`, { method: "DELETE" })).status).toBe(204);
+
+    const [closedA, closedB] = await Promise.all([streaming.closed, watching.closed]);
+    expect(closedA.code).not.toBe(1000);
+    expect(closedB.code).not.toBe(1000);
+    await fake.waitForClientClose(upstream.id, 10_000);
+    const rest = await restSend;
+    expect(rest.status).toBe(404);
+    expect(rest.body.error.code).toBe("not_found:room");
+    await list.next((f) => f.type === "room_deleted" && f.id === room.id);
+
+    expect((await api.call(`/${room.id}`)).status).toBe(404);
+    expect((await api.call(`/${room.id}/messages`)).status).toBe(404);
+    const rejoin = await openSocket(api.roomSocketUrl(room.id));
+    expect((await rejoin.closed).code).toBe(4404);
+    list.close();
+  });
+});

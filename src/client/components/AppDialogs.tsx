@@ -28,7 +28,7 @@ export function DisplayNameDialog({ open, onClose }: { open: boolean; onClose: (
             {(props) => (
               <input
                 {...props}
-                autoFocus
+                data-autofocus
                 onFocus={(e) => e.currentTarget.select()}
                 value={draft}
                 maxLength={MAX_AUTHOR_LENGTH}

@@ -57,6 +57,9 @@ export default function Markdown({ text, streaming }: { text: string; streaming:
     <Streamdown
       className="markdown"
       isAnimating={streaming}
+      // Completing unterminated Markdown is for partial text only; a finished
+      // answer is rendered exactly as written.
+      parseIncompleteMarkdown={streaming}
       caret={streaming ? "block" : undefined}
       plugins={plugins}
       remarkPlugins={remarkPlugins}

@@ -101,7 +101,7 @@ export function CreateRoomDialog({ open, onClose }: { open: boolean; onClose: ()
             {(props) => (
               <input
                 {...props}
-                autoFocus
+                data-autofocus
                 value={name}
                 maxLength={MAX_ROOM_NAME_LENGTH + 20}
                 onChange={(e) => setName(e.target.value)}
@@ -210,7 +210,7 @@ export function RenameRoomDialog({ room, open, onClose }: { room: Pick<RoomSumma
             {(props) => (
               <input
                 {...props}
-                autoFocus
+                data-autofocus
                 onFocus={(e) => e.currentTarget.select()}
                 value={name}
                 onChange={(e) => setName(e.target.value)}
@@ -284,7 +284,7 @@ export function DeleteRoomDialog({
         {error && <ErrorNotice>{error}</ErrorNotice>}
       </div>
       <DialogFooter>
-        <Button variant="ghost" onClick={onClose} autoFocus>
+        <Button variant="ghost" onClick={onClose} data-autofocus>
           Cancel
         </Button>
         <Button variant="danger" onClick={confirm} disabled={pending}>

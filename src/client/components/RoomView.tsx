@@ -162,15 +162,20 @@ function RoomHeader({
       </div>
       <PresenceButton users={socket.presence} selfId={socket.selfId} />
       <div className="flex items-center">
-        <IconButton label="Rename room" onClick={onRename}>
-          <Pencil />
-        </IconButton>
+        {/* On phones, renaming and deleting live in the settings sheet. */}
+        {ui.isDesktop && (
+          <IconButton label="Rename room" onClick={onRename}>
+            <Pencil />
+          </IconButton>
+        )}
         <IconButton label="Room settings" onClick={onSettings}>
           <Settings2 />
         </IconButton>
-        <IconButton label="Delete room" tone="danger" onClick={onDelete}>
-          <Trash2 />
-        </IconButton>
+        {ui.isDesktop && (
+          <IconButton label="Delete room" tone="danger" onClick={onDelete}>
+            <Trash2 />
+          </IconButton>
+        )}
       </div>
     </header>
   );

@@ -21,7 +21,26 @@ export function toAppError(error: unknown): AppError | null {
   return null;
 }
 
-export function handleError(error: unknown, c: Context) {
+/**
+ * Reads what is left of a request body we refused without reading (wrong
+ * type, too large, unauthorised). Answering while the client is still
+ * uploading breaks its connection for the next request (seen through the
+ * dev server's proxy). Bounded, so a huge upload is cut off instead.
+ */
+export async function drainUnreadBody(request: Request, maxBytes = 1024 * 1024) {
+  if (!request.body || request.bodyUsed || request.body.locked) return;
+  const reader = request.body.getReader();
+  let seen = 0;
+  while (seen <= maxBytes) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    seen += value.byteLength;
+  }
+  await reader.cancel();
+}
+
+export async function handleError(error: unknown, c: Context) {
+  await drainUnreadBody(c.req.raw).catch((drainError: unknown) => console.warn("[http] could not drain body:", drainError));
   const appError = toAppError(error);
   if (appError) return c.json(appError.toBody(), appError.status, appError.headers);
   console.error("[http] unexpected error:", error);

@@ -28,7 +28,15 @@ export function Dialog({ open, onClose, title, description, children, className,
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // showModal focuses the first focusable element (the close button);
+      // prefer the field the dialog is about.
+      const target =
+        dialog.querySelector<HTMLElement>("[data-autofocus]") ??
+        dialog.querySelector<HTMLElement>("input:not([type=hidden]), textarea, select");
+      target?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
@@ -62,7 +70,7 @@ export function Dialog({ open, onClose, title, description, children, className,
       {open && (
         <div
           className={cn(
-            "flex w-full flex-col bg-white shadow-2xl ring-1 ring-zinc-900/10 dark:bg-zinc-900 dark:ring-white/10",
+            "flex w-full flex-col overflow-hidden bg-white shadow-2xl ring-1 ring-zinc-900/10 dark:bg-zinc-900 dark:ring-white/10",
             variant === "center" && "max-h-[85dvh] animate-pop-in rounded-2xl",
             variant === "sheet" && "h-full animate-fade-in"
           )}

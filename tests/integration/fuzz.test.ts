@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { MAX_MESSAGE_LENGTH, MAX_REQUEST_BODY_BYTES } from "../../src/shared/constants";
+import { startDevServer, type DevServer } from "../support/dev-server";
+import { chatRequest, client, isDone, openSocket } from "./helpers";
+
+// Hundreds of generated hostile inputs against the running app. Seeded, so a
+// failure reproduces; bounded, so it always ends.
+let server: DevServer;
+beforeAll(async () => {
+  server = await startDevServer({ vars: { RATE_LIMIT_SCALE: "0" } });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+function prng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function generator(seed: number) {
+  const random = prng(seed);
+  const int = (n: number) => Math.floor(random() * n);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
+  const strings = [
+    "",
+    " ",
+    "\u0000",
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "'; DROP TABLE rooms; --",
+    "💥".repeat(50),
+    "\ud800",
+    "x".repeat(MAX_MESSAGE_LENGTH + 1),
+    "y".repeat(MAX_REQUEST_BODY_BYTES + 10),
+    "__proto__",
+    "constructor",
+    "../../etc/passwd",
+    "%00%ff",
+    "[[fake:hang]]"
+  ];
+  const value = (depth: number): unknown => {
+    switch (depth > 3 ? int(4) : int(8)) {
+      case 0:
+        return pick(strings);
+      case 1:
+        return pick([0, -1, 1e308, Number.MAX_SAFE_INTEGER, 3.14, -0]);
+      case 2:
+        return pick([true, false, null]);
+      case 3:
+        return "s".repeat(int(300));
+      case 4:
+        return Array.from({ length: int(5) }, () => value(depth + 1));
+      default: {
+        // A null prototype, so a "__proto__" key is an own key as in JSON.
+        const object: Record<string, unknown> = Object.create(null);
+        for (let i = 0; i < int(5); i++) object[pick(["name", "systemPrompt", "model", "temperature", "text", "author", "extra", "__proto__", "type", "messages"])] = value(depth + 1);
+        return object;
+      }
+    }
+  };
+  const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+  const body = (): string | Uint8Array => {
+    switch (int(6)) {
+      case 0:
+        return deep(1 + int(5000));
+      case 1:
+        return pick(["{", "{\"name\":", "null", "[]", "\"just a string\"", "{\"name\": \"a\", }", "NaN"]);
+      case 2:
+        return new Uint8Array(Array.from({ length: 1 + int(64) }, () => 0x80 + int(0x80))); // invalid UTF-8
+      default:
+        return JSON.stringify(value(0));
+    }
+  };
+  return { random, int, pick, value, body, deep };
+}
+
+describe("fuzzing the running app", () => {
+  it("answers hundreds of hostile REST requests with 4xx, never 5xx, and loses nothing", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom({ name: "Fuzz target" });
+    expect((await api.send(room.id, "keep me")).status).toBe(200);
+    const before = await api.messages(room.id);
+    const g = generator(20261129);
+    const targets = [
+      ["POST", "/api/rooms"],
+      ["PATCH", `/api/rooms/${room.id}`],
+      ["POST", `/api/rooms/${room.id}/messages`],
+      ["PATCH", "/api/rooms/does-not-exist"],
+      ["POST", "/api/rooms/does-not-exist/messages"],
+      ["POST", "/api/session"]
+    ] as const;
+    const failures: string[] = [];
+    let count = 0;
+    for (let i = 0; i < 300; i++) {
+      const [method, path] = g.pick(targets);
+      const payload = g.body();
+      const contentType = g.int(10) === 0 ? "text/plain" : "application/json";
+      const response = await fetch(`${server.url}${path}`, { method, body: payload as BodyInit, headers: { "content-type": contentType } });
+      count++;
+      if (response.status >= 500) {
+        const shown = typeof payload === "string" ? payload.slice(0, 200) : Buffer.from(payload).toString("hex");
+        failures.push(`${method} ${path} ${shown} → ${response.status}: ${(await response.text()).slice(0, 200)}`);
+      } else {
+        await response.arrayBuffer();
+      }
+    }
+    for (let i = 0; i < 60; i++) {
+      const query = `?limit=${encodeURIComponent(JSON.stringify(g.value(3)) ?? "")}&before=${encodeURIComponent(JSON.stringify(g.value(3)) ?? "")}`;
+      const response = await fetch(`${server.url}/api/rooms/${room.id}/messages${query}`);
+      count++;
+      if (response.status >= 500) failures.push(`GET messages${query} → ${response.status}`);
+      await response.arrayBuffer();
+    }
+    for (const path of ["/api/rooms/%00", "/api/rooms/" + "a".repeat(5000), "/api/workspaces/%2e%2e/rooms", "/api/rooms/x/messages/y", "/agents/overseer-agent/default/sub/sub/x"]) {
+      const response = await fetch(`${server.url}${path}`);
+      count++;
+      if (response.status >= 500) failures.push(`GET ${path} → ${response.status}`);
+      await response.arrayBuffer();
+    }
+    expect(count).toBeGreaterThanOrEqual(300);
+    expect(failures).toEqual([]);
+
+    // Still serving, and the stored exchange is intact.
+    expect((await fetch(`${server.url}/api/rooms`)).status).toBe(200);
+    const after = await api.messages(room.id);
+    expect(after.messages.slice(0, before.messages.length)).toEqual(before.messages);
+  });
+
+  it("survives hundreds of hostile WebSocket frames without losing or altering messages", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom({ name: "Socket fuzz" });
+    expect((await api.send(room.id, "keep me too")).status).toBe(200);
+    const before = await api.messages(room.id);
+    const g = generator(42);
+    const frameTypes = [
+      "cf_agent_use_chat_request",
+      "cf_agent_chat_clear",
+      "cf_agent_chat_request_cancel",
+      "cf_agent_tool_result",
+      "cf_agent_tool_approval",
+      "cf_agent_stream_resume_request",
+      "cf_agent_stream_resume_ack",
+      "cf_agent_state",
+      "rpc",
+      "rooms_hello",
+      "rooms_typing",
+      "unknown_type"
+    ];
+    let sent = 0;
+    let socket = await openSocket(api.roomSocketUrl(room.id));
+    for (let i = 0; i < 300; i++) {
+      if (socket.ws.readyState !== WebSocket.OPEN) socket = await openSocket(api.roomSocketUrl(room.id));
+      const kind = g.int(5);
+      if (kind === 0) {
+        socket.ws.send(Buffer.from(g.body() as string | Uint8Array), { binary: g.int(2) === 0 });
+      } else if (kind === 1) {
+        socket.ws.send(g.deep(1 + g.int(3000)));
+      } else {
+        const frame: Record<string, unknown> = { type: g.pick(frameTypes), id: JSON.stringify(g.value(2)) ?? "" };
+        if (g.int(2)) frame.init = { method: g.pick(["POST", "GET", 1]), body: g.int(2) ? JSON.stringify(g.value(0)) : g.value(1) };
+        if (g.int(3) === 0) frame.name = g.value(1);
+        if (g.int(3) === 0) frame.typing = g.value(1);
+        if (g.int(3) === 0) frame.state = g.value(0);
+        socket.ws.send(JSON.stringify(frame));
+      }
+      sent++;
+      if (i % 25 === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(sent).toBe(300);
+    socket.close();
+
+    // The room still answers, and what was stored before is unchanged.
+    const fresh = await openSocket(api.roomSocketUrl(room.id));
+    const { id, frame } = chatRequest("after the storm");
+    fresh.send(frame);
+    await fresh.next(isDone(id), 30_000);
+    const after = await api.messages(room.id);
+    expect(after.messages.slice(0, before.messages.length)).toEqual(before.messages);
+    expect(after.messages.some((m) => m.parts?.some((p: any) => p.text === "after the storm"))).toBe(true);
+    fresh.close();
+    expect((await fetch(`${server.url}/api/rooms`)).status).toBe(200);
+  });
+});
