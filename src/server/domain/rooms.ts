@@ -69,8 +69,3 @@ export function applyActivity(row: RoomRow, activity: RoomActivity): RoomRow | n
     activity_seq: activity.seq
   };
 }
-
-/** Most recently active first; ties broken by id so the order is total. */
-export function compareByActivity(a: RoomSummary, b: RoomSummary): number {
-  return b.lastActiveAt - a.lastActiveAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
