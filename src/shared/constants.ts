@@ -30,8 +30,12 @@ export const MAX_TEMPERATURE = 2;
 
 /** A room holds at most this many messages; then it refuses new ones (409). */
 export const MAX_MESSAGES_PER_ROOM = 100_000;
-/** WebSocket text frames larger than this are refused with an error frame. */
-export const MAX_WS_FRAME_BYTES = 1024 * 1024;
+/**
+ * WebSocket text frames larger than this are refused with an error frame.
+ * A chat frame carries the client's recent transcript (JSON inside JSON), so
+ * this sits well above the room's hydration window.
+ */
+export const MAX_WS_FRAME_BYTES = 4 * 1024 * 1024;
 /** Messages a chat request may carry (the client sends its recent window). */
 export const MAX_MESSAGES_PER_CHAT_REQUEST = 500;
 

@@ -78,7 +78,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
    * only bounds what sits in memory (and what the context budget can pick
    * from), so a 100,000-message room wakes as fast as a small one.
    */
-  hydrationByteBudget = 1024 * 1024;
+  hydrationByteBudget = 512 * 1024;
 
   initialState: RoomState = {
     settings: DEFAULT_SETTINGS,
