@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
 import { startDevServer, type DevServer } from "../support/dev-server";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
 import { chatRequest, chunksOf, client, isDone, isResponse, messageText, openSocket, textOf, waitFor } from "./helpers";
@@ -81,6 +82,16 @@ describe("answers from an OpenAI-compatible provider", () => {
     socket.close();
   });
 
+  it("stops a model that keeps calling tools after the step limit", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const result = await api.send(room.id, "loop forever [[fake:tool=get_current_time,loop]]");
+    expect(result.status).toBe(200);
+    expect(requestsFor("loop forever")).toHaveLength(MAX_TOOL_STEPS);
+    const toolParts = result.body.assistantMessage.parts.filter((p: any) => p.type === "tool-get_current_time");
+    expect(toolParts).toHaveLength(MAX_TOOL_STEPS);
+  });
+
   it("sends only the recent history that fits the context budget", async () => {
     const api = client(server.url);
     const room = await api.createRoom();
@@ -146,6 +157,27 @@ describe("stop, resume, regenerate, edit", () => {
     expect(partial.length).toBeGreaterThan(0);
     expect(partial.length).toBeLessThan("Echo: a long story please, with many many words in it".length);
     socket.close();
+  });
+
+  it("lets anyone in the room stop an answer, not just its sender", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const sender = await openSocket(api.roomSocketUrl(room.id));
+    const other = await openSocket(api.roomSocketUrl(room.id));
+    const { id, frame } = chatRequest("[[fake:slow=100]] stop me from the other tab, there are many words here");
+    sender.send(frame);
+    // The other socket learns the request id from the broadcast stream.
+    const seen = await other.next((f) => f.type === "cf_agent_use_chat_response" && typeof f.body === "string" && f.body.includes("text-delta"));
+    const upstream = await fake.waitForRequest((r) => r.lastUserText?.includes("stop me from the other tab") ?? false);
+    other.send({ type: "cf_agent_chat_request_cancel", id: seen.id });
+    await fake.waitForClientClose(upstream.id, 10_000);
+    await sender.next(isDone(id), 10_000);
+    await waitFor(
+      () => api.messages(room.id),
+      (h) => h.messages.at(-1)?.metadata?.stopped === true
+    );
+    sender.close();
+    other.close();
   });
 
   it("resumes a stream for a client that connects mid-answer: the answer so far, then the rest live", async () => {

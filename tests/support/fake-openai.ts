@@ -37,7 +37,8 @@
  *                                     200 + SSE headers first; `hang=noheaders` sends nothing at all)
  *     cut=N[,text=...]                stream N content chunks, then destroy the socket (no [DONE])
  *     malformed                       200 text/event-stream with an invalid JSON `data:` line
- *     tool=NAME[,args=URI-encoded-JSON][,then=TEXT]   tool call (args default {}); once a `tool`
+ *     tool=NAME[,args=URI-encoded-JSON][,then=TEXT][,loop]   tool call (args default {}); `loop`
+ *                                     calls the tool again after every result (a runaway model); once a `tool`
  *                                     message follows the last user message, answers with TEXT
  *                                     (default "Tool said: <tool result content>")
  *     chunks=N[,slow=MS]              exactly N content chunks "t0 ", "t1 ", ...
@@ -74,6 +75,8 @@ export type FakeScenario =
   | { kind: "chunks"; count: number; chunkDelayMs?: number }
   | {
       kind: "tool-call";
+      /** a runaway model: call the tool again after every tool result */
+      loop?: boolean;
       toolName: string;
       args: Record<string, unknown>;
       /** default: "Tool said: <tool result content>" */
@@ -283,6 +286,7 @@ function scenarioFromParams(p: Map<string, string>): FakeScenario {
     }
     const s: FakeScenario = { kind: "tool-call", toolName: p.get("tool") || "tool", args };
     if (p.has("then")) s.thenText = p.get("then");
+    if (p.has("loop")) s.loop = true;
     return s;
   }
   if (p.has("chunks")) {
@@ -653,7 +657,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
         const messages = getMessages(body);
         const lastUser = lastIndexOfRole(messages, "user");
         const lastTool = lastIndexOfRole(messages, "tool");
-        if (lastTool > lastUser) {
+        if (lastTool > lastUser && !s.loop) {
           const text = s.thenText ?? `Tool said: ${contentText(messages[lastTool].content)}`;
           if (!stream) {
             sendJson(ctx, 200, completion({ role: "assistant", content: text }, "stop", tokensFor(text)));
