@@ -99,44 +99,7 @@ export async function openSocket(url: string, headers: Record<string, string> = 
   };
 }
 
-/** The frame useAgentChat sends for a new user message. */
-export function chatRequest(
-  text: string,
-  opts: { author?: string; history?: any[]; trigger?: string; messageId?: string } = {}
-) {
-  const id = crypto.randomUUID();
-  const message = {
-    id: opts.messageId ?? crypto.randomUUID(),
-    role: "user",
-    parts: [{ type: "text", text }],
-    ...(opts.author ? { metadata: { author: opts.author } } : {})
-  };
-  const messages = opts.trigger === "regenerate-message" ? (opts.history ?? []) : [...(opts.history ?? []), message];
-  return {
-    id,
-    message,
-    frame: {
-      type: "cf_agent_use_chat_request",
-      id,
-      init: { method: "POST", body: JSON.stringify({ messages, trigger: opts.trigger ?? "submit-message" }) }
-    }
-  };
-}
-
-export const isResponse = (requestId: string) => (f: any) => f?.type === "cf_agent_use_chat_response" && f.id === requestId;
-export const isDone = (requestId: string) => (f: any) => isResponse(requestId)(f) && f.done === true;
-
-/** The UI message chunks of one request, in arrival order. */
-export function chunksOf(frames: any[], requestId: string): any[] {
-  return frames.filter((f) => isResponse(requestId)(f) && typeof f.body === "string" && f.body.length > 0).map((f) => JSON.parse(f.body));
-}
-
-export function textOf(frames: any[], requestId: string): string {
-  return chunksOf(frames, requestId)
-    .filter((c) => c.type === "text-delta")
-    .map((c) => c.delta)
-    .join("");
-}
+export { chatRequest, chunksOf, isDone, isResponse, textOf } from "../support/chat-protocol";
 
 export function messageText(message: any): string {
   return (message?.parts ?? [])

@@ -89,17 +89,4 @@ export function roomPath(workspace: string, roomId: string): string {
   return `/agents/overseer-agent/${workspace}/sub/chat-room/${roomId}`;
 }
 
-/** A chat request frame as useAgentChat sends it. */
-export function chatRequest(text: string, opts: { id?: string; author?: string; messages?: unknown[] } = {}) {
-  const id = opts.id ?? crypto.randomUUID();
-  const message = { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }], metadata: { author: opts.author } };
-  return {
-    id,
-    message,
-    frame: {
-      type: "cf_agent_use_chat_request",
-      id,
-      init: { method: "POST", body: JSON.stringify({ messages: [...(opts.messages ?? []), message], trigger: "submit-message" }) }
-    }
-  };
-}
+export { chatRequest, isDone } from "../support/chat-protocol";

@@ -3,9 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { MAX_MESSAGE_LENGTH, MAX_MESSAGES_PER_ROOM, MAX_WS_FRAME_BYTES, RATE_LIMITS } from "../../src/shared/constants";
-import { api, chatRequest, connect, createRoom, roomPath, uniqueName } from "./helpers";
+import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
 
-const isDone = (id: string) => (f: any) => f?.type === "cf_agent_use_chat_response" && f.id === id && f.done;
 
 async function history(ws: string, roomId: string) {
   return (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
@@ -34,7 +33,7 @@ describe("what a room socket refuses", () => {
     const { ws, room, before } = await roomWithOneExchange();
     const socket = await connect(roomPath(ws, room.id));
     const forged = before.map((m) => ({ ...m, parts: [{ type: "text", text: "FORGED" }] }));
-    const { id, frame } = chatRequest("a new question", { messages: forged });
+    const { id, frame } = chatRequest("a new question", { history: forged });
     socket.send(frame);
     await socket.next(isDone(id), 20_000);
     const after = await history(ws, room.id);

@@ -3,18 +3,15 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { ChatRoom } from "../../src/server/index";
-import { api, chatRequest, connect, createRoom, roomPath, uniqueName } from "./helpers";
+import { chunksOf } from "../support/chat-protocol";
+import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
 
 const isChunk = (requestId: string, type: string) => (f: any) =>
   f?.type === "cf_agent_use_chat_response" && f.id === requestId && typeof f.body === "string" && f.body.length > 0 && JSON.parse(f.body).type === type;
-const isDone = (requestId: string) => (f: any) => f?.type === "cf_agent_use_chat_response" && f.id === requestId && f.done === true;
-
 function deltas(frames: unknown[], requestId: string): string[] {
-  return frames
-    .filter((f: any) => f?.type === "cf_agent_use_chat_response" && f.id === requestId && typeof f.body === "string" && f.body.length > 0)
-    .map((f: any) => JSON.parse(f.body))
-    .filter((chunk: any) => chunk.type === "text-delta")
-    .map((chunk: any) => chunk.delta);
+  return chunksOf(frames, requestId)
+    .filter((chunk) => chunk.type === "text-delta")
+    .map((chunk) => chunk.delta);
 }
 
 describe("the overseer's room-list socket", () => {
