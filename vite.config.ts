@@ -2,13 +2,17 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import agents from "agents/vite";
+import path from "node:path";
 import { defineConfig } from "vite";
 
 // Tests and benchmarks start their own dev servers: each gets a private
-// state folder and no inspector port, so several can run side by side.
+// state folder, dependency cache and no inspector port, so several can run
+// side by side.
 const stateDir = process.env.ROOMS_STATE_DIR;
 
 export default defineConfig({
+  // Dev servers started side by side must not re-optimise one shared cache.
+  ...(stateDir ? { cacheDir: path.join(stateDir, "vite-cache") } : {}),
   // agents() before cloudflare(): it compiles the TC39 decorators agents uses.
   plugins: [
     agents(),

@@ -103,7 +103,7 @@ function Shell() {
         const ids = links.length ? links.map((a) => a.dataset.roomId!) : (roomsRef.current ?? []).map((r) => r.id);
         if (ids.length === 0) return;
         event.preventDefault();
-        const current = decodeURIComponent(location.pathname.match(/^\/sub\/chat-room\/([^/]+)/)?.[1] ?? "");
+        const current = decodeURIComponent(window.location.pathname.match(/^\/sub\/chat-room\/([^/]+)/)?.[1] ?? "");
         const index = ids.indexOf(current);
         const next =
           index === -1 ? (event.key === "ArrowDown" ? 0 : ids.length - 1) : (index + (event.key === "ArrowDown" ? 1 : -1) + ids.length) % ids.length;
@@ -127,7 +127,7 @@ function Shell() {
     };
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
-  }, [drawerOpen, isDesktop, location.pathname, navigate, setDrawerOpen]);
+  }, [drawerOpen, isDesktop, navigate, setDrawerOpen]);
 
   const drawerHidden = !isDesktop && !drawerOpen;
 

@@ -57,7 +57,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     child = spawn(process.execPath, [viteBin, "dev", "--port", String(port), "--strictPort", "--host", "127.0.0.1", "--bypass-lock"], {
       cwd: ROOT,
       env: {
-        ...process.env,
+        ...inheritedEnv(),
         ...options.vars,
         // Worker variables come from process.env (no .dev.vars in tests).
         CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
@@ -112,6 +112,17 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   };
 }
 
+/**
+ * Every variable of this process becomes a Worker variable, so a developer's
+ * own provider key or access token must not leak into a test server: only
+ * what a test passes in `vars` configures the app.
+ */
+const APP_VARIABLES = /^(OPENAI_|ACCESS_TOKEN$|ALLOWED_ORIGINS$|RATE_LIMIT_SCALE$|CONTEXT_TOKEN_BUDGET$|MODEL_IDLE_TIMEOUT_MS$|ROOMS_)/;
+
+function inheritedEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !APP_VARIABLES.test(key)));
+}
+
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -120,7 +131,8 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
       // The API answering means workerd and the Durable Objects are up,
       // not just Vite.
       const response = await fetch(`${url}/api/rooms`, { signal: AbortSignal.timeout(5_000) });
-      if (response.ok) return;
+      // 401: up, and guarded by an access token.
+      if (response.ok || response.status === 401) return;
     } catch {
       // Not listening yet: poll again.
     }

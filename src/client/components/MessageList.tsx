@@ -5,7 +5,10 @@
  * - loads older pages when the user nears the top, keeping what they were
  *   looking at in place;
  * - renders rows that are memoised, so a token re-renders one row, and that
- *   skip layout off screen (content-visibility), so long rooms stay smooth.
+ *   skip layout off screen (content-visibility), so long rooms stay smooth;
+ * - renders only the newest RENDER_WINDOW rows until the reader scrolls up,
+ *   because the server may hand us its whole in-memory window (thousands of
+ *   messages) at once.
  */
 import { AlertTriangle, ArrowDown, MessagesSquare, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
@@ -18,6 +21,9 @@ import { Button } from "./ui/Button";
 import { Spinner, TypingDots } from "./ui/Spinner";
 
 const STICK_THRESHOLD_PX = 80;
+/** Rows rendered at first; more are rendered as the reader scrolls up. */
+const RENDER_WINDOW = 120;
+const RENDER_STEP = 100;
 const LOAD_OLDER_THRESHOLD_PX = 600;
 const GROUP_WINDOW_MS = 5 * 60_000;
 
@@ -45,7 +51,24 @@ export function MessageList({ chat, roomName, displayName, connected, stickSigna
   const stickRef = useRef(true);
   const [atBottom, setAtBottom] = useState(true);
   const anchorRef = useRef<{ id: string; top: number } | null>(null);
-  const { messages, loadOlder, reachedStart, loadingOlder } = chat;
+  const { messages: allMessages, loadOlder, reachedStart, loadingOlder } = chat;
+
+  // ── Render window ──
+  const [renderCount, setRenderCount] = useState(RENDER_WINDOW);
+  const [seenLast, setSeenLast] = useState<string | undefined>(allMessages.at(-1)?.id);
+  const lastId = allMessages.at(-1)?.id;
+  if (lastId !== seenLast) {
+    // Messages appended while the reader is scrolled up stay rendered on top
+    // of what they were reading, rather than pushing rows out of the window.
+    if (!stickRef.current && seenLast !== undefined) {
+      const previousIndex = allMessages.findIndex((m) => m.id === seenLast);
+      const appended = previousIndex >= 0 ? allMessages.length - 1 - previousIndex : 0;
+      if (appended > 0) setRenderCount((c) => c + appended);
+    }
+    setSeenLast(lastId);
+  }
+  const hiddenAbove = Math.max(0, allMessages.length - renderCount);
+  const messages = hiddenAbove > 0 ? allMessages.slice(hiddenAbove) : allMessages;
 
   const scrollToBottom = useCallback((smooth = false) => {
     const el = scrollRef.current;
@@ -87,14 +110,18 @@ export function MessageList({ chat, roomName, displayName, connected, stickSigna
     }
   }, []);
 
+  /** Show more of what we hold, or fetch the next older page. */
+  const showOlder = useCallback(() => {
+    rememberAnchor();
+    if (hiddenAbove > 0) setRenderCount((c) => c + RENDER_STEP);
+    else void loadOlder();
+  }, [hiddenAbove, loadOlder, rememberAnchor]);
+
   const maybeLoadOlder = useCallback(() => {
     const el = scrollRef.current;
-    if (!el || reachedStart || loadingOlder) return;
-    if (el.scrollTop < LOAD_OLDER_THRESHOLD_PX && el.scrollHeight > el.clientHeight) {
-      rememberAnchor();
-      void loadOlder();
-    }
-  }, [reachedStart, loadingOlder, loadOlder, rememberAnchor]);
+    if (!el || (reachedStart && hiddenAbove === 0) || loadingOlder) return;
+    if (el.scrollTop < LOAD_OLDER_THRESHOLD_PX && el.scrollHeight > el.clientHeight) showOlder();
+  }, [reachedStart, hiddenAbove, loadingOlder, showOlder]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -123,7 +150,7 @@ export function MessageList({ chat, roomName, displayName, connected, stickSigna
   // Still near the top after a page (short messages)? Keep loading.
   useEffect(() => {
     if (!loadingOlder) maybeLoadOlder();
-  }, [loadingOlder, maybeLoadOlder]);
+  }, [loadingOlder, renderCount, maybeLoadOlder]);
 
   const last = messages.at(-1);
   const busy = chat.busy;
@@ -144,7 +171,7 @@ export function MessageList({ chat, roomName, displayName, connected, stickSigna
         tabIndex={0}
       >
         <div ref={contentRef} className="mx-auto flex min-h-full w-full max-w-3xl flex-col pt-4 pb-6">
-          {!reachedStart && messages.length > 0 && (
+          {(!reachedStart || hiddenAbove > 0) && messages.length > 0 && (
             <div className="flex h-12 items-center justify-center text-sm text-zinc-500">
               {chat.olderError ? (
                 <span className="flex items-center gap-2">
@@ -158,14 +185,14 @@ export function MessageList({ chat, roomName, displayName, connected, stickSigna
                   <Spinner /> Loading earlier messages…
                 </span>
               ) : (
-                <Button size="sm" variant="ghost" onClick={() => (rememberAnchor(), void loadOlder())}>
+                <Button size="sm" variant="ghost" onClick={showOlder}>
                   Load earlier messages
                 </Button>
               )}
             </div>
           )}
 
-          {reachedStart && messages.length > 0 && (
+          {reachedStart && hiddenAbove === 0 && messages.length > 0 && (
             <div className="px-4 pt-6 pb-4 sm:px-6">
               <div className="flex items-center gap-3 text-sm text-zinc-500 dark:text-zinc-400">
                 <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
@@ -195,7 +222,7 @@ export function MessageList({ chat, roomName, displayName, connected, stickSigna
               <MessageItem
                 key={message.id}
                 message={message}
-                grouped={isGrouped(messages[index - 1], message)}
+                grouped={isGrouped(messages[index - 1] ?? allMessages[hiddenAbove - 1], message)}
                 streaming={isLast && message.role === "assistant" && (chat.isStreaming || chat.status === "submitted")}
                 canRegenerate={isLast && message.role === "assistant" && !busy && connected}
                 canEdit={message.role === "user" && message.metadata?.author === displayName && !busy && connected}
@@ -224,11 +251,26 @@ export function MessageList({ chat, roomName, displayName, connected, stickSigna
                 <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
                 <span className="min-w-0 flex-1 break-words">{chat.error?.message || "The answer failed."}</span>
                 {connected && (
-                  <Button size="sm" onClick={chat.regenerate}>
+                  <Button size="sm" onClick={chat.retry}>
                     <RotateCcw className="size-3.5" aria-hidden="true" />
                     Retry
                   </Button>
                 )}
+              </div>
+            </div>
+          )}
+
+          {chat.serverError && chat.serverError !== chat.error?.message && !chat.actionError && (
+            <div className="px-4 pt-2 sm:px-6">
+              <div
+                role="alert"
+                className="ml-11 flex items-center gap-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200"
+              >
+                <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
+                <span className="min-w-0 flex-1 break-words">{chat.serverError}</span>
+                <Button size="sm" variant="ghost" onClick={chat.clearServerError}>
+                  Dismiss
+                </Button>
               </div>
             </div>
           )}

@@ -82,7 +82,7 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
         title={label}
         className="flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
       >
-        <span className="flex -space-x-1.5">
+        <span className="flex -space-x-1">
           {shown.map((u) => (
             <Avatar key={u.name} name={u.name} size="sm" className="ring-2 ring-white dark:ring-zinc-950" />
           ))}

@@ -7,9 +7,11 @@ import { useDisplayName } from "../hooks/use-display-name";
 import { useNow } from "../hooks/use-now";
 import { useRoomList } from "../hooks/use-room-list";
 import { cn } from "../lib/cn";
+import { plainPreview } from "../lib/messages";
 import { roomPath } from "../lib/routes";
 import { formatCount, fullDateTime, relativeTime } from "../lib/time";
 import { MOD } from "./AppDialogs";
+import { SignOutButton } from "./AuthGate";
 import { Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
 import { Kbd } from "./ui/Field";
@@ -48,7 +50,7 @@ const RoomRow = memo(function RoomRow({ room, now, onSelect }: { room: RoomSumma
         </div>
         <div className="mt-0.5 flex items-center gap-2">
           <span className="min-w-0 flex-1 truncate text-[13px] text-zinc-500 dark:text-zinc-400">
-            {room.lastMessagePreview ?? <span className="italic">No messages yet</span>}
+            {room.lastMessagePreview ? plainPreview(room.lastMessagePreview) : <span className="italic">No messages yet</span>}
           </span>
           {room.messageCount > 0 && (
             <span
@@ -192,6 +194,7 @@ export function Sidebar({ className }: { className?: string }) {
         <IconButton label="Keyboard shortcuts" onClick={ui.openShortcuts}>
           <Keyboard />
         </IconButton>
+        <SignOutButton />
       </div>
     </aside>
   );

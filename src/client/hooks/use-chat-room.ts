@@ -13,15 +13,13 @@
 import { useAgentChat } from "@cloudflare/ai-chat/react";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { DEFAULT_WORKSPACE, MAX_PAGE_SIZE } from "../../shared/constants";
+import { DEFAULT_WORKSPACE } from "../../shared/constants";
 import type { PresenceUser, RoomClientFrame, RoomState } from "../../shared/protocol";
 import { api, ApiError, errorMessage } from "../lib/api";
-import { fromChatMessage, MessageIdentityCache, type RoomMessage } from "../lib/messages";
+import { fromChatMessage, MessageIdentityCache, messageText, type RoomMessage } from "../lib/messages";
 import type { ConnectionStatus } from "./use-room-list";
 
 export const PAGE_SIZE = 50;
-/** Edit/regenerate load the whole room first; beyond this we refuse. */
-const MAX_HISTORY_FOR_REWRITE = 5_000;
 
 /** A callback with a stable identity that always runs the latest closure. */
 function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
@@ -37,9 +35,13 @@ function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...a
 export function useRoomSocket(roomId: string, displayName: string) {
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [presence, setPresence] = useState<PresenceUser[]>([]);
+  /** The last refusal the room sent us (rate limit, too large, …). */
+  const [serverError, setServerError] = useState<string | null>(null);
   const nameRef = useRef(displayName);
   nameRef.current = displayName;
   const sendRef = useRef<(data: string) => void>(() => {});
+  /** The chat turn streaming in this room right now, whoever started it. */
+  const activeTurnRef = useRef<string | null>(null);
 
   const hello = useCallback(() => {
     const frame: RoomClientFrame = { type: "rooms_hello", name: nameRef.current };
@@ -61,13 +63,28 @@ export function useRoomSocket(roomId: string, displayName: string) {
     },
     onConnectionError: () => setStatus("closed"),
     onMessage: (event: MessageEvent) => {
-      if (typeof event.data !== "string" || !event.data.includes('"rooms_')) return;
+      if (typeof event.data !== "string") return;
+      if (event.data.includes('"cf_agent_use_chat_response"')) {
+        try {
+          const frame = JSON.parse(event.data) as { type?: string; id?: string; done?: boolean; error?: boolean };
+          if (frame.type !== "cf_agent_use_chat_response" || typeof frame.id !== "string") return;
+          if (frame.done || frame.error) {
+            if (activeTurnRef.current === frame.id) activeTurnRef.current = null;
+          } else {
+            activeTurnRef.current = frame.id;
+          }
+        } catch {
+          // Not JSON: ignore.
+        }
+        return;
+      }
+      if (!event.data.includes('"rooms_')) return;
       try {
         const frame = JSON.parse(event.data) as { type?: string; users?: unknown; message?: unknown };
         if (frame.type === "rooms_presence" && Array.isArray(frame.users)) {
           setPresence(frame.users as PresenceUser[]);
-        } else if (frame.type === "rooms_error") {
-          console.warn("[rooms] room error:", frame.message);
+        } else if (frame.type === "rooms_error" && typeof frame.message === "string") {
+          setServerError(frame.message);
         }
       } catch {
         // Not ours.
@@ -75,6 +92,15 @@ export function useRoomSocket(roomId: string, displayName: string) {
     }
   });
   sendRef.current = (data) => agent.send(data);
+
+  /**
+   * Cancel the running turn even when another person started it: the chat
+   * hook only cancels turns it sent or resumed, not ones it merely watches.
+   */
+  const cancelActiveTurn = useCallback(() => {
+    const id = activeTurnRef.current;
+    if (id) sendRef.current(JSON.stringify({ type: "cf_agent_chat_request_cancel", id }));
+  }, []);
 
   // Tell the room when our name changes.
   useEffect(() => {
@@ -88,7 +114,10 @@ export function useRoomSocket(roomId: string, displayName: string) {
     /** The server's connection id for this socket (PartySocket's `_pk`). */
     selfId: agent.id,
     state: agent.state,
-    connectionError: agent.connectionError
+    connectionError: agent.connectionError,
+    serverError,
+    clearServerError: useCallback(() => setServerError(null), []),
+    cancelActiveTurn
   };
 }
 
@@ -153,7 +182,12 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
     agent: socket.agent,
     getInitialMessages: loadNewestPage,
     // The transcript is server-authoritative; our local list is a window.
-    syncMessagesToServer: false
+    syncMessagesToServer: false,
+    // The room rebuilds every request from its own transcript and reads
+    // only our last message: the new or edited question, or the one to
+    // answer again. So that is all we send (the framework would send our
+    // whole list).
+    prepareSendMessagesRequest: ({ messages }) => ({ body: { messages: messages.slice(-1) } })
   });
   const live = chat.messages;
   const initialInfo = initialPages.get(roomId);
@@ -208,29 +242,16 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
   }, [roomId, reachedStart]);
 
   /**
-   * Edit and regenerate send our whole local list and the server deletes
-   * whatever it holds that the list lacks. So before rewriting history, make
-   * the local list the whole room, or older messages would be deleted too.
+   * The chat hook can only edit messages it holds; a question from an older
+   * page joins its list first.
    */
   const setMessages = chat.setMessages;
-  const ensureCompleteHistory = useStableCallback(async () => {
-    const first = live[0];
-    if (!first || (history.reachedStart && history.older.length === 0)) return;
-    const loaded: RoomMessage[] = [];
-    let before: string | null = first.id;
-    while (before) {
-      const page = await api.listMessages(roomId, { before, limit: MAX_PAGE_SIZE });
-      loaded.unshift(...page.messages.map(fromChatMessage));
-      before = page.nextCursor;
-      if (loaded.length > MAX_HISTORY_FOR_REWRITE) {
-        throw new Error(`This room has more than ${MAX_HISTORY_FOR_REWRITE} messages, too many to rewrite its history from the browser.`);
-      }
-    }
+  const holdForEdit = useStableCallback((messageId: string) => {
+    if (live.some((m) => m.id === messageId)) return;
     setMessages((list) => {
       const ids = new Set(list.map((m) => m.id));
-      return [...loaded.filter((m) => !ids.has(m.id)), ...list];
+      return [...history.older.filter((m) => !ids.has(m.id)), ...list];
     });
-    setHistory((h) => ({ ...h, reachedStart: true }));
   });
 
   // ── Actions ──
@@ -250,7 +271,6 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
     setActionError(null);
     try {
       clearError();
-      await ensureCompleteHistory();
       await regenerate();
     } catch (error) {
       setActionError(errorMessage(error));
@@ -261,14 +281,31 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
       setActionError(null);
       try {
         clearError();
-        await ensureCompleteHistory();
+        holdForEdit(messageId);
         await sendMessage({ text, messageId, metadata: { author: nameRef.current, createdAt: Date.now() } });
       } catch (error) {
         setActionError(errorMessage(error));
       }
   });
 
+  /**
+   * Retry after a failure: a failed answer is regenerated; a question the
+   * server refused (rate limit, too long, …) is sent again as a new message.
+   */
+  const retry = useStableCallback(async () => {
+    const last = live.at(-1);
+    if (last?.role === "user" && chat.error) {
+      clearError();
+      setMessages((list) => list.filter((m) => m.id !== last.id));
+      socket.clearServerError();
+      send(messageText(last));
+      return;
+    }
+    await regenerateLast();
+  });
+
   const stopStreaming = useStableCallback(() => {
+    socket.cancelActiveTurn();
     void stop();
   });
   const dismissActionError = useCallback(() => setActionError(null), []);
@@ -294,6 +331,9 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
     send,
     stop: stopStreaming,
     regenerate: regenerateLast,
+    retry,
+    serverError: socket.serverError,
+    clearServerError: socket.clearServerError,
     editAndResend
   };
 }

@@ -63,13 +63,23 @@ async function request<T>(path: string, init: RequestInit & { json?: unknown } =
   } catch {
     body = undefined;
   }
-  if (!response.ok) throw errorFromBody(body, response.status);
+  if (!response.ok) {
+    // The access token is gone or wrong: let the sign-in gate take over.
+    if (response.status === 401 && !path.startsWith("/api/session")) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
+    throw errorFromBody(body, response.status);
+  }
   return body as T;
 }
+
+/** Fired on window when the server answers 401. */
+export const UNAUTHORIZED_EVENT = "rooms:unauthorized";
 
 const roomPath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 
 export const api = {
+  session: () => request<{ authRequired: boolean; authenticated: boolean }>("/api/session"),
+  signIn: (token: string) => request<void>("/api/session", { method: "POST", json: { token } }),
+  signOut: () => request<void>("/api/session", { method: "DELETE" }),
   listRooms: () => request<{ rooms: RoomSummary[] }>(BASE),
   createRoom: (body: CreateRoomBody) => request<RoomDetail>(BASE, { method: "POST", json: body }),
   getRoom: (id: string, signal?: AbortSignal) => request<RoomDetail>(roomPath(id), { signal }),

@@ -98,3 +98,17 @@ export function initials(name: string): string {
   const second = words.length > 1 ? (Array.from(words[1])[0] ?? "") : (Array.from(words[0])[1] ?? "");
   return (first + second).toUpperCase();
 }
+
+/** A room-list preview without the Markdown punctuation. */
+export function plainPreview(text: string): string {
+  return text
+    .replace(/```[\w-]*/g, " ")
+    .replace(/`+/g, "")
+    .replace(/(^|\s)#{1,6}\s+/g, "$1")
+    .replace(/(^|\s)>\s+/g, "$1")
+    .replace(/(\*\*|__)(.+?)\1/g, "$2")
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,!?:;]|$)/g, "$1$2")
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
+}

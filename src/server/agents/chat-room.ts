@@ -384,7 +384,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
           return refuse("conflict:room_full", `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`, requestId);
         }
         const init = (frame as { init?: { method?: unknown; body?: unknown } }).init;
-        const guarded = guardChatRequest(init?.body, new Map(this.messages.map((m) => [m.id, m])), {
+        const guarded = guardChatRequest(init?.body, this.messages, {
           maxMessageLength: MAX_MESSAGE_LENGTH,
           maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST
         });

@@ -1,11 +1,12 @@
 /**
  * What a room accepts from a client's chat request. The AIChatAgent protocol
- * has the client send its whole transcript with every message, and the
- * framework would store it as sent. Clients are untrusted, so a request is
- * rewritten before the framework sees it: every message the room already
- * has is replaced by the room's own copy (no one can alter history by
- * sending it back changed), unknown earlier messages are dropped, and only
- * the last message may be new or edited: a user message of bounded text.
+ * has the client send its transcript with every message, and the framework
+ * would store it as sent, and on an edit or regenerate delete whatever the
+ * client's list lacks. Clients are untrusted and often hold only the newest
+ * page, so the request is rebuilt from the room's own transcript: the client
+ * contributes only which message is new, edited or regenerated, and the text
+ * of a new or edited user message (bounded). No one can alter history by
+ * sending it back changed, and no stale client can delete what it never saw.
  */
 import type { UIMessage } from "ai";
 
@@ -28,7 +29,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function guardChatRequest(rawBody: unknown, known: ReadonlyMap<string, UIMessage>, limits: GuardLimits): GuardResult {
+export function guardChatRequest(rawBody: unknown, transcript: readonly UIMessage[], limits: GuardLimits): GuardResult {
   if (typeof rawBody !== "string") return fail("A chat request needs a JSON body.");
   let body: unknown;
   try {
@@ -51,36 +52,37 @@ export function guardChatRequest(rawBody: unknown, known: ReadonlyMap<string, UI
   }
   const messages = incoming as Array<Record<string, unknown> & { id: string }>;
 
-  const kept: UIMessage[] = [];
-  const prefix = trigger === "submit-message" ? messages.slice(0, -1) : messages;
-  for (const message of prefix) {
-    const stored = known.get(message.id);
-    if (stored) kept.push(stored);
+  const indexOf = new Map(transcript.map((m, i) => [m.id, i]));
+  const last = messages[messages.length - 1];
+
+  if (trigger === "regenerate-message") {
+    // Re-answer the client's last message: the room's transcript up to it.
+    const at = indexOf.get(last.id);
+    if (at === undefined) return fail("That message is not in this room's recent history, so it cannot be regenerated.");
+    return { ok: true, body: JSON.stringify({ messages: transcript.slice(0, at + 1), trigger }), newText: null };
   }
 
-  let newText: string | null = null;
-  if (trigger === "submit-message") {
-    const last = messages[messages.length - 1];
-    const stored = known.get(last.id);
-    if (last.role !== "user" || (stored && stored.role !== "user")) return fail("Only a user message can be sent.");
-    const parts = Array.isArray(last.parts) ? last.parts : [];
-    const texts: string[] = [];
-    for (const part of parts) {
-      if (!isRecord(part) || part.type !== "text" || typeof part.text !== "string") {
-        return fail("A message may contain text parts only.");
-      }
-      texts.push(part.text);
+  const at = indexOf.get(last.id);
+  if (last.role !== "user" || (at !== undefined && transcript[at].role !== "user")) return fail("Only a user message can be sent.");
+  const parts = Array.isArray(last.parts) ? last.parts : [];
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (!isRecord(part) || part.type !== "text" || typeof part.text !== "string") {
+      return fail("A message may contain text parts only.");
     }
-    const text = texts.join("");
-    if (!text.trim()) return fail("The message is empty.");
-    if (text.length > limits.maxMessageLength) {
-      return fail(`A message may be at most ${limits.maxMessageLength} characters.`, "payload_too_large:body");
-    }
-    const metadata = isRecord(last.metadata) && typeof last.metadata.author === "string" ? { author: last.metadata.author } : {};
-    kept.push({ id: last.id, role: "user", parts: [{ type: "text", text }], metadata });
-    newText = text;
-  } else if (kept.length === 0) {
-    return fail("Nothing to regenerate.");
+    texts.push(part.text);
   }
+  const text = texts.join("");
+  if (!text.trim()) return fail("The message is empty.");
+  if (text.length > limits.maxMessageLength) {
+    return fail(`A message may be at most ${limits.maxMessageLength} characters.`, "payload_too_large:body");
+  }
+  const metadata = isRecord(last.metadata) && typeof last.metadata.author === "string" ? { author: last.metadata.author } : {};
+  const message: UIMessage = { id: last.id, role: "user", parts: [{ type: "text", text }], metadata };
+  // A new message follows the whole transcript; an edit replaces its
+  // original and everything after it.
+  const before = at === undefined ? transcript : transcript.slice(0, at);
+  const kept = [...before, message];
+  const newText = text;
   return { ok: true, body: JSON.stringify({ messages: kept, trigger }), newText };
 }

@@ -31,11 +31,8 @@ export function Dialog({ open, onClose, title, description, children, className,
     if (open && !dialog.open) {
       dialog.showModal();
       // showModal focuses the first focusable element (the close button);
-      // prefer the field the dialog is about.
-      const target =
-        dialog.querySelector<HTMLElement>("[data-autofocus]") ??
-        dialog.querySelector<HTMLElement>("input:not([type=hidden]), textarea, select");
-      target?.focus();
+      // dialogs that are about one field mark it with data-autofocus.
+      dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
     }
     if (!open && dialog.open) dialog.close();
   }, [open]);

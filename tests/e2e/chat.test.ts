@@ -1,0 +1,286 @@
+/**
+ * One person in a room: create, stream, stop, regenerate, edit and resend,
+ * errors with Retry, tools, rename, settings, delete.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  composer,
+  eventually,
+  launchBrowser,
+  log,
+  messageRows,
+  newUser,
+  rest,
+  roomUrl,
+  sendFromComposer,
+  startTestApp,
+  textOf,
+  uniqueName,
+  type TestApp
+} from "./helpers";
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function openRoom(name: string, displayName = "Ada"): Promise<{ page: Page; id: string }> {
+  const room = await rest.createRoom(app.url, { name });
+  const { page } = await newUser(browser, { displayName });
+  await page.goto(roomUrl(app.url, room.id));
+  await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
+  return { page, id: room.id };
+}
+
+const lastAssistant = (page: Page) => messageRows(page, "assistant").last();
+
+describe("a room, one person", () => {
+  it("creates a room from the dialog and lands in it", async () => {
+    const { page } = await newUser(browser, { displayName: "Ada" });
+    await page.goto(app.url);
+    const name = uniqueName("Created in UI");
+    await page.getByRole("complementary", { name: "Rooms sidebar" }).getByRole("button", { name: "New room" }).click();
+    const dialog = page.getByRole("dialog", { name: "New room" });
+    await dialog.getByRole("textbox", { name: "Name" }).fill(name);
+    await dialog.getByRole("textbox", { name: "System prompt" }).fill("Answer briefly.");
+    await dialog.getByRole("button", { name: "Create room" }).click();
+
+    await page.waitForURL(/\/sub\/chat-room\/[\w-]+$/);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(name);
+    await expect.poll(() => page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: new RegExp(name) }).count()).toBe(1);
+    const id = page.url().split("/").pop()!;
+    const detail = await rest.getRoom(app.url, id);
+    expect(detail.name).toBe(name);
+    expect(detail.settings.systemPrompt).toBe("Answer briefly.");
+    await page.context().close();
+  });
+
+  it("streams the answer token by token, then shows it complete", async () => {
+    const { page, id } = await openRoom(uniqueName("Streaming"));
+    await sendFromComposer(page, "Count for me [[fake:chunks=30,slow=120]]");
+
+    const answer = lastAssistant(page);
+    // A partial answer is on screen before the end arrives.
+    await answer.getByText(/t4 /).waitFor();
+    const partial = await answer.textContent();
+    expect(partial).toContain("t4");
+    expect(partial).not.toContain("t29");
+    await expect.poll(() => page.getByRole("button", { name: "Stop generating" }).count()).toBe(1);
+
+    await answer.getByText(/t29/).waitFor();
+    await expect.poll(() => page.getByRole("button", { name: "Send message" }).count()).toBe(1);
+    const user = messageRows(page, "user").last();
+    expect(await user.textContent()).toContain("Ada");
+
+    const stored = await eventually(
+      () => rest.messages(app.url, id),
+      (p) => p.messages.length === 2 && textOf(p.messages[1]).includes("t29")
+    );
+    expect(stored.messages[0].metadata?.author).toBe("Ada");
+    await page.context().close();
+  });
+
+  it("stops a streaming answer: the provider request is cancelled and the partial answer stays, marked stopped", async () => {
+    const { page, id } = await openRoom(uniqueName("Stopping"));
+    const marker = `stop-${Date.now()}`;
+    await sendFromComposer(page, `${marker} [[fake:chunks=300,slow=100]]`);
+    const request = await app.fake.waitForRequest((r) => r.lastUserText?.includes(marker) ?? false);
+    await lastAssistant(page).getByText(/t3 /).waitFor();
+
+    await page.getByRole("button", { name: "Stop generating" }).click();
+    await app.fake.waitForClientClose(request.id, 15_000);
+
+    await lastAssistant(page).getByText("Stopped").waitFor();
+    const shown = await lastAssistant(page).textContent();
+    expect(shown).toContain("t3");
+    expect(shown).not.toContain("t299");
+    await expect.poll(() => page.getByRole("button", { name: "Send message" }).count()).toBe(1);
+
+    // The mark and the partial text survive a reload.
+    const stored = await eventually(
+      () => rest.messages(app.url, id),
+      (p) => p.messages.at(-1)?.metadata?.stopped === true
+    );
+    expect(textOf(stored.messages.at(-1)!)).toContain("t3");
+    await page.reload();
+    await lastAssistant(page).getByText("Stopped").waitFor();
+    expect(await lastAssistant(page).textContent()).toContain("t3");
+    await page.context().close();
+  });
+
+  it("regenerates the last answer, replacing it on the server", async () => {
+    const { page, id } = await openRoom(uniqueName("Regenerate"));
+    app.fake.setScenario({ kind: "text", text: "First take on it." });
+    await sendFromComposer(page, "Give me a take");
+    await lastAssistant(page).getByText("First take on it.").waitFor();
+    await expect.poll(() => page.getByRole("button", { name: "Regenerate answer" }).count()).toBe(1);
+
+    app.fake.setScenario({ kind: "text", text: "Second, better take." });
+    await page.getByRole("button", { name: "Regenerate answer" }).click();
+    await lastAssistant(page).getByText("Second, better take.").waitFor();
+    await expect.poll(() => log(page).getByText("First take on it.").count()).toBe(0);
+    app.fake.setScenario({ kind: "text" });
+
+    const stored = await eventually(
+      () => rest.messages(app.url, id),
+      (p) => p.messages.length === 2 && textOf(p.messages[1]) === "Second, better take."
+    );
+    expect(stored.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    await page.reload();
+    await lastAssistant(page).getByText("Second, better take.").waitFor();
+    expect(await messageRows(page, "assistant").count()).toBe(1);
+    await page.context().close();
+  });
+
+  it("edits a question and resends it, replacing everything after it", async () => {
+    const { page, id } = await openRoom(uniqueName("Edit"));
+    await sendFromComposer(page, "Original question");
+    await lastAssistant(page).getByText("Echo: Original question").waitFor();
+    await expect.poll(() => page.getByRole("button", { name: "Send message" }).count()).toBe(1);
+    await sendFromComposer(page, "Follow-up question");
+    await lastAssistant(page).getByText("Echo: Follow-up question").waitFor();
+    await expect.poll(() => page.getByRole("button", { name: "Send message" }).count()).toBe(1);
+
+    const first = messageRows(page, "user").first();
+    await first.hover();
+    await first.getByRole("button", { name: "Edit message" }).click();
+    const editor = first.getByRole("textbox", { name: "Edit message" });
+    await editor.fill("Edited question");
+    await first.getByRole("button", { name: "Save & send" }).click();
+
+    await lastAssistant(page).getByText("Echo: Edited question").first().waitFor();
+    await expect.poll(() => log(page).getByText("Follow-up question").count()).toBe(0);
+    await expect.poll(() => messageRows(page).count()).toBe(2);
+
+    const stored = await eventually(
+      () => rest.messages(app.url, id),
+      (p) => p.messages.length === 2 && textOf(p.messages[1]) === "Echo: Edited question"
+    );
+    expect(stored.messages.map(textOf)).toEqual(["Edited question", "Echo: Edited question"]);
+    await page.reload();
+    await lastAssistant(page).getByText("Echo: Edited question").first().waitFor();
+    expect(await messageRows(page).count()).toBe(2);
+    expect(await log(page).getByText("Original question").count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("shows a failed answer in place with the reason, and Retry answers it", async () => {
+    const { page, id } = await openRoom(uniqueName("Errors"));
+    // Three failures: the first try and both SDK retries fail, the fourth works.
+    await sendFromComposer(page, `Flaky please [[fake:fail=3,status=500,id=${Date.now()}]]`);
+    const alert = lastAssistant(page).getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/failed/i);
+
+    await alert.getByRole("button", { name: "Retry" }).click();
+    await lastAssistant(page).getByText("Echo: Flaky please").waitFor();
+    await expect.poll(() => lastAssistant(page).getByRole("alert").count()).toBe(0);
+    const stored = await eventually(
+      () => rest.messages(app.url, id),
+      (p) => p.messages.length === 2 && !p.messages[1].metadata?.error
+    );
+    expect(textOf(stored.messages[1])).toBe("Echo: Flaky please");
+    await page.context().close();
+  });
+
+  it("shows tool calls as compact parts that expand to input and result", async () => {
+    const { page } = await openRoom(uniqueName("Tools"));
+    await sendFromComposer(page, "What time is it? [[fake:tool=get_current_time,then=It is later than you think.]]");
+    await lastAssistant(page).getByText("It is later than you think.").waitFor();
+    const tool = lastAssistant(page).locator("details").filter({ hasText: "get_current_time" });
+    await tool.getByText("Done").waitFor();
+    expect(await tool.getAttribute("open")).toBeNull();
+    await tool.locator("summary").click();
+    await tool.getByText("Result").waitFor();
+    expect(await tool.textContent()).toContain("UTC");
+    await page.context().close();
+  });
+
+  it("renders Markdown with highlighted code and a copy button", async () => {
+    const { page } = await openRoom(uniqueName("Markdown"));
+    const md = encodeURIComponent("Use **this**:\n\n```ts\nconst answer: number = 42;\n```\n\n- one\n- two").replace(/\]/g, "%5D");
+    await sendFromComposer(page, `[[fake:text=${md}]]`);
+    const answer = lastAssistant(page);
+    await answer.locator("[data-streamdown='strong'], strong", { hasText: "this" }).first().waitFor();
+    await answer.getByRole("listitem").filter({ hasText: "two" }).waitFor();
+    await answer.getByText("const").first().waitFor();
+    // Shiki arrives lazily and colours the tokens.
+    await expect
+      .poll(
+        () =>
+          answer
+            .locator("pre code span span")
+            .evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size),
+        { timeout: 20_000 }
+      )
+      .toBeGreaterThan(1);
+    expect(await answer.locator("button[title*='Copy' i], button[aria-label*='Copy' i]").count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it("renames a room and edits its settings", async () => {
+    const { page, id } = await openRoom(uniqueName("Rename me"));
+    const newName = uniqueName("Renamed");
+    await page.getByRole("button", { name: "Rename room" }).click();
+    const dialog = page.getByRole("dialog", { name: "Rename room" });
+    await dialog.getByRole("textbox", { name: "Room name" }).fill(newName);
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(newName);
+    await expect.poll(() => page.getByRole("navigation", { name: "Rooms" }).getByText(newName).count()).toBe(1);
+
+    await page.getByRole("button", { name: "Room settings" }).click();
+    const settings = page.getByRole("dialog", { name: "Room settings" });
+    await settings.getByRole("textbox", { name: "System prompt" }).fill("You are a pirate.");
+    await settings.getByRole("textbox", { name: "Model" }).fill("fake-model-2");
+    await settings.getByRole("spinbutton", { name: "Temperature" }).fill("0.4");
+    await settings.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => settings.isVisible()).toBe(false);
+
+    const detail = await rest.getRoom(app.url, id);
+    expect(detail.name).toBe(newName);
+    expect(detail.settings).toMatchObject({ systemPrompt: "You are a pirate.", model: "fake-model-2", temperature: 0.4 });
+    await expect.poll(() => page.locator("main header").first().getByText("fake-model-2", { exact: true }).count()).toBe(1);
+    await page.context().close();
+  });
+
+  it("deletes a room after confirmation", async () => {
+    const name = uniqueName("Delete me");
+    const { page, id } = await openRoom(name);
+    await page.getByRole("button", { name: "Delete room" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete room?" });
+    expect(await dialog.textContent()).toContain(name);
+    await dialog.getByRole("button", { name: "Delete room" }).click();
+    await page.waitForURL(`${app.url}/`);
+    await expect.poll(() => page.getByRole("navigation", { name: "Rooms" }).getByText(name).count()).toBe(0);
+    const response = await fetch(`${app.url}/api/rooms/${id}`);
+    expect(response.status).toBe(404);
+    await page.context().close();
+  });
+
+  it("keeps the composer usable from the keyboard: Enter sends, Shift+Enter adds a line", async () => {
+    const { page, id } = await openRoom(uniqueName("Keyboard"));
+    const box = composer(page);
+    await box.click();
+    await page.keyboard.type("line one");
+    await page.keyboard.press("Shift+Enter");
+    await page.keyboard.type("line two");
+    expect(await box.inputValue()).toBe("line one\nline two");
+    await page.keyboard.press("Enter");
+    await lastAssistant(page).getByText(/Echo: line one/).waitFor();
+    expect(await box.inputValue()).toBe("");
+    const stored = await eventually(
+      () => rest.messages(app.url, id),
+      (p) => p.messages.length === 2
+    );
+    expect(textOf(stored.messages[0])).toBe("line one\nline two");
+    await page.context().close();
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Shared plumbing for the browser tests: one Chromium per file, a fresh
+ * context per user, the app's dev server with the fake OpenAI provider, and
+ * small REST helpers to set rooms up without clicking.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import type { ChatMessage, MessagePage, RoomDetail } from "../../src/shared/protocol";
+import { startDevServer, type DevServer } from "../support/dev-server";
+import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const SCREENSHOT_DIR = path.join(ROOT, "docs/screenshots");
+
+const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+export function chromiumPath(): string {
+  const found = CHROMIUM_CANDIDATES.find((p): p is string => !!p && existsSync(p));
+  if (!found) throw new Error("No Chromium found: apt-get install -y chromium, or set CHROMIUM_PATH.");
+  return found;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run"
+    ]
+  });
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface NewUserOptions extends BrowserContextOptions {
+  /** Display name stored before the app loads. */
+  displayName?: string;
+}
+
+/** A fresh browser profile (own localStorage), i.e. another person. */
+export async function newUser(browser: Browser, { displayName, ...options }: NewUserOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: "reduce", ...options });
+  if (displayName) {
+    await context.addInitScript((name) => {
+      try {
+        if (!localStorage.getItem("rooms.displayName")) localStorage.setItem("rooms.displayName", name);
+      } catch {
+        // about:blank has no storage
+      }
+    }, displayName);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  return { context, page };
+}
+
+export interface TestApp {
+  server: DevServer;
+  fake: FakeOpenAI;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** One dev server per test file, answering through the fake provider. */
+export async function startTestApp(extraVars: Record<string, string> = {}): Promise<TestApp> {
+  const fake = await startFakeOpenAI();
+  const server = await startDevServer({
+    vars: {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: "test-key",
+      OPENAI_MODEL: "fake-model",
+      // Tests set rooms up over REST faster than a person would.
+      RATE_LIMIT_SCALE: "0",
+      ...extraVars
+    }
+  });
+  // First page load makes Vite optimise client deps; do it once up front.
+  await fetch(`${server.url}/`).then((r) => r.text());
+  await fetch(`${server.url}/src/client/main.tsx`).then((r) => r.text()).catch(() => "");
+  return {
+    server,
+    fake,
+    url: server.url,
+    async stop() {
+      await server.stop().catch(() => {});
+      await fake.close().catch(() => {});
+    }
+  };
+}
+
+let counter = 0;
+/** Unique per run, so tests sharing a server never see each other's rooms by name. */
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix} ${Date.now().toString(36)}${counter}`;
+}
+
+async function json<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const rest = {
+  createRoom: (base: string, body: { name: string; systemPrompt?: string }) =>
+    fetch(`${base}/api/rooms`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) =>
+      json<RoomDetail>(r)
+    ),
+  deleteRoom: (base: string, id: string) => fetch(`${base}/api/rooms/${id}`, { method: "DELETE" }).then((r) => json<void>(r)),
+  getRoom: (base: string, id: string) => fetch(`${base}/api/rooms/${id}`).then((r) => json<RoomDetail>(r)),
+  messages: (base: string, id: string, limit = 200) =>
+    fetch(`${base}/api/rooms/${id}/messages?limit=${limit}`).then((r) => json<MessagePage>(r)),
+  /** Sends through the REST path and waits for the answer. */
+  send: (base: string, id: string, text: string, author = "API") =>
+    fetch(`${base}/api/rooms/${id}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text, author })
+    }).then((r) => json<{ status: string }>(r))
+};
+
+export function textOf(message: ChatMessage): string {
+  return message.parts
+    .filter((p) => p.type === "text")
+    .map((p) => String(p.text))
+    .join("");
+}
+
+export const roomUrl = (base: string, id: string) => `${base}/sub/chat-room/${id}`;
+
+/** The conversation log and its messages. */
+export const log = (page: Page) => page.getByRole("log");
+export const messageRows = (page: Page, role?: "user" | "assistant") =>
+  page.locator(role ? `[data-message-id][data-role="${role}"]` : "[data-message-id]");
+export const composer = (page: Page) => page.getByRole("textbox", { name: /^Message / });
+
+export async function sendFromComposer(page: Page, text: string) {
+  const box = composer(page);
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** Poll a condition (for things outside the page, e.g. REST state). */
+export async function eventually<T>(fn: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T;
+  do {
+    last = await fn();
+    if (check(last)) return last;
+    await new Promise((r) => setTimeout(r, 200));
+  } while (Date.now() < deadline);
+  return last;
+}
+
+export function screenshotPath(name: string): string {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return path.join(SCREENSHOT_DIR, `${name}.png`);
+}

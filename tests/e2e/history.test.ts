@@ -1,0 +1,105 @@
+/**
+ * Long rooms: the newest page first, older pages on scroll-up without losing
+ * your place, auto-scroll that yields to the reader, and history rewrites
+ * (regenerate) that never drop older messages.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, launchBrowser, log, messageRows, newUser, rest, roomUrl, startTestApp, textOf, type TestApp } from "./helpers";
+
+let app: TestApp;
+let browser: Browser;
+let roomId: string;
+const TURNS = 40; // 80 messages: more than one page of 50
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  const room = await rest.createRoom(app.url, { name: "Long room" });
+  roomId = room.id;
+  for (let i = 0; i < TURNS; i++) {
+    await rest.send(app.url, roomId, `Question number ${i}\n\nwith a second paragraph to make it taller`, i % 2 ? "Ben" : "Ann");
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe("long rooms", () => {
+  it("opens at the newest messages and loads older pages on scroll-up, keeping the reader's place", async () => {
+    const { context, page } = await newUser(browser);
+    await page.goto(roomUrl(app.url, roomId));
+    await messageRows(page, "assistant").last().getByText(`Echo: Question number ${TURNS - 1}`).first().waitFor();
+    // Only the newest page at first.
+    expect(await messageRows(page).count()).toBe(50);
+    expect(await log(page).getByText("Question number 0", { exact: false }).count()).toBe(0);
+
+    // At the bottom: the newest answer is in view.
+    await expect.poll(() => messageRows(page).last().isVisible()).toBe(true);
+
+    // Scroll to the top: the next page arrives, and the first row we had stays where it was.
+    const firstId = await messageRows(page).first().getAttribute("data-message-id");
+    await log(page).evaluate((el) => (el.scrollTop = 0));
+    await expect.poll(() => messageRows(page).count()).toBe(TURNS * 2);
+    const anchor = page.locator(`[data-message-id="${firstId}"]`);
+    const box = await anchor.boundingBox();
+    const logBox = await log(page).boundingBox();
+    expect(box && logBox && box.y >= logBox.y - box.height && box.y < logBox.y + logBox.height).toBe(true);
+    await log(page).getByText(/This is the start of/).waitFor({ state: "attached" });
+    await context.close();
+  });
+
+  it("stops following new messages while you read older ones, and jumps back on request", async () => {
+    const { context, page } = await newUser(browser);
+    await page.goto(roomUrl(app.url, roomId));
+    await messageRows(page).nth(49).waitFor();
+    await log(page).evaluate((el) => el.scrollBy(0, -900));
+    const jump = page.getByRole("button", { name: "Jump to latest" });
+    await expect.poll(() => jump.isVisible()).toBe(true);
+    // The row at the top of the viewport, and where it is.
+    const topRow = async () =>
+      log(page).evaluate((el) => {
+        const top = el.getBoundingClientRect().top;
+        const row = [...el.querySelectorAll<HTMLElement>("[data-message-id]")].find((r) => r.getBoundingClientRect().bottom > top + 1)!;
+        return { id: row.dataset.messageId!, y: row.getBoundingClientRect().top };
+      });
+    const before = await topRow();
+
+    await rest.send(app.url, roomId, "A newer message arrives");
+    await messageRows(page, "assistant").last().getByText("Echo: A newer message arrives").waitFor({ state: "attached" });
+    await page.waitForTimeout(300);
+    // What the reader was looking at has not moved.
+    const y = await page.locator(`[data-message-id="${before.id}"]`).evaluate((el) => el.getBoundingClientRect().top);
+    expect(Math.abs(y - before.y)).toBeLessThan(5);
+
+    await jump.click();
+    await expect.poll(() => log(page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(80);
+    await expect.poll(() => messageRows(page).last().isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it("regenerates the last answer of a long room without losing older history", async () => {
+    const before = await rest.messages(app.url, roomId);
+    const total = (await rest.getRoom(app.url, roomId)).messageCount;
+    const { context, page } = await newUser(browser);
+    await page.goto(roomUrl(app.url, roomId));
+    await messageRows(page).nth(49).waitFor();
+    app.fake.setScenario({ kind: "text", text: "A regenerated answer." });
+    await page.getByRole("button", { name: "Regenerate answer" }).click();
+    await messageRows(page, "assistant").last().getByText("A regenerated answer.").waitFor();
+    app.fake.setScenario({ kind: "text" });
+
+    const after = await eventually(
+      () => rest.getRoom(app.url, roomId),
+      (r) => r.messageCount === total,
+      10_000
+    );
+    expect(after.messageCount).toBe(total);
+    const page1 = await rest.messages(app.url, roomId);
+    expect(page1.messages.length).toBe(before.messages.length);
+    expect(textOf(page1.messages.at(-1)!)).toBe("A regenerated answer.");
+    expect(page1.messages.at(-2)!.id).toBe(before.messages.at(-2)!.id);
+    await context.close();
+  });
+});

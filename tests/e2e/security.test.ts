@@ -1,0 +1,85 @@
+/**
+ * Text from people and from the model is only ever text: HTML in a room name,
+ * a message or an answer is shown literally and never runs.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, messageRows, newUser, rest, roomUrl, sendFromComposer, startTestApp, type TestApp } from "./helpers";
+
+let app: TestApp;
+let browser: Browser;
+
+const IMG = `<img src=x onerror="window.__xss=1">`;
+const SCRIPT = `<script>window.__xss=1</script>`;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function expectNoScriptRan(page: Page) {
+  // Give any injected handler a chance to fire.
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+  expect(await page.locator("img[src='x']").count()).toBe(0);
+  expect(await page.locator("main script, nav script").count()).toBe(0);
+}
+
+describe("untrusted text", () => {
+  it("shows HTML in a room name as text, in the list, the header and the title", async () => {
+    const name = `${IMG}${SCRIPT}`;
+    const room = await rest.createRoom(app.url, { name });
+    const { context, page } = await newUser(browser);
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(roomUrl(app.url, room.id));
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(name);
+    await page.getByRole("navigation", { name: "Rooms" }).getByText(name).waitFor();
+    expect(await page.title()).toContain(name);
+    await expectNoScriptRan(page);
+    expect(dialogs).toEqual([]);
+    await context.close();
+  });
+
+  it("shows HTML in a message and in the model's answer as literal text", async () => {
+    const room = await rest.createRoom(app.url, { name: "XSS messages" });
+    const { context, page } = await newUser(browser, { displayName: "Mallory" });
+    await page.goto(roomUrl(app.url, room.id));
+    const payload = `${IMG} and ${SCRIPT}`;
+    await sendFromComposer(page, payload);
+
+    const user = messageRows(page, "user").last();
+    await user.getByText(payload).waitFor();
+    // The fake model echoes the text back: Markdown must not turn it into HTML.
+    const answer = messageRows(page, "assistant").last();
+    await answer.getByText(`Echo: ${payload}`).waitFor();
+    await expectNoScriptRan(page);
+
+    // Also after a reload, when everything comes from storage.
+    await page.reload();
+    await messageRows(page, "assistant").last().getByText(`Echo: ${payload}`).waitFor();
+    await expectNoScriptRan(page);
+    await context.close();
+  });
+
+  it("does not render javascript: links from the model as live links", async () => {
+    const room = await rest.createRoom(app.url, { name: "XSS links" });
+    const { context, page } = await newUser(browser);
+    await page.goto(roomUrl(app.url, room.id));
+    const md = encodeURIComponent("[click me](javascript:window.__xss=1) and <a href=\"javascript:window.__xss=1\">me too</a>");
+    await sendFromComposer(page, `[[fake:text=${md}]]`);
+    const answer = messageRows(page, "assistant").last();
+    await answer.getByText(/click me/).first().waitFor();
+    expect(await page.locator("a[href^='javascript:' i]").count()).toBe(0);
+    await answer.getByText(/click me/).first().click();
+    await expectNoScriptRan(page);
+    await context.close();
+  });
+});

@@ -1,0 +1,331 @@
+/**
+ * Layout and keyboard: the phone drawer, keyboard shortcuts, and the
+ * screenshots in docs/screenshots (desktop and phone, light and dark).
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  composer,
+  DESKTOP,
+  launchBrowser,
+  messageRows,
+  newUser,
+  PHONE,
+  rest,
+  roomUrl,
+  screenshotPath,
+  startTestApp,
+  uniqueName,
+  type TestApp
+} from "./helpers";
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const SCHEMES = ["light", "dark"] as const;
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
+/** Rooms with a believable conversation, made through the REST API. */
+async function seedShowcase(): Promise<string> {
+  const fake = app.fake;
+  const others = [
+    ["Quarterly report draft", "Can you tighten the executive summary?", "Sure. Lead with revenue growth, then margins, then the hiring plan."],
+    ["Recipe ideas", "Something quick with chickpeas?", "Crispy chickpeas with lemon, garlic and smoked paprika: 20 minutes."],
+    ["Code review: auth service", "Is the token refresh logic safe?", "Mostly. Rotate refresh tokens on use and bind them to the session."]
+  ] as const;
+  for (const [name, question, answer] of others) {
+    const room = await rest.createRoom(app.url, { name });
+    fake.setScenario({ kind: "text", text: answer });
+    await rest.send(app.url, room.id, question, "Ben");
+  }
+  await rest.createRoom(app.url, { name: "Book club, March" });
+
+  const room = await rest.createRoom(app.url, { name: "Lisbon trip planning", systemPrompt: "You are a friendly travel planner." });
+  fake.setScenario({
+    kind: "text",
+    text: [
+      "Here's a relaxed plan that keeps mornings slow and evenings free:",
+      "",
+      "### Day 1: Alfama and Baixa",
+      "- Coffee at a *miradouro*, then wander Alfama's lanes",
+      "- Lunch: grilled sardines near the cathedral",
+      "- Sunset at **Miradouro da Senhora do Monte**",
+      "",
+      "### Day 2: Belém",
+      "- Jerónimos Monastery (book ahead)",
+      "- Pastéis de Belém, early, to skip the queue",
+      "",
+      "### Day 3: Sintra",
+      "Take the train from Rossio, about 40 minutes each way."
+    ].join("\n")
+  });
+  await rest.send(app.url, room.id, "We land in Lisbon on Friday morning. Can you suggest a relaxed 3-day plan?", "Ann");
+  fake.setScenario({
+    kind: "text",
+    text: [
+      "Here's a tiny helper; pass today's rate in:",
+      "",
+      "```ts",
+      "export function eurToUsd(amount: number, rate = 1.08): string {",
+      "  const usd = Math.round(amount * rate * 100) / 100;",
+      '  return usd.toLocaleString("en-US", { style: "currency", currency: "USD" });',
+      "}",
+      "",
+      "eurToUsd(1250); // \"$1,350.00\"",
+      "```"
+    ].join("\n")
+  });
+  await rest.send(app.url, room.id, "Can you give me a tiny script to convert our budget from EUR to USD?", "Ben");
+  fake.setScenario({
+    kind: "tool-call",
+    toolName: "get_current_time",
+    args: { timeZone: "Europe/Lisbon" },
+    thenText: "It's evening in Lisbon right now, a good time to book Friday's dinner."
+  });
+  await rest.send(app.url, room.id, "What time is it in Lisbon right now?", "Ann");
+  fake.setScenario({ kind: "text" });
+  return room.id;
+}
+
+async function keepTyping(page: Page) {
+  await composer(page).fill("Sounds great, let's also add a");
+  await composer(page).press("Space");
+}
+
+describe("screenshots", () => {
+  it("captures the main screens at desktop and phone size, light and dark", async () => {
+    // The empty state first, before any room exists.
+    for (const colorScheme of SCHEMES) {
+      const { context, page } = await newUser(browser, { colorScheme, displayName: "Ann" });
+      const errors = watchErrors(page);
+      await page.goto(app.url);
+      await page.getByRole("heading", { name: "Create your first room" }).waitFor();
+      await page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-empty`) });
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+
+    const roomId = await seedShowcase();
+    const ben = await newUser(browser, { displayName: "Ben" });
+    await ben.page.goto(roomUrl(app.url, roomId));
+    const contexts: BrowserContext[] = [ben.context];
+
+    for (const colorScheme of SCHEMES) {
+      // Desktop
+      const desk = await newUser(browser, { colorScheme, displayName: "Ann", viewport: DESKTOP });
+      contexts.push(desk.context);
+      const errors = watchErrors(desk.page);
+      await desk.page.goto(roomUrl(app.url, roomId));
+      await messageRows(desk.page, "assistant").last().getByText(/good time to book/).waitFor();
+      await desk.page.locator("pre code span span").first().waitFor();
+      await expect.poll(() => desk.page.getByRole("button", { name: /^2 people here/ }).count()).toBe(1);
+      await keepTyping(ben.page);
+      await desk.page.getByText("Ben is typing…").waitFor();
+      await desk.page.waitForTimeout(300);
+      await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-room`) });
+
+      await desk.page.getByRole("button", { name: "Room settings" }).click();
+      await desk.page.getByRole("dialog", { name: "Room settings" }).getByText("Tokens used").waitFor();
+      await desk.page.waitForTimeout(300);
+      await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-settings`) });
+      await desk.page.keyboard.press("Escape");
+
+      await desk.page.goto(app.url);
+      await desk.page.getByRole("heading", { name: "Pick a room" }).waitFor();
+      await desk.page.keyboard.press("Alt+N");
+      await desk.page.getByRole("dialog", { name: "New room" }).getByRole("textbox", { name: "Name" }).fill("Weekend hike");
+      await desk.page.waitForTimeout(300);
+      await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-new-room`) });
+      expect(errors).toEqual([]);
+
+      // Phone
+      const phone = await newUser(browser, { colorScheme, displayName: "Ann", viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      contexts.push(phone.context);
+      const phoneErrors = watchErrors(phone.page);
+      await phone.page.goto(roomUrl(app.url, roomId));
+      await messageRows(phone.page, "assistant").last().getByText(/good time to book/).waitFor();
+      await keepTyping(ben.page);
+      await phone.page.getByText("Ben is typing…").waitFor();
+      await phone.page.waitForTimeout(300);
+      await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-room`) });
+      await phone.page.getByRole("button", { name: "Open sidebar" }).click();
+      await phone.page.getByRole("dialog", { name: "Rooms" }).getByRole("link", { name: /Recipe ideas/ }).waitFor();
+      await phone.page.waitForTimeout(400);
+      await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-drawer`) });
+      expect(phoneErrors).toEqual([]);
+    }
+    for (const context of contexts) await context.close();
+  });
+});
+
+describe("phone layout", () => {
+  it("opens the sidebar as a drawer and selects a room from it", async () => {
+    const name = uniqueName("Phone room");
+    const room = await rest.createRoom(app.url, { name });
+    const { context, page } = await newUser(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
+    await page.goto(app.url);
+    const drawer = page.locator("#sidebar");
+    // Closed: off screen and inert.
+    await expect.poll(() => drawer.evaluate((el) => el.getBoundingClientRect().right <= 0)).toBe(true);
+    expect(await page.getByRole("link", { name: new RegExp(name) }).count()).toBe(0);
+
+    await page.getByRole("button", { name: "Open sidebar" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Rooms" });
+    await dialog.waitFor();
+    await expect.poll(() => drawer.evaluate((el) => Math.round(el.getBoundingClientRect().left))).toBe(0);
+    await dialog.getByRole("link", { name: new RegExp(name) }).tap();
+
+    await page.waitForURL(roomUrl(app.url, room.id));
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(name);
+    await expect.poll(() => drawer.evaluate((el) => el.getBoundingClientRect().right <= 0)).toBe(true);
+    await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
+    // Nothing overflows sideways on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+    // Esc closes the drawer too.
+    await page.getByRole("button", { name: "Open sidebar" }).click();
+    await dialog.waitFor();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => drawer.evaluate((el) => el.getBoundingClientRect().right <= 0)).toBe(true);
+    await context.close();
+  });
+});
+
+describe("keyboard", () => {
+  it("supports the documented shortcuts", async () => {
+    const a = await rest.createRoom(app.url, { name: uniqueName("Keys A") });
+    const b = await rest.createRoom(app.url, { name: uniqueName("Keys B") });
+    const { context, page } = await newUser(browser);
+    await page.goto(app.url);
+    await page.getByRole("navigation", { name: "Rooms" }).locator(`a[data-room-id="${b.id}"]`).waitFor();
+
+    // New room: Alt+N, and Esc closes the dialog.
+    await page.keyboard.press("Alt+N");
+    const create = page.getByRole("dialog", { name: "New room" });
+    await create.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("placeholder"))).toBe("e.g. Trip planning");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => create.isVisible()).toBe(false);
+    await page.keyboard.press("Control+Shift+O");
+    await create.waitFor();
+    await page.keyboard.press("Escape");
+
+    // Ctrl+K and / focus the room filter.
+    await page.keyboard.press("Control+K");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("room-filter");
+    await page.keyboard.press("Escape");
+    await page.locator("body").click({ position: { x: 900, y: 400 } });
+    await page.keyboard.press("/");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("room-filter");
+
+    // Alt+Down / Alt+Up walk the list (most recent first: b, then a).
+    await page.goto(roomUrl(app.url, b.id));
+    await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
+    await page.locator(`#room-list a[data-room-id="${a.id}"]`).waitFor();
+    await page.keyboard.press("Alt+ArrowDown");
+    await page.waitForURL(roomUrl(app.url, a.id));
+    await page.keyboard.press("Alt+ArrowUp");
+    await page.waitForURL(roomUrl(app.url, b.id));
+
+    // Shift+Esc puts the cursor in the message box.
+    await page.getByRole("button", { name: "Rename room" }).focus();
+    await page.keyboard.press("Shift+Escape");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
+
+    // ? shows the shortcuts.
+    await page.getByRole("button", { name: "Rename room" }).focus();
+    await page.keyboard.press("Shift+Slash");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await help.getByText("Previous / next room").waitFor();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => help.isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it("names every icon button and labels every field", async () => {
+    const room = await rest.createRoom(app.url, { name: uniqueName("A11y") });
+    await rest.send(app.url, room.id, "Hello");
+    const { context, page } = await newUser(browser);
+    await page.goto(roomUrl(app.url, room.id));
+    await messageRows(page, "assistant").getByText("Echo: Hello").waitFor();
+    const unnamed = await page.evaluate(() => {
+      const out: string[] = [];
+      for (const el of document.querySelectorAll<HTMLElement>("button, a[href], input, textarea, select")) {
+        if (el.closest("[inert]")) continue;
+        const labelled =
+          el.getAttribute("aria-label") ||
+          el.getAttribute("aria-labelledby") ||
+          (el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`)) ||
+          (el.textContent ?? "").trim() ||
+          el.getAttribute("title");
+        if (!labelled) out.push(el.outerHTML.slice(0, 120));
+      }
+      return out;
+    });
+    expect(unnamed).toEqual([]);
+    expect(await page.getByRole("log").getAttribute("aria-live")).toBe("polite");
+    await context.close();
+  });
+});
+
+describe("access token", () => {
+  // The dev-server launcher waits for an open /api/rooms, so a server with
+  // ACCESS_TOKEN cannot be started here; the session API is stubbed instead
+  // (the server side is covered by tests/worker/access.test.ts).
+  it("shows the sign-in page when the server wants a token, and lets you in with the right one", async () => {
+    const room = await rest.createRoom(app.url, { name: uniqueName("Behind a token") });
+    const { context, page } = await newUser(browser);
+    let signedIn = false;
+    const posted: string[] = [];
+    await page.route("**/api/session", async (route) => {
+      const request = route.request();
+      if (request.method() === "GET") {
+        await route.fulfill({ json: { authRequired: true, authenticated: signedIn } });
+      } else if (request.method() === "POST") {
+        const { token } = request.postDataJSON() as { token: string };
+        posted.push(token);
+        signedIn = token === "open-sesame";
+        await route.fulfill(
+          signedIn
+            ? { status: 204 }
+            : { status: 401, json: { error: { code: "unauthorized:token", message: "That access token is not right." } } }
+        );
+      } else {
+        signedIn = false;
+        await route.fulfill({ status: 204 });
+      }
+    });
+    await page.goto(roomUrl(app.url, room.id));
+    await page.getByRole("heading", { name: "Sign in to Rooms" }).waitFor();
+    expect(await page.getByRole("log").count()).toBe(0);
+
+    const field = page.getByLabel("Access token");
+    await field.fill("wrong");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("That access token is not right.").waitFor();
+
+    await field.fill("open-sesame");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // Straight into the deep-linked room.
+    await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
+    expect(posted).toEqual(["wrong", "open-sesame"]);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in to Rooms" }).waitFor();
+    await context.close();
+  });
+});
