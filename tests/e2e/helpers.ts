@@ -4,6 +4,7 @@
  * small REST helpers to set rooms up without clicking.
  */
 import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import type { ChatMessage, MessagePage, RoomDetail } from "../../src/shared/protocol";
@@ -11,7 +12,13 @@ import { startDevServer, type DevServer } from "../support/dev-server";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-export const SCREENSHOT_DIR = path.join(ROOT, "docs/screenshots");
+/**
+ * The README's screenshots are refreshed only on request
+ * (`UPDATE_SCREENSHOTS=1 npm test`), so a test run never dirties the tree.
+ */
+export const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS
+  ? path.join(ROOT, "docs/screenshots")
+  : path.join(tmpdir(), "rooms-screenshots");
 
 const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
 
