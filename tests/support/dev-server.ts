@@ -54,7 +54,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const launch = async () => {
     log = "";
     const viteBin = path.join(ROOT, "node_modules/vite/bin/vite.js");
-    child = spawn(process.execPath, [viteBin, "dev", "--port", String(port), "--strictPort", "--host", "127.0.0.1", "--bypass-lock"], {
+    child = spawn(process.execPath, [viteBin, "dev", "--port", String(port), "--strictPort", "--host", "127.0.0.1"], {
       cwd: ROOT,
       env: {
         ...inheritedEnv(),
