@@ -8,7 +8,8 @@ export default defineConfig({
       "tests/unit/vitest.config.ts",
       "tests/worker/vitest.config.ts",
       "tests/integration/vitest.config.ts",
-      "tests/e2e/vitest.config.ts"
+      "tests/e2e/vitest.config.ts",
+      "tests/bench/vitest.config.ts"
     ]
   }
 });

@@ -42,7 +42,7 @@ export const MAX_MESSAGES_PER_CHAT_REQUEST = 500;
 /**
  * Rate limits (token buckets: a burst, then a steady rate). REST limits are
  * per client address and workspace; WebSocket limits per connection.
- * `RATE_LIMIT_SCALE` in the environment multiplies the REST ones (0 = off).
+ * `RATE_LIMIT_SCALE` in the environment multiplies them all (0 = off).
  */
 export const RATE_LIMITS = {
   restRoomCreate: { burst: 30, perMinute: 30 },

@@ -3,8 +3,11 @@ import { defineConfig } from "vitest/config";
 
 // Browser end-to-end tests: real dev server (workerd), fake OpenAI, Chromium.
 export default defineConfig({
-  root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
+    // Layers run one after another: the heavy ones each start dev servers.
+    sequence: { groupOrder: 3 },
+    name: "e2e",
+    root: fileURLToPath(new URL("../..", import.meta.url)),
     environment: "node",
     include: ["tests/e2e/**/*.test.ts"],
     fileParallelism: false,

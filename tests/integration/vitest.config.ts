@@ -5,8 +5,10 @@ import { defineConfig } from "vitest/config";
 // from outside over HTTP and WebSockets, with a local OpenAI-compatible
 // server on loopback.
 export default defineConfig({
-  root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
+    // Layers run one after another: the heavy ones each start dev servers.
+    sequence: { groupOrder: 2 },
+    root: fileURLToPath(new URL("../..", import.meta.url)),
     name: "integration",
     environment: "node",
     include: ["tests/integration/**/*.test.ts"],

@@ -3,8 +3,10 @@ import { defineConfig } from "vitest/config";
 
 // Plain Node unit tests for pure modules (no workerd).
 export default defineConfig({
-  root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
+    // Layers run one after another: the heavy ones each start dev servers.
+    sequence: { groupOrder: 0 },
+    root: fileURLToPath(new URL("../..", import.meta.url)),
     name: "unit",
     environment: "node",
     include: ["tests/unit/**/*.test.ts"],

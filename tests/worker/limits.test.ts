@@ -92,6 +92,9 @@ describe("what a room socket refuses", () => {
     for (const request of requests) socket.send(request.frame);
     const refused = await socket.next((f) => f?.type === "rooms_error" && f.code === "rate_limited:requests");
     expect(refused.message).toMatch(/Too many messages/);
+    // Stop the queued answers so nothing is still running when the file ends.
+    for (const request of requests) socket.send({ type: "cf_agent_chat_request_cancel", id: request.id });
+    await Promise.all(requests.map((request) => socket.next(isDone(request.id), 20_000)));
     socket.ws.close();
   });
 });

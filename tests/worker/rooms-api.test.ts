@@ -157,6 +157,15 @@ describe("REST validation", () => {
     expect((await workspace.json<any>()).error.code).toBe("bad_request:workspace");
   });
 
+  it("hides the benchmark seeding route unless ROOMS_BENCH_SEED=1", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const response = await api(`${rooms(ws)}/${room.id}/__bench/seed`, { method: "POST", json: { count: 10 } });
+    expect(response.status).toBe(404);
+    expect((await response.json<any>()).error.code).toBe("not_found:route");
+    expect((await (await api(`${rooms(ws)}/${room.id}/messages`)).json<any>()).messages).toEqual([]);
+  });
+
   it("answers unknown API routes with a JSON 404", async () => {
     const response = await api("/api/nothing-here");
     expect(response.status).toBe(404);

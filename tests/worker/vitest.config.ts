@@ -10,6 +10,8 @@ export default defineConfig({
     cloudflareTest({ wrangler: { configPath: fileURLToPath(new URL("./wrangler.jsonc", import.meta.url)) } })
   ],
   test: {
+    // Layers run one after another: the heavy ones each start dev servers.
+    sequence: { groupOrder: 1 },
     name: "worker",
     root: fileURLToPath(new URL("../..", import.meta.url)),
     include: ["tests/worker/**/*.test.ts"],

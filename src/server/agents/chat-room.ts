@@ -36,7 +36,7 @@ import {
 } from "../../shared/constants";
 import type { ErrorCode } from "../../shared/errors";
 import { guardChatRequest } from "../domain/chat-request-guard";
-import { RateLimiter } from "../domain/rate-limit";
+import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import {
   RoomClientFrame,
   type ChatMessage,
@@ -87,9 +87,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     offline: true
   };
 
-  /** Per-connection limits on what a socket may send. */
-  #sendLimiter = new RateLimiter(RATE_LIMITS.socketSend);
-  #typingLimiter = new RateLimiter(RATE_LIMITS.socketTyping);
+  /** Per-connection limits on what a socket may send (RATE_LIMIT_SCALE applies). */
+  #sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
+  #typingLimiter = new RateLimiter(scaled(RATE_LIMITS.socketTyping, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -235,6 +235,39 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       this.#restTurns.delete(userMessage.id);
       if (requestId) this.#frameTaps.delete(requestId);
     }
+  }
+
+  /**
+   * Benchmarks only (ROOMS_BENCH_SEED=1): appends `count` alternating
+   * user/assistant messages to the transcript. `importMessage` writes the
+   * same rows (path, content, token estimate, full-text index) as a live
+   * append, without the per-message change-feed work a live turn does;
+   * then the in-memory window is re-read as on a wake.
+   */
+  async benchSeed(count: number): Promise<{ messageCount: number }> {
+    if (this.env.ROOMS_BENCH_SEED !== "1") throw new Error("Bench seeding is off.");
+    const base = this.#messageCount();
+    if (base + count > MAX_MESSAGES_PER_ROOM) throw new Error(`A room holds at most ${MAX_MESSAGES_PER_ROOM} messages.`);
+    const session = this.sessions.session();
+    let parentId = (await session.getLatestLeaf())?.id ?? null;
+    const createdAt = Date.now();
+    const filler = "A line of typical chat length, with a few clauses, some numbers like 42 and 3.14, and a closing remark.";
+    for (let i = 0; i < count; i++) {
+      const n = base + i;
+      const user = n % 2 === 0;
+      const id = crypto.randomUUID();
+      const metadata: MessageMetadata = user
+        ? { author: "seed", createdAt }
+        : { createdAt, model: "bench-seed", offline: false, usage: { inputTokens: 40, outputTokens: 40, totalTokens: 80 } };
+      await session.importMessage(
+        { id, role: user ? "user" : "assistant", parts: [{ type: "text", text: `Seeded ${user ? "question" : "answer"} #${n}. ${filler}` }], metadata },
+        { parentId, createdAt }
+      );
+      parentId = id;
+    }
+    this.messages = (await session.getRecentHistory(this.hydrationByteBudget)).messages as UIMessage[];
+    this.#reportActivity();
+    return { messageCount: this.#messageCount() };
   }
 
   /** Full-text search over this room's own transcript (the model's tool). */

@@ -35,21 +35,18 @@ import {
   type RoomRow
 } from "../domain/rooms";
 import type { Env } from "../env";
-import { RateLimiter, scaled } from "../domain/rate-limit";
+import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { AppError, asResult, rateLimited, roomNotFound, type RpcResult } from "../http/errors";
 import { ChatRoom } from "./chat-room";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
 
-function rateScale(env: Env): number {
-  const factor = Number(env.RATE_LIMIT_SCALE ?? "1");
-  return Number.isFinite(factor) && factor >= 0 ? factor : 1;
-}
+
 
 export class OverseerAgent extends Agent<Env> {
   // Per client address, in this workspace. RATE_LIMIT_SCALE=0 turns them off.
-  #createLimiter = new RateLimiter(scaled(RATE_LIMITS.restRoomCreate, rateScale(this.env)));
-  #sendLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, rateScale(this.env)));
+  #createLimiter = new RateLimiter(scaled(RATE_LIMITS.restRoomCreate, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
+  #sendLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -113,6 +110,16 @@ export class OverseerAgent extends Agent<Env> {
 
   deleteRoom(id: string): Promise<RpcResult<void>> {
     return asResult(() => this.#deleteRoom(id));
+  }
+
+  /** Benchmarks only (ROOMS_BENCH_SEED=1): appends synthetic history to a room. */
+  benchSeed(id: string, count: number): Promise<RpcResult<{ messageCount: number }>> {
+    return asResult(() => {
+      if (this.#requireRow(id).message_count + count > MAX_MESSAGES_PER_ROOM) {
+        throw new AppError("conflict:room_full", 409, `A room holds at most ${MAX_MESSAGES_PER_ROOM} messages.`);
+      }
+      return this.#inRoom(id, (room) => room.benchSeed(count));
+    });
   }
 
   listMessages(id: string, query: MessagesQuery): Promise<RpcResult<MessagePage>> {

@@ -59,3 +59,9 @@ export class RateLimiter {
 export function scaled(limit: RateLimit, factor: number): RateLimit {
   return { burst: Math.round(limit.burst * factor), perMinute: limit.perMinute * factor };
 }
+
+/** `RATE_LIMIT_SCALE` from the environment: a factor of at least 0, else 1. */
+export function rateScaleFrom(raw: string | undefined): number {
+  const factor = Number(raw ?? "1");
+  return Number.isFinite(factor) && factor >= 0 ? factor : 1;
+}

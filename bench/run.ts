@@ -1,0 +1,166 @@
+/**
+ * Rooms benchmarks.
+ *
+ *   npm run bench                      full run (~10-15 min on 2 cores)
+ *   npm run bench -- --quick           reduced sizes, under 2 minutes
+ *   npm run bench -- --only relay,memory
+ *   npm run bench -- --out /tmp/r.json  write the results there instead
+ *   npm run bench -- --target preview  the production build under `vite preview`
+ *                                      instead of `vite dev` (no Vite module runner
+ *                                      inside workerd; see BENCHMARKS.md)
+ *
+ * Every section starts its own servers (the app under `vite dev` with a
+ * fast fake model, see bench/lib), measures from Node clients on loopback,
+ * and stops them. Results: bench/results/<mode>-<timestamp>.json and
+ * bench/results/latest-<mode>.json; a summary is printed at the end.
+ * Exit code 1 when any section failed (its error is in the results).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import path from "node:path";
+import { ROOT } from "./lib/dev-server.ts";
+import { appTarget, emptyResult, type BenchContext, type Section, type SectionResult } from "./lib/section.ts";
+import { fmt } from "./lib/stats.ts";
+import { client } from "./sections/client.ts";
+import { concurrency } from "./sections/concurrency.ts";
+import { history } from "./sections/history.ts";
+import { memory } from "./sections/memory.ts";
+import { registry } from "./sections/registry.ts";
+import { relay } from "./sections/relay.ts";
+import { throughput } from "./sections/throughput.ts";
+
+export const SECTIONS: Array<{ key: string; title: string; run: Section }> = [
+  { key: "relay", title: "1. Relay overhead", run: relay },
+  { key: "throughput", title: "2. Streaming throughput", run: throughput },
+  { key: "history", title: "3. History: opening a room", run: history },
+  { key: "registry", title: "4. Registry scale", run: registry },
+  { key: "concurrency", title: "5. Concurrency", run: concurrency },
+  { key: "memory", title: "6. Memory", run: memory },
+  { key: "client", title: "7. Client", run: client }
+];
+
+function arg(name: string): string | undefined {
+  const argv = process.argv.slice(2);
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  const a = argv[i];
+  return a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[i + 1];
+}
+
+function sh(cmd: string, args: string[]): string {
+  try {
+    return execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+function machine() {
+  const cpuinfo = (() => {
+    try {
+      return readFileSync("/proc/cpuinfo", "utf8");
+    } catch {
+      return "";
+    }
+  })();
+  const pkgVersion = (p: string) => {
+    try {
+      return JSON.parse(readFileSync(path.join(ROOT, "node_modules", p, "package.json"), "utf8")).version as string;
+    } catch {
+      return "unknown";
+    }
+  };
+  return {
+    nproc: Number(sh("nproc", [])) || cpus().length,
+    cpuModel: /model name\s*:\s*(.*)/.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? "unknown",
+    memTotalGiB: Number((totalmem() / 1024 ** 3).toFixed(1)),
+    freeH: sh("free", ["-h"]),
+    kernel: sh("uname", ["-r"]),
+    node: process.version,
+    workerdApp: sh(path.join(ROOT, "node_modules/workerd/bin/workerd"), ["--version"]),
+    workerdWrangler: sh(path.join(ROOT, "node_modules/wrangler/node_modules/workerd/bin/workerd"), ["--version"]),
+    vite: pkgVersion("vite"),
+    cloudflareVitePlugin: pkgVersion("@cloudflare/vite-plugin"),
+    wrangler: pkgVersion("wrangler"),
+    agents: pkgVersion("agents"),
+    aiChat: pkgVersion("@cloudflare/ai-chat"),
+    gitCommit: sh("git", ["-C", ROOT, "rev-parse", "--short", "HEAD"]),
+    gitDirty: sh("git", ["-C", ROOT, "status", "--porcelain", "--", "src"]) !== ""
+  };
+}
+
+async function main() {
+  const quick = process.argv.includes("--quick");
+  const only = arg("only")?.split(",").map((s) => s.trim());
+  const target = arg("target") ?? "dev";
+  if (target !== "dev" && target !== "preview") throw new Error(`--target must be dev or preview, not ${target}`);
+  const mode = `${quick ? "quick" : "full"}${target === "preview" ? "-preview" : ""}`;
+  const started = Date.now();
+  const ctx: BenchContext = {
+    quick,
+    target,
+    log: (m) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`)
+  };
+  const results: Record<string, SectionResult & { error?: string }> = {};
+  const unknown = only?.filter((k) => !SECTIONS.some((s) => s.key === k)) ?? [];
+  if (unknown.length) throw new Error(`unknown section(s): ${unknown.join(", ")}; known: ${SECTIONS.map((s) => s.key).join(", ")}`);
+  let failed = false;
+  if (target === "preview") {
+    appTarget.preview = true;
+    appTarget.outDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-app-build-"));
+    ctx.log("building the app for vite preview …");
+    execFileSync(process.execPath, [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", "bench/vite.bench.config.ts", "--outDir", appTarget.outDir, "--logLevel", "warn"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"]
+    });
+  }
+  for (const section of SECTIONS) {
+    if (only && !only.includes(section.key)) continue;
+    ctx.log(`${section.title} …`);
+    const result: SectionResult & { error?: string } = emptyResult(section.title);
+    const t0 = Date.now();
+    try {
+      await section.run(ctx, result);
+    } catch (error) {
+      failed = true;
+      result.error = error instanceof Error ? `${error.message}\n${error.stack ?? ""}`.slice(0, 4000) : String(error);
+      ctx.log(`${section.title} FAILED: ${result.error}`);
+    }
+    result.durationMs = Date.now() - t0;
+    result.loadavg.after = loadavg()[0];
+    results[section.key] = result;
+    ctx.log(`${section.title} done in ${(result.durationMs / 1000).toFixed(0)} s`);
+  }
+  if (appTarget.outDir) rmSync(appTarget.outDir, { recursive: true, force: true });
+  const report = {
+    mode,
+    target,
+    command: `npm run bench${quick || only || target !== "dev" ? " --" : ""}${quick ? " --quick" : ""}${only ? ` --only ${only.join(",")}` : ""}${target !== "dev" ? ` --target ${target}` : ""}`,
+    startedAt: new Date(started).toISOString(),
+    durationS: Math.round((Date.now() - started) / 1000),
+    machine: machine(),
+    sections: results
+  };
+  const outPath = arg("out");
+  const stamp = new Date(started).toISOString().replace(/[:.]/g, "-");
+  const targets = outPath
+    ? [path.resolve(outPath)]
+    : [path.join(ROOT, "bench/results", `${mode}-${stamp}.json`), path.join(ROOT, "bench/results", `latest-${mode}.json`)];
+  for (const target of targets) {
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, JSON.stringify(report, null, 2) + "\n");
+  }
+
+  const lines: string[] = [];
+  for (const [key, r] of Object.entries(results)) {
+    lines.push(`\n${r.title} (${key}, ${(r.durationMs / 1000).toFixed(0)} s, load ${r.loadavg.before.toFixed(2)} → ${r.loadavg.after.toFixed(2)})`);
+    if (r.error) lines.push(`  FAILED: ${r.error.split("\n")[0]}`);
+    for (const [name, f] of Object.entries(r.figures)) lines.push(`  ${name}: ${"median" in f ? fmt(f) : `${f.value} ${f.unit}`}`);
+    for (const s of r.skipped) lines.push(`  skipped: ${s}`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n\nresults: ${targets.join(", ")}\n`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

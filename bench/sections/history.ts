@@ -1,0 +1,95 @@
+/**
+ * 3. History: time to open a room (GET the first page of messages, 50)
+ * holding 100, 10,000 and 100,000 messages, warm (room in memory) and cold
+ * (server restarted on the same state, so the first request wakes the room
+ * from SQLite).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Api } from "../lib/client.ts";
+import { startBenchServer, type BenchServer } from "../lib/dev-server.ts";
+import { seedViaRoute } from "../lib/seed.ts";
+import { appVars, targetOptions, uniqueWorkspace, value, type Section } from "../lib/section.ts";
+import { summarize } from "../lib/stats.ts";
+import { startTimingFake } from "../lib/timing-fake.ts";
+
+export const history: Section = async (ctx, out) => {
+  const sizes = ctx.quick ? [100, 1_000] : [100, 10_000, 100_000];
+  const warmRuns = ctx.quick ? 5 : 20;
+  const coldRestarts = ctx.quick ? 1 : 3;
+  out.notes.push(
+    "The 100-message room is filled by 50 real REST turns; larger rooms by the bench-only seeding route (POST .../__bench/seed, on with ROOMS_BENCH_SEED=1), which writes the same Sessions rows as live messages. Without that route those sizes are skipped.",
+    `warm: ${warmRuns} GETs per room after one untimed GET; cold: ${coldRestarts} server restart(s) on the same state, then one GET per room, the first request each room sees.`,
+    "Each GET is `GET /api/workspaces/<ws>/rooms/<id>/messages?limit=50`, timed at the Node client (fetch → full body parsed)."
+  );
+
+  const fake = await startTimingFake();
+  const stateDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-history-"));
+  let app: BenchServer | undefined;
+  try {
+    app = await startBenchServer({ vars: appVars(fake), stateDir, ...targetOptions() });
+    let api = new Api(app.url);
+    const ws = uniqueWorkspace("hist");
+    const rooms: Array<{ size: number; id: string }> = [];
+    for (const size of sizes) {
+      const room = await api.createRoom(ws, `history-${size}`);
+      const t0 = performance.now();
+      if (size <= 100) {
+        for (let i = 0; i < size / 2; i++) await api.send(ws, room.id, `[[bench:chunks=20]] real turn ${i}`);
+      } else {
+        const seeded = await seedViaRoute(api, ws, room.id, size, (done) => {
+          if (done % 20_000 === 0) ctx.log(`history: seeding ${size}: ${done.toLocaleString("en")}`);
+        });
+        if (!seeded.ok) {
+          out.skipped.push(`${size.toLocaleString("en")} messages: ${seeded.reason}`);
+          await api.json(`${api.roomsPath(ws)}/${room.id}`, { method: "DELETE" });
+          continue;
+        }
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      // The registry learns counts asynchronously; ask until it agrees.
+      let stored: number | undefined;
+      for (let i = 0; i < 50 && stored !== size; i++) {
+        if (i) await new Promise((r) => setTimeout(r, 100));
+        stored = (await api.json(api.roomsPath(ws), { expect: [200] })).body.rooms.find((r: any) => r.id === room.id)?.messageCount;
+      }
+      if (stored !== size) throw new Error(`room seeded with ${size} messages reports ${stored}`);
+      out.figures[`seed ${size.toLocaleString("en")} messages (setup, not a figure of merit)`] = value(size / seconds, "messages/s", 0);
+      rooms.push({ size, id: room.id });
+      ctx.log(`history: seeded ${size} in ${seconds.toFixed(1)} s`);
+    }
+
+    const timeGet = async (id: string) => {
+      const t = performance.now();
+      const page = await api.page(ws, id, 50);
+      const ms = performance.now() - t;
+      if (page.messages.length !== 50) throw new Error(`expected a page of 50, got ${page.messages.length}`);
+      return ms;
+    };
+    for (const { size, id } of rooms) {
+      await timeGet(id);
+      const samples: number[] = [];
+      for (let i = 0; i < warmRuns; i++) samples.push(await timeGet(id));
+      out.figures[`warm open, ${size.toLocaleString("en")} messages`] = summarize(samples, "ms");
+    }
+
+    const cold = new Map<number, number[]>(rooms.map((r) => [r.size, []]));
+    for (let r = 0; r < coldRestarts; r++) {
+      await app.stop();
+      app = await startBenchServer({ vars: appVars(fake), stateDir, ...targetOptions() });
+      api = new Api(app.url);
+      // The registry must be up first, so the timing is the room's wake, not the overseer's.
+      await api.json(api.roomsPath(ws), { expect: [200] });
+      // Smallest first, biggest last, so no room's wake is hidden behind another's.
+      for (const { size, id } of rooms) cold.get(size)!.push(await timeGet(id));
+    }
+    for (const { size } of rooms) out.figures[`cold open, ${size.toLocaleString("en")} messages`] = summarize(cold.get(size)!, "ms");
+    if (!sizes.includes(100_000)) out.skipped.push("100,000 messages: full run only");
+    if (rooms.length === 0) throw new Error("no room could be seeded");
+  } finally {
+    await app?.stop();
+    await fake.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+};

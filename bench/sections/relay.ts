@@ -1,0 +1,241 @@
+/**
+ * 1. Relay overhead: from the model server writing a chunk to a Node
+ * WebSocket client receiving it, for the first and the last chunk of an
+ * answer; against a bare Worker that does the same relay (fetch the SSE,
+ * one WebSocket frame per content chunk) in the same runtime.
+ */
+import WebSocket from "ws";
+import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
+import { startEchoServer } from "../lib/echo-server.ts";
+import { summarize } from "../lib/stats.ts";
+import { uniqueWorkspace, withApp, type Section } from "../lib/section.ts";
+import { startTimingFake, type TimedRequest } from "../lib/timing-fake.ts";
+
+const BURST_CHUNKS = 50;
+const PACED_CHUNKS = 20;
+const PACED_GAP_MS = 25;
+/** Below the per-socket burst of the room's send limiter (RATE_LIMITS.socketSend). */
+const SENDS_PER_SOCKET = 8;
+
+export const relay: Section = async (ctx, out) => {
+  const runs = ctx.quick ? 5 : 30;
+  const pacedRuns = ctx.quick ? 2 : 8;
+  const warmup = 3;
+  out.notes.push(
+    `burst: the fake writes a ${BURST_CHUNKS}-chunk answer at once (fast mode); "first" is role+first chunk write → first text-delta frame at the client, "last" is the write holding the last chunk → last text-delta frame.`,
+    `paced: ${PACED_CHUNKS} chunks written one by one ${PACED_GAP_MS} ms apart, so each chunk crosses an idle pipeline; the figure is over every chunk of every run.`,
+    "baseline: bench/echo-worker (a bare Worker, no Durable Object) fetching the same SSE and sending one frame per chunk; run under the same Vite plugin as the app (same workerd build, same Node proxy; `vite preview` of its build when the target is preview) and under `wrangler dev` (its own newer workerd and proxy).",
+    `${runs} burst runs and ${pacedRuns} paced runs per path after ${warmup} warm-up runs; one client, one room.`
+  );
+
+  await withApp(async (app, fake) => {
+    const api = new Api(app.url);
+    const ws = uniqueWorkspace("relay");
+    const room = await api.createRoom(ws, "relay");
+    const deltaTimes = new Map<string, Array<{ at: number; delta: string }>>();
+    const open = async () => {
+      const s = await RoomSocket.open(roomSocketUrl(app.url, ws, room.id));
+      s.onFrame((frame, at) => {
+        if (frame?.type !== "cf_agent_use_chat_response" || typeof frame.body !== "string" || !frame.body.includes('"text-delta"')) return;
+        const list = deltaTimes.get(frame.id) ?? [];
+        list.push({ at, delta: JSON.parse(frame.body).delta });
+        deltaTimes.set(frame.id, list);
+      });
+      return s;
+    };
+    let socket = await open();
+    let sentOnSocket = 0;
+    const turn = async (text: string) => {
+      // A socket may send 10 messages at once, then one a second: take a
+      // fresh socket (a fresh bucket) before that, so only relay is timed.
+      if (sentOnSocket === SENDS_PER_SOCKET) {
+        await socket.close();
+        socket = await open();
+        sentOnSocket = 0;
+      }
+      sentOnSocket++;
+      const before = fake.requests.length;
+      const trace = socket.sendChat(text);
+      await socket.waitDone(trace.requestId);
+      const req = fake.requests[before];
+      if (!req || trace.firstDeltaAt === undefined || trace.lastDeltaAt === undefined) {
+        throw new Error(`relay turn produced no model request or no deltas: ${trace.error ?? ""}`);
+      }
+      return { trace, req, deltas: deltaTimes.get(trace.requestId) ?? [] };
+    };
+    for (let i = 0; i < warmup; i++) await turn(`[[bench:chunks=${BURST_CHUNKS}]] warm-up ${i}`);
+
+    const first: number[] = [];
+    const last: number[] = [];
+    const ttft: number[] = [];
+    const toModel: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const { trace, req } = await turn(`[[bench:chunks=${BURST_CHUNKS}]] burst ${i}`);
+      first.push(trace.firstDeltaAt! - req.firstChunkAt!);
+      last.push(trace.lastDeltaAt! - req.lastChunkAt!);
+      ttft.push(trace.firstDeltaAt! - trace.sentAt);
+      toModel.push(req.arrivedAt - trace.sentAt);
+    }
+    out.figures["app WS burst: first chunk"] = summarize(first, "ms");
+    out.figures["app WS burst: last chunk"] = summarize(last, "ms");
+    out.figures["app WS: send → model request arrives"] = summarize(toModel, "ms");
+    out.figures["app WS: send → first text-delta (time to first token, fast model)"] = summarize(ttft, "ms");
+
+    const paced: number[] = [];
+    const pacedFirst: number[] = [];
+    for (let i = 0; i < pacedRuns; i++) {
+      const { req, deltas } = await turn(`[[bench:chunks=${PACED_CHUNKS},gapms=${PACED_GAP_MS}]] paced ${i}`);
+      paced.push(...pacedLatencies(req, deltas));
+      pacedFirst.push(deltas[0].at - req.chunkAt![0]);
+    }
+    out.figures["app WS paced: per chunk"] = summarize(paced, "ms");
+    out.figures["app WS paced: first chunk"] = summarize(pacedFirst, "ms");
+    await socket.close();
+
+    // The REST path: the same turn as server-sent events.
+    const sseFirst: number[] = [];
+    const sseLast: number[] = [];
+    for (let i = 0; i < warmup + runs; i++) {
+      const before = fake.requests.length;
+      const times = await restSseTurn(`${app.url}${api.roomsPath(ws)}/${room.id}/messages`, `[[bench:chunks=${BURST_CHUNKS}]] sse ${i}`);
+      const req = fake.requests[before];
+      if (i < warmup) continue;
+      sseFirst.push(times.first - req.firstChunkAt!);
+      sseLast.push(times.last - req.lastChunkAt!);
+    }
+    out.figures["app REST SSE burst: first chunk"] = summarize(sseFirst, "ms");
+    out.figures["app REST SSE burst: last chunk"] = summarize(sseLast, "ms");
+  });
+
+  for (const kind of ["vite", "wrangler"] as const) {
+    const fake = await startTimingFake();
+    let echo: Awaited<ReturnType<typeof startEchoServer>> | undefined;
+    try {
+      echo = await startEchoServer(kind, { preview: ctx.target === "preview" });
+      const label = kind === "vite" ? "baseline Worker (vite plugin)" : "baseline Worker (wrangler dev)";
+      const client = await EchoClient.open(`${echo.url.replace(/^http/, "ws")}/ws`);
+      const rtt: number[] = [];
+      for (let i = 0; i < 10 + runs * 2; i++) {
+        const t = await client.ping();
+        if (i >= 10) rtt.push(t);
+      }
+      out.figures[`${label}: WebSocket echo round trip`] = summarize(rtt, "ms");
+      const first: number[] = [];
+      const last: number[] = [];
+      for (let i = 0; i < warmup + runs; i++) {
+        const before = fake.requests.length;
+        const deltas = await client.relay(`${fake.origin}/stream?chunks=${BURST_CHUNKS}`);
+        const req = fake.requests[before];
+        if (i < warmup) continue;
+        first.push(deltas[0].at - req.firstChunkAt!);
+        last.push(deltas.at(-1)!.at - req.lastChunkAt!);
+      }
+      out.figures[`${label} burst: first chunk`] = summarize(first, "ms");
+      out.figures[`${label} burst: last chunk`] = summarize(last, "ms");
+      const paced: number[] = [];
+      for (let i = 0; i < pacedRuns; i++) {
+        const before = fake.requests.length;
+        const deltas = await client.relay(`${fake.origin}/stream?chunks=${PACED_CHUNKS}&gapms=${PACED_GAP_MS}`);
+        paced.push(...pacedLatencies(fake.requests[before], deltas));
+      }
+      out.figures[`${label} paced: per chunk`] = summarize(paced, "ms");
+      client.close();
+    } catch (error) {
+      out.skipped.push(`baseline under ${kind}: ${(error as Error).message.split("\n")[0]}`);
+      ctx.log(`relay: baseline ${kind} failed: ${(error as Error).message}`);
+    } finally {
+      await echo?.stop();
+      await fake.close();
+    }
+  }
+};
+
+/** Latency of each paced chunk: its write time at the fake → its frame at the client. */
+function pacedLatencies(req: TimedRequest, deltas: Array<{ at: number; delta: string }>): number[] {
+  const out: number[] = [];
+  for (const d of deltas) {
+    const m = /^t(\d+) $/.exec(d.delta);
+    if (!m || !req.chunkAt) continue;
+    const written = req.chunkAt[Number(m[1])];
+    if (written !== undefined) out.push(d.at - written);
+  }
+  return out;
+}
+
+/** POST a message with Accept: text/event-stream; times of the first and last text-delta event. */
+async function restSseTurn(url: string, text: string): Promise<{ first: number; last: number }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({ text, author: "bench" })
+  });
+  if (!response.ok || !response.body) throw new Error(`SSE send failed: ${response.status}`);
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let first = Number.NaN;
+  let last = Number.NaN;
+  for await (const piece of response.body as unknown as AsyncIterable<Uint8Array>) {
+    const at = performance.now();
+    buffer += decoder.decode(piece, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (event.startsWith("event: chunk") && event.includes('"text-delta"')) {
+        if (Number.isNaN(first)) first = at;
+        last = at;
+      }
+    }
+  }
+  if (Number.isNaN(first)) throw new Error("SSE answer had no text-delta");
+  return { first, last };
+}
+
+class EchoClient {
+  private ws: WebSocket;
+  private handler: ((data: string, at: number) => void) | null = null;
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on("message", (data) => this.handler?.(data.toString(), performance.now()));
+  }
+
+  static async open(url: string): Promise<EchoClient> {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    return new EchoClient(ws);
+  }
+
+  ping(): Promise<number> {
+    return new Promise((resolve) => {
+      const token = `ping:${Math.random()}`;
+      const sent = performance.now();
+      this.handler = (data, at) => {
+        if (data === token) resolve(at - sent);
+      };
+      this.ws.send(token);
+    });
+  }
+
+  relay(url: string): Promise<Array<{ at: number; delta: string }>> {
+    return new Promise((resolve, reject) => {
+      const deltas: Array<{ at: number; delta: string }> = [];
+      const timer = setTimeout(() => reject(new Error("baseline relay timed out")), 60_000);
+      this.handler = (data, at) => {
+        const frame = JSON.parse(data);
+        if (frame.delta !== undefined) deltas.push({ at, delta: frame.delta });
+        if (frame.done) {
+          clearTimeout(timer);
+          resolve(deltas);
+        }
+      };
+      this.ws.send(JSON.stringify({ relay: url }));
+    });
+  }
+
+  close() {
+    this.ws.close();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * `npm run bench -- --quick` end to end: it must exit 0 and write a results
+ * file in which every section is present, did not fail, and reports only
+ * finite numbers. Times are not asserted (they depend on the machine);
+ * correctness figures that must be zero are.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SECTIONS = ["relay", "throughput", "history", "registry", "concurrency", "memory", "client"];
+
+const dir = mkdtempSync(path.join(tmpdir(), "rooms-bench-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function runQuick(out: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--experimental-strip-types", "--no-warnings", "bench/run.ts", "--quick", "--out", out], {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"]
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+describe("npm run bench -- --quick", () => {
+  it("runs every section and writes finite figures", async () => {
+    const out = path.join(dir, "quick.json");
+    const { code, output } = await runQuick(out);
+    expect(code, output.slice(-4000)).toBe(0);
+
+    const report = JSON.parse(readFileSync(out, "utf8"));
+    expect(report.mode).toBe("quick");
+    expect(report.machine.nproc).toBeGreaterThan(0);
+    expect(Object.keys(report.sections).sort()).toEqual([...SECTIONS].sort());
+    for (const key of SECTIONS) {
+      const section = report.sections[key];
+      expect(section.error, `${key} failed`).toBeUndefined();
+      const figures = Object.entries(section.figures) as Array<[string, any]>;
+      expect(figures.length, `${key} has no figures`).toBeGreaterThan(0);
+      for (const [name, figure] of figures) {
+        const numbers = "median" in figure ? [figure.median, figure.min, figure.max] : [figure.value];
+        for (const n of numbers) expect(Number.isFinite(n), `${key} / ${name} = ${JSON.stringify(figure)}`).toBe(true);
+        expect(typeof figure.unit).toBe("string");
+      }
+    }
+
+    const c = report.sections.concurrency.figures;
+    expect(c["lost messages (not stored)"].value).toBe(0);
+    expect(c["duplicated messages"].value).toBe(0);
+    expect(c["unanswered messages"].value).toBe(0);
+    expect(c["requests that failed or never finished"].value).toBe(0);
+    expect(report.sections.throughput.figures["1 client: missing chunks"].value).toBe(0);
+  });
+});
