@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "../../tests/support/dev-server.ts";
+import { freePort, inheritedEnv } from "../../tests/support/dev-server.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 /**
@@ -64,7 +64,8 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
     {
       cwd: ROOT,
       env: {
-        ...process.env,
+        // Never a developer's own provider key or access token: only `vars`.
+        ...inheritedEnv(),
         ...options.vars,
         CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
         ROOMS_STATE_DIR: stateDir,

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ChatRoom, OverseerAgent } from "../../src/server/index";
-import { MAX_REQUEST_BODY_BYTES, MAX_ROOM_NAME_LENGTH } from "../../src/shared/constants";
+import { MAX_REQUEST_BODY_BYTES, MAX_ROOM_NAME_LENGTH, MAX_ROOMS_PER_WORKSPACE, MAX_SYSTEM_PROMPT_LENGTH } from "../../src/shared/constants";
 import { api, createRoom, uniqueName } from "./helpers";
 
 const rooms = (ws: string) => `/api/workspaces/${ws}/rooms`;
@@ -97,6 +97,21 @@ describe("REST rooms", () => {
     });
   });
 
+  it("refuses a room past the per-workspace limit with 409", async () => {
+    const ws = uniqueName();
+    await createRoom(ws);
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    await runInDurableObject(stub, (overseer: OverseerAgent) => {
+      // Registry rows only: enough to reach the limit without 2,000 facets.
+      for (let i = 1; i < MAX_ROOMS_PER_WORKSPACE; i++) {
+        overseer.sql`INSERT INTO rooms (id, name, created_at, last_active_at) VALUES (${`filler-${i}`}, ${"filler"}, 0, 0)`;
+      }
+    });
+    const response = await api(rooms(ws), { method: "POST", json: { name: "one too many" }, headers: { "cf-connecting-ip": "198.51.100.1" } });
+    expect(response.status).toBe(409);
+    expect((await response.json<any>()).error).toEqual({ code: "conflict:room_limit", message: expect.stringContaining(String(MAX_ROOMS_PER_WORKSPACE)) });
+  });
+
   it("keeps workspaces apart: a room id from one is unknown in another", async () => {
     const a = uniqueName("a");
     const room = await createRoom(a);
@@ -111,6 +126,13 @@ describe("REST validation", () => {
     ["a missing name", { method: "POST", json: {} }, 400, "bad_request:body", /name/],
     ["an over-long name", { method: "POST", json: { name: "x".repeat(MAX_ROOM_NAME_LENGTH + 1) } }, 400, "bad_request:body", /at most/],
     ["a name with control characters", { method: "POST", json: { name: "a\u0000b" } }, 400, "bad_request:body", /control/],
+    [
+      "an over-long system prompt",
+      { method: "POST", json: { name: "ok", systemPrompt: "p".repeat(MAX_SYSTEM_PROMPT_LENGTH + 1) } },
+      400,
+      "bad_request:body",
+      /systemPrompt must be at most/
+    ],
     ["an unknown field", { method: "POST", json: { name: "ok", admin: true } }, 400, "bad_request:body", /admin/],
     ["a wrong type", { method: "POST", json: { name: 42 } }, 400, "bad_request:body", /name must be a string/],
     ["a temperature out of range", { method: "POST", json: { name: "ok", temperature: 9 } }, 400, "bad_request:body", /temperature/],
