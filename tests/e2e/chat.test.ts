@@ -2,40 +2,28 @@
  * One person in a room: create, stream, stop, regenerate, edit and resend,
  * errors with Retry, tools, rename, settings, delete.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import {
   composer,
   eventually,
-  launchBrowser,
   log,
   messageRows,
   newUser,
   rest,
   roomUrl,
   sendFromComposer,
-  startTestApp,
   textOf,
   uniqueName,
-  type TestApp
+  useAppAndBrowser
 } from "./helpers";
 
-let app: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const setup = useAppAndBrowser();
 
 async function openRoom(name: string, displayName = "Ada"): Promise<{ page: Page; id: string }> {
-  const room = await rest.createRoom(app.url, { name });
-  const { page } = await newUser(browser, { displayName });
-  await page.goto(roomUrl(app.url, room.id));
+  const room = await rest.createRoom(setup.app.url, { name });
+  const { page } = await newUser(setup.browser, { displayName });
+  await page.goto(roomUrl(setup.app.url, room.id));
   await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
   return { page, id: room.id };
 }
@@ -44,8 +32,8 @@ const lastAssistant = (page: Page) => messageRows(page, "assistant").last();
 
 describe("a room, one person", () => {
   it("creates a room from the dialog and lands in it", async () => {
-    const { page } = await newUser(browser, { displayName: "Ada" });
-    await page.goto(app.url);
+    const { page } = await newUser(setup.browser, { displayName: "Ada" });
+    await page.goto(setup.app.url);
     const name = uniqueName("Created in UI");
     await page.getByRole("complementary", { name: "Rooms sidebar" }).getByRole("button", { name: "New room" }).click();
     const dialog = page.getByRole("dialog", { name: "New room" });
@@ -57,7 +45,7 @@ describe("a room, one person", () => {
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(name);
     await expect.poll(() => page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: new RegExp(name) }).count()).toBe(1);
     const id = page.url().split("/").pop()!;
-    const detail = await rest.getRoom(app.url, id);
+    const detail = await rest.getRoom(setup.app.url, id);
     expect(detail.name).toBe(name);
     expect(detail.settings.systemPrompt).toBe("Answer briefly.");
     await page.context().close();
@@ -81,7 +69,7 @@ describe("a room, one person", () => {
     expect(await user.textContent()).toContain("Ada");
 
     const stored = await eventually(
-      () => rest.messages(app.url, id),
+      () => rest.messages(setup.app.url, id),
       (p) => p.messages.length === 2 && textOf(p.messages[1]).includes("t29")
     );
     expect(stored.messages[0].metadata?.author).toBe("Ada");
@@ -92,11 +80,11 @@ describe("a room, one person", () => {
     const { page, id } = await openRoom(uniqueName("Stopping"));
     const marker = `stop-${Date.now()}`;
     await sendFromComposer(page, `${marker} [[fake:chunks=300,slow=100]]`);
-    const request = await app.fake.waitForRequest((r) => r.lastUserText?.includes(marker) ?? false);
+    const request = await setup.app.fake.waitForRequest((r) => r.lastUserText?.includes(marker) ?? false);
     await lastAssistant(page).getByText(/t3 /).waitFor();
 
     await page.getByRole("button", { name: "Stop generating" }).click();
-    await app.fake.waitForClientClose(request.id, 15_000);
+    await setup.app.fake.waitForClientClose(request.id, 15_000);
 
     await lastAssistant(page).getByText("Stopped").waitFor();
     const shown = await lastAssistant(page).textContent();
@@ -106,7 +94,7 @@ describe("a room, one person", () => {
 
     // The mark and the partial text survive a reload.
     const stored = await eventually(
-      () => rest.messages(app.url, id),
+      () => rest.messages(setup.app.url, id),
       (p) => p.messages.at(-1)?.metadata?.stopped === true
     );
     expect(textOf(stored.messages.at(-1)!)).toContain("t3");
@@ -118,19 +106,19 @@ describe("a room, one person", () => {
 
   it("regenerates the last answer, replacing it on the server", async () => {
     const { page, id } = await openRoom(uniqueName("Regenerate"));
-    app.fake.setScenario({ kind: "text", text: "First take on it." });
+    setup.app.fake.setScenario({ kind: "text", text: "First take on it." });
     await sendFromComposer(page, "Give me a take");
     await lastAssistant(page).getByText("First take on it.").waitFor();
     await expect.poll(() => page.getByRole("button", { name: "Regenerate answer" }).count()).toBe(1);
 
-    app.fake.setScenario({ kind: "text", text: "Second, better take." });
+    setup.app.fake.setScenario({ kind: "text", text: "Second, better take." });
     await page.getByRole("button", { name: "Regenerate answer" }).click();
     await lastAssistant(page).getByText("Second, better take.").waitFor();
     await expect.poll(() => log(page).getByText("First take on it.").count()).toBe(0);
-    app.fake.setScenario({ kind: "text" });
+    setup.app.fake.setScenario({ kind: "text" });
 
     const stored = await eventually(
-      () => rest.messages(app.url, id),
+      () => rest.messages(setup.app.url, id),
       (p) => p.messages.length === 2 && textOf(p.messages[1]) === "Second, better take."
     );
     expect(stored.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
@@ -161,7 +149,7 @@ describe("a room, one person", () => {
     await expect.poll(() => messageRows(page).count()).toBe(2);
 
     const stored = await eventually(
-      () => rest.messages(app.url, id),
+      () => rest.messages(setup.app.url, id),
       (p) => p.messages.length === 2 && textOf(p.messages[1]) === "Echo: Edited question"
     );
     expect(stored.messages.map(textOf)).toEqual(["Edited question", "Echo: Edited question"]);
@@ -184,7 +172,7 @@ describe("a room, one person", () => {
     await lastAssistant(page).getByText("Echo: Flaky please").waitFor();
     await expect.poll(() => lastAssistant(page).getByRole("alert").count()).toBe(0);
     const stored = await eventually(
-      () => rest.messages(app.url, id),
+      () => rest.messages(setup.app.url, id),
       (p) => p.messages.length === 2 && !p.messages[1].metadata?.error
     );
     expect(textOf(stored.messages[1])).toBe("Echo: Flaky please");
@@ -244,7 +232,7 @@ describe("a room, one person", () => {
     await settings.getByRole("button", { name: "Save changes" }).click();
     await expect.poll(() => settings.isVisible()).toBe(false);
 
-    const detail = await rest.getRoom(app.url, id);
+    const detail = await rest.getRoom(setup.app.url, id);
     expect(detail.name).toBe(newName);
     expect(detail.settings).toMatchObject({ systemPrompt: "You are a pirate.", model: "fake-model-2", temperature: 0.4 });
     await expect.poll(() => page.locator("main header").first().getByText("fake-model-2", { exact: true }).count()).toBe(1);
@@ -258,9 +246,9 @@ describe("a room, one person", () => {
     const dialog = page.getByRole("dialog", { name: "Delete room?" });
     expect(await dialog.textContent()).toContain(name);
     await dialog.getByRole("button", { name: "Delete room" }).click();
-    await page.waitForURL(`${app.url}/`);
+    await page.waitForURL(`${setup.app.url}/`);
     await expect.poll(() => page.getByRole("navigation", { name: "Rooms" }).getByText(name).count()).toBe(0);
-    const response = await fetch(`${app.url}/api/rooms/${id}`);
+    const response = await fetch(`${setup.app.url}/api/rooms/${id}`);
     expect(response.status).toBe(404);
     await page.context().close();
   });
@@ -277,7 +265,7 @@ describe("a room, one person", () => {
     await lastAssistant(page).getByText(/Echo: line one/).waitFor();
     expect(await box.inputValue()).toBe("");
     const stored = await eventually(
-      () => rest.messages(app.url, id),
+      () => rest.messages(setup.app.url, id),
       (p) => p.messages.length === 2
     );
     expect(textOf(stored.messages[0])).toBe("line one\nline two");

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import type { ChatMessage, MessagePage, RoomDetail } from "../../src/shared/protocol";
 import { startDevServer, type DevServer } from "../support/dev-server";
@@ -103,6 +104,32 @@ export async function startTestApp(extraVars: Record<string, string> = {}): Prom
 
 let counter = 0;
 /** Unique per run, so tests sharing a server never see each other's rooms by name. */
+/**
+ * One app and one Chromium for a whole test file, started together in
+ * beforeAll and stopped in afterAll. Read `.app` and `.browser` inside tests.
+ */
+export function useAppAndBrowser(extraVars: Record<string, string> = {}): { readonly app: TestApp; readonly browser: Browser } {
+  let app: TestApp | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startTestApp(extraVars), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+  return {
+    get app() {
+      if (!app) throw new Error("the test app is not started (use inside tests)");
+      return app;
+    },
+    get browser() {
+      if (!browser) throw new Error("the browser is not started (use inside tests)");
+      return browser;
+    }
+  };
+}
+
 export function uniqueName(prefix: string): string {
   counter += 1;
   return `${prefix} ${Date.now().toString(36)}${counter}`;

@@ -2,43 +2,30 @@
  * Rooms are shared: several people, one live conversation. Also deep links,
  * resuming a stream after a reload, and rooms disappearing under you.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   composer,
   eventually,
-  launchBrowser,
   log,
   messageRows,
   newUser,
   rest,
   roomUrl,
   sendFromComposer,
-  startTestApp,
   textOf,
   uniqueName,
-  type TestApp
+  useAppAndBrowser
 } from "./helpers";
 
-let app: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const setup = useAppAndBrowser();
 
 describe("shared rooms", () => {
   it("two people see each other's messages, presence, typing and the same stream live", async () => {
-    const room = await rest.createRoom(app.url, { name: uniqueName("Shared") });
-    const alice = await newUser(browser, { displayName: "Alice" });
-    const bob = await newUser(browser, { displayName: "Bob" });
-    await alice.page.goto(roomUrl(app.url, room.id));
-    await bob.page.goto(roomUrl(app.url, room.id));
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Shared") });
+    const alice = await newUser(setup.browser, { displayName: "Alice" });
+    const bob = await newUser(setup.browser, { displayName: "Bob" });
+    await alice.page.goto(roomUrl(setup.app.url, room.id));
+    await bob.page.goto(roomUrl(setup.app.url, room.id));
 
     // Presence: both names, on both sides.
     for (const { page } of [alice, bob]) {
@@ -76,19 +63,19 @@ describe("shared rooms", () => {
   });
 
   it("lets anyone in the room stop an answer someone else asked for", async () => {
-    const room = await rest.createRoom(app.url, { name: uniqueName("Shared stop") });
-    const alice = await newUser(browser, { displayName: "Alice" });
-    const bob = await newUser(browser, { displayName: "Bob" });
-    await alice.page.goto(roomUrl(app.url, room.id));
-    await bob.page.goto(roomUrl(app.url, room.id));
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Shared stop") });
+    const alice = await newUser(setup.browser, { displayName: "Alice" });
+    const bob = await newUser(setup.browser, { displayName: "Bob" });
+    await alice.page.goto(roomUrl(setup.app.url, room.id));
+    await bob.page.goto(roomUrl(setup.app.url, room.id));
     await expect.poll(() => bob.page.getByRole("button", { name: /^2 people here/ }).count()).toBe(1);
 
     const marker = `shared-stop-${Date.now()}`;
     await sendFromComposer(alice.page, `${marker} [[fake:chunks=300,slow=100]]`);
-    const request = await app.fake.waitForRequest((r) => r.lastUserText?.includes(marker) ?? false);
+    const request = await setup.app.fake.waitForRequest((r) => r.lastUserText?.includes(marker) ?? false);
     await messageRows(bob.page, "assistant").last().getByText(/t3 /).waitFor();
     await bob.page.getByRole("button", { name: "Stop generating" }).click();
-    await app.fake.waitForClientClose(request.id, 15_000);
+    await setup.app.fake.waitForClientClose(request.id, 15_000);
 
     for (const { page } of [alice, bob]) {
       await messageRows(page, "assistant").last().getByText("Stopped").waitFor();
@@ -98,12 +85,12 @@ describe("shared rooms", () => {
     await bob.context.close();
   });
 
-  it("opens a deep link in a fresh browser with the room's history", async () => {
+  it("opens a deep link in a fresh setup.browser with the room's history", async () => {
     const name = uniqueName("Deep link");
-    const room = await rest.createRoom(app.url, { name });
-    await rest.send(app.url, room.id, "History question", "Carol");
-    const { context, page } = await newUser(browser);
-    await page.goto(roomUrl(app.url, room.id));
+    const room = await rest.createRoom(setup.app.url, { name });
+    await rest.send(setup.app.url, room.id, "History question", "Carol");
+    const { context, page } = await newUser(setup.browser);
+    await page.goto(roomUrl(setup.app.url, room.id));
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(name);
     await messageRows(page, "user").getByText("History question").waitFor();
     await messageRows(page, "user").getByText("Carol").waitFor();
@@ -115,16 +102,16 @@ describe("shared rooms", () => {
       .toBe(1);
     // Back and forward work: the URL is the state.
     await page.getByRole("link", { name: "Rooms" }).first().isVisible();
-    await page.goto(app.url);
+    await page.goto(setup.app.url);
     await page.goBack();
     await messageRows(page, "assistant").getByText("Echo: History question").waitFor();
     await context.close();
   });
 
   it("resumes a streaming answer after a reload and finishes it", async () => {
-    const room = await rest.createRoom(app.url, { name: uniqueName("Resume") });
-    const { context, page } = await newUser(browser, { displayName: "Dana" });
-    await page.goto(roomUrl(app.url, room.id));
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Resume") });
+    const { context, page } = await newUser(setup.browser, { displayName: "Dana" });
+    await page.goto(roomUrl(setup.app.url, room.id));
     await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
     await sendFromComposer(page, "Long one please [[fake:chunks=50,slow=120]]");
     await messageRows(page, "assistant").last().getByText(/t4 /).waitFor();
@@ -141,7 +128,7 @@ describe("shared rooms", () => {
     expect(text.match(/t\d+/g)).toEqual(Array.from({ length: 50 }, (_, i) => `t${i}`));
 
     const stored = await eventually(
-      () => rest.messages(app.url, room.id),
+      () => rest.messages(setup.app.url, room.id),
       (p) => p.messages.length === 2 && textOf(p.messages[1]).includes("t49")
     );
     expect(stored.messages.length).toBe(2);
@@ -150,44 +137,44 @@ describe("shared rooms", () => {
 
   it("drops a room deleted elsewhere from open lists, and tells people inside it", async () => {
     const name = uniqueName("Doomed");
-    const room = await rest.createRoom(app.url, { name });
-    const watcher = await newUser(browser);
-    const inside = await newUser(browser, { displayName: "Eve" });
-    await watcher.page.goto(app.url);
-    await inside.page.goto(roomUrl(app.url, room.id));
+    const room = await rest.createRoom(setup.app.url, { name });
+    const watcher = await newUser(setup.browser);
+    const inside = await newUser(setup.browser, { displayName: "Eve" });
+    await watcher.page.goto(setup.app.url);
+    await inside.page.goto(roomUrl(setup.app.url, room.id));
     const list = watcher.page.getByRole("navigation", { name: "Rooms" });
     await list.getByText(name).waitFor();
     await expect.poll(() => inside.page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
 
-    await rest.deleteRoom(app.url, room.id);
+    await rest.deleteRoom(setup.app.url, room.id);
 
     await expect.poll(() => list.getByText(name).count()).toBe(0);
     await inside.page.getByRole("heading", { name: "This room was deleted" }).waitFor();
     await inside.page.getByRole("link", { name: "Back to rooms" }).click();
-    await inside.page.waitForURL(`${app.url}/`);
+    await inside.page.waitForURL(`${setup.app.url}/`);
     await watcher.context.close();
     await inside.context.close();
   });
 
   it("shows Room not found for an unknown room, with a way back", async () => {
-    const { context, page } = await newUser(browser);
-    await page.goto(roomUrl(app.url, "NoSuchRoom000000"));
+    const { context, page } = await newUser(setup.browser);
+    await page.goto(roomUrl(setup.app.url, "NoSuchRoom000000"));
     await page.getByRole("heading", { name: "Room not found" }).waitFor();
     await page.getByRole("link", { name: "Back to rooms" }).click();
-    await page.waitForURL(`${app.url}/`);
+    await page.waitForURL(`${setup.app.url}/`);
     await context.close();
   });
 
   it("shows new rooms and activity in everyone's list as it happens", async () => {
-    const { context, page } = await newUser(browser);
-    await page.goto(app.url);
+    const { context, page } = await newUser(setup.browser);
+    await page.goto(setup.app.url);
     const list = page.getByRole("navigation", { name: "Rooms" });
     await list.waitFor();
     const name = uniqueName("Fresh");
-    const room = await rest.createRoom(app.url, { name });
+    const room = await rest.createRoom(setup.app.url, { name });
     const row = list.locator(`a[data-room-id="${room.id}"]`);
     await row.getByText(name).waitFor();
-    await rest.send(app.url, room.id, "ping from the API");
+    await rest.send(setup.app.url, room.id, "ping from the API");
     await row.getByText("Echo: ping from the API").waitFor();
     await expect.poll(() => row.getByLabel("2 messages").count()).toBe(1);
     // Most recently active first.
@@ -203,16 +190,16 @@ describe("shared rooms", () => {
 
   // Last: it restarts the server under everyone.
   it("disables the composer with a reason while reconnecting, and recovers", async () => {
-    const room = await rest.createRoom(app.url, { name: uniqueName("Flaky network") });
-    const { context, page } = await newUser(browser, { displayName: "Finn" });
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Flaky network") });
+    const { context, page } = await newUser(setup.browser, { displayName: "Finn" });
     // Vite's dev client reloads the page when its server comes back; a real
     // deployment has no such socket. Keep it quiet so we watch the app itself.
     await context.routeWebSocket((url) => url.pathname === "/" && url.searchParams.has("token"), () => {});
-    await page.goto(roomUrl(app.url, room.id));
+    await page.goto(roomUrl(setup.app.url, room.id));
     await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
     await composer(page).fill("draft survives");
 
-    const restarting = app.server.restart();
+    const restarting = setup.app.server.restart();
     await expect.poll(() => composer(page).isDisabled(), { timeout: 20_000 }).toBe(true);
     await page.getByText(/Reconnecting/).first().waitFor();
     await restarting;

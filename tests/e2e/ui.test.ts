@@ -2,34 +2,22 @@
  * Layout and keyboard: the phone drawer, keyboard shortcuts, and the
  * screenshots in docs/screenshots (desktop and phone, light and dark).
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import {
   composer,
   DESKTOP,
-  launchBrowser,
   messageRows,
   newUser,
   PHONE,
   rest,
   roomUrl,
   screenshotPath,
-  startTestApp,
   uniqueName,
-  type TestApp
+  useAppAndBrowser
 } from "./helpers";
 
-let app: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const setup = useAppAndBrowser();
 
 const SCHEMES = ["light", "dark"] as const;
 
@@ -41,20 +29,20 @@ function watchErrors(page: Page): string[] {
 
 /** Rooms with a believable conversation, made through the REST API. */
 async function seedShowcase(): Promise<string> {
-  const fake = app.fake;
+  const fake = setup.app.fake;
   const others = [
     ["Quarterly report draft", "Can you tighten the executive summary?", "Sure. Lead with revenue growth, then margins, then the hiring plan."],
     ["Recipe ideas", "Something quick with chickpeas?", "Crispy chickpeas with lemon, garlic and smoked paprika: 20 minutes."],
     ["Code review: auth service", "Is the token refresh logic safe?", "Mostly. Rotate refresh tokens on use and bind them to the session."]
   ] as const;
   for (const [name, question, answer] of others) {
-    const room = await rest.createRoom(app.url, { name });
+    const room = await rest.createRoom(setup.app.url, { name });
     fake.setScenario({ kind: "text", text: answer });
-    await rest.send(app.url, room.id, question, "Ben");
+    await rest.send(setup.app.url, room.id, question, "Ben");
   }
-  await rest.createRoom(app.url, { name: "Book club, March" });
+  await rest.createRoom(setup.app.url, { name: "Book club, March" });
 
-  const room = await rest.createRoom(app.url, { name: "Lisbon trip planning", systemPrompt: "You are a friendly travel planner." });
+  const room = await rest.createRoom(setup.app.url, { name: "Lisbon trip planning", systemPrompt: "You are a friendly travel planner." });
   fake.setScenario({
     kind: "text",
     text: [
@@ -73,7 +61,7 @@ async function seedShowcase(): Promise<string> {
       "Take the train from Rossio, about 40 minutes each way."
     ].join("\n")
   });
-  await rest.send(app.url, room.id, "We land in Lisbon on Friday morning. Can you suggest a relaxed 3-day plan?", "Ann");
+  await rest.send(setup.app.url, room.id, "We land in Lisbon on Friday morning. Can you suggest a relaxed 3-day plan?", "Ann");
   fake.setScenario({
     kind: "text",
     text: [
@@ -89,14 +77,14 @@ async function seedShowcase(): Promise<string> {
       "```"
     ].join("\n")
   });
-  await rest.send(app.url, room.id, "Can you give me a tiny script to convert our budget from EUR to USD?", "Ben");
+  await rest.send(setup.app.url, room.id, "Can you give me a tiny script to convert our budget from EUR to USD?", "Ben");
   fake.setScenario({
     kind: "tool-call",
     toolName: "get_current_time",
     args: { timeZone: "Europe/Lisbon" },
     thenText: "It's evening in Lisbon right now, a good time to book Friday's dinner."
   });
-  await rest.send(app.url, room.id, "What time is it in Lisbon right now?", "Ann");
+  await rest.send(setup.app.url, room.id, "What time is it in Lisbon right now?", "Ann");
   fake.setScenario({ kind: "text" });
   return room.id;
 }
@@ -110,9 +98,9 @@ describe("screenshots", () => {
   it("captures the main screens at desktop and phone size, light and dark", async () => {
     // The empty state first, before any room exists.
     for (const colorScheme of SCHEMES) {
-      const { context, page } = await newUser(browser, { colorScheme, displayName: "Ann" });
+      const { context, page } = await newUser(setup.browser, { colorScheme, displayName: "Ann" });
       const errors = watchErrors(page);
-      await page.goto(app.url);
+      await page.goto(setup.app.url);
       await page.getByRole("heading", { name: "Create your first room" }).waitFor();
       await page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-empty`) });
       expect(errors).toEqual([]);
@@ -120,16 +108,16 @@ describe("screenshots", () => {
     }
 
     const roomId = await seedShowcase();
-    const ben = await newUser(browser, { displayName: "Ben" });
-    await ben.page.goto(roomUrl(app.url, roomId));
+    const ben = await newUser(setup.browser, { displayName: "Ben" });
+    await ben.page.goto(roomUrl(setup.app.url, roomId));
     const contexts: BrowserContext[] = [ben.context];
 
     for (const colorScheme of SCHEMES) {
       // Desktop
-      const desk = await newUser(browser, { colorScheme, displayName: "Ann", viewport: DESKTOP });
+      const desk = await newUser(setup.browser, { colorScheme, displayName: "Ann", viewport: DESKTOP });
       contexts.push(desk.context);
       const errors = watchErrors(desk.page);
-      await desk.page.goto(roomUrl(app.url, roomId));
+      await desk.page.goto(roomUrl(setup.app.url, roomId));
       await messageRows(desk.page, "assistant").last().getByText(/good time to book/).waitFor();
       await desk.page.locator("pre code span span").first().waitFor();
       await expect.poll(() => desk.page.getByRole("button", { name: /^2 people here/ }).count()).toBe(1);
@@ -144,7 +132,7 @@ describe("screenshots", () => {
       await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-settings`) });
       await desk.page.keyboard.press("Escape");
 
-      await desk.page.goto(app.url);
+      await desk.page.goto(setup.app.url);
       await desk.page.getByRole("heading", { name: "Pick a room" }).waitFor();
       await desk.page.keyboard.press("Alt+N");
       await desk.page.getByRole("dialog", { name: "New room" }).getByRole("textbox", { name: "Name" }).fill("Weekend hike");
@@ -153,10 +141,10 @@ describe("screenshots", () => {
       expect(errors).toEqual([]);
 
       // Phone
-      const phone = await newUser(browser, { colorScheme, displayName: "Ann", viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      const phone = await newUser(setup.browser, { colorScheme, displayName: "Ann", viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
       contexts.push(phone.context);
       const phoneErrors = watchErrors(phone.page);
-      await phone.page.goto(roomUrl(app.url, roomId));
+      await phone.page.goto(roomUrl(setup.app.url, roomId));
       await messageRows(phone.page, "assistant").last().getByText(/good time to book/).waitFor();
       await keepTyping(ben.page);
       await phone.page.getByText("Ben is typing…").waitFor();
@@ -175,9 +163,9 @@ describe("screenshots", () => {
 describe("phone layout", () => {
   it("opens the sidebar as a drawer and selects a room from it", async () => {
     const name = uniqueName("Phone room");
-    const room = await rest.createRoom(app.url, { name });
-    const { context, page } = await newUser(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
-    await page.goto(app.url);
+    const room = await rest.createRoom(setup.app.url, { name });
+    const { context, page } = await newUser(setup.browser, { viewport: PHONE, isMobile: true, hasTouch: true });
+    await page.goto(setup.app.url);
     const drawer = page.locator("#sidebar");
     // Closed: off screen and inert.
     await expect.poll(() => drawer.evaluate((el) => el.getBoundingClientRect().right <= 0)).toBe(true);
@@ -189,7 +177,7 @@ describe("phone layout", () => {
     await expect.poll(() => drawer.evaluate((el) => Math.round(el.getBoundingClientRect().left))).toBe(0);
     await dialog.getByRole("link", { name: new RegExp(name) }).tap();
 
-    await page.waitForURL(roomUrl(app.url, room.id));
+    await page.waitForURL(roomUrl(setup.app.url, room.id));
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(name);
     await expect.poll(() => drawer.evaluate((el) => el.getBoundingClientRect().right <= 0)).toBe(true);
     await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
@@ -207,10 +195,10 @@ describe("phone layout", () => {
 
 describe("keyboard", () => {
   it("supports the documented shortcuts", async () => {
-    const a = await rest.createRoom(app.url, { name: uniqueName("Keys A") });
-    const b = await rest.createRoom(app.url, { name: uniqueName("Keys B") });
-    const { context, page } = await newUser(browser);
-    await page.goto(app.url);
+    const a = await rest.createRoom(setup.app.url, { name: uniqueName("Keys A") });
+    const b = await rest.createRoom(setup.app.url, { name: uniqueName("Keys B") });
+    const { context, page } = await newUser(setup.browser);
+    await page.goto(setup.app.url);
     await page.getByRole("navigation", { name: "Rooms" }).locator(`a[data-room-id="${b.id}"]`).waitFor();
 
     // New room: Alt+N, and Esc closes the dialog.
@@ -233,13 +221,13 @@ describe("keyboard", () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("room-filter");
 
     // Alt+Down / Alt+Up walk the list (most recent first: b, then a).
-    await page.goto(roomUrl(app.url, b.id));
+    await page.goto(roomUrl(setup.app.url, b.id));
     await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
     await page.locator(`#room-list a[data-room-id="${a.id}"]`).waitFor();
     await page.keyboard.press("Alt+ArrowDown");
-    await page.waitForURL(roomUrl(app.url, a.id));
+    await page.waitForURL(roomUrl(setup.app.url, a.id));
     await page.keyboard.press("Alt+ArrowUp");
-    await page.waitForURL(roomUrl(app.url, b.id));
+    await page.waitForURL(roomUrl(setup.app.url, b.id));
 
     // Shift+Esc puts the cursor in the message box.
     await page.getByRole("button", { name: "Rename room" }).focus();
@@ -257,10 +245,10 @@ describe("keyboard", () => {
   });
 
   it("names every icon button and labels every field", async () => {
-    const room = await rest.createRoom(app.url, { name: uniqueName("A11y") });
-    await rest.send(app.url, room.id, "Hello");
-    const { context, page } = await newUser(browser);
-    await page.goto(roomUrl(app.url, room.id));
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("A11y") });
+    await rest.send(setup.app.url, room.id, "Hello");
+    const { context, page } = await newUser(setup.browser);
+    await page.goto(roomUrl(setup.app.url, room.id));
     await messageRows(page, "assistant").getByText("Echo: Hello").waitFor();
     const unnamed = await page.evaluate(() => {
       const out: string[] = [];
@@ -287,8 +275,8 @@ describe("access token", () => {
   // ACCESS_TOKEN cannot be started here; the session API is stubbed instead
   // (the server side is covered by tests/worker/access.test.ts).
   it("shows the sign-in page when the server wants a token, and lets you in with the right one", async () => {
-    const room = await rest.createRoom(app.url, { name: uniqueName("Behind a token") });
-    const { context, page } = await newUser(browser);
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Behind a token") });
+    const { context, page } = await newUser(setup.browser);
     let signedIn = false;
     const posted: string[] = [];
     await page.route("**/api/session", async (route) => {
@@ -309,7 +297,7 @@ describe("access token", () => {
         await route.fulfill({ status: 204 });
       }
     });
-    await page.goto(roomUrl(app.url, room.id));
+    await page.goto(roomUrl(setup.app.url, room.id));
     await page.getByRole("heading", { name: "Sign in to Rooms" }).waitFor();
     expect(await page.getByRole("log").count()).toBe(0);
 
