@@ -4,8 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "../../tests/support/dev-server.ts";
-import { BYPASS_LOCK, ROOT } from "./dev-server.ts";
+import { freePort, ROOT, stopProcessGroup } from "../../tests/support/dev-server.ts";
 
 export interface EchoServer {
   kind: "wrangler" | "vite";
@@ -27,7 +26,7 @@ export async function startEchoServer(kind: "wrangler" | "vite", opts: { preview
   const args =
     kind === "wrangler"
       ? [path.join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--config", "bench/echo-worker/wrangler.jsonc", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist, "--inspector-port", String(await freePort())]
-      : [vite, preview ? "preview" : "dev", "--config", "bench/echo-worker/vite.config.ts", "--port", String(port), "--strictPort", "--host", "127.0.0.1", ...BYPASS_LOCK, ...(preview ? ["--outDir", path.join(persist, "dist")] : [])];
+      : [vite, preview ? "preview" : "dev", "--config", "bench/echo-worker/vite.config.ts", "--port", String(port), "--strictPort", "--host", "127.0.0.1", ...(preview ? ["--outDir", path.join(persist, "dist")] : [])];
   let log = "";
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -39,21 +38,7 @@ export async function startEchoServer(kind: "wrangler" | "vite", opts: { preview
   child.stderr?.on("data", (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    const kill = (sig: NodeJS.Signals) => {
-      try {
-        process.kill(-child.pid!, sig);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-      }
-    };
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      kill("SIGTERM");
-      const timer = setTimeout(() => kill("SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    kill("SIGKILL");
+    await stopProcessGroup(child);
     rmSync(persist, { recursive: true, force: true });
   };
   const deadline = Date.now() + 90_000;

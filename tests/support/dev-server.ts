@@ -11,12 +11,14 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+export const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface DevServer {
   url: string;
   port: number;
   stateDir: string;
+  /** pid of the vite process, which leads its own process group (workerd is in it). */
+  readonly pid: number;
   /** Everything the server printed, for failure messages. */
   output(): string;
   restart(opts?: { hard?: boolean }): Promise<void>;
@@ -28,6 +30,36 @@ export interface DevServerOptions {
   vars?: Record<string, string>;
   stateDir?: string;
   startTimeoutMs?: number;
+  /** `preview` serves the production build (run `vite build` first). */
+  command?: "dev" | "preview";
+  /** Another Vite config than the app's (benchmarks turn file watching off). */
+  configFile?: string;
+  /** Extra CLI arguments, e.g. ["--outDir", dir] for preview. */
+  args?: string[];
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
+/**
+ * Stops a process started with `detached: true` and everything it spawned
+ * (vite starts workerd as a child): the signal, SIGKILL after 5 s, and a
+ * last SIGKILL for children that outlive their parent.
+ */
+export async function stopProcessGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    signalGroup(child.pid!, signal);
+    const timer = setTimeout(() => signalGroup(child.pid!, "SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  signalGroup(child.pid!, "SIGKILL");
 }
 
 export async function freePort(): Promise<number> {
@@ -54,7 +86,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const launch = async () => {
     log = "";
     const viteBin = path.join(ROOT, "node_modules/vite/bin/vite.js");
-    child = spawn(process.execPath, [viteBin, "dev", "--port", String(port), "--strictPort", "--host", "127.0.0.1"], {
+    const config = options.configFile ? ["--config", options.configFile] : [];
+    const args = [viteBin, options.command ?? "dev", ...config, "--port", String(port), "--strictPort", "--host", "127.0.0.1", ...(options.args ?? [])];
+    child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: {
         ...inheritedEnv(),
@@ -63,7 +97,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
         ROOMS_STATE_DIR: stateDir,
         BROWSER: "none",
-        FORCE_COLOR: "0"
+        FORCE_COLOR: "0",
+        WRANGLER_SEND_METRICS: "false"
       },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true
@@ -75,31 +110,20 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 
   const kill = async (signal: NodeJS.Signals) => {
     const proc = child;
-    child = null;
-    if (!proc || proc.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
-    try {
-      // The whole process group: vite spawns workerd as a child.
-      process.kill(-proc.pid!, signal);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-    }
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-proc.pid!, "SIGKILL");
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-      }
-    }, 5_000);
-    await exited;
-    clearTimeout(timer);
+    if (proc) await stopProcessGroup(proc, signal);
   };
 
-  await launch();
+  await launch().catch(async (error: unknown) => {
+    await kill("SIGKILL");
+    throw error;
+  });
   return {
     url,
     port,
     stateDir,
+    get pid() {
+      return child!.pid!;
+    },
     output: () => log,
     async restart({ hard = true } = {}) {
       await kill(hard ? "SIGKILL" : "SIGTERM");
