@@ -6,8 +6,6 @@
 export const DEFAULT_WORKSPACE = "default";
 /** Workspaces are URL segments and Durable Object names. */
 export const WORKSPACE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-/** Room ids are generated server-side; the pattern only guards URLs. */
-export const ROOM_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
 export const MAX_ROOM_NAME_LENGTH = 80;
 export const MAX_SYSTEM_PROMPT_LENGTH = 8_000;

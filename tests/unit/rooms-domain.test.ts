@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyActivity, generateRoomId, messagePreview, toRoomSummary, type RoomRow } from "../../src/server/domain/rooms";
-import { PREVIEW_LENGTH, ROOM_ID_PATTERN } from "../../src/shared/constants";
+import { PREVIEW_LENGTH } from "../../src/shared/constants";
 
 const row: RoomRow = {
   id: "abc",
@@ -13,12 +13,11 @@ const row: RoomRow = {
 };
 
 describe("room ids", () => {
-  it("are 16 url-safe characters that the id pattern accepts", () => {
+  it("are 16 url-safe characters", () => {
     const ids = new Set(Array.from({ length: 1000 }, () => generateRoomId()));
     expect(ids.size).toBe(1000);
     for (const id of ids) {
       expect(id).toMatch(/^[A-Za-z0-9_-]{16}$/);
-      expect(id).toMatch(ROOM_ID_PATTERN);
     }
   });
 
