@@ -1,8 +1,8 @@
+import path from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import agents from "agents/vite";
-import path from "node:path";
 import { defineConfig } from "vite";
 
 // Tests and benchmarks start their own dev servers: each gets a private

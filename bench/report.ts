@@ -20,13 +20,18 @@ for (const file of files) {
   const report = JSON.parse(readFileSync(file, "utf8"));
   const m = report.machine;
   console.log(`### ${path.basename(file)}: \`${report.command}\`, ${report.startedAt}, ${report.durationS} s\n`);
-  console.log(`Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memTotalGiB} GiB, kernel ${m.kernel}; node ${m.node}; app workerd ${m.workerdApp}, wrangler's workerd ${m.workerdWrangler}; vite ${m.vite}, @cloudflare/vite-plugin ${m.cloudflareVitePlugin}, wrangler ${m.wrangler}, agents ${m.agents}, @cloudflare/ai-chat ${m.aiChat}; commit ${m.gitCommit}${m.gitDirty ? " (src modified)" : ""}.\n`);
+  console.log(
+    `Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memTotalGiB} GiB, kernel ${m.kernel}; node ${m.node}; app workerd ${m.workerdApp}, wrangler's workerd ${m.workerdWrangler}; vite ${m.vite}, @cloudflare/vite-plugin ${m.cloudflareVitePlugin}, wrangler ${m.wrangler}, agents ${m.agents}, @cloudflare/ai-chat ${m.aiChat}; commit ${m.gitCommit}${m.gitDirty ? " (src modified)" : ""}.\n`
+  );
   for (const [key, section] of Object.entries<any>(report.sections)) {
-    console.log(`#### ${section.title} (\`${key}\`, ${Math.round(section.durationMs / 1000)} s, 1-min load average ${section.loadavg.before.toFixed(1)} → ${section.loadavg.after.toFixed(1)})\n`);
+    console.log(
+      `#### ${section.title} (\`${key}\`, ${Math.round(section.durationMs / 1000)} s, 1-min load average ${section.loadavg.before.toFixed(1)} → ${section.loadavg.after.toFixed(1)})\n`
+    );
     if (section.error) console.log(`**FAILED:** ${String(section.error).split("\n")[0]}\n`);
     console.log("| figure | median | min | max | n |\n| --- | ---: | ---: | ---: | ---: |");
     for (const [name, f] of Object.entries<Figure>(section.figures)) {
-      if ("median" in f) console.log(`| ${name} | **${num(f.median)} ${f.unit}** | ${num(f.min)} | ${num(f.max)} | ${f.n} |`);
+      if ("median" in f)
+        console.log(`| ${name} | **${num(f.median)} ${f.unit}** | ${num(f.min)} | ${num(f.max)} | ${f.n} |`);
       else console.log(`| ${name} | **${num(f.value)} ${f.unit}** | | | 1 |`);
     }
     console.log("");

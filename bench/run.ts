@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { ROOT } from "./lib/dev-server.ts";
-import { appTarget, emptyResult, type BenchContext, type Section, type SectionResult } from "./lib/section.ts";
+import { appTarget, type BenchContext, emptyResult, type Section, type SectionResult } from "./lib/section.ts";
 import { fmt } from "./lib/stats.ts";
 import { client } from "./sections/client.ts";
 import { concurrency } from "./sections/concurrency.ts";
@@ -92,7 +92,9 @@ function machine() {
 
 async function main() {
   const quick = process.argv.includes("--quick");
-  const only = arg("only")?.split(",").map((s) => s.trim());
+  const only = arg("only")
+    ?.split(",")
+    .map((s) => s.trim());
   const target = arg("target") ?? "dev";
   if (target !== "dev" && target !== "preview") throw new Error(`--target must be dev or preview, not ${target}`);
   const mode = `${quick ? "quick" : "full"}${target === "preview" ? "-preview" : ""}`;
@@ -104,16 +106,30 @@ async function main() {
   };
   const results: Record<string, SectionResult & { error?: string }> = {};
   const unknown = only?.filter((k) => !SECTIONS.some((s) => s.key === k)) ?? [];
-  if (unknown.length) throw new Error(`unknown section(s): ${unknown.join(", ")}; known: ${SECTIONS.map((s) => s.key).join(", ")}`);
+  if (unknown.length)
+    throw new Error(`unknown section(s): ${unknown.join(", ")}; known: ${SECTIONS.map((s) => s.key).join(", ")}`);
   let failed = false;
   if (target === "preview") {
     appTarget.preview = true;
     appTarget.outDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-app-build-"));
     ctx.log("building the app for vite preview …");
-    execFileSync(process.execPath, [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", "bench/vite.bench.config.ts", "--outDir", appTarget.outDir, "--logLevel", "warn"], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "inherit"]
-    });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, "node_modules/vite/bin/vite.js"),
+        "build",
+        "--config",
+        "bench/vite.bench.config.ts",
+        "--outDir",
+        appTarget.outDir,
+        "--logLevel",
+        "warn"
+      ],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "inherit"]
+      }
+    );
   }
   for (const section of SECTIONS) {
     if (only && !only.includes(section.key)) continue;
@@ -146,7 +162,10 @@ async function main() {
   const stamp = new Date(started).toISOString().replace(/[:.]/g, "-");
   const targets = outPath
     ? [path.resolve(outPath)]
-    : [path.join(ROOT, "bench/results", `${mode}-${stamp}.json`), path.join(ROOT, "bench/results", `latest-${mode}.json`)];
+    : [
+        path.join(ROOT, "bench/results", `${mode}-${stamp}.json`),
+        path.join(ROOT, "bench/results", `latest-${mode}.json`)
+      ];
   for (const target of targets) {
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, JSON.stringify(report, null, 2) + "\n");
@@ -154,9 +173,12 @@ async function main() {
 
   const lines: string[] = [];
   for (const [key, r] of Object.entries(results)) {
-    lines.push(`\n${r.title} (${key}, ${(r.durationMs / 1000).toFixed(0)} s, load ${r.loadavg.before.toFixed(2)} → ${r.loadavg.after.toFixed(2)})`);
+    lines.push(
+      `\n${r.title} (${key}, ${(r.durationMs / 1000).toFixed(0)} s, load ${r.loadavg.before.toFixed(2)} → ${r.loadavg.after.toFixed(2)})`
+    );
     if (r.error) lines.push(`  FAILED: ${r.error.split("\n")[0]}`);
-    for (const [name, f] of Object.entries(r.figures)) lines.push(`  ${name}: ${"median" in f ? fmt(f) : `${f.value} ${f.unit}`}`);
+    for (const [name, f] of Object.entries(r.figures))
+      lines.push(`  ${name}: ${"median" in f ? fmt(f) : `${f.value} ${f.unit}`}`);
     for (const s of r.skipped) lines.push(`  skipped: ${s}`);
   }
   process.stdout.write(`${lines.join("\n")}\n\nresults: ${targets.join(", ")}\n`);

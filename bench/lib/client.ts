@@ -11,7 +11,10 @@ export class Api {
     this.base = base;
   }
 
-  async json<T = any>(path: string, init: { method?: string; body?: unknown; expect?: number[] } = {}): Promise<{ status: number; body: T }> {
+  async json<T = any>(
+    path: string,
+    init: { method?: string; body?: unknown; expect?: number[] } = {}
+  ): Promise<{ status: number; body: T }> {
     const response = await fetch(`${this.base}${path}`, {
       method: init.method ?? "GET",
       headers: init.body !== undefined ? { "content-type": "application/json" } : undefined,
@@ -25,7 +28,9 @@ export class Api {
       // keep the text
     }
     if (init.expect && !init.expect.includes(response.status)) {
-      throw new Error(`${init.method ?? "GET"} ${path}: expected ${init.expect.join("/")}, got ${response.status}: ${text.slice(0, 500)}`);
+      throw new Error(
+        `${init.method ?? "GET"} ${path}: expected ${init.expect.join("/")}, got ${response.status}: ${text.slice(0, 500)}`
+      );
     }
     return { status: response.status, body };
   }
@@ -39,10 +44,21 @@ export class Api {
   }
 
   async send(workspace: string, roomId: string, text: string, author = "bench"): Promise<any> {
-    return (await this.json(`${this.roomsPath(workspace)}/${roomId}/messages`, { method: "POST", body: { text, author }, expect: [200] })).body;
+    return (
+      await this.json(`${this.roomsPath(workspace)}/${roomId}/messages`, {
+        method: "POST",
+        body: { text, author },
+        expect: [200]
+      })
+    ).body;
   }
 
-  async page(workspace: string, roomId: string, limit = 50, before?: string): Promise<{ messages: any[]; nextCursor: string | null }> {
+  async page(
+    workspace: string,
+    roomId: string,
+    limit = 50,
+    before?: string
+  ): Promise<{ messages: any[]; nextCursor: string | null }> {
     const q = `limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
     return (await this.json(`${this.roomsPath(workspace)}/${roomId}/messages?${q}`, { expect: [200] })).body;
   }
@@ -62,7 +78,11 @@ export class Api {
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight. */
-export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -156,7 +176,10 @@ export class RoomSocket {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       socket.opened,
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`socket did not open within ${timeoutMs} ms: ${url}`)), timeoutMs)))
+      new Promise(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`socket did not open within ${timeoutMs} ms: ${url}`)), timeoutMs))
+      )
     ]).finally(() => clearTimeout(timer));
     return socket;
   }
@@ -186,7 +209,12 @@ export class RoomSocket {
   /** Sends a chat message as useAgentChat does; returns its trace. */
   sendChat(text: string, opts: { author?: string; requestId?: string } = {}): TurnTrace {
     const requestId = opts.requestId ?? randomUUID();
-    const message = { id: randomUUID(), role: "user", parts: [{ type: "text", text }], metadata: { author: opts.author ?? "bench" } };
+    const message = {
+      id: randomUUID(),
+      role: "user",
+      parts: [{ type: "text", text }],
+      metadata: { author: opts.author ?? "bench" }
+    };
     return this.sendChatMessages([message], requestId);
   }
 
@@ -208,7 +236,10 @@ export class RoomSocket {
     const trace = this.traces.get(requestId);
     if (trace?.doneAt !== undefined) return Promise.resolve(trace);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`request ${requestId} not done within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`request ${requestId} not done within ${timeoutMs} ms`)),
+        timeoutMs
+      );
       const list = this.doneWaiters.get(requestId) ?? [];
       list.push(() => {
         clearTimeout(timer);

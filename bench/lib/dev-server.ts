@@ -7,7 +7,7 @@
  * process group the memory section reads workerd's RSS from.
  */
 import path from "node:path";
-import { ROOT, startDevServer, type DevServer } from "../../tests/support/dev-server.ts";
+import { type DevServer, ROOT, startDevServer } from "../../tests/support/dev-server.ts";
 
 export { ROOT };
 

@@ -15,18 +15,58 @@ export interface EchoServer {
 }
 
 /** `preview` (vite only): build the echo worker and serve the build with `vite preview`. */
-export async function startEchoServer(kind: "wrangler" | "vite", opts: { preview?: boolean } = {}): Promise<EchoServer> {
+export async function startEchoServer(
+  kind: "wrangler" | "vite",
+  opts: { preview?: boolean } = {}
+): Promise<EchoServer> {
   const port = await freePort();
   const persist = mkdtempSync(path.join(tmpdir(), "rooms-bench-echo-"));
   const vite = path.join(ROOT, "node_modules/vite/bin/vite.js");
   const preview = kind === "vite" && opts.preview === true;
   if (preview) {
-    await promisify(execFile)(process.execPath, [vite, "build", "--config", "bench/echo-worker/vite.config.ts", "--outDir", path.join(persist, "dist"), "--logLevel", "warn"], { cwd: ROOT });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        vite,
+        "build",
+        "--config",
+        "bench/echo-worker/vite.config.ts",
+        "--outDir",
+        path.join(persist, "dist"),
+        "--logLevel",
+        "warn"
+      ],
+      { cwd: ROOT }
+    );
   }
   const args =
     kind === "wrangler"
-      ? [path.join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--config", "bench/echo-worker/wrangler.jsonc", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist, "--inspector-port", String(await freePort())]
-      : [vite, preview ? "preview" : "dev", "--config", "bench/echo-worker/vite.config.ts", "--port", String(port), "--strictPort", "--host", "127.0.0.1", ...(preview ? ["--outDir", path.join(persist, "dist")] : [])];
+      ? [
+          path.join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+          "dev",
+          "--config",
+          "bench/echo-worker/wrangler.jsonc",
+          "--port",
+          String(port),
+          "--ip",
+          "127.0.0.1",
+          "--persist-to",
+          persist,
+          "--inspector-port",
+          String(await freePort())
+        ]
+      : [
+          vite,
+          preview ? "preview" : "dev",
+          "--config",
+          "bench/echo-worker/vite.config.ts",
+          "--port",
+          String(port),
+          "--strictPort",
+          "--host",
+          "127.0.0.1",
+          ...(preview ? ["--outDir", path.join(persist, "dist")] : [])
+        ];
   let log = "";
   const child = spawn(process.execPath, args, {
     cwd: ROOT,

@@ -1,8 +1,8 @@
 /** What every benchmark section returns, and the shared context it runs with. */
 import { loadavg } from "node:os";
-import { startBenchServer, type BenchServer } from "./dev-server.ts";
-import { startTimingFake, type TimingFake } from "./timing-fake.ts";
+import { type BenchServer, startBenchServer } from "./dev-server.ts";
 import type { Summary } from "./stats.ts";
+import { startTimingFake, type TimingFake } from "./timing-fake.ts";
 
 /** A measured number: a summary over repeated runs, or a single value. */
 export type Figure = Summary | { value: number; unit: string };
@@ -40,7 +40,14 @@ export function targetOptions(): { preview: boolean; args: string[] } {
 export type Section = (ctx: BenchContext, out: SectionResult) => Promise<void>;
 
 export function emptyResult(title: string): SectionResult {
-  return { title, figures: {}, skipped: [], notes: [], loadavg: { before: loadavg()[0], after: Number.NaN }, durationMs: 0 };
+  return {
+    title,
+    figures: {},
+    skipped: [],
+    notes: [],
+    loadavg: { before: loadavg()[0], after: Number.NaN },
+    durationMs: 0
+  };
 }
 
 export function value(v: number, unit: string, digits = 2): Figure {
@@ -64,7 +71,10 @@ export function appVars(fake: TimingFake): Record<string, string> {
 }
 
 /** Runs `fn` with a fresh timing fake and a fresh app server, stopping both after. */
-export async function withApp<T>(fn: (app: BenchServer, fake: TimingFake) => Promise<T>, opts: { stateDir?: string } = {}): Promise<T> {
+export async function withApp<T>(
+  fn: (app: BenchServer, fake: TimingFake) => Promise<T>,
+  opts: { stateDir?: string } = {}
+): Promise<T> {
   const fake = await startTimingFake();
   let app: BenchServer | undefined;
   try {

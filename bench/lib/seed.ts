@@ -15,11 +15,20 @@ export const SEED_PER_CALL = 10_000;
 
 export type SeedOutcome = { ok: true } | { ok: false; reason: string };
 
-export async function seedViaRoute(api: Api, workspace: string, roomId: string, count: number, onProgress?: (done: number) => void): Promise<SeedOutcome> {
+export async function seedViaRoute(
+  api: Api,
+  workspace: string,
+  roomId: string,
+  count: number,
+  onProgress?: (done: number) => void
+): Promise<SeedOutcome> {
   let done = 0;
   while (done < count) {
     const n = Math.min(SEED_PER_CALL, count - done);
-    const { status, body } = await api.json(`${api.roomsPath(workspace)}/${roomId}/__bench/seed`, { method: "POST", body: { count: n } });
+    const { status, body } = await api.json(`${api.roomsPath(workspace)}/${roomId}/__bench/seed`, {
+      method: "POST",
+      body: { count: n }
+    });
     if (status === 404 && body?.error?.code === "not_found:route") {
       return { ok: false, reason: "the server has no bench seeding route (is ROOMS_BENCH_SEED=1 set on the server?)" };
     }

@@ -114,16 +114,17 @@ async function writeTimed(
 ): Promise<boolean> {
   let closed = false;
   res.once("close", () => (closed = true));
-  const drain = () => new Promise<void>((resolve) => {
-    if (closed) return resolve();
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
-  });
+  const drain = () =>
+    new Promise<void>((resolve) => {
+      if (closed) return resolve();
+      const done = () => {
+        res.off("drain", done);
+        res.off("close", done);
+        resolve();
+      };
+      res.on("drain", done);
+      res.on("close", done);
+    });
   let i = 0;
   // The opening write: everything up to and including the first content chunk.
   let head = "";
@@ -149,7 +150,13 @@ async function writeTimed(
 }
 
 /** Paced: role chunk, then each content chunk alone, `gapMs` apart, then the tail in one write. */
-async function writePaced(res: http.ServerResponse, events: string[], chunks: number, gapMs: number, rec: TimedRequest): Promise<boolean> {
+async function writePaced(
+  res: http.ServerResponse,
+  events: string[],
+  chunks: number,
+  gapMs: number,
+  rec: TimedRequest
+): Promise<boolean> {
   let closed = false;
   res.once("close", () => (closed = true));
   res.write(events[0]);
@@ -176,18 +183,27 @@ export async function startTimingFake(): Promise<TimingFake> {
     const path = url.pathname.replace(/^\/v1/, "");
     if (req.method === "GET" && path.startsWith("/models")) {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ object: "list", data: [{ id: "fake-model", object: "model", created: 0, owned_by: "bench" }] }));
+      res.end(
+        JSON.stringify({ object: "list", data: [{ id: "fake-model", object: "model", created: 0, owned_by: "bench" }] })
+      );
       return;
     }
     if (req.method === "GET" && path === "/stream") {
       // The baseline worker fetches this: same events, no request body.
       const chunks = Math.max(1, Number(url.searchParams.get("chunks") ?? "3"));
-      const rec: TimedRequest = { seq: ++seq, tag: url.searchParams.get("tag") ?? undefined, chunks, arrivedAt: performance.now(), closedEarly: false };
+      const rec: TimedRequest = {
+        seq: ++seq,
+        tag: url.searchParams.get("tag") ?? undefined,
+        chunks,
+        arrivedAt: performance.now(),
+        closedEarly: false
+      };
       requests.push(rec);
       res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
       const events = sseEvents({ chunks, includeUsage: false, model: "fake-model", id: `chatcmpl-bench-${rec.seq}` });
       const gap = Number(url.searchParams.get("gapms") ?? "0");
-      const ok = gap > 0 ? await writePaced(res, events, chunks, gap, rec) : await writeTimed(res, events, 1, chunks, rec);
+      const ok =
+        gap > 0 ? await writePaced(res, events, chunks, gap, rec) : await writeTimed(res, events, 1, chunks, rec);
       rec.closedEarly = !ok;
       rec.endedAt = performance.now();
       res.end();
@@ -195,7 +211,11 @@ export async function startTimingFake(): Promise<TimingFake> {
     }
     if (req.method !== "POST" || path !== "/chat/completions") {
       res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { message: "Not found", type: "invalid_request_error", param: null, code: "not_found" } }));
+      res.end(
+        JSON.stringify({
+          error: { message: "Not found", type: "invalid_request_error", param: null, code: "not_found" }
+        })
+      );
       return;
     }
     const arrivedAt = performance.now();
@@ -223,17 +243,29 @@ export async function startTimingFake(): Promise<TimingFake> {
           object: "chat.completion",
           created: Math.floor(Date.now() / 1000),
           model,
-          choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: "stop" }],
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content: text, refusal: null },
+              logprobs: null,
+              finish_reason: "stop"
+            }
+          ],
           usage: { prompt_tokens: 10, completion_tokens: chunks, total_tokens: 10 + chunks }
         })
       );
       rec.endedAt = performance.now();
       return;
     }
-    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive"
+    });
     const events = sseEvents({ chunks, includeUsage: body?.stream_options?.include_usage === true, model, id });
     const gap = Number(params.get("gapms") ?? "0");
-    const ok = gap > 0 ? await writePaced(res, events, chunks, gap, rec) : await writeTimed(res, events, 1, chunks, rec);
+    const ok =
+      gap > 0 ? await writePaced(res, events, chunks, gap, rec) : await writeTimed(res, events, 1, chunks, rec);
     rec.closedEarly = !ok;
     rec.endedAt = performance.now();
     if (ok) res.end();

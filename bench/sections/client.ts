@@ -9,12 +9,24 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { Api } from "../lib/client.ts";
-import { ROOT, startBenchServer, type BenchServer } from "../lib/dev-server.ts";
+import { type BenchServer, ROOT, startBenchServer } from "../lib/dev-server.ts";
+import { type Section, value } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
-import { value, type Section } from "../lib/section.ts";
 
-const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const CHROMIUM_CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome"
+];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run"
+];
 
 export const client: Section = async (ctx, out) => {
   const runs = ctx.quick ? 2 : 10;
@@ -26,11 +38,24 @@ export const client: Section = async (ctx, out) => {
   let preview: BenchServer | undefined;
   try {
     const t0 = performance.now();
-    await promisify(execFile)(process.execPath, [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", "bench/vite.bench.config.ts", "--outDir", outDir, "--logLevel", "warn"], {
-      cwd: ROOT,
-      env: { ...process.env, FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false" },
-      maxBuffer: 64 * 1024 * 1024
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        path.join(ROOT, "node_modules/vite/bin/vite.js"),
+        "build",
+        "--config",
+        "bench/vite.bench.config.ts",
+        "--outDir",
+        outDir,
+        "--logLevel",
+        "warn"
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false" },
+        maxBuffer: 64 * 1024 * 1024
+      }
+    );
     out.figures["production build time (setup)"] = value((performance.now() - t0) / 1000, "s", 1);
     const clientDir = path.join(outDir, "client");
     const html = readFileSync(path.join(clientDir, "index.html"), "utf8");
@@ -57,7 +82,11 @@ export const client: Section = async (ctx, out) => {
     out.figures["initial CSS, gzip"] = value(cssGz / 1024, "KiB", 1);
     const all = listFiles(path.join(clientDir, "assets"));
     const allJs = all.filter((f) => f.endsWith(".js"));
-    out.figures["all JS in the build (lazy chunks included)"] = value(allJs.reduce((s, f) => s + statSync(f).size, 0) / 1024, "KiB", 0);
+    out.figures["all JS in the build (lazy chunks included)"] = value(
+      allJs.reduce((s, f) => s + statSync(f).size, 0) / 1024,
+      "KiB",
+      0
+    );
     out.figures["JS files in the build"] = value(allJs.length, "files", 0);
     out.notes.push(`initial assets: ${initial.join(", ")}`);
 
@@ -92,7 +121,11 @@ export const client: Section = async (ctx, out) => {
           observer.observe(document, { childList: true, subtree: true, characterData: true });
         }, name);
         await page.goto(preview.url, { waitUntil: "commit" });
-        await page.waitForFunction(() => (window as unknown as { __benchShownAt?: number }).__benchShownAt !== undefined, undefined, { timeout: 30_000, polling: 50 });
+        await page.waitForFunction(
+          () => (window as unknown as { __benchShownAt?: number }).__benchShownAt !== undefined,
+          undefined,
+          { timeout: 30_000, polling: 50 }
+        );
         const timing = await page.evaluate(() => {
           const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
           const paint = performance.getEntriesByName("first-contentful-paint")[0];

@@ -7,8 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { groupCpuMs } from "../lib/proc.ts";
+import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { percentile, summarize } from "../lib/stats.ts";
-import { uniqueWorkspace, value, withApp, type Section } from "../lib/section.ts";
 
 const ANSWER_CHUNKS = 10;
 
@@ -79,14 +79,20 @@ export const concurrency: Section = async (ctx, out) => {
         if (n > 1) duplicated += n - 1;
       }
       const users = stored.filter((m) => m.role === "user").length;
-      const answers = stored.filter((m) => m.role === "assistant" && (m.parts ?? []).some((p: any) => p.type === "text" && p.text)).length;
+      const answers = stored.filter(
+        (m) => m.role === "assistant" && (m.parts ?? []).some((p: any) => p.type === "text" && p.text)
+      ).length;
       unanswered += Math.max(0, users - answers);
     }
     const total = clients * perClient;
     out.figures["throughput"] = value(total / seconds, "messages/s", 1);
     out.figures["wall time"] = value(seconds, "s", 1);
     out.figures["workerd CPU per message (turn)"] = value((cpu1.workerd - cpu0.workerd) / total, "ms", 1);
-    out.figures["workerd CPU busy during the run"] = value((cpu1.workerd - cpu0.workerd) / 10 / seconds, "% of one core", 0);
+    out.figures["workerd CPU busy during the run"] = value(
+      (cpu1.workerd - cpu0.workerd) / 10 / seconds,
+      "% of one core",
+      0
+    );
     out.figures["Vite dev proxy (Node) CPU per message"] = value((cpu1.other - cpu0.other) / total, "ms", 1);
     out.figures["first-chunk latency p50"] = value(percentile(firstChunk, 50), "ms", 1);
     out.figures["first-chunk latency p99"] = value(percentile(firstChunk, 99), "ms", 1);

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Api } from "../lib/client.ts";
-import { startBenchServer, type BenchServer } from "../lib/dev-server.ts";
+import { type BenchServer, startBenchServer } from "../lib/dev-server.ts";
+import { appVars, type Section, targetOptions, uniqueWorkspace, value } from "../lib/section.ts";
 import { seedViaRoute } from "../lib/seed.ts";
-import { appVars, targetOptions, uniqueWorkspace, value, type Section } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
 import { startTimingFake } from "../lib/timing-fake.ts";
 
@@ -52,10 +52,16 @@ export const history: Section = async (ctx, out) => {
       let stored: number | undefined;
       for (let i = 0; i < 50 && stored !== size; i++) {
         if (i) await new Promise((r) => setTimeout(r, 100));
-        stored = (await api.json(api.roomsPath(ws), { expect: [200] })).body.rooms.find((r: any) => r.id === room.id)?.messageCount;
+        stored = (await api.json(api.roomsPath(ws), { expect: [200] })).body.rooms.find(
+          (r: any) => r.id === room.id
+        )?.messageCount;
       }
       if (stored !== size) throw new Error(`room seeded with ${size} messages reports ${stored}`);
-      out.figures[`seed ${size.toLocaleString("en")} messages (setup, not a figure of merit)`] = value(size / seconds, "messages/s", 0);
+      out.figures[`seed ${size.toLocaleString("en")} messages (setup, not a figure of merit)`] = value(
+        size / seconds,
+        "messages/s",
+        0
+      );
       rooms.push({ size, id: room.id });
       ctx.log(`history: seeded ${size} in ${seconds.toFixed(1)} s`);
     }
@@ -84,7 +90,8 @@ export const history: Section = async (ctx, out) => {
       // Smallest first, biggest last, so no room's wake is hidden behind another's.
       for (const { size, id } of rooms) cold.get(size)!.push(await timeGet(id));
     }
-    for (const { size } of rooms) out.figures[`cold open, ${size.toLocaleString("en")} messages`] = summarize(cold.get(size)!, "ms");
+    for (const { size } of rooms)
+      out.figures[`cold open, ${size.toLocaleString("en")} messages`] = summarize(cold.get(size)!, "ms");
     if (!sizes.includes(100_000)) out.skipped.push("100,000 messages: full run only");
     if (rooms.length === 0) throw new Error("no room could be seeded");
   } finally {

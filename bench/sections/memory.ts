@@ -3,10 +3,10 @@
  * process(es) with 1,000 idle rooms, and per open socket.
  */
 import { Api, pool, RoomSocket, roomSocketUrl } from "../lib/client.ts";
-import { processGroup, workerdProcesses, workerdRssKiB } from "../lib/proc.ts";
-import { median, sleep } from "../lib/stats.ts";
-import { uniqueWorkspace, value, withApp, type Section } from "../lib/section.ts";
 import type { BenchServer } from "../lib/dev-server.ts";
+import { processGroup, workerdProcesses, workerdRssKiB } from "../lib/proc.ts";
+import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
+import { median, sleep } from "../lib/stats.ts";
 
 export const memory: Section = async (ctx, out) => {
   const roomCount = ctx.quick ? 50 : 1_000;
@@ -20,7 +20,8 @@ export const memory: Section = async (ctx, out) => {
     "Per-room and per-socket figures are differences divided by the count; RSS includes allocator slack and V8 heap growth, so they are estimates, not exact object sizes."
   );
   const measure = (app: BenchServer) => {
-    if (workerdProcesses(app.pid).length === 0) throw new Error("no workerd process found in the dev server's process group");
+    if (workerdProcesses(app.pid).length === 0)
+      throw new Error("no workerd process found in the dev server's process group");
     return async () => {
       const samples: number[] = [];
       for (let i = 0; i < 5; i++) {
@@ -30,7 +31,10 @@ export const memory: Section = async (ctx, out) => {
       return median(samples) / 1024;
     };
   };
-  const nodeRss = (app: BenchServer) => processGroup(app.pid).filter((p) => p.comm !== "workerd").reduce((s, p) => s + p.rssKiB, 0) / 1024;
+  const nodeRss = (app: BenchServer) =>
+    processGroup(app.pid)
+      .filter((p) => p.comm !== "workerd")
+      .reduce((s, p) => s + p.rssKiB, 0) / 1024;
   /** A room, a message and a socket, so code that only runs for them is loaded before any baseline. */
   const warmUp = async (app: BenchServer, api: Api) => {
     const warmWs = uniqueWorkspace("mem-warm");
@@ -49,7 +53,11 @@ export const memory: Section = async (ctx, out) => {
     const base = await rss();
     out.figures["rooms server: workerd RSS, baseline (1 room)"] = value(base, "MiB", 1);
     const ws = uniqueWorkspace("mem");
-    await pool(Array.from({ length: roomCount }, (_, i) => i), 8, async (i) => (await api.createRoom(ws, `idle ${i}`)).id);
+    await pool(
+      Array.from({ length: roomCount }, (_, i) => i),
+      8,
+      async (i) => (await api.createRoom(ws, `idle ${i}`)).id
+    );
     await sleep(idleMs);
     const withRooms = await rss();
     out.figures[`rooms server: workerd RSS, + ${roomCount} idle rooms`] = value(withRooms, "MiB", 1);
@@ -62,17 +70,26 @@ export const memory: Section = async (ctx, out) => {
     const rss = measure(app);
     await warmUp(app, api);
     const ws = uniqueWorkspace("mem");
-    const roomIds = await pool(Array.from({ length: socketRooms }, (_, i) => i), 8, async (i) => (await api.createRoom(ws, `socket room ${i}`)).id);
+    const roomIds = await pool(
+      Array.from({ length: socketRooms }, (_, i) => i),
+      8,
+      async (i) => (await api.createRoom(ws, `socket room ${i}`)).id
+    );
     for (const id of roomIds) await api.page(ws, id, 1);
     await sleep(2_000);
     const base = await rss();
     out.figures[`sockets server: workerd RSS, baseline (${socketRooms + 1} rooms, no socket)`] = value(base, "MiB", 1);
 
     const spread: RoomSocket[] = [];
-    for (let i = 0; i < socketCount; i++) spread.push(await RoomSocket.open(roomSocketUrl(app.url, ws, roomIds[i % socketRooms])));
+    for (let i = 0; i < socketCount; i++)
+      spread.push(await RoomSocket.open(roomSocketUrl(app.url, ws, roomIds[i % socketRooms])));
     await sleep(3_000);
     const withSpread = await rss();
-    out.figures[`sockets server: workerd RSS, + ${socketCount} sockets over ${socketRooms} rooms`] = value(withSpread, "MiB", 1);
+    out.figures[`sockets server: workerd RSS, + ${socketCount} sockets over ${socketRooms} rooms`] = value(
+      withSpread,
+      "MiB",
+      1
+    );
     out.figures["per socket (spread over rooms)"] = value(((withSpread - base) * 1024) / socketCount, "KiB", 1);
 
     const hot: RoomSocket[] = [];
@@ -81,7 +98,11 @@ export const memory: Section = async (ctx, out) => {
     const connectSeconds = (performance.now() - t0) / 1000;
     await sleep(3_000);
     const withHot = await rss();
-    out.figures[`sockets server: workerd RSS, + ${socketCount} more sockets, all in one room`] = value(withHot, "MiB", 1);
+    out.figures[`sockets server: workerd RSS, + ${socketCount} more sockets, all in one room`] = value(
+      withHot,
+      "MiB",
+      1
+    );
     out.figures["per socket (all in one room)"] = value(((withHot - withSpread) * 1024) / socketCount, "KiB", 1);
     out.figures[`time to open ${socketCount} sockets one after another in one room`] = value(connectSeconds, "s", 2);
     out.figures["Vite dev process (Node) RSS at the end"] = value(nodeRss(app), "MiB", 1);

@@ -3,10 +3,11 @@
  * workspace holding 10 and 1,000 rooms (plus listing them and the room-list
  * socket's first frame, which carry the whole registry).
  */
-import { Api, listSocketUrl, pool } from "../lib/client.ts";
-import { summarize } from "../lib/stats.ts";
-import { uniqueWorkspace, value, withApp, type Section } from "../lib/section.ts";
+
 import WebSocket from "ws";
+import { Api, listSocketUrl, pool } from "../lib/client.ts";
+import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
+import { summarize } from "../lib/stats.ts";
 
 export const registry: Section = async (ctx, out) => {
   const sizes = ctx.quick ? [10, 100] : [10, 1_000];
@@ -27,7 +28,11 @@ export const registry: Section = async (ctx, out) => {
     for (const size of sizes) {
       const ws = uniqueWorkspace(`reg${size}`);
       const t0 = performance.now();
-      const ids = await pool(Array.from({ length: size }, (_, i) => i), 8, async (i) => (await api.createRoom(ws, `room ${i}`)).id);
+      const ids = await pool(
+        Array.from({ length: size }, (_, i) => i),
+        8,
+        async (i) => (await api.createRoom(ws, `room ${i}`)).id
+      );
       const fillSeconds = (performance.now() - t0) / 1000;
       out.figures[`${size} rooms: fill rate (8 in flight)`] = value(size / fillSeconds, "rooms/s", 1);
       ctx.log(`registry: ${size} rooms created in ${fillSeconds.toFixed(1)} s`);
@@ -49,7 +54,8 @@ export const registry: Section = async (ctx, out) => {
         t = performance.now();
         const listed = await api.json(api.roomsPath(ws), { expect: [200] });
         list.push(performance.now() - t);
-        if (listed.body.rooms.length < size) throw new Error(`listed ${listed.body.rooms.length} rooms, expected ≥ ${size}`);
+        if (listed.body.rooms.length < size)
+          throw new Error(`listed ${listed.body.rooms.length} rooms, expected ≥ ${size}`);
 
         t = performance.now();
         await firstRoomsFrame(listSocketUrl(app.url, ws));

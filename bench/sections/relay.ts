@@ -7,8 +7,8 @@
 import WebSocket from "ws";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { startEchoServer } from "../lib/echo-server.ts";
+import { type Section, uniqueWorkspace, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
-import { uniqueWorkspace, withApp, type Section } from "../lib/section.ts";
 import { startTimingFake, type TimedRequest } from "../lib/timing-fake.ts";
 
 const BURST_CHUNKS = 50;
@@ -36,7 +36,12 @@ export const relay: Section = async (ctx, out) => {
     const open = async () => {
       const s = await RoomSocket.open(roomSocketUrl(app.url, ws, room.id));
       s.onFrame((frame, at) => {
-        if (frame?.type !== "cf_agent_use_chat_response" || typeof frame.body !== "string" || !frame.body.includes('"text-delta"')) return;
+        if (
+          frame?.type !== "cf_agent_use_chat_response" ||
+          typeof frame.body !== "string" ||
+          !frame.body.includes('"text-delta"')
+        )
+          return;
         const list = deltaTimes.get(frame.id) ?? [];
         list.push({ at, delta: JSON.parse(frame.body).delta });
         deltaTimes.set(frame.id, list);
@@ -97,7 +102,10 @@ export const relay: Section = async (ctx, out) => {
     const sseLast: number[] = [];
     for (let i = 0; i < warmup + runs; i++) {
       const before = fake.requests.length;
-      const times = await restSseTurn(`${app.url}${api.roomsPath(ws)}/${room.id}/messages`, `[[bench:chunks=${BURST_CHUNKS}]] sse ${i}`);
+      const times = await restSseTurn(
+        `${app.url}${api.roomsPath(ws)}/${room.id}/messages`,
+        `[[bench:chunks=${BURST_CHUNKS}]] sse ${i}`
+      );
       const req = fake.requests[before];
       if (i < warmup) continue;
       sseFirst.push(times.first - req.firstChunkAt!);

@@ -4,8 +4,8 @@
  */
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { groupCpuMs } from "../lib/proc.ts";
+import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
-import { uniqueWorkspace, value, withApp, type Section } from "../lib/section.ts";
 
 export const throughput: Section = async (ctx, out) => {
   const chunks = ctx.quick ? 1_000 : 10_000;
@@ -37,7 +37,9 @@ export const throughput: Section = async (ctx, out) => {
       const cpuVite: number[] = [];
       for (let r = 0; r < runs; r++) {
         const room = await api.createRoom(ws, `tput-${n}-${r}`);
-        const sockets = await Promise.all(Array.from({ length: n }, () => RoomSocket.open(roomSocketUrl(app.url, ws, room.id))));
+        const sockets = await Promise.all(
+          Array.from({ length: n }, () => RoomSocket.open(roomSocketUrl(app.url, ws, room.id)))
+        );
         // Let the presence frames of the joins settle before timing.
         await new Promise((resolve) => setTimeout(resolve, 300 + 20 * n));
         const before = fake.requests.length;
@@ -55,7 +57,9 @@ export const throughput: Section = async (ctx, out) => {
         firstDelta.push(Math.min(...traces.map((t) => t.firstDeltaAt ?? Number.NaN)) - req.firstChunkAt!);
         missing += traces.reduce((sum, t) => sum + Math.max(0, chunks - t.deltas), 0);
         await Promise.all(sockets.map((s) => s.close()));
-        ctx.log(`throughput: ${n} client(s), run ${r + 1}/${runs}: ${(chunks / seconds).toFixed(0)} chunks/s per client`);
+        ctx.log(
+          `throughput: ${n} client(s), run ${r + 1}/${runs}: ${(chunks / seconds).toFixed(0)} chunks/s per client`
+        );
       }
       const label = n === 1 ? "1 client" : `${n} clients`;
       out.figures[`${label}: chunks/s per client`] = summarize(perClient, "chunks/s", 0);

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Route, Routes, useLocation, useNavigate } from "react-router";
-import { AppUIContext, type AppUI } from "./app-ui";
+import { type AppUI, AppUIContext } from "./app-ui";
 import { DisplayNameDialog, ShortcutsDialog } from "./components/AppDialogs";
 import { Home } from "./components/Home";
 import { CreateRoomDialog } from "./components/RoomDialogs";
@@ -18,7 +18,12 @@ const RoomPage = lazy(() => loadRoomView().then((m) => ({ default: m.RoomPage })
 
 function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT";
+  return (
+    target.isContentEditable ||
+    target.tagName === "INPUT" ||
+    target.tagName === "TEXTAREA" ||
+    target.tagName === "SELECT"
+  );
 }
 
 function Shell() {
@@ -85,7 +90,10 @@ function Shell() {
       const typing = isTypingTarget(event.target);
       const mod = event.ctrlKey || event.metaKey;
 
-      if ((event.altKey && !mod && !event.shiftKey && event.code === "KeyN") || (event.ctrlKey && event.shiftKey && event.code === "KeyO")) {
+      if (
+        (event.altKey && !mod && !event.shiftKey && event.code === "KeyN") ||
+        (event.ctrlKey && event.shiftKey && event.code === "KeyO")
+      ) {
         event.preventDefault();
         setDialog("create");
         return;
@@ -106,7 +114,11 @@ function Shell() {
         const current = decodeURIComponent(window.location.pathname.match(/^\/sub\/chat-room\/([^/]+)/)?.[1] ?? "");
         const index = ids.indexOf(current);
         const next =
-          index === -1 ? (event.key === "ArrowDown" ? 0 : ids.length - 1) : (index + (event.key === "ArrowDown" ? 1 : -1) + ids.length) % ids.length;
+          index === -1
+            ? event.key === "ArrowDown"
+              ? 0
+              : ids.length - 1
+            : (index + (event.key === "ArrowDown" ? 1 : -1) + ids.length) % ids.length;
         navigate(roomPath(ids[next]));
         return;
       }

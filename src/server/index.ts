@@ -23,13 +23,20 @@ const api = new Hono<{ Bindings: Env }>()
     bodyLimit({
       maxSize: MAX_REQUEST_BODY_BYTES,
       onError: () => {
-        throw new AppError("payload_too_large:body", 413, `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`);
+        throw new AppError(
+          "payload_too_large:body",
+          413,
+          `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`
+        );
       }
     })
   )
   .use(async (c, next) => {
     const method = c.req.method;
-    if ((method === "POST" || method === "PATCH" || method === "PUT") && !/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
+    if (
+      (method === "POST" || method === "PATCH" || method === "PUT") &&
+      !/^application\/json\b/i.test(c.req.header("content-type") ?? "")
+    ) {
       throw new AppError("bad_request:json", 415, "Send the body as JSON with Content-Type: application/json.");
     }
     await next();
@@ -55,7 +62,7 @@ const app = new Hono<{ Bindings: Env }>()
 export default app;
 export type AppType = typeof app;
 
+export { ChatRoom } from "./agents/chat-room";
 // Durable Object classes must be exported from the main module under their
 // own names: routing finds them through ctx.exports[Class.name].
 export { OverseerAgent } from "./agents/overseer-agent";
-export { ChatRoom } from "./agents/chat-room";

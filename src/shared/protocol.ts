@@ -28,10 +28,7 @@ export const RoomName = z
 
 export const SystemPrompt = z
   .string({ error: "systemPrompt must be a string" })
-  .max(
-    MAX_SYSTEM_PROMPT_LENGTH,
-    `systemPrompt must be at most ${MAX_SYSTEM_PROMPT_LENGTH} characters`
-  );
+  .max(MAX_SYSTEM_PROMPT_LENGTH, `systemPrompt must be at most ${MAX_SYSTEM_PROMPT_LENGTH} characters`);
 
 export const ModelName = z
   .string({ error: "model must be a string" })

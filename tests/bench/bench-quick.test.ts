@@ -18,11 +18,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function runQuick(out: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--experimental-strip-types", "--no-warnings", "bench/run.ts", "--quick", "--out", out], {
-      cwd: ROOT,
-      env: { ...process.env, FORCE_COLOR: "0" },
-      stdio: ["ignore", "pipe", "pipe"]
-    });
+    const child = spawn(
+      process.execPath,
+      ["--experimental-strip-types", "--no-warnings", "bench/run.ts", "--quick", "--out", out],
+      {
+        cwd: ROOT,
+        env: { ...process.env, FORCE_COLOR: "0" },
+        stdio: ["ignore", "pipe", "pipe"]
+      }
+    );
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));

@@ -43,7 +43,14 @@ describe("a room, one person", () => {
 
     await page.waitForURL(/\/sub\/chat-room\/[\w-]+$/);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(name);
-    await expect.poll(() => page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: new RegExp(name) }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole("navigation", { name: "Rooms" })
+          .getByRole("link", { name: new RegExp(name) })
+          .count()
+      )
+      .toBe(1);
     const id = page.url().split("/").pop()!;
     const detail = await rest.getRoom(setup.app.url, id);
     expect(detail.name).toBe(name);
@@ -194,7 +201,10 @@ describe("a room, one person", () => {
 
   it("renders Markdown with highlighted code and a copy button", async () => {
     const { page } = await openRoom(uniqueName("Markdown"));
-    const md = encodeURIComponent("Use **this**:\n\n```ts\nconst answer: number = 42;\n```\n\n- one\n- two").replace(/\]/g, "%5D");
+    const md = encodeURIComponent("Use **this**:\n\n```ts\nconst answer: number = 42;\n```\n\n- one\n- two").replace(
+      /\]/g,
+      "%5D"
+    );
     await sendFromComposer(page, `[[fake:text=${md}]]`);
     const answer = lastAssistant(page);
     await answer.locator("[data-streamdown='strong'], strong", { hasText: "this" }).first().waitFor();
@@ -234,8 +244,14 @@ describe("a room, one person", () => {
 
     const detail = await rest.getRoom(setup.app.url, id);
     expect(detail.name).toBe(newName);
-    expect(detail.settings).toMatchObject({ systemPrompt: "You are a pirate.", model: "fake-model-2", temperature: 0.4 });
-    await expect.poll(() => page.locator("main header").first().getByText("fake-model-2", { exact: true }).count()).toBe(1);
+    expect(detail.settings).toMatchObject({
+      systemPrompt: "You are a pirate.",
+      model: "fake-model-2",
+      temperature: 0.4
+    });
+    await expect
+      .poll(() => page.locator("main header").first().getByText("fake-model-2", { exact: true }).count())
+      .toBe(1);
     await page.context().close();
   });
 
@@ -262,7 +278,9 @@ describe("a room, one person", () => {
     await page.keyboard.type("line two");
     expect(await box.inputValue()).toBe("line one\nline two");
     await page.keyboard.press("Enter");
-    await lastAssistant(page).getByText(/Echo: line one/).waitFor();
+    await lastAssistant(page)
+      .getByText(/Echo: line one/)
+      .waitFor();
     expect(await box.inputValue()).toBe("");
     const stored = await eventually(
       () => rest.messages(setup.app.url, id),

@@ -6,11 +6,11 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import type { ChatMessage, MessagePage, RoomDetail } from "../../src/shared/protocol";
-import { startDevServer, type DevServer } from "../support/dev-server";
-import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
+import { type DevServer, startDevServer } from "../support/dev-server";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 /**
@@ -21,7 +21,12 @@ export const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS
   ? path.join(ROOT, "docs/screenshots")
   : path.join(tmpdir(), "rooms-screenshots");
 
-const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+const CHROMIUM_CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome"
+];
 
 export function chromiumPath(): string {
   const found = CHROMIUM_CANDIDATES.find((p): p is string => !!p && existsSync(p));
@@ -52,7 +57,10 @@ export interface NewUserOptions extends BrowserContextOptions {
 }
 
 /** A fresh browser profile (own localStorage), i.e. another person. */
-export async function newUser(browser: Browser, { displayName, ...options }: NewUserOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newUser(
+  browser: Browser,
+  { displayName, ...options }: NewUserOptions = {}
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: "reduce", ...options });
   if (displayName) {
     await context.addInitScript((name) => {
@@ -90,7 +98,9 @@ export async function startTestApp(extraVars: Record<string, string> = {}): Prom
   });
   // First page load makes Vite optimise client deps; do it once up front.
   await fetch(`${server.url}/`).then((r) => r.text());
-  await fetch(`${server.url}/src/client/main.tsx`).then((r) => r.text()).catch(() => "");
+  await fetch(`${server.url}/src/client/main.tsx`)
+    .then((r) => r.text())
+    .catch(() => "");
   return {
     server,
     fake,
@@ -108,7 +118,10 @@ let counter = 0;
  * One app and one Chromium for a whole test file, started together in
  * beforeAll and stopped in afterAll. Read `.app` and `.browser` inside tests.
  */
-export function useAppAndBrowser(extraVars: Record<string, string> = {}): { readonly app: TestApp; readonly browser: Browser } {
+export function useAppAndBrowser(extraVars: Record<string, string> = {}): {
+  readonly app: TestApp;
+  readonly browser: Browser;
+} {
   let app: TestApp | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
@@ -143,10 +156,13 @@ async function json<T>(response: Response): Promise<T> {
 
 export const rest = {
   createRoom: (base: string, body: { name: string; systemPrompt?: string }) =>
-    fetch(`${base}/api/rooms`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) =>
-      json<RoomDetail>(r)
-    ),
-  deleteRoom: (base: string, id: string) => fetch(`${base}/api/rooms/${id}`, { method: "DELETE" }).then((r) => json<void>(r)),
+    fetch(`${base}/api/rooms`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body)
+    }).then((r) => json<RoomDetail>(r)),
+  deleteRoom: (base: string, id: string) =>
+    fetch(`${base}/api/rooms/${id}`, { method: "DELETE" }).then((r) => json<void>(r)),
   getRoom: (base: string, id: string) => fetch(`${base}/api/rooms/${id}`).then((r) => json<RoomDetail>(r)),
   messages: (base: string, id: string, limit = 200) =>
     fetch(`${base}/api/rooms/${id}/messages?limit=${limit}`).then((r) => json<MessagePage>(r)),
@@ -181,7 +197,11 @@ export async function sendFromComposer(page: Page, text: string) {
 }
 
 /** Poll a condition (for things outside the page, e.g. REST state). */
-export async function eventually<T>(fn: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 15_000
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T;
   do {

@@ -5,7 +5,18 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, launchBrowser, log, messageRows, newUser, rest, roomUrl, startTestApp, textOf, type TestApp } from "./helpers";
+import {
+  eventually,
+  launchBrowser,
+  log,
+  messageRows,
+  newUser,
+  rest,
+  roomUrl,
+  startTestApp,
+  type TestApp,
+  textOf
+} from "./helpers";
 
 let app: TestApp;
 let browser: Browser;
@@ -17,7 +28,12 @@ beforeAll(async () => {
   const room = await rest.createRoom(app.url, { name: "Long room" });
   roomId = room.id;
   for (let i = 0; i < TURNS; i++) {
-    await rest.send(app.url, roomId, `Question number ${i}\n\nwith a second paragraph to make it taller`, i % 2 ? "Ben" : "Ann");
+    await rest.send(
+      app.url,
+      roomId,
+      `Question number ${i}\n\nwith a second paragraph to make it taller`,
+      i % 2 ? "Ben" : "Ann"
+    );
   }
 });
 
@@ -30,7 +46,11 @@ describe("long rooms", () => {
   it("opens at the newest messages and loads older pages on scroll-up, keeping the reader's place", async () => {
     const { context, page } = await newUser(browser);
     await page.goto(roomUrl(app.url, roomId));
-    await messageRows(page, "assistant").last().getByText(`Echo: Question number ${TURNS - 1}`).first().waitFor();
+    await messageRows(page, "assistant")
+      .last()
+      .getByText(`Echo: Question number ${TURNS - 1}`)
+      .first()
+      .waitFor();
     // Only the newest page at first.
     expect(await messageRows(page).count()).toBe(50);
     expect(await log(page).getByText("Question number 0", { exact: false }).count()).toBe(0);
@@ -46,7 +66,9 @@ describe("long rooms", () => {
     const box = await anchor.boundingBox();
     const logBox = await log(page).boundingBox();
     expect(box && logBox && box.y >= logBox.y - box.height && box.y < logBox.y + logBox.height).toBe(true);
-    await log(page).getByText(/This is the start of/).waitFor({ state: "attached" });
+    await log(page)
+      .getByText(/This is the start of/)
+      .waitFor({ state: "attached" });
     await context.close();
   });
 
@@ -61,20 +83,27 @@ describe("long rooms", () => {
     const topRow = async () =>
       log(page).evaluate((el) => {
         const top = el.getBoundingClientRect().top;
-        const row = [...el.querySelectorAll<HTMLElement>("[data-message-id]")].find((r) => r.getBoundingClientRect().bottom > top + 1)!;
+        const row = [...el.querySelectorAll<HTMLElement>("[data-message-id]")].find(
+          (r) => r.getBoundingClientRect().bottom > top + 1
+        )!;
         return { id: row.dataset.messageId!, y: row.getBoundingClientRect().top };
       });
     const before = await topRow();
 
     await rest.send(app.url, roomId, "A newer message arrives");
-    await messageRows(page, "assistant").last().getByText("Echo: A newer message arrives").waitFor({ state: "attached" });
+    await messageRows(page, "assistant")
+      .last()
+      .getByText("Echo: A newer message arrives")
+      .waitFor({ state: "attached" });
     await page.waitForTimeout(300);
     // What the reader was looking at has not moved.
     const y = await page.locator(`[data-message-id="${before.id}"]`).evaluate((el) => el.getBoundingClientRect().top);
     expect(Math.abs(y - before.y)).toBeLessThan(5);
 
     await jump.click();
-    await expect.poll(() => log(page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(80);
+    await expect
+      .poll(() => log(page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight))
+      .toBeLessThan(80);
     await expect.poll(() => messageRows(page).last().isVisible()).toBe(true);
     await context.close();
   });

@@ -4,7 +4,7 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer, type DevServer } from "../support/dev-server";
+import { type DevServer, startDevServer } from "../support/dev-server";
 import { launchBrowser, messageRows, newUser, rest, roomUrl, sendFromComposer } from "./helpers";
 
 let server: DevServer;

@@ -4,7 +4,16 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, messageRows, newUser, rest, roomUrl, sendFromComposer, startTestApp, type TestApp } from "./helpers";
+import {
+  launchBrowser,
+  messageRows,
+  newUser,
+  rest,
+  roomUrl,
+  sendFromComposer,
+  startTestApp,
+  type TestApp
+} from "./helpers";
 
 let app: TestApp;
 let browser: Browser;
@@ -73,12 +82,20 @@ describe("untrusted text", () => {
     const room = await rest.createRoom(app.url, { name: "XSS links" });
     const { context, page } = await newUser(browser);
     await page.goto(roomUrl(app.url, room.id));
-    const md = encodeURIComponent("[click me](javascript:window.__xss=1) and <a href=\"javascript:window.__xss=1\">me too</a>");
+    const md = encodeURIComponent(
+      '[click me](javascript:window.__xss=1) and <a href="javascript:window.__xss=1">me too</a>'
+    );
     await sendFromComposer(page, `[[fake:text=${md}]]`);
     const answer = messageRows(page, "assistant").last();
-    await answer.getByText(/click me/).first().waitFor();
+    await answer
+      .getByText(/click me/)
+      .first()
+      .waitFor();
     expect(await page.locator("a[href^='javascript:' i]").count()).toBe(0);
-    await answer.getByText(/click me/).first().click();
+    await answer
+      .getByText(/click me/)
+      .first()
+      .click();
     await expectNoScriptRan(page);
     await context.close();
   });

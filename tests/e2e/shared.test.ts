@@ -100,7 +100,12 @@ describe("shared rooms", () => {
     expect(await page.title()).toContain(name);
     // The room is selected in the sidebar.
     await expect
-      .poll(() => page.getByRole("navigation", { name: "Rooms" }).locator(`a[aria-current="page"][data-room-id="${room.id}"]`).count())
+      .poll(() =>
+        page
+          .getByRole("navigation", { name: "Rooms" })
+          .locator(`a[aria-current="page"][data-room-id="${room.id}"]`)
+          .count()
+      )
       .toBe(1);
     // Back and forward work: the URL is the state.
     await page.getByRole("link", { name: "Rooms" }).first().isVisible();
@@ -196,17 +201,25 @@ describe("shared rooms", () => {
     const { context, page } = await newUser(setup.browser, { displayName: "Finn" });
     // Vite's dev client reloads the page when its server comes back; a real
     // deployment has no such socket. Keep it quiet so we watch the app itself.
-    await context.routeWebSocket((url) => url.pathname === "/" && url.searchParams.has("token"), () => {});
+    await context.routeWebSocket(
+      (url) => url.pathname === "/" && url.searchParams.has("token"),
+      () => {}
+    );
     await page.goto(roomUrl(setup.app.url, room.id));
     await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
     await composer(page).fill("draft survives");
 
     const restarting = setup.app.server.restart();
     await expect.poll(() => composer(page).isDisabled(), { timeout: 20_000 }).toBe(true);
-    await page.getByText(/Reconnecting/).first().waitFor();
+    await page
+      .getByText(/Reconnecting/)
+      .first()
+      .waitFor();
     await restarting;
 
-    await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count(), { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole("status", { name: "Connection: Live" }).count(), { timeout: 60_000 })
+      .toBe(1);
     await expect.poll(() => composer(page).isEnabled()).toBe(true);
     expect(await composer(page).inputValue()).toBe("draft survives");
     await composer(page).press("Enter");

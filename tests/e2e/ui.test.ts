@@ -31,9 +31,21 @@ function watchErrors(page: Page): string[] {
 async function seedShowcase(): Promise<string> {
   const fake = setup.app.fake;
   const others = [
-    ["Quarterly report draft", "Can you tighten the executive summary?", "Sure. Lead with revenue growth, then margins, then the hiring plan."],
-    ["Recipe ideas", "Something quick with chickpeas?", "Crispy chickpeas with lemon, garlic and smoked paprika: 20 minutes."],
-    ["Code review: auth service", "Is the token refresh logic safe?", "Mostly. Rotate refresh tokens on use and bind them to the session."]
+    [
+      "Quarterly report draft",
+      "Can you tighten the executive summary?",
+      "Sure. Lead with revenue growth, then margins, then the hiring plan."
+    ],
+    [
+      "Recipe ideas",
+      "Something quick with chickpeas?",
+      "Crispy chickpeas with lemon, garlic and smoked paprika: 20 minutes."
+    ],
+    [
+      "Code review: auth service",
+      "Is the token refresh logic safe?",
+      "Mostly. Rotate refresh tokens on use and bind them to the session."
+    ]
   ] as const;
   for (const [name, question, answer] of others) {
     const room = await rest.createRoom(setup.app.url, { name });
@@ -42,7 +54,10 @@ async function seedShowcase(): Promise<string> {
   }
   await rest.createRoom(setup.app.url, { name: "Book club, March" });
 
-  const room = await rest.createRoom(setup.app.url, { name: "Lisbon trip planning", systemPrompt: "You are a friendly travel planner." });
+  const room = await rest.createRoom(setup.app.url, {
+    name: "Lisbon trip planning",
+    systemPrompt: "You are a friendly travel planner."
+  });
   fake.setScenario({
     kind: "text",
     text: [
@@ -61,7 +76,12 @@ async function seedShowcase(): Promise<string> {
       "Take the train from Rossio, about 40 minutes each way."
     ].join("\n")
   });
-  await rest.send(setup.app.url, room.id, "We land in Lisbon on Friday morning. Can you suggest a relaxed 3-day plan?", "Ann");
+  await rest.send(
+    setup.app.url,
+    room.id,
+    "We land in Lisbon on Friday morning. Can you suggest a relaxed 3-day plan?",
+    "Ann"
+  );
   fake.setScenario({
     kind: "text",
     text: [
@@ -73,11 +93,16 @@ async function seedShowcase(): Promise<string> {
       '  return usd.toLocaleString("en-US", { style: "currency", currency: "USD" });',
       "}",
       "",
-      "eurToUsd(1250); // \"$1,350.00\"",
+      'eurToUsd(1250); // "$1,350.00"',
       "```"
     ].join("\n")
   });
-  await rest.send(setup.app.url, room.id, "Can you give me a tiny script to convert our budget from EUR to USD?", "Ben");
+  await rest.send(
+    setup.app.url,
+    room.id,
+    "Can you give me a tiny script to convert our budget from EUR to USD?",
+    "Ben"
+  );
   fake.setScenario({
     kind: "tool-call",
     toolName: "get_current_time",
@@ -118,7 +143,10 @@ describe("screenshots", () => {
       contexts.push(desk.context);
       const errors = watchErrors(desk.page);
       await desk.page.goto(roomUrl(setup.app.url, roomId));
-      await messageRows(desk.page, "assistant").last().getByText(/good time to book/).waitFor();
+      await messageRows(desk.page, "assistant")
+        .last()
+        .getByText(/good time to book/)
+        .waitFor();
       await desk.page.locator("pre code span span").first().waitFor();
       await expect.poll(() => desk.page.getByRole("button", { name: /^2 people here/ }).count()).toBe(1);
       await keepTyping(ben.page);
@@ -135,23 +163,39 @@ describe("screenshots", () => {
       await desk.page.goto(setup.app.url);
       await desk.page.getByRole("heading", { name: "Pick a room" }).waitFor();
       await desk.page.keyboard.press("Alt+N");
-      await desk.page.getByRole("dialog", { name: "New room" }).getByRole("textbox", { name: "Name" }).fill("Weekend hike");
+      await desk.page
+        .getByRole("dialog", { name: "New room" })
+        .getByRole("textbox", { name: "Name" })
+        .fill("Weekend hike");
       await desk.page.waitForTimeout(300);
       await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-new-room`) });
       expect(errors).toEqual([]);
 
       // Phone
-      const phone = await newUser(setup.browser, { colorScheme, displayName: "Ann", viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      const phone = await newUser(setup.browser, {
+        colorScheme,
+        displayName: "Ann",
+        viewport: PHONE,
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true
+      });
       contexts.push(phone.context);
       const phoneErrors = watchErrors(phone.page);
       await phone.page.goto(roomUrl(setup.app.url, roomId));
-      await messageRows(phone.page, "assistant").last().getByText(/good time to book/).waitFor();
+      await messageRows(phone.page, "assistant")
+        .last()
+        .getByText(/good time to book/)
+        .waitFor();
       await keepTyping(ben.page);
       await phone.page.getByText("Ben is typing…").waitFor();
       await phone.page.waitForTimeout(300);
       await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-room`) });
       await phone.page.getByRole("button", { name: "Open sidebar" }).click();
-      await phone.page.getByRole("dialog", { name: "Rooms" }).getByRole("link", { name: /Recipe ideas/ }).waitFor();
+      await phone.page
+        .getByRole("dialog", { name: "Rooms" })
+        .getByRole("link", { name: /Recipe ideas/ })
+        .waitFor();
       await phone.page.waitForTimeout(400);
       await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-drawer`) });
       expect(phoneErrors).toEqual([]);
@@ -205,7 +249,9 @@ describe("keyboard", () => {
     await page.keyboard.press("Alt+N");
     const create = page.getByRole("dialog", { name: "New room" });
     await create.waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("placeholder"))).toBe("e.g. Trip planning");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("placeholder")))
+      .toBe("e.g. Trip planning");
     await page.keyboard.press("Escape");
     await expect.poll(() => create.isVisible()).toBe(false);
     await page.keyboard.press("Control+Shift+O");
@@ -290,7 +336,10 @@ describe("access token", () => {
         await route.fulfill(
           signedIn
             ? { status: 204 }
-            : { status: 401, json: { error: { code: "unauthorized:token", message: "That access token is not right." } } }
+            : {
+                status: 401,
+                json: { error: { code: "unauthorized:token", message: "That access token is not right." } }
+              }
         );
       } else {
         signedIn = false;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer, type DevServer } from "../support/dev-server";
+import { type DevServer, startDevServer } from "../support/dev-server";
 import { chatRequest, client, isDone, openSocket, textOf, uniqueName, waitFor } from "./helpers";
 
 // The real app with no provider configured: the offline model answers.
@@ -62,7 +62,9 @@ describe("a room's life through the running app", () => {
     expect(json.status).toBe(200);
     expect(json.body.status).toBe("completed");
     expect(json.body.userMessage.metadata.author).toBe("cron");
-    expect(json.body.assistantMessage.parts.some((p: any) => p.type === "text" && p.text.includes("first by REST"))).toBe(true);
+    expect(
+      json.body.assistantMessage.parts.some((p: any) => p.type === "text" && p.text.includes("first by REST"))
+    ).toBe(true);
 
     const response = await api.call(`/${room.id}/messages`, {
       method: "POST",
@@ -84,7 +86,8 @@ describe("a room's life through the running app", () => {
     expect(events.at(-1)).toMatchObject({ event: "done", data: { status: "completed" } });
 
     // Everyone in the room saw both exchanges live.
-    const doneFrames = async () => watcher.frames.filter((f) => f.type === "cf_agent_use_chat_response" && f.done).length;
+    const doneFrames = async () =>
+      watcher.frames.filter((f) => f.type === "cf_agent_use_chat_response" && f.done).length;
     await waitFor(doneFrames, (n) => n >= 2);
     watcher.close();
     const history = await api.messages(room.id);

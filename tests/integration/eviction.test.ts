@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer, type DevServer } from "../support/dev-server";
-import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
+import { type DevServer, startDevServer } from "../support/dev-server";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { chatRequest, client, isResponse, messageText, openSocket, waitFor } from "./helpers";
 
 // Kills the dev server (and so every Durable Object) in the middle of an
@@ -25,11 +25,15 @@ describe("a server killed mid-answer", () => {
     expect((await api.send(room.id, "before the crash")).status).toBe(200);
 
     const socket = await openSocket(api.roomSocketUrl(room.id));
-    const { id, frame } = chatRequest("[[fake:slow=150]] interrupted answer with quite a few words to stream out slowly");
+    const { id, frame } = chatRequest(
+      "[[fake:slow=150]] interrupted answer with quite a few words to stream out slowly"
+    );
     socket.send(frame);
     // Wait until some of the answer has been streamed (and flushed to SQLite).
     await waitFor(
-      async () => socket.frames.filter((f) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta")).length,
+      async () =>
+        socket.frames.filter((f) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta"))
+          .length,
       (n) => n >= 12
     );
     await server.restart({ hard: true });
@@ -40,7 +44,11 @@ describe("a server killed mid-answer", () => {
       () => api.messages(room.id),
       (page) => {
         const last = page.messages.at(-1);
-        return page.messages.length >= 4 && last?.role === "assistant" && !last.parts.some((p: any) => p.state === "streaming");
+        return (
+          page.messages.length >= 4 &&
+          last?.role === "assistant" &&
+          !last.parts.some((p: any) => p.state === "streaming")
+        );
       },
       45_000
     );
@@ -56,7 +64,9 @@ describe("a server killed mid-answer", () => {
     expect(continued.length).toBeGreaterThanOrEqual(2);
     expect(continued.at(-1)!.body.messages.at(-1).role).toBe("assistant");
     // The client that came back was told about the recovered answer live.
-    expect(back.frames.some((f) => f.type === "cf_agent_use_chat_response" || f.type === "cf_agent_chat_messages")).toBe(true);
+    expect(
+      back.frames.some((f) => f.type === "cf_agent_use_chat_response" || f.type === "cf_agent_chat_messages")
+    ).toBe(true);
     back.close();
   });
 });

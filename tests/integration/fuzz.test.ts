@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { MAX_MESSAGE_LENGTH, MAX_REQUEST_BODY_BYTES } from "../../src/shared/constants";
-import { startDevServer, type DevServer } from "../support/dev-server";
+import { type DevServer, startDevServer } from "../support/dev-server";
 import { chatRequest, client, isDone, openSocket } from "./helpers";
 
 // Hundreds of generated hostile inputs against the running app. Seeded, so a
@@ -58,7 +58,21 @@ function generator(seed: number) {
       default: {
         // A null prototype, so a "__proto__" key is an own key as in JSON.
         const object: Record<string, unknown> = Object.create(null);
-        for (let i = 0; i < int(5); i++) object[pick(["name", "systemPrompt", "model", "temperature", "text", "author", "extra", "__proto__", "type", "messages"])] = value(depth + 1);
+        for (let i = 0; i < int(5); i++)
+          object[
+            pick([
+              "name",
+              "systemPrompt",
+              "model",
+              "temperature",
+              "text",
+              "author",
+              "extra",
+              "__proto__",
+              "type",
+              "messages"
+            ])
+          ] = value(depth + 1);
         return object;
       }
     }
@@ -69,7 +83,7 @@ function generator(seed: number) {
       case 0:
         return deep(1 + int(5000));
       case 1:
-        return pick(["{", "{\"name\":", "null", "[]", "\"just a string\"", "{\"name\": \"a\", }", "NaN"]);
+        return pick(["{", '{"name":', "null", "[]", '"just a string"', '{"name": "a", }', "NaN"]);
       case 2:
         return new Uint8Array(Array.from({ length: 1 + int(64) }, () => 0x80 + int(0x80))); // invalid UTF-8
       default:
@@ -100,7 +114,11 @@ describe("fuzzing the running app", () => {
       const [method, path] = g.pick(targets);
       const payload = g.body();
       const contentType = g.int(10) === 0 ? "text/plain" : "application/json";
-      const response = await fetch(`${server.url}${path}`, { method, body: payload as BodyInit, headers: { "content-type": contentType } });
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        body: payload as BodyInit,
+        headers: { "content-type": contentType }
+      });
       count++;
       if (response.status >= 500) {
         const shown = typeof payload === "string" ? payload.slice(0, 200) : Buffer.from(payload).toString("hex");
@@ -116,7 +134,13 @@ describe("fuzzing the running app", () => {
       if (response.status >= 500) failures.push(`GET messages${query} → ${response.status}`);
       await response.arrayBuffer();
     }
-    for (const path of ["/api/rooms/%00", "/api/rooms/" + "a".repeat(5000), "/api/workspaces/%2e%2e/rooms", "/api/rooms/x/messages/y", "/agents/overseer-agent/default/sub/sub/x"]) {
+    for (const path of [
+      "/api/rooms/%00",
+      "/api/rooms/" + "a".repeat(5000),
+      "/api/workspaces/%2e%2e/rooms",
+      "/api/rooms/x/messages/y",
+      "/agents/overseer-agent/default/sub/sub/x"
+    ]) {
       const response = await fetch(`${server.url}${path}`);
       count++;
       if (response.status >= 500) failures.push(`GET ${path} → ${response.status}`);
@@ -162,7 +186,8 @@ describe("fuzzing the running app", () => {
         socket.ws.send(g.deep(1 + g.int(3000)));
       } else {
         const frame: Record<string, unknown> = { type: g.pick(frameTypes), id: JSON.stringify(g.value(2)) ?? "" };
-        if (g.int(2)) frame.init = { method: g.pick(["POST", "GET", 1]), body: g.int(2) ? JSON.stringify(g.value(0)) : g.value(1) };
+        if (g.int(2))
+          frame.init = { method: g.pick(["POST", "GET", 1]), body: g.int(2) ? JSON.stringify(g.value(0)) : g.value(1) };
         if (g.int(3) === 0) frame.name = g.value(1);
         if (g.int(3) === 0) frame.typing = g.value(1);
         if (g.int(3) === 0) frame.state = g.value(0);

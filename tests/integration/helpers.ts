@@ -14,7 +14,11 @@ export function client(baseUrl: string, workspace = "default") {
     const { json, ...rest } = init;
     const headers = new Headers(rest.headers);
     if (json !== undefined) headers.set("content-type", "application/json");
-    return fetch(`${baseUrl}${root}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    return fetch(`${baseUrl}${root}${path}`, {
+      ...rest,
+      headers,
+      body: json !== undefined ? JSON.stringify(json) : rest.body
+    });
   }
   return {
     call,
@@ -29,7 +33,10 @@ export function client(baseUrl: string, workspace = "default") {
       return (await response.json()) as { messages: any[]; nextCursor: string | null };
     },
     async send(roomId: string, text: string, author?: string) {
-      const response = await call(`/${roomId}/messages`, { method: "POST", json: { text, ...(author ? { author } : {}) } });
+      const response = await call(`/${roomId}/messages`, {
+        method: "POST",
+        json: { text, ...(author ? { author } : {}) }
+      });
       return { status: response.status, body: (await response.json()) as any };
     },
     roomSocketUrl(roomId: string) {
@@ -91,7 +98,11 @@ export async function openSocket(url: string, headers: Record<string, string> = 
         waiters.add(waiter);
         setTimeout(() => {
           if (waiters.delete(waiter)) {
-            reject(new Error(`no matching frame within ${timeoutMs} ms; last frames: ${JSON.stringify(frames.slice(-5)).slice(0, 1500)}`));
+            reject(
+              new Error(
+                `no matching frame within ${timeoutMs} ms; last frames: ${JSON.stringify(frames.slice(-5)).slice(0, 1500)}`
+              )
+            );
           }
         }, timeoutMs);
       });
@@ -108,11 +119,16 @@ export function messageText(message: any): string {
     .join("");
 }
 
-export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 15_000
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = await probe();
   while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last).slice(0, 1500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last).slice(0, 1500)}`);
     await new Promise((r) => setTimeout(r, 150));
     last = await probe();
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
-import { startDevServer, type DevServer } from "../support/dev-server";
-import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
+import { type DevServer, startDevServer } from "../support/dev-server";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { chatRequest, chunksOf, client, isDone, isResponse, messageText, openSocket, textOf, waitFor } from "./helpers";
 
 // The real provider path: @ai-sdk/openai inside workerd talks HTTP to a local
@@ -31,7 +31,11 @@ beforeEach(() => fake.reset());
 
 const requestsFor = (marker: string) => fake.requests.filter((r) => r.lastUserText?.includes(marker));
 
-async function ask(socket: Awaited<ReturnType<typeof openSocket>>, text: string, opts: Parameters<typeof chatRequest>[1] = {}) {
+async function ask(
+  socket: Awaited<ReturnType<typeof openSocket>>,
+  text: string,
+  opts: Parameters<typeof chatRequest>[1] = {}
+) {
   const request = chatRequest(text, opts);
   socket.send(request.frame);
   await socket.next(isDone(request.id), 30_000);
@@ -53,7 +57,10 @@ describe("answers from an OpenAI-compatible provider", () => {
     expect(request.headers.authorization).toBe("Bearer test-key-not-secret");
     expect(request.body).toMatchObject({ model: "room-model", temperature: 0.25, stream: true });
     expect(request.body.messages[0]).toEqual({ role: "system", content: "You are SYS-MARKER." });
-    expect(request.body.tools.map((t: any) => t.function.name).sort()).toEqual(["get_current_time", "search_room_history"]);
+    expect(request.body.tools.map((t: any) => t.function.name).sort()).toEqual([
+      "get_current_time",
+      "search_room_history"
+    ]);
 
     const history = await api.messages(room.id);
     const answer = history.messages.at(-1);
@@ -101,7 +108,9 @@ describe("answers from an OpenAI-compatible provider", () => {
     }
     await api.send(room.id, "the final question");
     const [last] = requestsFor("the final question");
-    const userTexts = last.body.messages.filter((m: any) => m.role === "user").map((m: any) => JSON.stringify(m.content));
+    const userTexts = last.body.messages
+      .filter((m: any) => m.role === "user")
+      .map((m: any) => JSON.stringify(m.content));
     expect(userTexts.at(-1)).toContain("the final question");
     const chars = last.body.messages.reduce((sum: number, m: any) => sum + JSON.stringify(m.content).length, 0);
     // 18 messages are stored; only what fits ~400 tokens (~1,600 chars) is sent.
@@ -170,7 +179,9 @@ describe("stop, resume, regenerate, edit", () => {
     const { id, frame } = chatRequest("[[fake:slow=100]] stop me from the other tab, there are many words here");
     sender.send(frame);
     // The other socket learns the request id from the broadcast stream.
-    const seen = await other.next((f) => f.type === "cf_agent_use_chat_response" && typeof f.body === "string" && f.body.includes("text-delta"));
+    const seen = await other.next(
+      (f) => f.type === "cf_agent_use_chat_response" && typeof f.body === "string" && f.body.includes("text-delta")
+    );
     const upstream = await fake.waitForRequest((r) => r.lastUserText?.includes("stop me from the other tab") ?? false);
     other.send({ type: "cf_agent_chat_request_cancel", id: seen.id });
     await fake.waitForClientClose(upstream.id, 10_000);
@@ -199,7 +210,9 @@ describe("stop, resume, regenerate, edit", () => {
     await sender.next(isDone(id), 30_000);
 
     const replayed = late.frames.filter((f) => isResponse(resuming.id)(f) && f.replay === true);
-    const live = late.frames.filter((f) => isResponse(resuming.id)(f) && !f.replay && typeof f.body === "string" && f.body.length > 0);
+    const live = late.frames.filter(
+      (f) => isResponse(resuming.id)(f) && !f.replay && typeof f.body === "string" && f.body.length > 0
+    );
     expect(replayed.length).toBeGreaterThan(0);
     expect(live.length).toBeGreaterThan(0);
     expect(textOf(late.frames, resuming.id)).toBe(textOf(sender.frames, id));

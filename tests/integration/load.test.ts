@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer, type DevServer } from "../support/dev-server";
-import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
+import { type DevServer, startDevServer } from "../support/dev-server";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { chatRequest, client, isDone, messageText, openSocket, type Socket } from "./helpers";
 
 // Many sockets across many rooms, all sending at once, on loopback only and
@@ -30,7 +30,11 @@ describe("load", () => {
     const sockets: Array<{ roomId: string; sender: string; socket: Socket }> = [];
     for (const room of rooms) {
       for (let c = 0; c < CLIENTS_PER_ROOM; c++) {
-        sockets.push({ roomId: room.id, sender: `${room.id}-c${c}`, socket: await openSocket(api.roomSocketUrl(room.id)) });
+        sockets.push({
+          roomId: room.id,
+          sender: `${room.id}-c${c}`,
+          socket: await openSocket(api.roomSocketUrl(room.id))
+        });
       }
     }
 
@@ -58,7 +62,10 @@ describe("load", () => {
       const stored: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: { messages: any[]; nextCursor: string | null } = await api.messages(room.id, `?limit=200${cursor ? `&before=${cursor}` : ""}`);
+        const page: { messages: any[]; nextCursor: string | null } = await api.messages(
+          room.id,
+          `?limit=200${cursor ? `&before=${cursor}` : ""}`
+        );
         stored.unshift(...page.messages.filter((m) => m.role === "user").map(messageText));
         cursor = page.nextCursor;
       } while (cursor);

@@ -27,7 +27,8 @@ export function chatRequest(
   };
 }
 
-export const isResponse = (requestId: string) => (f: any) => f?.type === "cf_agent_use_chat_response" && f.id === requestId;
+export const isResponse = (requestId: string) => (f: any) =>
+  f?.type === "cf_agent_use_chat_response" && f.id === requestId;
 export const isDone = (requestId: string) => (f: any) => isResponse(requestId)(f) && f.done === true;
 
 /** The UI message chunks of one request, in arrival order. */

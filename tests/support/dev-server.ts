@@ -5,7 +5,7 @@
  * process and starts it again on the same state, which is how tests evict
  * every Durable Object from memory.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -87,7 +87,17 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     log = "";
     const viteBin = path.join(ROOT, "node_modules/vite/bin/vite.js");
     const config = options.configFile ? ["--config", options.configFile] : [];
-    const args = [viteBin, options.command ?? "dev", ...config, "--port", String(port), "--strictPort", "--host", "127.0.0.1", ...(options.args ?? [])];
+    const args = [
+      viteBin,
+      options.command ?? "dev",
+      ...config,
+      "--port",
+      String(port),
+      "--strictPort",
+      "--host",
+      "127.0.0.1",
+      ...(options.args ?? [])
+    ];
     child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: {
@@ -141,7 +151,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
  * own provider key or access token must not leak into a test server: only
  * what a test passes in `vars` configures the app.
  */
-const APP_VARIABLES = /^(OPENAI_|ACCESS_TOKEN$|ALLOWED_ORIGINS$|RATE_LIMIT_SCALE$|CONTEXT_TOKEN_BUDGET$|MODEL_IDLE_TIMEOUT_MS$|ROOMS_)/;
+const APP_VARIABLES =
+  /^(OPENAI_|ACCESS_TOKEN$|ALLOWED_ORIGINS$|RATE_LIMIT_SCALE$|CONTEXT_TOKEN_BUDGET$|MODEL_IDLE_TIMEOUT_MS$|ROOMS_)/;
 
 export function inheritedEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !APP_VARIABLES.test(key)));

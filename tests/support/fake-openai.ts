@@ -56,10 +56,11 @@
  * Token accounting: prompt_tokens = max(1, ceil(chars of all message contents / 4));
  * completion_tokens = number of chunks for `chunks`, else max(1, ceil(output chars / 4)).
  */
-import http from "node:http";
+
 import type { IncomingMessage, ServerResponse } from "node:http";
+import http from "node:http";
 import type { Socket } from "node:net";
-import { setTimeout, clearTimeout } from "node:timers";
+import { clearTimeout, setTimeout } from "node:timers";
 
 export type FakeScenario =
   | {
@@ -257,7 +258,7 @@ function scenarioFromParams(p: Map<string, string>): FakeScenario {
       failures: num(p.get("fail"), 1),
       status: num(p.get("status"), 503) as 429 | 500 | 503,
       retryAfterMs: retryms === "none" ? false : num(retryms, 1),
-      then: scenarioFromParams(rest),
+      then: scenarioFromParams(rest)
     };
   }
   if (p.has("status")) {
@@ -316,11 +317,12 @@ function defaultErrorBody(status: number): unknown {
     case 401:
       return {
         error: {
-          message: "Incorrect API key provided: test. You can find your API key at https://platform.openai.com/account/api-keys.",
+          message:
+            "Incorrect API key provided: test. You can find your API key at https://platform.openai.com/account/api-keys.",
           type: "invalid_request_error",
           param: null,
-          code: "invalid_api_key",
-        },
+          code: "invalid_api_key"
+        }
       };
     case 429:
       return {
@@ -328,8 +330,8 @@ function defaultErrorBody(status: number): unknown {
           message: "Rate limit reached for fake-model. Please try again later.",
           type: "requests",
           param: null,
-          code: "rate_limit_exceeded",
-        },
+          code: "rate_limit_exceeded"
+        }
       };
     case 503:
       return {
@@ -337,8 +339,8 @@ function defaultErrorBody(status: number): unknown {
           message: "The server is overloaded or not ready yet.",
           type: "server_error",
           param: null,
-          code: "service_unavailable",
-        },
+          code: "service_unavailable"
+        }
       };
     case 400:
       return { error: { message: "Bad request", type: "invalid_request_error", param: null, code: null } };
@@ -350,8 +352,8 @@ function defaultErrorBody(status: number): unknown {
           message: "The server had an error while processing your request. Sorry about that!",
           type: "server_error",
           param: null,
-          code: null,
-        },
+          code: null
+        }
       };
   }
 }
@@ -445,7 +447,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
     ctx.res.writeHead(status, {
       "content-type": "application/json",
       "content-length": String(Buffer.byteLength(text)),
-      ...headers,
+      ...headers
     });
     ctx.res.end(text);
   }
@@ -455,7 +457,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
     ctx.res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
-      connection: "keep-alive",
+      connection: "keep-alive"
     });
     ctx.res.flushHeaders();
   }
@@ -509,9 +511,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
   /** unwraps fail-then scenarios, counting requests */
   function resolveFailThen(s: FakeScenario, key: object | string, byDirective: boolean): FakeScenario {
     if (s.kind !== "fail-then") return s;
-    const seen = byDirective
-      ? directiveCounters.get(key as string) ?? 0
-      : scenarioCounters.get(key as object) ?? 0;
+    const seen = byDirective ? (directiveCounters.get(key as string) ?? 0) : (scenarioCounters.get(key as object) ?? 0);
     if (byDirective) directiveCounters.set(key as string, seen + 1);
     else scenarioCounters.set(key as object, seen + 1);
     if (seen < s.failures) {
@@ -542,12 +542,12 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       model,
       system_fingerprint: "fp_fake",
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-      ...(includeUsage ? { usage: null } : {}),
+      ...(includeUsage ? { usage: null } : {})
     });
     const usageObj = (completion: number) => ({
       prompt_tokens: pTokens,
       completion_tokens: completion,
-      total_tokens: pTokens + completion,
+      total_tokens: pTokens + completion
     });
     const usageChunk = (completion: number) => ({
       id,
@@ -556,7 +556,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       model,
       system_fingerprint: "fp_fake",
       choices: [],
-      usage: usageObj(completion),
+      usage: usageObj(completion)
     });
     const completion = (message: Record<string, unknown>, finishReason: string, completionTokens: number) => ({
       id,
@@ -565,7 +565,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       model,
       system_fingerprint: "fp_fake",
       choices: [{ index: 0, message: { refusal: null, ...message }, logprobs: null, finish_reason: finishReason }],
-      usage: usageObj(completionTokens),
+      usage: usageObj(completionTokens)
     });
 
     async function streamText(pieces: string[], delayMs: number, completionTokens: number, withUsage: boolean) {
@@ -607,7 +607,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
           sse(chunk({ role: "assistant", content: "", refusal: null })),
           'data: {"id": "broken", "object": "chat.completion.chunk", "choices": [{"delta": {"content": "oops"\n\n',
           sse(chunk({}, "stop")),
-          sse("[DONE]"),
+          sse("[DONE]")
         ];
         if (await writeEvents(ctx, events, 0)) ctx.res.end();
         return;
@@ -618,7 +618,10 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
         if (!stream) {
           ctx.rec.status = 200;
           ctx.res.writeHead(200, { "content-type": "application/json" });
-          await writeFlushed(ctx, `{"id":"${id}","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"`);
+          await writeFlushed(
+            ctx,
+            `{"id":"${id}","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"`
+          );
         } else {
           startSse(ctx);
           let data = sse(chunk({ role: "assistant", content: "", refusal: null }));
@@ -678,11 +681,11 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
               {
                 role: "assistant",
                 content: null,
-                tool_calls: [{ id: callId, type: "function", function: { name: toolName, arguments: argsJson } }],
+                tool_calls: [{ id: callId, type: "function", function: { name: toolName, arguments: argsJson } }]
               },
               "tool_calls",
-              cTokens,
-            ),
+              cTokens
+            )
           );
           return;
         }
@@ -694,8 +697,8 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
               role: "assistant",
               content: null,
               tool_calls: [{ index: 0, id: callId, type: "function", function: { name: toolName, arguments: "" } }],
-              refusal: null,
-            }),
+              refusal: null
+            })
           );
           for (const p of argPieces) yield sse(chunk({ tool_calls: [{ index: 0, function: { arguments: p } }] }));
           yield sse(chunk({}, "tool_calls"));
@@ -735,7 +738,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
             size,
             model: body?.model,
             stream: body?.stream,
-            messageCount: getMessages(body).length,
+            messageCount: getMessages(body).length
           };
         }
       } catch {
@@ -772,7 +775,10 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
     if (path.startsWith("/__fake/")) {
       const reply = (status: number, body: unknown) => {
         const text = JSON.stringify(body);
-        res.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+        res.writeHead(status, {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(text))
+        });
         res.end(text);
       };
       if (path === "/__fake/requests" && method === "GET") return reply(200, listedRequests());
@@ -795,7 +801,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       return reply(404, { ok: false, error: "not found" });
     }
 
-    let body: any = undefined;
+    let body: any;
     let badJson = false;
     if (raw) {
       try {
@@ -812,7 +818,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       headers: { ...req.headers },
       body,
       startedAt: Date.now(),
-      closedByClient: false,
+      closedByClient: false
     };
     if (!badJson && body && typeof body === "object") {
       rec.lastUserText = lastUserText(body);
@@ -841,7 +847,12 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       if (p === "/chat/completions" && method === "POST") {
         if (badJson || !body || typeof body !== "object") {
           sendJson(ctx, 400, {
-            error: { message: "We could not parse the JSON body of your request.", type: "invalid_request_error", param: null, code: null },
+            error: {
+              message: "We could not parse the JSON body of your request.",
+              type: "invalid_request_error",
+              param: null,
+              code: null
+            }
           });
           return;
         }
@@ -851,7 +862,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       if (p === "/models" && method === "GET") {
         sendJson(ctx, 200, {
           object: "list",
-          data: [{ id: FAKE_MODEL_ID, object: "model", created: 1700000000, owned_by: "fake-openai" }],
+          data: [{ id: FAKE_MODEL_ID, object: "model", created: 1700000000, owned_by: "fake-openai" }]
         });
         return;
       }
@@ -861,7 +872,12 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
           sendJson(ctx, 200, { id: FAKE_MODEL_ID, object: "model", created: 1700000000, owned_by: "fake-openai" });
         } else {
           sendJson(ctx, 404, {
-            error: { message: `The model '${modelId}' does not exist`, type: "invalid_request_error", param: "model", code: "model_not_found" },
+            error: {
+              message: `The model '${modelId}' does not exist`,
+              type: "invalid_request_error",
+              param: "model",
+              code: "model_not_found"
+            }
           });
         }
         return;
@@ -894,7 +910,10 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       scenario = s;
       scenarioCounters = new WeakMap();
     },
-    waitForRequest(predicate: (r: RecordedRequest) => boolean = () => true, timeoutMs = 5000): Promise<RecordedRequest> {
+    waitForRequest(
+      predicate: (r: RecordedRequest) => boolean = () => true,
+      timeoutMs = 5000
+    ): Promise<RecordedRequest> {
       const existing = requests.find(predicate);
       if (existing) return Promise.resolve(existing);
       return new Promise<RecordedRequest>((resolve, reject) => {
@@ -927,7 +946,9 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
         return r.closedByClient ? "yes" : "no";
       };
       const notClosedError = (r: RecordedRequest) =>
-        new Error(`fake-openai: request ${r.id} finished (status ${r.status ?? "none"}) without the client closing it first`);
+        new Error(
+          `fake-openai: request ${r.id} finished (status ${r.status ?? "none"}) without the client closing it first`
+        );
       const current = requests.find((r) => r.id === requestId);
       const state = check(current);
       if (state === "yes") return Promise.resolve();
@@ -980,7 +1001,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
         server.closeAllConnections();
         for (const s of sockets) s.destroy();
       });
-    },
+    }
   } satisfies FakeOpenAI;
 
   return new Promise<FakeOpenAI>((resolve, reject) => {

@@ -13,7 +13,12 @@ const transcript = [stored("u1", "user", "hello"), stored("a1", "assistant", "hi
 const known = new Map(transcript.map((m) => [m.id, m]));
 const send = (messages: unknown[], trigger = "submit-message", history: UIMessage[] = transcript) =>
   guardChatRequest(JSON.stringify({ messages, trigger }), history, limits);
-const newUser = (id: string, text: string, extra: Record<string, unknown> = {}) => ({ id, role: "user", parts: [{ type: "text", text }], ...extra });
+const newUser = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  role: "user",
+  parts: [{ type: "text", text }],
+  ...extra
+});
 
 describe("guardChatRequest", () => {
   it("accepts a new user message after the known history", () => {
@@ -46,11 +51,18 @@ describe("guardChatRequest", () => {
   it("lets a user message be edited under its own id, dropping what followed it", () => {
     const longer = [...transcript, stored("u2", "user", "second"), stored("a2", "assistant", "reply")];
     const result = send([newUser("u2", "second, edited")], "submit-message", longer);
-    expect(result.ok && JSON.parse(result.body).messages).toEqual([...transcript, newUser("u2", "second, edited", { metadata: {} })]);
+    expect(result.ok && JSON.parse(result.body).messages).toEqual([
+      ...transcript,
+      newUser("u2", "second, edited", { metadata: {} })
+    ]);
   });
 
   it.each([
-    ["an assistant message as the new one", [{ id: "x", role: "assistant", parts: [{ type: "text", text: "hi" }] }], /Only a user message/],
+    [
+      "an assistant message as the new one",
+      [{ id: "x", role: "assistant", parts: [{ type: "text", text: "hi" }] }],
+      /Only a user message/
+    ],
     ["an edit that turns an answer into a question", [newUser("a1", "now a question")], /Only a user message/],
     ["a non-text part", [{ id: "x", role: "user", parts: [{ type: "file", url: "data:," }] }], /text parts only/],
     ["an empty message", [newUser("x", "   ")], /empty/],
@@ -68,12 +80,20 @@ describe("guardChatRequest", () => {
     expect(guardChatRequest(undefined, transcript, limits).ok).toBe(false);
     expect(guardChatRequest("{nope", transcript, limits).ok).toBe(false);
     expect(guardChatRequest(JSON.stringify({ messages: "x" }), transcript, limits).ok).toBe(false);
-    expect(guardChatRequest(JSON.stringify({ messages: [newUser("x", "hi")], trigger: "delete-all" }), transcript, limits).ok).toBe(false);
+    expect(
+      guardChatRequest(JSON.stringify({ messages: [newUser("x", "hi")], trigger: "delete-all" }), transcript, limits).ok
+    ).toBe(false);
   });
 
   it("regenerates from the room's transcript up to the message, whatever the client sent before it", () => {
-    const result = send([{ id: "u1", role: "user", parts: [{ type: "text", text: "tampered" }] }], "regenerate-message");
-    expect(result.ok && JSON.parse(result.body)).toEqual({ messages: [known.get("u1")], trigger: "regenerate-message" });
+    const result = send(
+      [{ id: "u1", role: "user", parts: [{ type: "text", text: "tampered" }] }],
+      "regenerate-message"
+    );
+    expect(result.ok && JSON.parse(result.body)).toEqual({
+      messages: [known.get("u1")],
+      trigger: "regenerate-message"
+    });
     expect(send([{ id: "ghost", role: "user", parts: [] }], "regenerate-message").ok).toBe(false);
   });
 });

@@ -1,10 +1,10 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import {
-  MESSAGE_OVERHEAD_TOKENS,
   estimateMessageTokens,
   estimateTokens,
-  selectContextWindow,
+  MESSAGE_OVERHEAD_TOKENS,
+  selectContextWindow
 } from "../../src/server/domain/context-budget";
 
 let seq = 0;
@@ -28,10 +28,10 @@ function toolMessage(id: string, output: unknown): UIMessage {
         toolCallId: `call-${id}`,
         state: "output-available",
         input: { query: "budget", limit: 5 },
-        output,
+        output
       },
-      { type: "text", text: "Here is what I found." },
-    ],
+      { type: "text", text: "Here is what I found." }
+    ]
   } as UIMessage;
 }
 
@@ -42,7 +42,7 @@ function tracked<T>(items: T[]) {
     get(target, prop, receiver) {
       if (typeof prop === "string" && /^\d+$/.test(prop)) reads.add(Number(prop));
       return Reflect.get(target, prop, receiver);
-    },
+    }
   });
   return { proxy, reads };
 }
@@ -71,8 +71,8 @@ describe("estimateMessageTokens", () => {
       role: "assistant",
       parts: [
         { type: "reasoning", text: "z".repeat(400) },
-        { type: "text", text: "ok" },
-      ],
+        { type: "text", text: "ok" }
+      ]
     };
     expect(estimateMessageTokens(withReasoning)).toBe(MESSAGE_OVERHEAD_TOKENS + 100 + 1);
   });
@@ -113,7 +113,7 @@ describe("selectContextWindow", () => {
       sized("user", 10, "u1"),
       sized("assistant", 10, "a1"),
       sized("user", 10, "u2"),
-      sized("assistant", 10, "a2"),
+      sized("assistant", 10, "a2")
     ];
     const result = selectContextWindow(messages, { maxTokens: 35 });
     expect(result.messages.map((m) => m.id)).toEqual(["u2", "a2"]);
@@ -128,7 +128,7 @@ describe("selectContextWindow", () => {
       sized("assistant", 10, "a1"),
       sized("assistant", 10, "a2"),
       sized("user", 10, "u2"),
-      sized("assistant", 10, "a3"),
+      sized("assistant", 10, "a3")
     ];
     const result = selectContextWindow(messages, { maxTokens: 40 });
     expect(result.messages.map((m) => m.id)).toEqual(["u2", "a3"]);
@@ -157,7 +157,12 @@ describe("selectContextWindow", () => {
   });
 
   it("counts the system prompt against the budget", () => {
-    const messages = [sized("user", 10, "u1"), sized("assistant", 10, "a1"), sized("user", 10, "u2"), sized("assistant", 10, "a2")];
+    const messages = [
+      sized("user", 10, "u1"),
+      sized("assistant", 10, "a1"),
+      sized("user", 10, "u2"),
+      sized("assistant", 10, "a2")
+    ];
     expect(selectContextWindow(messages, { maxTokens: 40 }).messages).toHaveLength(4);
     const withPrompt = selectContextWindow(messages, { maxTokens: 40, systemPrompt: "s".repeat(80) }); // 20 tokens
     expect(withPrompt.messages.map((m) => m.id)).toEqual(["u2", "a2"]);
@@ -167,7 +172,10 @@ describe("selectContextWindow", () => {
 
   it("keeps the last message even if it alone is over budget, untruncated", () => {
     const huge = text("user", "q".repeat(10_000), "big");
-    const result = selectContextWindow([text("user", "old"), huge], { maxTokens: 10, systemPrompt: "also long ".repeat(10) });
+    const result = selectContextWindow([text("user", "old"), huge], {
+      maxTokens: 10,
+      systemPrompt: "also long ".repeat(10)
+    });
     expect(result.messages).toEqual([huge]);
     expect((result.messages[0]!.parts[0] as { text: string }).text).toHaveLength(10_000);
     expect(result.droppedCount).toBe(1);

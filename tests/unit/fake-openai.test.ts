@@ -4,7 +4,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError, generateText, stepCountIs, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.ts";
 
 let fake: FakeOpenAI;
 let openai: ReturnType<typeof createOpenAI>;
@@ -47,10 +47,14 @@ async function drain(result: { fullStream: AsyncIterable<{ type: string }> }) {
 async function expectStatusError(promise: Promise<unknown>, status: number) {
   const err = await promise.then(
     () => undefined,
-    (e: unknown) => e,
+    (e: unknown) => e
   );
   expect(err, `expected an error with status ${status}`).toBeDefined();
-  const apiError = APICallError.isInstance(err) ? err : APICallError.isInstance((err as any)?.lastError) ? (err as any).lastError : undefined;
+  const apiError = APICallError.isInstance(err)
+    ? err
+    : APICallError.isInstance((err as any)?.lastError)
+      ? (err as any).lastError
+      : undefined;
   expect(apiError, `expected an APICallError, got ${String(err)}`).toBeDefined();
   expect(apiError.statusCode).toBe(status);
   return apiError as APICallError;
@@ -75,7 +79,15 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
   it("echoes a user message whose content is an array of text parts", async () => {
     const result = await generateText({
       model: model(),
-      messages: [{ role: "user", content: [{ type: "text", text: "part one, " }, { type: "text", text: "part two" }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "part one, " },
+            { type: "text", text: "part two" }
+          ]
+        }
+      ]
     });
     expect(result.text).toBe("Echo: part one, part two");
   });
@@ -110,10 +122,10 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
           execute: async (input) => {
             calls.push(input);
             return "12:34 UTC";
-          },
-        }),
+          }
+        })
       },
-      stopWhen: stepCountIs(3),
+      stopWhen: stepCountIs(3)
     });
     const { errors, text } = await drain(result);
     expect(errors).toEqual([]);
@@ -136,7 +148,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
       model: model(),
       prompt: "look it up",
       tools: { lookup: tool({ inputSchema: z.object({}), execute: async () => ({ found: true }) }) },
-      stopWhen: stepCountIs(3),
+      stopWhen: stepCountIs(3)
     });
     expect(result.text).toBe("All done.");
     expect(result.steps[0].toolCalls).toHaveLength(1);
@@ -156,7 +168,12 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
   });
 
   it("sends retry-after headers and a custom error body when configured", async () => {
-    fake.setScenario({ kind: "status", status: 503, retryAfterSeconds: 7, body: { error: { message: "custom down" } } });
+    fake.setScenario({
+      kind: "status",
+      status: 503,
+      retryAfterSeconds: 7,
+      body: { error: { message: "custom down" } }
+    });
     const err = await expectStatusError(generateText({ model: model(), prompt: "hi", maxRetries: 0 }), 503);
     expect(err.responseHeaders?.["retry-after"]).toBe("7");
     expect(err.message).toContain("custom down");
@@ -178,7 +195,13 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
   it("sees the client close the connection when a hang without headers is aborted", async () => {
     fake.setScenario({ kind: "hang", headers: false });
     const controller = new AbortController();
-    const result = streamText({ ...quiet, model: model(), prompt: "never answered", abortSignal: controller.signal, maxRetries: 0 });
+    const result = streamText({
+      ...quiet,
+      model: model(),
+      prompt: "never answered",
+      abortSignal: controller.signal,
+      maxRetries: 0
+    });
     const drained = drain(result);
     const req = await fake.waitForRequest(undefined, 1000);
     expect(req.status).toBeUndefined();
@@ -269,9 +292,9 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
         messages: [
           { role: "user", content: "[[fake:status=500]] earlier" },
           { role: "assistant", content: "ok" },
-          { role: "user", content: "later" },
+          { role: "user", content: "later" }
         ],
-        maxRetries: 0,
+        maxRetries: 0
       });
       expect(result.text).toBe("Echo: later");
     });
@@ -287,10 +310,10 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
             execute: async () => {
               executed++;
               return "noon";
-            },
-          }),
+            }
+          })
         },
-        stopWhen: stepCountIs(3),
+        stopWhen: stepCountIs(3)
       });
       expect(executed).toBe(1);
       expect(result.text).toContain("noon");
@@ -298,7 +321,9 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
 
     it("[[fake:hang]] and [[fake:cut=2]] and [[fake:malformed]] work per request", async () => {
       const controller = new AbortController();
-      const hanging = drain(streamText({ ...quiet, model: model(), prompt: "[[fake:hang]]", abortSignal: controller.signal }));
+      const hanging = drain(
+        streamText({ ...quiet, model: model(), prompt: "[[fake:hang]]", abortSignal: controller.signal })
+      );
       const req = await fake.waitForRequest((r) => r.directive === "[[fake:hang]]", 1000);
       controller.abort();
       await fake.waitForClientClose(req.id, 1000);
@@ -328,7 +353,12 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     });
 
     it("[[fake:fail=2,status=503]] counts failures per directive string", async () => {
-      const result = streamText({ ...quiet, model: model(), prompt: "[[fake:fail=2,status=503]] hello", maxRetries: 3 });
+      const result = streamText({
+        ...quiet,
+        model: model(),
+        prompt: "[[fake:fail=2,status=503]] hello",
+        maxRetries: 3
+      });
       const { text, errors } = await drain(result);
       expect(errors).toEqual([]);
       expect(text).toBe("Echo: hello");
@@ -340,7 +370,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
       // a distinct directive string gets its own counter
       await expectStatusError(
         generateText({ model: model(), prompt: "[[fake:fail=1,status=429,id=b]] hello", maxRetries: 0 }),
-        429,
+        429
       );
     });
   });
@@ -359,7 +389,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
       const set = await fetch(`${base}/__fake/scenario`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ kind: "text", text: "from control api" }),
+        body: JSON.stringify({ kind: "text", text: "from control api" })
       });
       expect(set.status).toBe(200);
       const result = await generateText({ model: model(), prompt: "anything" });
@@ -380,7 +410,7 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     it("runs as a CLI under node --experimental-strip-types and stops on SIGTERM", async () => {
       const cli = fileURLToPath(new URL("../support/fake-openai-cli.ts", import.meta.url));
       const child = spawn(process.execPath, ["--experimental-strip-types", "--no-warnings", cli, "--port", "0"], {
-        stdio: ["ignore", "pipe", "pipe"],
+        stdio: ["ignore", "pipe", "pipe"]
       });
       try {
         const url = await new Promise<string>((resolve, reject) => {

@@ -12,8 +12,14 @@ describe("describeModelError", () => {
     [apiError(500), /failed \(HTTP 500\)/],
     [apiError(504), /stopped responding \(HTTP 504\)/],
     [apiError(400), /rejected the request \(HTTP 400\)/],
-    [{ name: "AI_StreamProviderError", statusCode: 500, code: "rooms_connection_lost", message: "x" }, /lost mid-answer/],
-    [{ name: "AI_StreamProviderError", statusCode: 500, code: "rooms_idle_timeout", message: "x" }, /stopped responding/],
+    [
+      { name: "AI_StreamProviderError", statusCode: 500, code: "rooms_connection_lost", message: "x" },
+      /lost mid-answer/
+    ],
+    [
+      { name: "AI_StreamProviderError", statusCode: 500, code: "rooms_idle_timeout", message: "x" },
+      /stopped responding/
+    ],
     [{ name: "AI_JSONParseError", message: "Unexpected token" }, /could not read/],
     [new TypeError("fetch failed"), /lost mid-answer/],
     ["something odd", /model request failed/]
@@ -22,7 +28,11 @@ describe("describeModelError", () => {
   });
 
   it("counts the attempts of a retried failure", () => {
-    const retry = { name: "AI_RetryError", errors: [apiError(503), apiError(503), apiError(503)], lastError: apiError(503) };
+    const retry = {
+      name: "AI_RetryError",
+      errors: [apiError(503), apiError(503), apiError(503)],
+      lastError: apiError(503)
+    };
     expect(describeModelError(retry)).toBe("The model provider failed (HTTP 503) (tried 3 times). Retry in a moment.");
   });
 

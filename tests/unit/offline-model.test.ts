@@ -2,16 +2,16 @@ import type { LanguageModelV4Prompt, LanguageModelV4StreamPart } from "@ai-sdk/p
 import { generateText, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import {
-  OFFLINE_MODEL_ID,
   composeOfflineReply,
   createOfflineModel,
-  type OfflineRoomFacts,
+  OFFLINE_MODEL_ID,
+  type OfflineRoomFacts
 } from "../../src/server/model/offline-model";
 
 const facts: OfflineRoomFacts = {
   roomName: "Design Review",
   messageCount: 42,
-  systemPrompt: "You are a terse assistant for the design team.",
+  systemPrompt: "You are a terse assistant for the design team."
 };
 
 const QUESTION = "What did we decide about the new onboarding flow last week?";
@@ -47,8 +47,8 @@ describe("offline model: streaming through streamText", () => {
       messages: [
         { role: "user", content: "an earlier question" },
         { role: "assistant", content: "an earlier answer" },
-        { role: "user", content: QUESTION },
-      ],
+        { role: "user", content: QUESTION }
+      ]
     });
     const deltas = await collectTextDeltas(result.textStream);
     expect(deltas.join("")).toBe(composeOfflineReply(QUESTION, facts));
@@ -84,7 +84,7 @@ describe("offline model: streaming through streamText", () => {
     const result = streamText({
       model: createOfflineModel(facts, { chunkDelayMs: 5 }),
       prompt: QUESTION,
-      abortSignal: controller.signal,
+      abortSignal: controller.signal
     });
     const deltas: string[] = [];
     try {
@@ -142,16 +142,14 @@ describe("offline model: the LanguageModelV4 contract", () => {
   it("refuses to start when the signal is already aborted", async () => {
     const model = createOfflineModel(facts, { chunkDelayMs: 0 });
     await expect(
-      model.doStream({ prompt: userPrompt(QUESTION), abortSignal: AbortSignal.abort() }),
+      model.doStream({ prompt: userPrompt(QUESTION), abortSignal: AbortSignal.abort() })
     ).rejects.toMatchObject({ name: "AbortError" });
   });
 
   it("answers an empty prompt without crashing", async () => {
     const model = createOfflineModel(facts, { chunkDelayMs: 0 });
     const { stream } = await model.doStream({ prompt: [] });
-    const text = (await readAll(stream))
-      .flatMap((p) => (p.type === "text-delta" ? [p.delta] : []))
-      .join("");
+    const text = (await readAll(stream)).flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
     expect(text).toBe(composeOfflineReply("", facts));
     expect(text).toContain("Offline model");
     expect(text).not.toContain("You asked:");
@@ -162,7 +160,7 @@ describe("offline model: generateText", () => {
   it("returns the whole reply in one go", async () => {
     const result = await generateText({
       model: createOfflineModel(facts, { chunkDelayMs: 0 }),
-      prompt: QUESTION,
+      prompt: QUESTION
     });
     expect(result.text).toBe(composeOfflineReply(QUESTION, facts));
     expect(result.response.modelId).toBe(OFFLINE_MODEL_ID);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CreateRoomBody, MessagesQuery, OverseerFrameSchema, RoomClientFrame, SendMessageBody, UpdateRoomBody } from "../../src/shared/protocol";
 import { DEFAULT_PAGE_SIZE, MAX_MESSAGE_LENGTH, MAX_PAGE_SIZE } from "../../src/shared/constants";
+import {
+  CreateRoomBody,
+  MessagesQuery,
+  OverseerFrameSchema,
+  RoomClientFrame,
+  SendMessageBody,
+  UpdateRoomBody
+} from "../../src/shared/protocol";
 
 describe("room bodies", () => {
   it("trim names and default nothing else", () => {

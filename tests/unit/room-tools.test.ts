@@ -2,17 +2,13 @@ import type { LanguageModelV4GenerateResult } from "@ai-sdk/provider";
 import { generateText, stepCountIs, type ToolExecutionOptions } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import {
-  MAX_TOOL_STEPS,
-  createRoomTools,
-  type HistorySearchHit,
-} from "../../src/server/domain/room-tools";
+import { createRoomTools, type HistorySearchHit, MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
 
 const FIXED = new Date("2025-03-14T15:09:26.000Z");
 const opts: ToolExecutionOptions<never> = {
   toolCallId: "call-1",
   messages: [],
-  context: undefined as never,
+  context: undefined as never
 };
 
 function setup(hits: HistorySearchHit[] = []) {
@@ -22,7 +18,7 @@ function setup(hits: HistorySearchHit[] = []) {
     searchHistory: async (query, limit) => {
       calls.push({ query, limit });
       return hits;
-    },
+    }
   });
   return { tools, calls };
 }
@@ -39,7 +35,7 @@ describe("get_current_time", () => {
     expect(result).toEqual({
       iso: "2025-03-14T15:09:26.000Z",
       timeZone: "UTC",
-      formatted: expect.stringContaining("Friday, March 14, 2025"),
+      formatted: expect.stringContaining("Friday, March 14, 2025")
     });
     expect((result as { formatted: string }).formatted).toContain("3:09:26");
   });
@@ -70,7 +66,7 @@ describe("get_current_time", () => {
 describe("search_room_history", () => {
   const hits: HistorySearchHit[] = [
     { messageId: "m1", role: "user", snippet: "we decided on the blue theme" },
-    { messageId: "m2", role: "assistant", snippet: "the blue theme is now default" },
+    { messageId: "m2", role: "assistant", snippet: "the blue theme is now default" }
   ];
 
   it("passes query and limit through and returns the hits", async () => {
@@ -108,7 +104,7 @@ describe("search_room_history", () => {
 describe("room tools inside the AI SDK tool loop", () => {
   const usage: LanguageModelV4GenerateResult["usage"] = {
     inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: 1, text: 1, reasoning: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 }
   };
 
   it("executes a model's search call with the default limit and feeds the result back", async () => {
@@ -118,26 +114,31 @@ describe("room tools inside the AI SDK tool loop", () => {
       doGenerate: [
         {
           content: [
-            { type: "tool-call", toolCallId: "c1", toolName: "search_room_history", input: JSON.stringify({ query: "ship" }) },
+            {
+              type: "tool-call",
+              toolCallId: "c1",
+              toolName: "search_room_history",
+              input: JSON.stringify({ query: "ship" })
+            }
           ],
           finishReason: { unified: "tool-calls", raw: "tool_calls" },
           usage,
-          warnings: [],
+          warnings: []
         },
         {
           content: [{ type: "text", text: "You said to ship it on Friday." }],
           finishReason: { unified: "stop", raw: "stop" },
           usage,
-          warnings: [],
-        },
-      ],
+          warnings: []
+        }
+      ]
     });
 
     const result = await generateText({
       model,
       tools,
       stopWhen: stepCountIs(MAX_TOOL_STEPS),
-      prompt: "When did we say we'd ship?",
+      prompt: "When did we say we'd ship?"
     });
 
     expect(calls).toEqual([{ query: "ship", limit: 5 }]);
@@ -151,7 +152,12 @@ describe("room tools inside the AI SDK tool loop", () => {
   it("offers both tools to the model with JSON schemas", async () => {
     const { tools } = setup();
     const model = new MockLanguageModelV4({
-      doGenerate: { content: [{ type: "text", text: "ok" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] },
+      doGenerate: {
+        content: [{ type: "text", text: "ok" }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage,
+        warnings: []
+      }
     });
     await generateText({ model, tools, prompt: "hi" });
     const offered = model.doGenerateCalls[0]!.tools!;

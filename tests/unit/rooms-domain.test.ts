@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { applyActivity, generateRoomId, messagePreview, toRoomSummary, type RoomRow } from "../../src/server/domain/rooms";
+import {
+  applyActivity,
+  generateRoomId,
+  messagePreview,
+  type RoomRow,
+  toRoomSummary
+} from "../../src/server/domain/rooms";
 import { PREVIEW_LENGTH } from "../../src/shared/constants";
 
 const row: RoomRow = {
@@ -28,9 +34,13 @@ describe("room ids", () => {
 
 describe("message previews", () => {
   it("join the text parts with whitespace folded", () => {
-    expect(messagePreview([{ type: "text", text: " hello\n\n  world " }, { type: "tool-x" }, { type: "text", text: "again" }])).toBe(
-      "hello world again"
-    );
+    expect(
+      messagePreview([
+        { type: "text", text: " hello\n\n  world " },
+        { type: "tool-x" },
+        { type: "text", text: "again" }
+      ])
+    ).toBe("hello world again");
   });
 
   it("are cut with an ellipsis without splitting a character", () => {
@@ -57,10 +67,19 @@ describe("activity reports", () => {
   });
 
   it("never move the last activity backwards", () => {
-    expect(applyActivity(row, { seq: 7, messageCount: 3, lastMessagePreview: null, lastActiveAt: 3 })!.last_active_at).toBe(10);
+    expect(
+      applyActivity(row, { seq: 7, messageCount: 3, lastMessagePreview: null, lastActiveAt: 3 })!.last_active_at
+    ).toBe(10);
   });
 
   it("map to the summary clients see", () => {
-    expect(toRoomSummary(row)).toEqual({ id: "abc", name: "Room", createdAt: 1, lastActiveAt: 10, messageCount: 2, lastMessagePreview: "old" });
+    expect(toRoomSummary(row)).toEqual({
+      id: "abc",
+      name: "Room",
+      createdAt: 1,
+      lastActiveAt: 10,
+      messageCount: 2,
+      lastMessagePreview: "old"
+    });
   });
 });

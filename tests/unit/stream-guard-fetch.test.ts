@@ -3,7 +3,7 @@ import { streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeModelError } from "../../src/server/domain/model-errors";
 import { createStreamGuardFetch } from "../../src/server/model/stream-guard-fetch";
-import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 
 // The guard runs against a real HTTP server speaking the provider's format.
 let fake: FakeOpenAI;

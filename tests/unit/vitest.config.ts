@@ -9,6 +9,6 @@ export default defineConfig({
     root: fileURLToPath(new URL("../..", import.meta.url)),
     name: "unit",
     environment: "node",
-    include: ["tests/unit/**/*.test.ts"],
-  },
+    include: ["tests/unit/**/*.test.ts"]
+  }
 });

@@ -52,7 +52,9 @@ describe("the access token", () => {
       }
     }
     // The room was not touched by any of those requests.
-    const check = await call(`/api/workspaces/${ws}/rooms/${room.id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const check = await call(`/api/workspaces/${ws}/rooms/${room.id}`, {
+      headers: { authorization: `Bearer ${TOKEN}` }
+    });
     expect(check.status).toBe(200);
   });
 
@@ -60,11 +62,19 @@ describe("the access token", () => {
     expect((await call("/api/rooms", { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
     expect((await call("/api/rooms", { headers: { authorization: "Bearer nope" } })).status).toBe(401);
 
-    const refused = await call("/api/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "nope" }) });
+    const refused = await call("/api/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: "nope" })
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get("set-cookie")).toBeNull();
 
-    const signIn = await call("/api/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: TOKEN }) });
+    const signIn = await call("/api/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: TOKEN })
+    });
     expect(signIn.status).toBe(204);
     const cookie = signIn.headers.get("set-cookie")!;
     expect(cookie).toMatch(/rooms_token=.+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict/);
@@ -80,7 +90,9 @@ describe("the access token", () => {
     const denied = await call(roomPath(ws, room.id), { headers: { upgrade: "websocket" } });
     expect(denied.status).toBe(401);
     expect(denied.webSocket).toBeNull();
-    const allowed = await call(roomPath(ws, room.id), { headers: { upgrade: "websocket", authorization: `Bearer ${TOKEN}` } });
+    const allowed = await call(roomPath(ws, room.id), {
+      headers: { upgrade: "websocket", authorization: `Bearer ${TOKEN}` }
+    });
     expect(allowed.status).toBe(101);
     allowed.webSocket!.accept();
     allowed.webSocket!.close();

@@ -51,7 +51,9 @@ export async function connect(path: string, headers: Record<string, string> = {}
   ws.addEventListener("message", (event) => {
     let frame: unknown;
     try {
-      frame = JSON.parse(typeof event.data === "string" ? event.data : new TextDecoder().decode(event.data as ArrayBuffer));
+      frame = JSON.parse(
+        typeof event.data === "string" ? event.data : new TextDecoder().decode(event.data as ArrayBuffer)
+      );
     } catch {
       frame = event.data; // a non-JSON frame: kept raw for assertions
     }
@@ -78,7 +80,8 @@ export async function connect(path: string, headers: Record<string, string> = {}
         const waiter = { predicate, resolve };
         waiters.add(waiter);
         setTimeout(() => {
-          if (waiters.delete(waiter)) reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames).slice(0, 2000)}`));
+          if (waiters.delete(waiter))
+            reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames).slice(0, 2000)}`));
         }, timeoutMs);
       });
     }

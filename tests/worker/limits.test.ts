@@ -5,7 +5,6 @@ import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { MAX_MESSAGE_LENGTH, MAX_MESSAGES_PER_ROOM, MAX_WS_FRAME_BYTES, RATE_LIMITS } from "../../src/shared/constants";
 import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
 
-
 async function history(ws: string, roomId: string) {
   return (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
 }
@@ -13,7 +12,10 @@ async function history(ws: string, roomId: string) {
 async function roomWithOneExchange() {
   const ws = uniqueName();
   const room = await createRoom(ws);
-  const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, { method: "POST", json: { text: "original" } });
+  const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+    method: "POST",
+    json: { text: "original" }
+  });
   expect(sent.status).toBe(200);
   return { ws, room, before: await history(ws, room.id) };
 }
@@ -60,10 +62,9 @@ describe("what a room socket refuses", () => {
     const socket = await connect(roomPath(ws, room.id));
     socket.ws.send(new Uint8Array([1, 2, 3]));
     socket.ws.send("x".repeat(MAX_WS_FRAME_BYTES + 1));
-    await expect.poll(() => socket.frames.filter((f: any) => f?.type === "rooms_error").map((f: any) => f.code)).toEqual([
-      "bad_request:body",
-      "payload_too_large:body"
-    ]);
+    await expect
+      .poll(() => socket.frames.filter((f: any) => f?.type === "rooms_error").map((f: any) => f.code))
+      .toEqual(["bad_request:body", "payload_too_large:body"]);
     const { id, frame } = chatRequest("still fine?");
     socket.send(frame);
     await socket.next(isDone(id), 20_000);
@@ -105,7 +106,11 @@ describe("REST limits", () => {
     const statuses: number[] = [];
     let limited: Response | undefined;
     for (let i = 0; i < RATE_LIMITS.restRoomCreate.burst + 2; i++) {
-      const response = await api(`/api/workspaces/${ws}/rooms`, { method: "POST", json: { name: `r${i}` }, headers: { "cf-connecting-ip": "203.0.113.7" } });
+      const response = await api(`/api/workspaces/${ws}/rooms`, {
+        method: "POST",
+        json: { name: `r${i}` },
+        headers: { "cf-connecting-ip": "203.0.113.7" }
+      });
       statuses.push(response.status);
       if (response.status === 429) limited = response;
     }
@@ -114,7 +119,11 @@ describe("REST limits", () => {
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await limited!.json<any>()).error.code).toBe("rate_limited:requests");
     // Another client is not affected.
-    const other = await api(`/api/workspaces/${ws}/rooms`, { method: "POST", json: { name: "other" }, headers: { "cf-connecting-ip": "203.0.113.8" } });
+    const other = await api(`/api/workspaces/${ws}/rooms`, {
+      method: "POST",
+      json: { name: "other" },
+      headers: { "cf-connecting-ip": "203.0.113.8" }
+    });
     expect(other.status).toBe(201);
   });
 
@@ -125,7 +134,10 @@ describe("REST limits", () => {
     await runInDurableObject(stub, (overseer: OverseerAgent) => {
       overseer.sql`UPDATE rooms SET message_count = ${MAX_MESSAGES_PER_ROOM} WHERE id = ${room.id}`;
     });
-    const response = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, { method: "POST", json: { text: "one more" } });
+    const response = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+      method: "POST",
+      json: { text: "one more" }
+    });
     expect(response.status).toBe(409);
     expect((await response.json<any>()).error.code).toBe("conflict:room_full");
     expect(await history(ws, room.id)).toEqual([]);

@@ -7,7 +7,11 @@ import { chunksOf } from "../support/chat-protocol";
 import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
 
 const isChunk = (requestId: string, type: string) => (f: any) =>
-  f?.type === "cf_agent_use_chat_response" && f.id === requestId && typeof f.body === "string" && f.body.length > 0 && JSON.parse(f.body).type === type;
+  f?.type === "cf_agent_use_chat_response" &&
+  f.id === requestId &&
+  typeof f.body === "string" &&
+  f.body.length > 0 &&
+  JSON.parse(f.body).type === type;
 function deltas(frames: unknown[], requestId: string): string[] {
   return chunksOf(frames, requestId)
     .filter((chunk) => chunk.type === "text-delta")
@@ -112,7 +116,9 @@ describe("a room's sockets", () => {
     const b = await connect(roomPath(ws, room.id));
     a.send({ type: "rooms_hello", name: "Ada" });
     b.send({ type: "rooms_hello", name: "Bob" });
-    await a.next((f) => f?.type === "rooms_presence" && f.users.length === 2 && f.users.some((u: any) => u.name === "Bob"));
+    await a.next(
+      (f) => f?.type === "rooms_presence" && f.users.length === 2 && f.users.some((u: any) => u.name === "Bob")
+    );
     b.send({ type: "rooms_typing", typing: true });
     await a.next((f) => f?.type === "rooms_presence" && f.users.some((u: any) => u.name === "Bob" && u.typing));
     b.ws.close();
@@ -152,7 +158,10 @@ describe("a room's sockets", () => {
       .toBe(true);
     const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<any>();
     const answer = page.messages.at(-1);
-    const text = answer.parts.filter((p: any) => p.type === "text").map((p: any) => p.text).join("");
+    const text = answer.parts
+      .filter((p: any) => p.type === "text")
+      .map((p: any) => p.text)
+      .join("");
     expect(text.length).toBeGreaterThan(0);
     // Far less than the full offline reply (~60 words) was produced.
     expect(streamed.length).toBeLessThan(300);
@@ -208,7 +217,12 @@ describe("message history", () => {
     const [a, b] = await Promise.all([createRoom(ws, { name: "A" }), createRoom(ws, { name: "B" })]);
     const send = (id: string, text: string) =>
       api(`/api/workspaces/${ws}/rooms/${id}/messages`, { method: "POST", json: { text } });
-    const responses = await Promise.all([send(a.id, "alpha one"), send(b.id, "beta one"), send(a.id, "alpha two"), send(b.id, "beta two")]);
+    const responses = await Promise.all([
+      send(a.id, "alpha one"),
+      send(b.id, "beta one"),
+      send(a.id, "alpha two"),
+      send(b.id, "beta two")
+    ]);
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const texts = async (id: string) =>
       ((await (await api(`/api/workspaces/${ws}/rooms/${id}/messages`)).json<any>()).messages as any[])
@@ -217,7 +231,9 @@ describe("message history", () => {
     expect((await texts(a.id)).sort()).toEqual(["alpha one", "alpha two"]);
     expect((await texts(b.id)).sort()).toEqual(["beta one", "beta two"]);
     await expect
-      .poll(async () => ((await (await api(`/api/workspaces/${ws}/rooms`)).json<any>()).rooms as any[]).map((r) => r.messageCount))
+      .poll(async () =>
+        ((await (await api(`/api/workspaces/${ws}/rooms`)).json<any>()).rooms as any[]).map((r) => r.messageCount)
+      )
       .toEqual([4, 4]);
   });
 });

@@ -2,7 +2,12 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ChatRoom, OverseerAgent } from "../../src/server/index";
-import { MAX_REQUEST_BODY_BYTES, MAX_ROOM_NAME_LENGTH, MAX_ROOMS_PER_WORKSPACE, MAX_SYSTEM_PROMPT_LENGTH } from "../../src/shared/constants";
+import {
+  MAX_REQUEST_BODY_BYTES,
+  MAX_ROOM_NAME_LENGTH,
+  MAX_ROOMS_PER_WORKSPACE,
+  MAX_SYSTEM_PROMPT_LENGTH
+} from "../../src/shared/constants";
 import { api, createRoom, uniqueName } from "./helpers";
 
 const rooms = (ws: string) => `/api/workspaces/${ws}/rooms`;
@@ -56,7 +61,12 @@ describe("REST rooms", () => {
     expect(patched.status).toBe(200);
     const detail = await (await api(`${rooms(ws)}/${room.id}`)).json<any>();
     expect(detail.name).toBe("after");
-    expect(detail.settings).toEqual({ name: "after", systemPrompt: "You are a pirate.", model: "llama3.2:1b", temperature: 0.3 });
+    expect(detail.settings).toEqual({
+      name: "after",
+      systemPrompt: "You are a pirate.",
+      model: "llama3.2:1b",
+      temperature: 0.3
+    });
     const list = await (await api(rooms(ws))).json<any>();
     expect(list.rooms[0].name).toBe("after");
   });
@@ -107,9 +117,16 @@ describe("REST rooms", () => {
         overseer.sql`INSERT INTO rooms (id, name, created_at, last_active_at) VALUES (${`filler-${i}`}, ${"filler"}, 0, 0)`;
       }
     });
-    const response = await api(rooms(ws), { method: "POST", json: { name: "one too many" }, headers: { "cf-connecting-ip": "198.51.100.1" } });
+    const response = await api(rooms(ws), {
+      method: "POST",
+      json: { name: "one too many" },
+      headers: { "cf-connecting-ip": "198.51.100.1" }
+    });
     expect(response.status).toBe(409);
-    expect((await response.json<any>()).error).toEqual({ code: "conflict:room_limit", message: expect.stringContaining(String(MAX_ROOMS_PER_WORKSPACE)) });
+    expect((await response.json<any>()).error).toEqual({
+      code: "conflict:room_limit",
+      message: expect.stringContaining(String(MAX_ROOMS_PER_WORKSPACE))
+    });
   });
 
   it("keeps workspaces apart: a room id from one is unknown in another", async () => {
@@ -124,8 +141,20 @@ describe("REST validation", () => {
   const cases: Array<[string, RequestInit & { json?: unknown }, number, string, RegExp]> = [
     ["an empty name", { method: "POST", json: { name: "   " } }, 400, "bad_request:body", /name must not be empty/],
     ["a missing name", { method: "POST", json: {} }, 400, "bad_request:body", /name/],
-    ["an over-long name", { method: "POST", json: { name: "x".repeat(MAX_ROOM_NAME_LENGTH + 1) } }, 400, "bad_request:body", /at most/],
-    ["a name with control characters", { method: "POST", json: { name: "a\u0000b" } }, 400, "bad_request:body", /control/],
+    [
+      "an over-long name",
+      { method: "POST", json: { name: "x".repeat(MAX_ROOM_NAME_LENGTH + 1) } },
+      400,
+      "bad_request:body",
+      /at most/
+    ],
+    [
+      "a name with control characters",
+      { method: "POST", json: { name: "a\u0000b" } },
+      400,
+      "bad_request:body",
+      /control/
+    ],
     [
       "an over-long system prompt",
       { method: "POST", json: { name: "ok", systemPrompt: "p".repeat(MAX_SYSTEM_PROMPT_LENGTH + 1) } },
@@ -135,12 +164,34 @@ describe("REST validation", () => {
     ],
     ["an unknown field", { method: "POST", json: { name: "ok", admin: true } }, 400, "bad_request:body", /admin/],
     ["a wrong type", { method: "POST", json: { name: 42 } }, 400, "bad_request:body", /name must be a string/],
-    ["a temperature out of range", { method: "POST", json: { name: "ok", temperature: 9 } }, 400, "bad_request:body", /temperature/],
-    ["invalid JSON", { method: "POST", body: "{nope", headers: { "content-type": "application/json" } }, 400, "bad_request:json", /not valid JSON/],
-    ["a body that is not JSON", { method: "POST", body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }, 415, "bad_request:json", /application\/json/],
+    [
+      "a temperature out of range",
+      { method: "POST", json: { name: "ok", temperature: 9 } },
+      400,
+      "bad_request:body",
+      /temperature/
+    ],
+    [
+      "invalid JSON",
+      { method: "POST", body: "{nope", headers: { "content-type": "application/json" } },
+      400,
+      "bad_request:json",
+      /not valid JSON/
+    ],
+    [
+      "a body that is not JSON",
+      { method: "POST", body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } },
+      415,
+      "bad_request:json",
+      /application\/json/
+    ],
     [
       "a body over the size cap",
-      { method: "POST", body: JSON.stringify({ name: "x".repeat(MAX_REQUEST_BODY_BYTES) }), headers: { "content-type": "application/json" } },
+      {
+        method: "POST",
+        body: JSON.stringify({ name: "x".repeat(MAX_REQUEST_BODY_BYTES) }),
+        headers: { "content-type": "application/json" }
+      },
       413,
       "payload_too_large:body",
       /larger than/

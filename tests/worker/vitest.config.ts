@@ -1,6 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import agents from "agents/vite";
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Tests that run inside workerd against the real Worker and Durable Objects.

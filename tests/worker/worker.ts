@@ -1,2 +1,2 @@
 // The production Worker, unchanged: tests exercise exactly what ships.
-export { default, OverseerAgent, ChatRoom } from "../../src/server/index";
+export { ChatRoom, default, OverseerAgent } from "../../src/server/index";

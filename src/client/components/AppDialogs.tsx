@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
 import { normalizeDisplayName, useDisplayName } from "../hooks/use-display-name";
 import { Avatar } from "./ui/Avatar";
@@ -20,11 +20,20 @@ export function DisplayNameDialog({ open, onClose }: { open: boolean; onClose: (
     onClose();
   };
   return (
-    <Dialog open={open} onClose={onClose} title="Your display name" description="Shown on your messages and in the list of people in a room.">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Your display name"
+      description="Shown on your messages and in the list of people in a room."
+    >
       <form onSubmit={submit} noValidate>
         <div className="flex items-end gap-3 px-5 py-4">
           <Avatar name={normalized || "?"} className="mb-1 size-9 text-sm" />
-          <Field label="Display name" className="flex-1" error={draft && !normalized ? "Use at least one letter." : null}>
+          <Field
+            label="Display name"
+            className="flex-1"
+            error={draft && !normalized ? "Use at least one letter." : null}
+          >
             {(props) => (
               <input
                 {...props}
@@ -57,9 +66,21 @@ export const MOD = isMac ? "⌘" : "Ctrl";
 const ALT = isMac ? "⌥" : "Alt";
 
 export const SHORTCUTS: Array<{ keys: string[][]; label: string }> = [
-  { keys: [[ALT, "N"], ["Ctrl", "Shift", "O"]], label: "New room" },
+  {
+    keys: [
+      [ALT, "N"],
+      ["Ctrl", "Shift", "O"]
+    ],
+    label: "New room"
+  },
   { keys: [[MOD, "K"], ["/"]], label: "Search rooms" },
-  { keys: [[ALT, "↑"], [ALT, "↓"]], label: "Previous / next room" },
+  {
+    keys: [
+      [ALT, "↑"],
+      [ALT, "↓"]
+    ],
+    label: "Previous / next room"
+  },
   { keys: [["Shift", "Esc"]], label: "Focus the message box" },
   { keys: [["Enter"]], label: "Send message" },
   { keys: [["Shift", "Enter"]], label: "New line in a message" },

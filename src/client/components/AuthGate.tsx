@@ -4,15 +4,18 @@
  * (POST /api/session). Without it the app is open and this gate is invisible.
  */
 import { KeyRound, LogOut } from "lucide-react";
-import { createContext, useCallback, useContext, useEffect, useState, type FormEvent, type ReactNode } from "react";
-import { api, ApiError, errorMessage, UNAUTHORIZED_EVENT } from "../lib/api";
+import { createContext, type FormEvent, type ReactNode, useCallback, useContext, useEffect, useState } from "react";
+import { ApiError, api, errorMessage, UNAUTHORIZED_EVENT } from "../lib/api";
 import { Button, IconButton } from "./ui/Button";
 import { ErrorNotice, Field, inputClass } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
 type Status = "checking" | "open" | "signed-in" | "needs-token";
 
-const AuthContext = createContext<{ authRequired: boolean; signOut: () => void }>({ authRequired: false, signOut: () => {} });
+const AuthContext = createContext<{ authRequired: boolean; signOut: () => void }>({
+  authRequired: false,
+  signOut: () => {}
+});
 
 export function useAuth() {
   return useContext(AuthContext);
@@ -48,7 +51,9 @@ export function AuthGate({ children }: { children: ReactNode }) {
     );
   }
   if (status === "needs-token") return <SignIn onSignedIn={() => setStatus("signed-in")} />;
-  return <AuthContext.Provider value={{ authRequired: status === "signed-in", signOut }}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={{ authRequired: status === "signed-in", signOut }}>{children}</AuthContext.Provider>
+  );
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -81,7 +86,9 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           <KeyRound className="size-5" aria-hidden="true" />
         </div>
         <h1 className="text-lg font-semibold tracking-tight text-zinc-900 dark:text-zinc-100">Sign in to Rooms</h1>
-        <p className="mt-1 mb-5 text-sm text-zinc-500 dark:text-zinc-400">This server is private. Enter the access token you were given.</p>
+        <p className="mt-1 mb-5 text-sm text-zinc-500 dark:text-zinc-400">
+          This server is private. Enter the access token you were given.
+        </p>
         <Field label="Access token" error={null}>
           {(props) => (
             <input

@@ -1,5 +1,5 @@
 import { ArrowUp, Square, WifiOff } from "lucide-react";
-import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
+import { forwardRef, type KeyboardEvent, useEffect, useId, useImperativeHandle, useRef, useState } from "react";
 import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
 import type { PresenceUser } from "../../shared/protocol";
 import { cn } from "../lib/cn";
@@ -36,7 +36,19 @@ function typingLabel(users: PresenceUser[]): string | null {
 }
 
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(
-  { roomId, roomName, disabledReason, connecting, busy, typingUsers, onSend, onStop, onTyping, onStopTyping, autoFocus },
+  {
+    roomId,
+    roomName,
+    disabledReason,
+    connecting,
+    busy,
+    typingUsers,
+    onSend,
+    onStop,
+    onTyping,
+    onStopTyping,
+    autoFocus
+  },
   ref
 ) {
   const [text, setText] = useState(() => drafts.get(roomId) ?? "");
@@ -151,10 +163,17 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             </button>
           )}
         </form>
-        <div id={hintId} className="flex min-h-6 items-center gap-2 px-1 pt-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+        <div
+          id={hintId}
+          className="flex min-h-6 items-center gap-2 px-1 pt-1.5 text-xs text-zinc-500 dark:text-zinc-400"
+        >
           {disabledReason ? (
             <span className="flex items-center gap-1.5 font-medium text-amber-700 dark:text-amber-400" role="status">
-              {connecting ? <Spinner className="[&_svg]:size-3" /> : <WifiOff className="size-3.5" aria-hidden="true" />}
+              {connecting ? (
+                <Spinner className="[&_svg]:size-3" />
+              ) : (
+                <WifiOff className="size-3.5" aria-hidden="true" />
+              )}
               {disabledReason}
             </span>
           ) : status ? (

@@ -35,7 +35,10 @@ export function Home() {
         }
       >
         {empty ? (
-          <p>Rooms are shared conversations with an AI assistant. Invite others with the link, and everyone sees answers as they stream in.</p>
+          <p>
+            Rooms are shared conversations with an AI assistant. Invite others with the link, and everyone sees answers
+            as they stream in.
+          </p>
         ) : (
           <p>Choose a room from the list, or start a new one. Anyone with a room’s link can join the conversation.</p>
         )}

@@ -9,7 +9,7 @@
  */
 import type { CodeHighlighterPlugin } from "@streamdown/code";
 import { useEffect, useMemo, useState } from "react";
-import { defaultRemarkPlugins, Streamdown, type ControlsConfig } from "streamdown";
+import { type ControlsConfig, defaultRemarkPlugins, Streamdown } from "streamdown";
 
 type MdNode = { type: string; value?: string; children?: MdNode[] };
 

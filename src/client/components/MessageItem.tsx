@@ -1,5 +1,5 @@
 import { AlertTriangle, Pencil, RefreshCw, RotateCcw, Square } from "lucide-react";
-import { lazy, memo, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { type KeyboardEvent, lazy, memo, Suspense, useEffect, useId, useRef, useState } from "react";
 import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
 import { cn } from "../lib/cn";
 import { asToolPart, messageText, type RoomMessage } from "../lib/messages";
@@ -51,8 +51,12 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
           if (!part.text) return null;
           return (
             <details key={index} className="my-2 text-sm text-zinc-500 dark:text-zinc-400">
-              <summary className="cursor-pointer select-none hover:text-zinc-700 dark:hover:text-zinc-200">Reasoning</summary>
-              <div className="mt-1 border-l-2 border-zinc-200 pl-3 whitespace-pre-wrap dark:border-zinc-700">{part.text}</div>
+              <summary className="cursor-pointer select-none hover:text-zinc-700 dark:hover:text-zinc-200">
+                Reasoning
+              </summary>
+              <div className="mt-1 border-l-2 border-zinc-200 pl-3 whitespace-pre-wrap dark:border-zinc-700">
+                {part.text}
+              </div>
             </details>
           );
         }
@@ -69,7 +73,15 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
   );
 }
 
-function EditForm({ initial, onCancel, onSave }: { initial: string; onCancel: () => void; onSave: (text: string) => void }) {
+function EditForm({
+  initial,
+  onCancel,
+  onSave
+}: {
+  initial: string;
+  onCancel: () => void;
+  onSave: (text: string) => void;
+}) {
   const [text, setText] = useState(initial);
   const ref = useRef<HTMLTextAreaElement>(null);
   const id = useId();
@@ -221,7 +233,12 @@ export const MessageItem = memo(function MessageItem({
         )}
 
         {!editing && isAssistant && (
-          <div className={cn("flex h-8 items-center gap-0.5 text-xs text-zinc-400 dark:text-zinc-500", streaming && "invisible")}>
+          <div
+            className={cn(
+              "flex h-8 items-center gap-0.5 text-xs text-zinc-400 dark:text-zinc-500",
+              streaming && "invisible"
+            )}
+          >
             {meta.stopped && (
               <span className="mr-1.5 inline-flex items-center gap-1 rounded-md bg-amber-50 px-1.5 py-0.5 font-medium text-amber-700 ring-1 ring-amber-200 ring-inset dark:bg-amber-950/40 dark:text-amber-300 dark:ring-amber-900">
                 <Square className="size-2.5 fill-current" aria-hidden="true" />
@@ -242,7 +259,10 @@ export const MessageItem = memo(function MessageItem({
                 </IconButton>
               )}
               {meta.usage && meta.usage.totalTokens > 0 && (
-                <span className="ml-1.5 tabular-nums" title={`${meta.usage.inputTokens} in, ${meta.usage.outputTokens} out`}>
+                <span
+                  className="ml-1.5 tabular-nums"
+                  title={`${meta.usage.inputTokens} in, ${meta.usage.outputTokens} out`}
+                >
                   {formatCount(meta.usage.totalTokens)} tokens
                 </span>
               )}

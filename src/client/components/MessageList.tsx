@@ -154,8 +154,10 @@ export function MessageList({ chat, roomName, displayName, connected, stickSigna
 
   const last = messages.at(-1);
   const busy = chat.busy;
-  const waitingForAnswer = (chat.status === "submitted" || chat.isStreaming || chat.isRecovering) && last?.role !== "assistant";
-  const showStreamError = chat.error && chat.status === "error" && !(last?.role === "assistant" && last.metadata?.error);
+  const waitingForAnswer =
+    (chat.status === "submitted" || chat.isStreaming || chat.isRecovering) && last?.role !== "assistant";
+  const showStreamError =
+    chat.error && chat.status === "error" && !(last?.role === "assistant" && last.metadata?.error);
 
   return (
     <div className="relative min-h-0 flex-1">

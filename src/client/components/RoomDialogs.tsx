@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import {
   MAX_MODEL_NAME_LENGTH,
@@ -94,10 +94,19 @@ export function CreateRoomDialog({ open, onClose }: { open: boolean; onClose: ()
   };
 
   return (
-    <Dialog open={open} onClose={onClose} title="New room" description="A shared conversation with the assistant. Anyone with the link can join.">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="New room"
+      description="A shared conversation with the assistant. Anyone with the link can join."
+    >
       <form onSubmit={submit} noValidate>
         <div className="space-y-4 px-5 py-4">
-          <Field label="Name" error={nameError} counter={name.length > MAX_ROOM_NAME_LENGTH - 20 ? `${name.length}/${MAX_ROOM_NAME_LENGTH}` : null}>
+          <Field
+            label="Name"
+            error={nameError}
+            counter={name.length > MAX_ROOM_NAME_LENGTH - 20 ? `${name.length}/${MAX_ROOM_NAME_LENGTH}` : null}
+          >
             {(props) => (
               <input
                 {...props}
@@ -132,10 +141,21 @@ export function CreateRoomDialog({ open, onClose }: { open: boolean; onClose: ()
             <div className="grid gap-4 border-t border-zinc-200 p-3 sm:grid-cols-2 dark:border-zinc-800">
               <Field label="Model" error={modelError} hint="Empty: the server default.">
                 {(props) => (
-                  <input {...props} value={model} onChange={(e) => setModel(e.target.value)} placeholder="gpt-4o-mini" className={inputClass} autoComplete="off" />
+                  <input
+                    {...props}
+                    value={model}
+                    onChange={(e) => setModel(e.target.value)}
+                    placeholder="gpt-4o-mini"
+                    className={inputClass}
+                    autoComplete="off"
+                  />
                 )}
               </Field>
-              <Field label="Temperature" error={temperatureError} hint={`${MIN_TEMPERATURE}–${MAX_TEMPERATURE}. Empty: default.`}>
+              <Field
+                label="Temperature"
+                error={temperatureError}
+                hint={`${MIN_TEMPERATURE}–${MAX_TEMPERATURE}. Empty: default.`}
+              >
                 {(props) => (
                   <input
                     {...props}
@@ -171,7 +191,15 @@ export function CreateRoomDialog({ open, onClose }: { open: boolean; onClose: ()
 
 // ── Rename ──
 
-export function RenameRoomDialog({ room, open, onClose }: { room: Pick<RoomSummary, "id" | "name">; open: boolean; onClose: () => void }) {
+export function RenameRoomDialog({
+  room,
+  open,
+  onClose
+}: {
+  room: Pick<RoomSummary, "id" | "name">;
+  open: boolean;
+  onClose: () => void;
+}) {
   const [name, setName] = useState(room.name);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -278,8 +306,8 @@ export function DeleteRoomDialog({
       <div className="space-y-3 px-5 py-4 text-sm text-zinc-600 dark:text-zinc-300">
         <p>
           <span className="font-semibold break-words text-zinc-900 dark:text-zinc-100">“{room.name}”</span> and its{" "}
-          {room.messageCount === 1 ? "1 message" : `${room.messageCount.toLocaleString()} messages`} will be deleted for everyone. This
-          can’t be undone.
+          {room.messageCount === 1 ? "1 message" : `${room.messageCount.toLocaleString()} messages`} will be deleted for
+          everyone. This can’t be undone.
         </p>
         {error && <ErrorNotice>{error}</ErrorNotice>}
       </div>

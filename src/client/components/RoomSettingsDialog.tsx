@@ -1,5 +1,5 @@
 import { CloudOff, Trash2 } from "lucide-react";
-import { useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { MAX_SYSTEM_PROMPT_LENGTH, MAX_TEMPERATURE, MIN_TEMPERATURE } from "../../shared/constants";
 import type { RoomState, RoomSummary, UpdateRoomBody } from "../../shared/protocol";
 import { useRoomList } from "../hooks/use-room-list";
@@ -82,7 +82,12 @@ export function RoomSettingsDialog({
     try {
       const detail = await api.updateRoom(roomId, patch);
       upsert(detail);
-      setLoaded({ settings: detail.settings, usage: detail.usage, activeModel: detail.activeModel, offline: detail.offline });
+      setLoaded({
+        settings: detail.settings,
+        usage: detail.usage,
+        activeModel: detail.activeModel,
+        offline: detail.offline
+      });
       setSaved(true);
       onClose();
     } catch (err) {
@@ -95,7 +100,13 @@ export function RoomSettingsDialog({
   const tempValue = temperature.trim() === "" ? null : Number(temperature);
 
   return (
-    <Dialog open={open} onClose={onClose} title="Room settings" description="Changes apply to everyone in this room." variant="sheet">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Room settings"
+      description="Changes apply to everyone in this room."
+      variant="sheet"
+    >
       <form onSubmit={submit} noValidate className="flex min-h-full flex-col">
         {!loaded && !error ? (
           <div className="flex flex-1 items-center justify-center py-16 text-zinc-500">
@@ -111,7 +122,9 @@ export function RoomSettingsDialog({
                   ["Output", formatCount(live.usage.outputTokens)]
                 ].map(([label, value]) => (
                   <div key={label} className="rounded-lg bg-zinc-50 px-3 py-2 dark:bg-zinc-800/60">
-                    <div className="text-[11px] font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">{label}</div>
+                    <div className="text-[11px] font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">
+                      {label}
+                    </div>
                     <div className="text-base font-semibold text-zinc-900 tabular-nums dark:text-zinc-100">{value}</div>
                   </div>
                 ))}
@@ -119,7 +132,8 @@ export function RoomSettingsDialog({
             )}
             {live && (
               <p className="text-sm text-zinc-600 dark:text-zinc-300">
-                Answering model: <span className="font-medium text-zinc-900 dark:text-zinc-100">{live.activeModel}</span>
+                Answering model:{" "}
+                <span className="font-medium text-zinc-900 dark:text-zinc-100">{live.activeModel}</span>
                 {summary && (
                   <>
                     {" "}
@@ -133,19 +147,31 @@ export function RoomSettingsDialog({
               <div className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200">
                 <CloudOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
                 <p>
-                  The server has no model provider configured, so the built-in offline model answers. The model and temperature below take
-                  effect once OPENAI_API_KEY or OPENAI_BASE_URL is set.
+                  The server has no model provider configured, so the built-in offline model answers. The model and
+                  temperature below take effect once OPENAI_API_KEY or OPENAI_BASE_URL is set.
                 </p>
               </div>
             )}
 
             <Field label="Name" error={nameError}>
-              {(props) => <input {...props} value={name} onChange={(e) => setName(e.target.value)} className={inputClass} autoComplete="off" />}
+              {(props) => (
+                <input
+                  {...props}
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                  className={inputClass}
+                  autoComplete="off"
+                />
+              )}
             </Field>
             <Field
               label="System prompt"
               hint="Instructions the assistant follows in this room."
-              counter={systemPrompt.length > MAX_SYSTEM_PROMPT_LENGTH * 0.8 ? `${systemPrompt.length}/${MAX_SYSTEM_PROMPT_LENGTH}` : null}
+              counter={
+                systemPrompt.length > MAX_SYSTEM_PROMPT_LENGTH * 0.8
+                  ? `${systemPrompt.length}/${MAX_SYSTEM_PROMPT_LENGTH}`
+                  : null
+              }
             >
               {(props) => (
                 <textarea
@@ -171,7 +197,11 @@ export function RoomSettingsDialog({
                 />
               )}
             </Field>
-            <Field label="Temperature" error={temperatureError} hint="Lower is more focused, higher more varied. Empty: the provider default.">
+            <Field
+              label="Temperature"
+              error={temperatureError}
+              hint="Lower is more focused, higher more varied. Empty: the provider default."
+            >
               {(props) => (
                 <div className="flex items-center gap-3">
                   <input
@@ -214,7 +244,9 @@ export function RoomSettingsDialog({
             <section className="rounded-lg border border-red-200 p-3 dark:border-red-900/60">
               <h3 className="text-sm font-semibold text-red-700 dark:text-red-400">Danger zone</h3>
               <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
-                <p className="text-sm text-zinc-600 dark:text-zinc-400">Delete this room and all of its messages for everyone.</p>
+                <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                  Delete this room and all of its messages for everyone.
+                </p>
                 <Button size="sm" variant="secondary" onClick={onDelete} className="text-red-600 dark:text-red-400">
                   <Trash2 className="size-3.5" aria-hidden="true" />
                   Delete room

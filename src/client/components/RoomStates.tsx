@@ -10,7 +10,12 @@ export function MobileTopBar({ title }: { title: string }) {
   if (ui.isDesktop) return null;
   return (
     <div className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200/80 px-2 dark:border-zinc-800">
-      <IconButton label="Open sidebar" aria-expanded={ui.drawerOpen} aria-controls="sidebar" onClick={() => ui.setDrawerOpen(true)}>
+      <IconButton
+        label="Open sidebar"
+        aria-expanded={ui.drawerOpen}
+        aria-controls="sidebar"
+        onClick={() => ui.setDrawerOpen(true)}
+      >
         <Menu />
       </IconButton>
       <span className="truncate text-[15px] font-semibold">{title}</span>

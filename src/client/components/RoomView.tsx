@@ -3,11 +3,11 @@ import { Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import type { PresenceUser, RoomState, RoomSummary } from "../../shared/protocol";
 import { useAppUI } from "../app-ui";
-import { useRoomChat, useRoomSocket, type RoomSocket } from "../hooks/use-chat-room";
+import { type RoomSocket, useRoomChat, useRoomSocket } from "../hooks/use-chat-room";
 import { useDisplayName } from "../hooks/use-display-name";
 import { useMediaQuery } from "../hooks/use-media-query";
 import { useTypingSignal } from "../hooks/use-presence";
-import { useRoomList, type ConnectionStatus } from "../hooks/use-room-list";
+import { type ConnectionStatus, useRoomList } from "../hooks/use-room-list";
 import { cn } from "../lib/cn";
 import { formatCount } from "../lib/time";
 import { Composer, type ComposerHandle } from "./Composer";
@@ -24,7 +24,9 @@ export function RoomPage() {
 }
 
 function ConnectionBadge({ status }: { status: ConnectionStatus }) {
-  const label = { open: "Live", connecting: "Connecting…", reconnecting: "Reconnecting…", closed: "Disconnected" }[status];
+  const label = { open: "Live", connecting: "Connecting…", reconnecting: "Reconnecting…", closed: "Disconnected" }[
+    status
+  ];
   return (
     <span
       role="status"
@@ -36,7 +38,9 @@ function ConnectionBadge({ status }: { status: ConnectionStatus }) {
         status === "closed" && "text-red-600 dark:text-red-400"
       )}
     >
-      <span className={cn("size-1.5 rounded-full bg-current", status !== "open" && status !== "closed" && "animate-pulse")} />
+      <span
+        className={cn("size-1.5 rounded-full bg-current", status !== "open" && status !== "closed" && "animate-pulse")}
+      />
       {label}
     </span>
   );
@@ -87,7 +91,9 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
             <Avatar key={u.name} name={u.name} size="sm" className="ring-2 ring-white dark:ring-zinc-950" />
           ))}
         </span>
-        {unique.length > shown.length && <span className="text-xs font-medium text-zinc-500">+{unique.length - shown.length}</span>}
+        {unique.length > shown.length && (
+          <span className="text-xs font-medium text-zinc-500">+{unique.length - shown.length}</span>
+        )}
       </button>
       <div
         ref={popoverRef}
@@ -134,7 +140,12 @@ function RoomHeader({
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200/80 px-2 sm:px-4 dark:border-zinc-800">
       {!ui.isDesktop && (
-        <IconButton label="Open sidebar" aria-expanded={ui.drawerOpen} aria-controls="sidebar" onClick={() => ui.setDrawerOpen(true)}>
+        <IconButton
+          label="Open sidebar"
+          aria-expanded={ui.drawerOpen}
+          aria-controls="sidebar"
+          onClick={() => ui.setDrawerOpen(true)}
+        >
           <Menu />
         </IconButton>
       )}
@@ -153,7 +164,10 @@ function RoomHeader({
               <span aria-hidden="true" className="hidden text-zinc-300 sm:inline dark:text-zinc-600">
                 ·
               </span>
-              <span className="hidden shrink-0 tabular-nums sm:inline" title={`${state.usage.inputTokens} input, ${state.usage.outputTokens} output tokens`}>
+              <span
+                className="hidden shrink-0 tabular-nums sm:inline"
+                title={`${state.usage.inputTokens} input, ${state.usage.outputTokens} output tokens`}
+              >
                 {formatCount(state.usage.totalTokens)} tokens
               </span>
             </>
@@ -243,7 +257,13 @@ function RoomConversation({
 
   return (
     <>
-      <MessageList chat={chat} roomName={roomName} displayName={displayName} connected={connected} stickSignal={stickSignal} />
+      <MessageList
+        chat={chat}
+        roomName={roomName}
+        displayName={displayName}
+        connected={connected}
+        stickSignal={stickSignal}
+      />
       <Composer
         ref={composerRef}
         roomId={roomId}
@@ -303,7 +323,8 @@ function RoomView({ roomId }: { roomId: string }) {
         <div className="flex shrink-0 items-center justify-center gap-2 border-b border-amber-200/70 bg-amber-50 px-4 py-1.5 text-xs text-amber-900 dark:border-amber-900/40 dark:bg-amber-950/30 dark:text-amber-200">
           <CloudOff className="size-3.5 shrink-0" aria-hidden="true" />
           <span>
-            <b className="font-semibold">Offline model.</b> No model provider is configured on the server, so a built-in offline model answers.
+            <b className="font-semibold">Offline model.</b> No model provider is configured on the server, so a built-in
+            offline model answers.
           </span>
         </div>
       )}

@@ -19,10 +19,20 @@ import { Kbd } from "./ui/Field";
 export function filterRooms(rooms: RoomSummary[], query: string): RoomSummary[] {
   const q = query.trim().toLowerCase();
   if (!q) return rooms;
-  return rooms.filter((r) => r.name.toLowerCase().includes(q) || (r.lastMessagePreview ?? "").toLowerCase().includes(q));
+  return rooms.filter(
+    (r) => r.name.toLowerCase().includes(q) || (r.lastMessagePreview ?? "").toLowerCase().includes(q)
+  );
 }
 
-const RoomRow = memo(function RoomRow({ room, now, onSelect }: { room: RoomSummary; now: number; onSelect: () => void }) {
+const RoomRow = memo(function RoomRow({
+  room,
+  now,
+  onSelect
+}: {
+  room: RoomSummary;
+  now: number;
+  onSelect: () => void;
+}) {
   return (
     <li>
       <NavLink
@@ -39,7 +49,9 @@ const RoomRow = memo(function RoomRow({ room, now, onSelect }: { room: RoomSumma
         }
       >
         <div className="flex items-baseline gap-2">
-          <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">{room.name}</span>
+          <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
+            {room.name}
+          </span>
           <time
             dateTime={new Date(room.lastActiveAt).toISOString()}
             title={fullDateTime(room.lastActiveAt)}
@@ -50,7 +62,11 @@ const RoomRow = memo(function RoomRow({ room, now, onSelect }: { room: RoomSumma
         </div>
         <div className="mt-0.5 flex items-center gap-2">
           <span className="min-w-0 flex-1 truncate text-[13px] text-zinc-500 dark:text-zinc-400">
-            {room.lastMessagePreview ? plainPreview(room.lastMessagePreview) : <span className="italic">No messages yet</span>}
+            {room.lastMessagePreview ? (
+              plainPreview(room.lastMessagePreview)
+            ) : (
+              <span className="italic">No messages yet</span>
+            )}
           </span>
           {room.messageCount > 0 && (
             <span
@@ -84,13 +100,24 @@ export function Sidebar({ className }: { className?: string }) {
       <div className="flex items-center gap-2 px-3 pt-3 pb-2">
         <div className="flex min-w-0 flex-1 items-center gap-2 pl-1">
           <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-sm">
-            <svg viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" aria-hidden="true">
+            <svg
+              viewBox="0 0 24 24"
+              className="size-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.2"
+              strokeLinecap="round"
+              aria-hidden="true"
+            >
               <path d="M4 6.5A2.5 2.5 0 0 1 6.5 4h11A2.5 2.5 0 0 1 20 6.5v7a2.5 2.5 0 0 1-2.5 2.5H10l-4.5 4v-4A2.5 2.5 0 0 1 4 13.5z" />
             </svg>
           </span>
           <span className="text-[15px] font-semibold tracking-tight">Rooms</span>
           {status !== "open" && (
-            <span className="ml-1 inline-flex items-center gap-1 text-xs text-amber-600 dark:text-amber-400" role="status">
+            <span
+              className="ml-1 inline-flex items-center gap-1 text-xs text-amber-600 dark:text-amber-400"
+              role="status"
+            >
               <span className="size-1.5 animate-pulse rounded-full bg-current" />
               {status === "connecting" ? "Connecting" : status === "closed" ? "Offline" : "Reconnecting"}
             </span>
@@ -107,13 +134,18 @@ export function Sidebar({ className }: { className?: string }) {
         <Button variant="primary" className="w-full justify-start" onClick={ui.openCreateRoom}>
           <MessageSquarePlus className="size-4" aria-hidden="true" />
           New room
-          <span aria-hidden="true" className="ml-auto hidden text-xs font-normal text-white/70 md:inline">Alt N</span>
+          <span aria-hidden="true" className="ml-auto hidden text-xs font-normal text-white/70 md:inline">
+            Alt N
+          </span>
         </Button>
       </div>
 
       <div className="px-3 pb-2">
         <div className="relative">
-          <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-zinc-400" aria-hidden="true" />
+          <Search
+            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-zinc-400"
+            aria-hidden="true"
+          />
           <label htmlFor="room-filter" className="sr-only">
             Filter rooms
           </label>
@@ -138,7 +170,12 @@ export function Sidebar({ className }: { className?: string }) {
             className="h-9 w-full rounded-lg border border-zinc-200 bg-white pr-14 pl-8.5 text-sm text-zinc-900 placeholder:text-zinc-400 hover:border-zinc-300 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:border-zinc-700 [&::-webkit-search-cancel-button]:hidden"
           />
           {query ? (
-            <IconButton label="Clear filter" size="sm" className="absolute top-1/2 right-1 -translate-y-1/2" onClick={() => setQuery("")}>
+            <IconButton
+              label="Clear filter"
+              size="sm"
+              className="absolute top-1/2 right-1 -translate-y-1/2"
+              onClick={() => setQuery("")}
+            >
               <X />
             </IconButton>
           ) : (
@@ -163,11 +200,14 @@ export function Sidebar({ className }: { className?: string }) {
         ) : rooms && rooms.length === 0 ? (
           <div className="px-3 py-8 text-center">
             <p className="text-sm font-medium text-zinc-700 dark:text-zinc-300">No rooms yet</p>
-            <p className="mt-1 text-[13px] text-zinc-500 dark:text-zinc-400">Create your first room to start chatting.</p>
+            <p className="mt-1 text-[13px] text-zinc-500 dark:text-zinc-400">
+              Create your first room to start chatting.
+            </p>
           </div>
         ) : visible.length === 0 ? (
           <div className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400" role="status">
-            No rooms match “<span className="font-medium break-words text-zinc-700 dark:text-zinc-300">{deferredQuery.trim()}</span>”
+            No rooms match “
+            <span className="font-medium break-words text-zinc-700 dark:text-zinc-300">{deferredQuery.trim()}</span>”
           </div>
         ) : (
           <ul className="space-y-0.5" id="room-list">

@@ -19,7 +19,8 @@ function status(tool: ToolPartView): { label: string; tone: "busy" | "ok" | "err
   if (tool.state === "output-error" || tool.state === "output-denied") return { label: "Failed", tone: "error" };
   if (tool.state === "output-available") {
     const output = tool.output as { error?: unknown } | undefined;
-    if (output && typeof output === "object" && typeof output.error === "string") return { label: "Error", tone: "error" };
+    if (output && typeof output === "object" && typeof output.error === "string")
+      return { label: "Error", tone: "error" };
     return { label: "Done", tone: "ok" };
   }
   return { label: "Running…", tone: "busy" };

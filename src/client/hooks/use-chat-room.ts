@@ -15,7 +15,7 @@ import { useAgent } from "agents/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { DEFAULT_WORKSPACE } from "../../shared/constants";
 import type { PresenceUser, RoomClientFrame, RoomState } from "../../shared/protocol";
-import { api, ApiError, errorMessage } from "../lib/api";
+import { ApiError, api, errorMessage } from "../lib/api";
 import { fromChatMessage, MessageIdentityCache, messageText, type RoomMessage } from "../lib/messages";
 import type { ConnectionStatus } from "./use-room-list";
 
@@ -207,7 +207,9 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
   cacheRef.current ??= new MessageIdentityCache();
   const messages = useMemo(() => {
     const liveIds = new Set(current.live.map((m) => m.id));
-    const merged = current.older.length ? [...current.older.filter((m) => !liveIds.has(m.id)), ...current.live] : current.live;
+    const merged = current.older.length
+      ? [...current.older.filter((m) => !liveIds.has(m.id)), ...current.live]
+      : current.live;
     return cacheRef.current!.stabilize(merged);
   }, [current.older, current.live]);
 
@@ -278,14 +280,14 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
   });
 
   const editAndResend = useStableCallback(async (messageId: string, text: string) => {
-      setActionError(null);
-      try {
-        clearError();
-        holdForEdit(messageId);
-        await sendMessage({ text, messageId, metadata: { author: nameRef.current, createdAt: Date.now() } });
-      } catch (error) {
-        setActionError(errorMessage(error));
-      }
+    setActionError(null);
+    try {
+      clearError();
+      holdForEdit(messageId);
+      await sendMessage({ text, messageId, metadata: { author: nameRef.current, createdAt: Date.now() } });
+    } catch (error) {
+      setActionError(errorMessage(error));
+    }
   });
 
   /**

@@ -3,7 +3,17 @@
  * sends the whole list on connect and then upserts/deletes as they happen.
  */
 import { useAgent } from "agents/react";
-import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import {
+  createContext,
+  createElement,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState
+} from "react";
 import { DEFAULT_WORKSPACE } from "../../shared/constants";
 import { OverseerFrameSchema, type RoomSummary } from "../../shared/protocol";
 import { api } from "../lib/api";

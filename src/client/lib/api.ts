@@ -3,13 +3,7 @@
  * whose message is the server's human-readable `error.message`, so callers
  * can show `error.message` as is.
  */
-import type {
-  CreateRoomBody,
-  MessagePage,
-  RoomDetail,
-  RoomSummary,
-  UpdateRoomBody
-} from "../../shared/protocol";
+import type { CreateRoomBody, MessagePage, RoomDetail, RoomSummary, UpdateRoomBody } from "../../shared/protocol";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -65,7 +59,8 @@ async function request<T>(path: string, init: RequestInit & { json?: unknown } =
   }
   if (!response.ok) {
     // The access token is gone or wrong: let the sign-in gate take over.
-    if (response.status === 401 && !path.startsWith("/api/session")) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
+    if (response.status === 401 && !path.startsWith("/api/session"))
+      window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
     throw errorFromBody(body, response.status);
   }
   return body as T;

@@ -92,7 +92,10 @@ export function avatarColor(name: string): string {
 }
 
 export function initials(name: string): string {
-  const words = name.trim().split(/[\s_-]+/).filter(Boolean);
+  const words = name
+    .trim()
+    .split(/[\s_-]+/)
+    .filter(Boolean);
   if (words.length === 0) return "?";
   const first = Array.from(words[0])[0] ?? "";
   const second = words.length > 1 ? (Array.from(words[1])[0] ?? "") : (Array.from(words[0])[1] ?? "");

@@ -20,9 +20,9 @@ import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from 
 import type { Connection, ConnectionContext, WSMessage } from "agents";
 import {
   convertToModelMessages,
+  type GenerateTextOnFinishCallback,
   isStepCount,
   streamText,
-  type GenerateTextOnFinishCallback,
   type ToolSet,
   type UIMessage
 } from "ai";
@@ -35,34 +35,28 @@ import {
   RATE_LIMITS
 } from "../../shared/constants";
 import type { ErrorCode } from "../../shared/errors";
-import { guardChatRequest } from "../domain/chat-request-guard";
-import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import {
-  RoomClientFrame,
   type ChatMessage,
-  type MessagePage,
   type MessageMetadata,
+  type MessagePage,
   type PresenceUser,
+  RoomClientFrame,
   type RoomServerFrame,
   type RoomSettings,
   type RoomState,
   type SendMessageBody,
   type SendMessageResult
 } from "../../shared/protocol";
+import { guardChatRequest } from "../domain/chat-request-guard";
 import { selectContextWindow } from "../domain/context-budget";
-import { contextForTurn } from "../domain/turn-context";
 import { describeModelError } from "../domain/model-errors";
-import { addUsage, EMPTY_USAGE, toTokenUsage } from "../domain/usage";
+import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
 import { messagePreview, type RoomActivity } from "../domain/rooms";
+import { contextForTurn } from "../domain/turn-context";
+import { addUsage, EMPTY_USAGE, toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
-import {
-  activeModelId,
-  isOffline,
-  MODEL_MAX_RETRIES,
-  readModelConfig,
-  resolveModel
-} from "../model/provider";
+import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
 import { OverseerAgent } from "./overseer-agent";
 
 const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: "", model: null, temperature: null };
@@ -70,7 +64,13 @@ const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: ""
 type ConnectionInfo = { name?: string; typing?: boolean };
 
 /** Frames of the AIChatAgent protocol we tap for the REST SSE path. */
-type ChatResponseFrame = { type: "cf_agent_use_chat_response"; id: string; body?: string; done?: boolean; error?: boolean };
+type ChatResponseFrame = {
+  type: "cf_agent_use_chat_response";
+  id: string;
+  body?: string;
+  done?: boolean;
+  error?: boolean;
+};
 
 export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /**
@@ -247,20 +247,32 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   async benchSeed(count: number): Promise<{ messageCount: number }> {
     if (this.env.ROOMS_BENCH_SEED !== "1") throw new Error("Bench seeding is off.");
     const base = this.#messageCount();
-    if (base + count > MAX_MESSAGES_PER_ROOM) throw new Error(`A room holds at most ${MAX_MESSAGES_PER_ROOM} messages.`);
+    if (base + count > MAX_MESSAGES_PER_ROOM)
+      throw new Error(`A room holds at most ${MAX_MESSAGES_PER_ROOM} messages.`);
     const session = this.sessions.session();
     let parentId = (await session.getLatestLeaf())?.id ?? null;
     const createdAt = Date.now();
-    const filler = "A line of typical chat length, with a few clauses, some numbers like 42 and 3.14, and a closing remark.";
+    const filler =
+      "A line of typical chat length, with a few clauses, some numbers like 42 and 3.14, and a closing remark.";
     for (let i = 0; i < count; i++) {
       const n = base + i;
       const user = n % 2 === 0;
       const id = crypto.randomUUID();
       const metadata: MessageMetadata = user
         ? { author: "seed", createdAt }
-        : { createdAt, model: "bench-seed", offline: false, usage: { inputTokens: 40, outputTokens: 40, totalTokens: 80 } };
+        : {
+            createdAt,
+            model: "bench-seed",
+            offline: false,
+            usage: { inputTokens: 40, outputTokens: 40, totalTokens: 80 }
+          };
       await session.importMessage(
-        { id, role: user ? "user" : "assistant", parts: [{ type: "text", text: `Seeded ${user ? "question" : "answer"} #${n}. ${filler}` }], metadata },
+        {
+          id,
+          role: user ? "user" : "assistant",
+          parts: [{ type: "text", text: `Seeded ${user ? "question" : "answer"} #${n}. ${filler}` }],
+          metadata
+        },
         { parentId, createdAt }
       );
       parentId = id;
@@ -280,9 +292,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   async onChatMessage(onFinish: GenerateTextOnFinishCallback<ToolSet>, options?: OnChatMessageOptions) {
     // A continuation (recovery, tool follow-up) extends the last answer as is.
-    const turn = options?.continuation
-      ? { answering: null, messages: this.messages }
-      : contextForTurn(this.messages);
+    const turn = options?.continuation ? { answering: null, messages: this.messages } : contextForTurn(this.messages);
     if (turn.answering && options?.requestId) this.#restTurns.get(turn.answering)?.(options.requestId);
     this.#reportActivity();
 
@@ -317,7 +327,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     return result.toUIMessageStreamResponse({
       messageMetadata: ({ part }): MessageMetadata | undefined => {
         if (part.type === "start") {
-          return { createdAt: startedAt, model: modelId, offline, ...(turn.answering ? { answers: turn.answering } : {}) };
+          return {
+            createdAt: startedAt,
+            model: modelId,
+            offline,
+            ...(turn.answering ? { answers: turn.answering } : {})
+          };
         }
         if (part.type === "finish") return { usage: toTokenUsage(part.totalUsage) };
         return undefined;
@@ -395,7 +410,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     const refuse = (code: ErrorCode, text: string, requestId?: string) => {
       if (requestId) {
         // Settle the client's pending request, as the framework would.
-        connection.send(JSON.stringify({ type: "cf_agent_use_chat_response", id: requestId, body: text, done: true, error: true }));
+        connection.send(
+          JSON.stringify({ type: "cf_agent_use_chat_response", id: requestId, body: text, done: true, error: true })
+        );
       }
       connection.send(JSON.stringify({ type: "rooms_error", code, message: text } satisfies RoomServerFrame));
     };
@@ -406,15 +423,25 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     const frame = parseJson(message);
     const type = typeof frame === "object" && frame !== null ? (frame as { type?: unknown }).type : undefined;
     const requestId =
-      typeof (frame as { id?: unknown } | undefined)?.id === "string" ? ((frame as { id: string }).id.slice(0, 128)) : undefined;
+      typeof (frame as { id?: unknown } | undefined)?.id === "string"
+        ? (frame as { id: string }).id.slice(0, 128)
+        : undefined;
     switch (type) {
       case "cf_agent_use_chat_request": {
         const admission = this.#sendLimiter.take(connection.id, Date.now());
         if (!admission.ok) {
-          return refuse("rate_limited:requests", `Too many messages; wait ${Math.ceil(admission.retryAfterMs / 1000)} s.`, requestId);
+          return refuse(
+            "rate_limited:requests",
+            `Too many messages; wait ${Math.ceil(admission.retryAfterMs / 1000)} s.`,
+            requestId
+          );
         }
         if (this.#messageCount() >= MAX_MESSAGES_PER_ROOM) {
-          return refuse("conflict:room_full", `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`, requestId);
+          return refuse(
+            "conflict:room_full",
+            `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`,
+            requestId
+          );
         }
         const init = (frame as { init?: { method?: unknown; body?: unknown } }).init;
         const guarded = guardChatRequest(init?.body, this.messages, {
@@ -548,4 +575,3 @@ function toChatMessage(message: { id: string; role: string; parts: unknown[]; me
     ...(message.metadata ? { metadata: message.metadata as MessageMetadata } : {})
   };
 }
-

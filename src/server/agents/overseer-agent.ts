@@ -27,21 +27,13 @@ import type {
   SendMessageResult,
   UpdateRoomBody
 } from "../../shared/protocol";
-import {
-  applyActivity,
-  generateRoomId,
-  toRoomSummary,
-  type RoomActivity,
-  type RoomRow
-} from "../domain/rooms";
-import type { Env } from "../env";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
-import { AppError, asResult, rateLimited, roomNotFound, type RpcResult } from "../http/errors";
+import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
+import type { Env } from "../env";
+import { AppError, asResult, type RpcResult, rateLimited, roomNotFound } from "../http/errors";
 import { ChatRoom } from "./chat-room";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
-
-
 
 export class OverseerAgent extends Agent<Env> {
   // Per client address, in this workspace. RATE_LIMIT_SCALE=0 turns them off.
@@ -85,7 +77,11 @@ export class OverseerAgent extends Agent<Env> {
    * deleted id gets 404 (a WebSocket is closed with 4404).
    */
   async onBeforeSubAgent(_request: Request, child: { className: string; name: string }) {
-    if (child.className !== CHAT_ROOM_CLASS || !this.#row(child.name) || !this.dynamicAgents.has(ChatRoom, child.name)) {
+    if (
+      child.className !== CHAT_ROOM_CLASS ||
+      !this.#row(child.name) ||
+      !this.dynamicAgents.has(ChatRoom, child.name)
+    ) {
       return new Response(`Room "${child.name}" not found`, { status: 404 });
     }
   }
@@ -150,8 +146,10 @@ export class OverseerAgent extends Agent<Env> {
   async #createRoom(input: CreateRoomBody): Promise<RoomDetail> {
     const [{ n }] = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM rooms`;
     if (n >= MAX_ROOMS_PER_WORKSPACE) {
-      throw (
-        new AppError("conflict:room_limit", 409, `This workspace already has ${MAX_ROOMS_PER_WORKSPACE} rooms, the most it can hold. Delete one first.`)
+      throw new AppError(
+        "conflict:room_limit",
+        409,
+        `This workspace already has ${MAX_ROOMS_PER_WORKSPACE} rooms, the most it can hold. Delete one first.`
       );
     }
     const now = Date.now();
@@ -178,14 +176,26 @@ export class OverseerAgent extends Agent<Env> {
       VALUES (${row.id}, ${row.name}, ${row.created_at}, ${row.last_active_at}, 0, NULL, 0)`;
     const summary = toRoomSummary(row);
     this.#broadcast({ type: "room_upserted", room: summary });
-    return { ...summary, settings: state.settings, usage: state.usage, activeModel: state.activeModel, offline: state.offline };
+    return {
+      ...summary,
+      settings: state.settings,
+      usage: state.usage,
+      activeModel: state.activeModel,
+      offline: state.offline
+    };
   }
 
   async #getRoom(id: string): Promise<RoomDetail> {
     const row = this.#requireRow(id);
     const room = await this.dynamicAgents.get(ChatRoom, id);
     const state = await room.describe();
-    return { ...toRoomSummary(row), settings: state.settings, usage: state.usage, activeModel: state.activeModel, offline: state.offline };
+    return {
+      ...toRoomSummary(row),
+      settings: state.settings,
+      usage: state.usage,
+      activeModel: state.activeModel,
+      offline: state.offline
+    };
   }
 
   async #updateRoom(id: string, patch: UpdateRoomBody): Promise<RoomDetail> {
@@ -199,7 +209,13 @@ export class OverseerAgent extends Agent<Env> {
       row.name = patch.name;
       this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
     }
-    return { ...toRoomSummary(row), settings: state.settings, usage: state.usage, activeModel: state.activeModel, offline: state.offline };
+    return {
+      ...toRoomSummary(row),
+      settings: state.settings,
+      usage: state.usage,
+      activeModel: state.activeModel,
+      offline: state.offline
+    };
   }
 
   /**
@@ -230,7 +246,11 @@ export class OverseerAgent extends Agent<Env> {
   /** The room's own socket path checks its exact count; REST uses the registry's. */
   #requireSpace(id: string) {
     if (this.#requireRow(id).message_count >= MAX_MESSAGES_PER_ROOM) {
-      throw new AppError("conflict:room_full", 409, `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`);
+      throw new AppError(
+        "conflict:room_full",
+        409,
+        `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`
+      );
     }
   }
 

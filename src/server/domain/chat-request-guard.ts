@@ -46,7 +46,12 @@ export function guardChatRequest(rawBody: unknown, transcript: readonly UIMessag
     return fail(`A chat request may carry at most ${limits.maxMessages} messages.`, "payload_too_large:body");
   }
   for (const message of incoming) {
-    if (!isRecord(message) || typeof message.id !== "string" || message.id.length === 0 || message.id.length > MAX_ID_LENGTH) {
+    if (
+      !isRecord(message) ||
+      typeof message.id !== "string" ||
+      message.id.length === 0 ||
+      message.id.length > MAX_ID_LENGTH
+    ) {
       return fail("Every message needs an id of 1 to 128 characters.");
     }
   }
@@ -58,12 +63,14 @@ export function guardChatRequest(rawBody: unknown, transcript: readonly UIMessag
   if (trigger === "regenerate-message") {
     // Re-answer the client's last message: the room's transcript up to it.
     const at = indexOf.get(last.id);
-    if (at === undefined) return fail("That message is not in this room's recent history, so it cannot be regenerated.");
+    if (at === undefined)
+      return fail("That message is not in this room's recent history, so it cannot be regenerated.");
     return { ok: true, body: JSON.stringify({ messages: transcript.slice(0, at + 1), trigger }), newText: null };
   }
 
   const at = indexOf.get(last.id);
-  if (last.role !== "user" || (at !== undefined && transcript[at].role !== "user")) return fail("Only a user message can be sent.");
+  if (last.role !== "user" || (at !== undefined && transcript[at].role !== "user"))
+    return fail("Only a user message can be sent.");
   const parts = Array.isArray(last.parts) ? last.parts : [];
   const texts: string[] = [];
   for (const part of parts) {
@@ -77,7 +84,8 @@ export function guardChatRequest(rawBody: unknown, transcript: readonly UIMessag
   if (text.length > limits.maxMessageLength) {
     return fail(`A message may be at most ${limits.maxMessageLength} characters.`, "payload_too_large:body");
   }
-  const metadata = isRecord(last.metadata) && typeof last.metadata.author === "string" ? { author: last.metadata.author } : {};
+  const metadata =
+    isRecord(last.metadata) && typeof last.metadata.author === "string" ? { author: last.metadata.author } : {};
   const message: UIMessage = { id: last.id, role: "user", parts: [{ type: "text", text }], metadata };
   // A new message follows the whole transcript; an edit replaces its
   // original and everything after it.

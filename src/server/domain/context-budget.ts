@@ -110,10 +110,7 @@ export function estimateMessageTokens(message: UIMessage): number {
  *   it only reads the tail it keeps (plus one message), however long the
  *   history is.
  */
-export function selectContextWindow(
-  messages: UIMessage[],
-  opts: SelectContextWindowOptions,
-): ContextWindow {
+export function selectContextWindow(messages: UIMessage[], opts: SelectContextWindowOptions): ContextWindow {
   const total = messages.length;
   if (total === 0) return { messages: [], droppedCount: 0, usedTokens: 0 };
 

@@ -53,11 +53,18 @@ export function describeModelError(error: unknown, config?: { apiKey: string | n
     text = `The model provider failed (HTTP ${status})${tries}. Retry in a moment.`;
   } else if (status !== null && status >= 400) {
     text = `The model provider rejected the request (HTTP ${status}).`;
-  } else if (code === "rooms_idle_timeout" || name === "TimeoutError" || /timed? ?out|timeout|sent nothing/i.test(message)) {
+  } else if (
+    code === "rooms_idle_timeout" ||
+    name === "TimeoutError" ||
+    /timed? ?out|timeout|sent nothing/i.test(message)
+  ) {
     text = "The model provider stopped responding, so the answer was ended. Retry in a moment.";
   } else if (name === "AI_JSONParseError" || name === "AI_TypeValidationError" || /json|parse/i.test(message)) {
     text = "The model provider sent a response we could not read.";
-  } else if (code === "rooms_connection_lost" || /terminated|socket|network|fetch failed|connection|ECONN|closed/i.test(message)) {
+  } else if (
+    code === "rooms_connection_lost" ||
+    /terminated|socket|network|fetch failed|connection|ECONN|closed/i.test(message)
+  ) {
     text = "The connection to the model provider was lost mid-answer. Retry to try again.";
   } else {
     text = "The model request failed. Retry in a moment.";

@@ -2,7 +2,7 @@
  * Tools the room's model can call. Pure: the clock and the history search
  * are injected, so this module has no Cloudflare or storage dependencies.
  */
-import { tool, type ToolSet } from "ai";
+import { type ToolSet, tool } from "ai";
 import { z } from "zod";
 
 export interface HistorySearchHit {
@@ -31,9 +31,7 @@ export const currentTimeInputSchema = z.object({
     .min(1)
     .max(100)
     .optional()
-    .describe(
-      'IANA time zone name, e.g. "Europe/Paris", "America/New_York" or "UTC". Omit for UTC.',
-    ),
+    .describe('IANA time zone name, e.g. "Europe/Paris", "America/New_York" or "UTC". Omit for UTC.')
 });
 
 export const searchHistoryInputSchema = z.object({
@@ -49,7 +47,7 @@ export const searchHistoryInputSchema = z.object({
     .min(1)
     .max(SEARCH_LIMIT_MAX)
     .default(SEARCH_LIMIT_DEFAULT)
-    .describe(`Maximum number of matches to return (1-${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).`),
+    .describe(`Maximum number of matches to return (1-${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).`)
 });
 
 export type CurrentTimeResult =
@@ -75,13 +73,13 @@ export function currentTime(now: Date, requested: string | undefined): CurrentTi
   if (timeZone === null) {
     return {
       error: `Unknown time zone "${wanted}". Use an IANA time zone name such as "Europe/Paris", "America/New_York" or "UTC".`,
-      timeZone: wanted,
+      timeZone: wanted
     };
   }
   const formatted = new Intl.DateTimeFormat("en-US", {
     timeZone,
     dateStyle: "full",
-    timeStyle: "long",
+    timeStyle: "long"
   }).format(now);
   return { iso: now.toISOString(), timeZone, formatted };
 }
@@ -94,7 +92,7 @@ export function createRoomTools(deps: RoomToolDeps) {
         "the day of the week, or how long ago/until something is. Pass an IANA time zone if the user mentions a place " +
         "or zone; otherwise UTC is used. Never guess the current date without calling this.",
       inputSchema: currentTimeInputSchema,
-      execute: async ({ timeZone }): Promise<CurrentTimeResult> => currentTime(deps.now(), timeZone),
+      execute: async ({ timeZone }): Promise<CurrentTimeResult> => currentTime(deps.now(), timeZone)
     }),
 
     search_room_history: tool({
@@ -106,8 +104,8 @@ export function createRoomTools(deps: RoomToolDeps) {
       execute: async ({ query, limit }): Promise<SearchHistoryResult> => {
         const hits = await deps.searchHistory(query, limit);
         return { hits: hits.slice(0, limit) };
-      },
-    }),
+      }
+    })
   } satisfies ToolSet;
 }
 

@@ -21,7 +21,10 @@ export async function tokenMatches(given: string | undefined, expected: string):
   if (!given) return false;
   const [a, b] = await Promise.all([sha256(given), sha256(expected)]);
   // A workerd extension of SubtleCrypto (absent from the DOM typings).
-  return (crypto.subtle as SubtleCrypto & { timingSafeEqual(a: ArrayBuffer, b: ArrayBuffer): boolean }).timingSafeEqual(a, b);
+  return (crypto.subtle as SubtleCrypto & { timingSafeEqual(a: ArrayBuffer, b: ArrayBuffer): boolean }).timingSafeEqual(
+    a,
+    b
+  );
 }
 
 export function presentedToken(c: Context): string | undefined {
@@ -30,7 +33,12 @@ export function presentedToken(c: Context): string | undefined {
   return bearer || getCookie(c, SESSION_COOKIE) || undefined;
 }
 
-export function isAllowedOrigin(origin: string, requestUrl: string, host: string | undefined, allowed: string | undefined): boolean {
+export function isAllowedOrigin(
+  origin: string,
+  requestUrl: string,
+  host: string | undefined,
+  allowed: string | undefined
+): boolean {
   let parsed: URL;
   try {
     parsed = new URL(origin);
@@ -61,7 +69,11 @@ export const accessGuard: MiddlewareHandler<{ Bindings: Env }> = async (c, next)
   const expected = c.env.ACCESS_TOKEN;
   if (expected && !OPEN_PATHS.has(new URL(c.req.url).pathname)) {
     if (!(await tokenMatches(presentedToken(c), expected))) {
-      throw new AppError("unauthorized:token", 401, "This server needs an access token: sign in, or send Authorization: Bearer <token>.");
+      throw new AppError(
+        "unauthorized:token",
+        401,
+        "This server needs an access token: sign in, or send Authorization: Bearer <token>."
+      );
     }
   }
   await next();

@@ -40,7 +40,9 @@ export async function drainUnreadBody(request: Request, maxBytes = 1024 * 1024) 
 }
 
 export async function handleError(error: unknown, c: Context) {
-  await drainUnreadBody(c.req.raw).catch((drainError: unknown) => console.warn("[http] could not drain body:", drainError));
+  await drainUnreadBody(c.req.raw).catch((drainError: unknown) =>
+    console.warn("[http] could not drain body:", drainError)
+  );
   const appError = toAppError(error);
   if (appError) return c.json(appError.toBody(), appError.status, appError.headers);
   console.error("[http] unexpected error:", error);

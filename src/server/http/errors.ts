@@ -38,7 +38,10 @@ export const roomNotFound = (id: string) =>
  */
 export type RpcResult<T> =
   | { ok: true; value: T }
-  | { ok: false; error: { code: ErrorCode; status: ContentfulStatusCode; message: string; retryAfterSeconds?: number } };
+  | {
+      ok: false;
+      error: { code: ErrorCode; status: ContentfulStatusCode; message: string; retryAfterSeconds?: number };
+    };
 
 export async function asResult<T>(run: () => T | Promise<T>): Promise<RpcResult<T>> {
   try {
@@ -47,7 +50,12 @@ export async function asResult<T>(run: () => T | Promise<T>): Promise<RpcResult<
     if (error instanceof AppError) {
       return {
         ok: false,
-        error: { code: error.code, status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds }
+        error: {
+          code: error.code,
+          status: error.status,
+          message: error.message,
+          retryAfterSeconds: error.retryAfterSeconds
+        }
       };
     }
     throw error;

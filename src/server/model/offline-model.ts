@@ -16,7 +16,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
-  SharedV4ProviderMetadata,
+  SharedV4ProviderMetadata
 } from "@ai-sdk/provider";
 import { estimateTokens } from "../domain/context-budget";
 
@@ -43,7 +43,7 @@ const TEXT_ID = "offline-text-0";
 
 const FINISH_REASON: LanguageModelV4FinishReason = { unified: "stop", raw: "stop" };
 const PROVIDER_METADATA: SharedV4ProviderMetadata = {
-  [OFFLINE_PROVIDER]: { offline: true },
+  [OFFLINE_PROVIDER]: { offline: true }
 };
 
 /** Truncates to `max` code points (never splits a surrogate pair). */
@@ -55,7 +55,12 @@ function truncate(text: string, max: number): { text: string; truncated: boolean
     return { text: chars.slice(0, max).join(""), truncated: true };
   }
   // More than 2*max UTF-16 units means more than max code points; only look at the head.
-  return { text: Array.from(text.slice(0, max * 2)).slice(0, max).join(""), truncated: true };
+  return {
+    text: Array.from(text.slice(0, max * 2))
+      .slice(0, max)
+      .join(""),
+    truncated: true
+  };
 }
 
 /** Escapes characters that would change inline Markdown formatting. */
@@ -74,8 +79,9 @@ function quoteQuestion(question: string): string {
   return body
     .split(/\r\n|\r|\n/)
     .map((line) => {
-      const neutral = line.replace(/^(\s*)(`{3,}|~{3,})/, (_m, indent: string, fence: string) =>
-        indent + fence.replace(/[`~]/g, "\\$&"),
+      const neutral = line.replace(
+        /^(\s*)(`{3,}|~{3,})/,
+        (_m, indent: string, fence: string) => indent + fence.replace(/[`~]/g, "\\$&")
       );
       return neutral.length > 0 ? `> ${neutral}` : ">";
     })
@@ -119,7 +125,7 @@ export function composeOfflineReply(question: string, facts: OfflineRoomFacts): 
     "**Offline model** — this room is not connected to a language model, so this is a canned reply, not AI.",
     asked,
     `What this room knows: name **${name}**, ${messages}, system prompt: ${systemPrompt}.`,
-    "To get real answers, set `OPENAI_API_KEY` (and optionally `OPENAI_BASE_URL` for Ollama, llama.cpp, vLLM or LM Studio, and `OPENAI_MODEL`) in `.dev.vars` and restart.",
+    "To get real answers, set `OPENAI_API_KEY` (and optionally `OPENAI_BASE_URL` for Ollama, llama.cpp, vLLM or LM Studio, and `OPENAI_MODEL`) in `.dev.vars` and restart."
   ].join("\n\n");
 }
 
@@ -156,7 +162,7 @@ function usageFor(prompt: LanguageModelV4Prompt, outputTokens: number): Language
   const input = estimateTokens(promptChars(prompt));
   return {
     inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 }
   };
 }
 
@@ -168,10 +174,7 @@ function abortError(): Error {
  * Creates the offline model for a room. `facts` are captured at creation
  * time; create a new model per turn.
  */
-export function createOfflineModel(
-  facts: OfflineRoomFacts,
-  opts: OfflineModelOptions = {},
-): LanguageModelV4 {
+export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOptions = {}): LanguageModelV4 {
   const delayMs = Math.max(0, opts.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS);
 
   const replyFor = (options: LanguageModelV4CallOptions): string =>
@@ -192,7 +195,7 @@ export function createOfflineModel(
         usage: usageFor(options.prompt, splitIntoDeltas(text).length),
         providerMetadata: PROVIDER_METADATA,
         response: { modelId: OFFLINE_MODEL_ID },
-        warnings: [],
+        warnings: []
       };
     },
 
@@ -211,8 +214,8 @@ export function createOfflineModel(
           type: "finish",
           finishReason: FINISH_REASON,
           usage: usageFor(options.prompt, deltas.length),
-          providerMetadata: PROVIDER_METADATA,
-        },
+          providerMetadata: PROVIDER_METADATA
+        }
       ];
 
       let index = 0;
@@ -267,10 +270,10 @@ export function createOfflineModel(
         },
         cancel() {
           cleanup();
-        },
+        }
       });
 
       return { stream };
-    },
+    }
   };
 }

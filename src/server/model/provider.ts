@@ -7,8 +7,8 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import type { RoomSettings } from "../../shared/protocol";
-import { createStreamGuardFetch } from "./stream-guard-fetch";
 import { createOfflineModel, OFFLINE_MODEL_ID, type OfflineRoomFacts } from "./offline-model";
+import { createStreamGuardFetch } from "./stream-guard-fetch";
 
 export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 export const DEFAULT_CONTEXT_TOKEN_BUDGET = 8_000;

@@ -7,23 +7,27 @@
  */
 import { zValidator } from "@hono/zod-validator";
 import { getAgentByName } from "agents";
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { DEFAULT_WORKSPACE, WORKSPACE_PATTERN } from "../../shared/constants";
-import {
-  CreateRoomBody,
-  MessagesQuery,
-  SendMessageBody,
-  UpdateRoomBody
-} from "../../shared/protocol";
-import type { Env } from "../env";
+import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "../../shared/protocol";
 import type { OverseerAgent } from "../agents/overseer-agent";
+import type { Env } from "../env";
 import { AppError, unwrap } from "../http/errors";
 import { rejectInvalid } from "../http/validation";
 
 type RoomsContext = Context<{ Bindings: Env }>;
 
-type RestMethods = "benchSeed" | "listRooms" | "createRoom" | "getRoom" | "updateRoom" | "deleteRoom" | "listMessages" | "sendMessage" | "streamMessage";
+type RestMethods =
+  | "benchSeed"
+  | "listRooms"
+  | "createRoom"
+  | "getRoom"
+  | "updateRoom"
+  | "deleteRoom"
+  | "listMessages"
+  | "sendMessage"
+  | "streamMessage";
 
 /**
  * The overseer's RPC surface as REST uses it, derived from the class itself.

@@ -2,7 +2,15 @@ import { Sparkles } from "lucide-react";
 import { cn } from "../../lib/cn";
 import { avatarColor, initials } from "../../lib/messages";
 
-export function Avatar({ name, size = "md", className }: { name: string; size?: "xs" | "sm" | "md"; className?: string }) {
+export function Avatar({
+  name,
+  size = "md",
+  className
+}: {
+  name: string;
+  size?: "xs" | "sm" | "md";
+  className?: string;
+}) {
   return (
     <span
       aria-hidden="true"

@@ -3,7 +3,7 @@
  * restored by the browser, Esc closes it, the page behind is inert.
  */
 import { X } from "lucide-react";
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 import { cn } from "../../lib/cn";
 import { IconButton } from "./Button";
 
