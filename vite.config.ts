@@ -3,25 +3,33 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import agents from "agents/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type UserConfig } from "vite";
 
-// Tests and benchmarks start their own dev servers: each gets a private
-// state folder, dependency cache and no inspector port, so several can run
-// side by side.
-const stateDir = process.env.ROOMS_STATE_DIR;
+/**
+ * The app's Vite config for a given Worker config: wrangler.jsonc for the
+ * app itself, bench/app/wrangler.jsonc for the benchmarks' Worker.
+ */
+export function appConfig(wranglerConfig?: string): UserConfig {
+  // Tests and benchmarks start their own dev servers: each gets a private
+  // state folder, dependency cache and no inspector port, so several can run
+  // side by side.
+  const stateDir = process.env.ROOMS_STATE_DIR;
+  return {
+    // Dev servers started side by side must not re-optimise one shared cache.
+    ...(stateDir ? { cacheDir: path.join(stateDir, "vite-cache") } : {}),
+    // agents() before cloudflare(): it compiles the TC39 decorators agents uses.
+    plugins: [
+      agents(),
+      react(),
+      cloudflare({
+        ...(wranglerConfig ? { configPath: wranglerConfig } : {}),
+        persistState: stateDir ? { path: stateDir } : true,
+        ...(stateDir ? { inspectorPort: false as const } : {})
+      }),
+      tailwindcss()
+    ],
+    build: { sourcemap: false }
+  };
+}
 
-export default defineConfig({
-  // Dev servers started side by side must not re-optimise one shared cache.
-  ...(stateDir ? { cacheDir: path.join(stateDir, "vite-cache") } : {}),
-  // agents() before cloudflare(): it compiles the TC39 decorators agents uses.
-  plugins: [
-    agents(),
-    react(),
-    cloudflare({
-      persistState: stateDir ? { path: stateDir } : true,
-      ...(stateDir ? { inspectorPort: false as const } : {})
-    }),
-    tailwindcss()
-  ],
-  build: { sourcemap: false }
-});
+export default defineConfig(appConfig());

@@ -64,9 +64,7 @@ export function appVars(fake: TimingFake): Record<string, string> {
     MODEL_IDLE_TIMEOUT_MS: "120000",
     // REST rate limits off: 1,000 rooms are created from one address. The
     // limiter still runs; per-socket limits are not affected by this.
-    RATE_LIMIT_SCALE: "0",
-    // The bench-only seeding route (POST .../__bench/seed, with ROOMS_BENCH_SEED=1).
-    ROOMS_BENCH_SEED: "1"
+    RATE_LIMIT_SCALE: "0"
   };
 }
 

@@ -2,12 +2,13 @@
  * Seeding large histories. Live turns are far too slow for 10,000 or
  * 100,000 messages, and the chat protocol no longer lets a client add
  * earlier messages (the chat-request guard keeps only the last, new one),
- * so large rooms need the bench-only route (src/server/routes/rooms.ts):
+ * so large rooms need the bench-only route (bench/app/worker.ts):
  *
  *   POST /api/workspaces/<ws>/rooms/<id>/__bench/seed {"count": n}   (n ≤ 10,000 a call)
  *
- * enabled only when the Worker has ROOMS_BENCH_SEED=1. Without the route the
- * server answers 404 not_found:route and the sizes that need it are skipped.
+ * served only by the benchmarks' Worker (bench/vite.bench.config.ts). Against
+ * any other server the route answers 404 not_found:route and the sizes that
+ * need it are skipped.
  */
 import type { Api } from "./client.ts";
 
@@ -30,7 +31,10 @@ export async function seedViaRoute(
       body: { count: n }
     });
     if (status === 404 && body?.error?.code === "not_found:route") {
-      return { ok: false, reason: "the server has no bench seeding route (is ROOMS_BENCH_SEED=1 set on the server?)" };
+      return {
+        ok: false,
+        reason: "the server has no bench seeding route (is the server running bench/vite.bench.config.ts?)"
+      };
     }
     if (status !== 200) throw new Error(`seeding failed: ${status} ${JSON.stringify(body).slice(0, 300)}`);
     done += n;

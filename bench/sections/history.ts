@@ -19,7 +19,7 @@ export const history: Section = async (ctx, out) => {
   const warmRuns = ctx.quick ? 5 : 20;
   const coldRestarts = ctx.quick ? 1 : 3;
   out.notes.push(
-    "The 100-message room is filled by 50 real REST turns; larger rooms by the bench-only seeding route (POST .../__bench/seed, on with ROOMS_BENCH_SEED=1), which writes the same Sessions rows as live messages. Without that route those sizes are skipped.",
+    "The 100-message room is filled by 50 real REST turns; larger rooms by the bench-only seeding route (POST .../__bench/seed, served only by the benchmarks' Worker, bench/app/worker.ts), which writes the same Sessions rows as live messages. Without that route those sizes are skipped.",
     `warm: ${warmRuns} GETs per room after one untimed GET; cold: ${coldRestarts} server restart(s) on the same state, then one GET per room, the first request each room sees.`,
     "Each GET is `GET /api/workspaces/<ws>/rooms/<id>/messages?limit=50`, timed at the Node client (fetch → full body parsed)."
   );

@@ -21,6 +21,4 @@ export interface Env {
   ALLOWED_ORIGINS?: string;
   /** Multiplies the REST rate limits; 0 turns them off (load tests). */
   RATE_LIMIT_SCALE?: string;
-  /** "1" enables POST .../rooms/:id/__bench/seed (benchmarks only; never set in production). */
-  ROOMS_BENCH_SEED?: string;
 }

@@ -12,9 +12,9 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { MAX_REQUEST_BODY_BYTES } from "../shared/constants";
 import type { Env } from "./env";
+import { AppError } from "./errors";
 import { accessGuard } from "./http/access";
 import { handleError } from "./http/app-errors";
-import { AppError } from "./http/errors";
 import { roomRoutes } from "./routes/rooms";
 import { sessionRoutes } from "./routes/session";
 

@@ -103,9 +103,13 @@ describe("what a room socket refuses", () => {
 describe("REST limits", () => {
   it("rate-limits room creation per client with 429 and Retry-After", async () => {
     const ws = uniqueName();
+    const { burst, perMinute } = RATE_LIMITS.restRoomCreate;
     const statuses: number[] = [];
     let limited: Response | undefined;
-    for (let i = 0; i < RATE_LIMITS.restRoomCreate.burst + 2; i++) {
+    const started = Date.now();
+    // Until the first refusal: on a slow machine the bucket refills while
+    // the burst is being spent, so the refusal may come a little later.
+    for (let i = 0; i < burst * 2 && !limited; i++) {
       const response = await api(`/api/workspaces/${ws}/rooms`, {
         method: "POST",
         json: { name: `r${i}` },
@@ -114,7 +118,10 @@ describe("REST limits", () => {
       statuses.push(response.status);
       if (response.status === 429) limited = response;
     }
-    expect(statuses.filter((s) => s === 201)).toHaveLength(RATE_LIMITS.restRoomCreate.burst);
+    const refills = Math.ceil(((Date.now() - started) / 60_000) * perMinute);
+    const created = statuses.filter((s) => s === 201).length;
+    expect(created).toBeGreaterThanOrEqual(burst);
+    expect(created).toBeLessThanOrEqual(burst + refills);
     expect(limited).toBeDefined();
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await limited!.json<any>()).error.code).toBe("rate_limited:requests");

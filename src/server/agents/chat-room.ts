@@ -1,5 +1,6 @@
 /**
- * ChatRoom: one room, a facet of its workspace's OverseerAgent.
+ * ChatRoom: one room, a facet of its workspace's OverseerAgent. The thin
+ * centre: the turn lives here; each other job has its own module in room/.
  *
  *   OverseerAgent ("default")           registry, gate, REST entry
  *     └── ChatRoom (<roomId>)           this file: transcript, settings, turns
@@ -10,9 +11,12 @@
  * - settings (name, system prompt, model) live in the agent state, which the
  *   framework keeps in this facet's SQLite and pushes to every client;
  * - activity reports to the parent, so the room list stays current without
- *   the overseer ever waking rooms to count their messages;
- * - a REST send path, because AIChatAgent only speaks WebSocket;
- * - presence and typing, which are ephemeral and never persisted;
+ *   the overseer ever waking rooms to count their messages (room/activity.ts);
+ * - a REST send path, because AIChatAgent only speaks WebSocket
+ *   (room/rest-bridge.ts);
+ * - checks on every frame a socket sends (room/frame-guard.ts);
+ * - presence and typing, which are ephemeral and never persisted
+ *   (room/presence.ts);
  * - error and stop marks on answers, so a reload still shows why an answer
  *   ended early.
  */
@@ -26,51 +30,30 @@ import {
   type ToolSet,
   type UIMessage
 } from "ai";
-import {
-  MAX_AUTHOR_LENGTH,
-  MAX_MESSAGE_LENGTH,
-  MAX_MESSAGES_PER_CHAT_REQUEST,
-  MAX_MESSAGES_PER_ROOM,
-  MAX_WS_FRAME_BYTES,
-  RATE_LIMITS
-} from "../../shared/constants";
-import type { ErrorCode } from "../../shared/errors";
-import {
-  type ChatMessage,
-  type MessageMetadata,
-  type MessagePage,
-  type PresenceUser,
-  RoomClientFrame,
-  type RoomServerFrame,
-  type RoomSettings,
-  type RoomState,
-  type SendMessageBody,
-  type SendMessageResult
+import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
+import type {
+  ChatMessage,
+  MessageMetadata,
+  MessagePage,
+  RoomSettings,
+  RoomState,
+  SendMessageBody,
+  SendMessageResult
 } from "../../shared/protocol";
-import { guardChatRequest } from "../domain/chat-request-guard";
+import { toChatMessage } from "../domain/chat-messages";
 import { selectContextWindow } from "../domain/context-budget";
 import { describeModelError } from "../domain/model-errors";
-import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
-import { messagePreview, type RoomActivity } from "../domain/rooms";
 import { contextForTurn } from "../domain/turn-context";
 import { addUsage, EMPTY_USAGE, toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
 import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
-import { OverseerAgent } from "./overseer-agent";
+import { RoomActivityLog, reportToOverseer } from "./room/activity";
+import { FrameGuard } from "./room/frame-guard";
+import { applyPresenceFrame, type ConnectionInfo, NEW_CONNECTION, presenceFrame } from "./room/presence";
+import { RestTurnBridge } from "./room/rest-bridge";
 
 const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: "", model: null, temperature: null };
-
-type ConnectionInfo = { name?: string; typing?: boolean };
-
-/** Frames of the AIChatAgent protocol we tap for the REST SSE path. */
-type ChatResponseFrame = {
-  type: "cf_agent_use_chat_response";
-  id: string;
-  body?: string;
-  done?: boolean;
-  error?: boolean;
-};
 
 export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /**
@@ -87,9 +70,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     offline: true
   };
 
-  /** Per-connection limits on what a socket may send (RATE_LIMIT_SCALE applies). */
-  #sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
-  #typingLimiter = new RateLimiter(scaled(RATE_LIMITS.socketTyping, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
+  #activity = new RoomActivityLog(this.sql.bind(this), () => this.sessions.session().sessionId);
+  #frameGuard = new FrameGuard(this, this.env.RATE_LIMIT_SCALE);
+  #rest = new RestTurnBridge(this);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -98,19 +81,14 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     // before the framework acts on it.
     const frameworkOnMessage = this.onMessage.bind(this);
     this.onMessage = async (connection: Connection, message: WSMessage) => {
-      await this.#guardFrame(connection, message, frameworkOnMessage);
+      await this.#frameGuard.check(connection, message, frameworkOnMessage);
     };
   }
-
-  /** REST sends waiting to learn the request id of their turn. */
-  #restTurns = new Map<string, (requestId: string) => void>();
-  /** Listeners on this room's outgoing chat frames, keyed by request id. */
-  #frameTaps = new Map<string, (frame: ChatResponseFrame) => void>();
 
   // ── Lifecycle ──
 
   async onStart() {
-    this.sql`CREATE TABLE IF NOT EXISTS room_activity (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL)`;
+    this.#activity.createTable();
     // The provider configuration can change between deploys: re-derive the
     // model label on every wake rather than trusting the stored one.
     const config = readModelConfig(this.env);
@@ -176,110 +154,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
    * path as any other.
    */
   async sendFromRest(body: SendMessageBody): Promise<SendMessageResult> {
-    return this.#runRestTurn(restUserMessage(body), () => {});
+    return this.#rest.send(body);
   }
 
   /** `sendFromRest` as server-sent events: user-message, chunk…, done. */
   async streamFromRest(body: SendMessageBody): Promise<ReadableStream<Uint8Array>> {
-    const userMessage = restUserMessage(body);
-
-    const encoder = new TextEncoder();
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    const output = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
-      }
-    });
-    const emit = (event: string, data: unknown) => {
-      try {
-        controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-      } catch (error) {
-        // The HTTP client went away; the turn itself carries on for the room.
-        console.warn("[ChatRoom] SSE client gone:", error);
-      }
-    };
-    emit("user-message", toChatMessage(userMessage));
-    void this.#runRestTurn(userMessage, (frame) => {
-      if (frame.body) emit("chunk", JSON.parse(frame.body));
-    })
-      .then((result) => emit("done", result))
-      .catch((error: unknown) => emit("error", { message: error instanceof Error ? error.message : String(error) }))
-      .finally(() => {
-        try {
-          controller.close();
-        } catch (error) {
-          console.warn("[ChatRoom] SSE stream already closed:", error);
-        }
-      });
-    return output;
-  }
-
-  async #runRestTurn(userMessage: UIMessage, onFrame: (frame: ChatResponseFrame) => void): Promise<SendMessageResult> {
-    let requestId: string | null = null;
-    this.#restTurns.set(userMessage.id, (id) => {
-      requestId = id;
-      this.#frameTaps.set(id, onFrame);
-    });
-    try {
-      const result = await this.saveMessages((messages) => [...messages, userMessage]);
-      const answer = this.messages.find(
-        (m) => m.role === "assistant" && (m.metadata as MessageMetadata | undefined)?.answers === userMessage.id
-      );
-      return {
-        userMessage: toChatMessage(userMessage),
-        assistantMessage: answer ? toChatMessage(answer) : null,
-        status: result.status,
-        ...(result.error ? { error: result.error } : {})
-      };
-    } finally {
-      this.#restTurns.delete(userMessage.id);
-      if (requestId) this.#frameTaps.delete(requestId);
-    }
-  }
-
-  /**
-   * Benchmarks only (ROOMS_BENCH_SEED=1): appends `count` alternating
-   * user/assistant messages to the transcript. `importMessage` writes the
-   * same rows (path, content, token estimate, full-text index) as a live
-   * append, without the per-message change-feed work a live turn does;
-   * then the in-memory window is re-read as on a wake.
-   */
-  async benchSeed(count: number): Promise<{ messageCount: number }> {
-    if (this.env.ROOMS_BENCH_SEED !== "1") throw new Error("Bench seeding is off.");
-    const base = this.#messageCount();
-    if (base + count > MAX_MESSAGES_PER_ROOM)
-      throw new Error(`A room holds at most ${MAX_MESSAGES_PER_ROOM} messages.`);
-    const session = this.sessions.session();
-    let parentId = (await session.getLatestLeaf())?.id ?? null;
-    const createdAt = Date.now();
-    const filler =
-      "A line of typical chat length, with a few clauses, some numbers like 42 and 3.14, and a closing remark.";
-    for (let i = 0; i < count; i++) {
-      const n = base + i;
-      const user = n % 2 === 0;
-      const id = crypto.randomUUID();
-      const metadata: MessageMetadata = user
-        ? { author: "seed", createdAt }
-        : {
-            createdAt,
-            model: "bench-seed",
-            offline: false,
-            usage: { inputTokens: 40, outputTokens: 40, totalTokens: 80 }
-          };
-      await session.importMessage(
-        {
-          id,
-          role: user ? "user" : "assistant",
-          parts: [{ type: "text", text: `Seeded ${user ? "question" : "answer"} #${n}. ${filler}` }],
-          metadata
-        },
-        { parentId, createdAt }
-      );
-      parentId = id;
-    }
-    this.messages = (await session.getRecentHistory(this.hydrationByteBudget)).messages as UIMessage[];
-    this.#reportActivity();
-    return { messageCount: this.#messageCount() };
+    return this.#rest.stream(body);
   }
 
   /** Full-text search over this room's own transcript (the model's tool). */
@@ -293,14 +173,14 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   async onChatMessage(onFinish: GenerateTextOnFinishCallback<ToolSet>, options?: OnChatMessageOptions) {
     // A continuation (recovery, tool follow-up) extends the last answer as is.
     const turn = options?.continuation ? { answering: null, messages: this.messages } : contextForTurn(this.messages);
-    if (turn.answering && options?.requestId) this.#restTurns.get(turn.answering)?.(options.requestId);
-    this.#reportActivity();
+    if (turn.answering && options?.requestId) this.#rest.turnStarted(turn.answering, options.requestId);
+    this.reportActivity();
 
     const config = readModelConfig(this.env);
     const { settings } = this.state;
     const { model, modelId, offline } = resolveModel(config, settings, {
       roomName: settings.name,
-      messageCount: this.#messageCount(),
+      messageCount: this.messageCount(),
       systemPrompt: settings.systemPrompt || null
     });
     const window = selectContextWindow(turn.messages, {
@@ -349,7 +229,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     if (result.status === "error" || result.status === "aborted") {
       await this.#markEndedEarly(result);
     }
-    this.#reportActivity();
+    this.reportActivity();
   }
 
   /** Keeps why an answer ended early in the transcript itself. */
@@ -391,12 +271,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   broadcast(msg: string | ArrayBuffer | ArrayBufferView, without?: string[]) {
     super.broadcast(msg, without);
-    if (this.#frameTaps.size === 0 || typeof msg !== "string") return;
-    // Only chat response frames can belong to a REST turn; skip the parse
-    // for everything else.
-    if (!msg.startsWith('{"') || !msg.includes("cf_agent_use_chat_response")) return;
-    const frame = JSON.parse(msg) as ChatResponseFrame;
-    if (frame.type === "cf_agent_use_chat_response") this.#frameTaps.get(frame.id)?.(frame);
+    this.#rest.tap(msg);
   }
 
   // ── What sockets may send ──
@@ -406,172 +281,43 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     if (source !== "server") throw new Error("Room state is read-only for clients.");
   }
 
-  async #guardFrame(connection: Connection, message: WSMessage, next: (c: Connection, m: WSMessage) => unknown) {
-    const refuse = (code: ErrorCode, text: string, requestId?: string) => {
-      if (requestId) {
-        // Settle the client's pending request, as the framework would.
-        connection.send(
-          JSON.stringify({ type: "cf_agent_use_chat_response", id: requestId, body: text, done: true, error: true })
-        );
-      }
-      connection.send(JSON.stringify({ type: "rooms_error", code, message: text } satisfies RoomServerFrame));
-    };
-    if (typeof message !== "string") return refuse("bad_request:body", "Binary frames are not accepted.");
-    if (message.length > MAX_WS_FRAME_BYTES) {
-      return refuse("payload_too_large:body", `Frames may be at most ${MAX_WS_FRAME_BYTES} bytes.`);
-    }
-    const frame = parseJson(message);
-    const type = typeof frame === "object" && frame !== null ? (frame as { type?: unknown }).type : undefined;
-    const requestId =
-      typeof (frame as { id?: unknown } | undefined)?.id === "string"
-        ? (frame as { id: string }).id.slice(0, 128)
-        : undefined;
-    switch (type) {
-      case "cf_agent_use_chat_request": {
-        const admission = this.#sendLimiter.take(connection.id, Date.now());
-        if (!admission.ok) {
-          return refuse(
-            "rate_limited:requests",
-            `Too many messages; wait ${Math.ceil(admission.retryAfterMs / 1000)} s.`,
-            requestId
-          );
-        }
-        if (this.#messageCount() >= MAX_MESSAGES_PER_ROOM) {
-          return refuse(
-            "conflict:room_full",
-            `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`,
-            requestId
-          );
-        }
-        const init = (frame as { init?: { method?: unknown; body?: unknown } }).init;
-        const guarded = guardChatRequest(init?.body, this.messages, {
-          maxMessageLength: MAX_MESSAGE_LENGTH,
-          maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST
-        });
-        if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
-        return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body: guarded.body } }));
-      }
-      case "cf_agent_chat_clear":
-        return refuse("bad_request:body", "Clearing a room's history is not allowed; delete the room instead.");
-      case "cf_agent_tool_result":
-      case "cf_agent_tool_approval":
-        return refuse("bad_request:body", "This room has no client-side tools.");
-      case "rooms_typing": {
-        if (!this.#typingLimiter.take(connection.id, Date.now()).ok) return;
-        return next(connection, message);
-      }
-      default:
-        return next(connection, message);
-    }
-  }
-
   // ── Presence and typing ──
 
   async onConnect(connection: Connection<ConnectionInfo>, _ctx: ConnectionContext) {
-    connection.setState({ name: "Anonymous", typing: false });
+    connection.setState(NEW_CONNECTION);
     this.#broadcastPresence();
   }
 
   async onClose(connection: Connection) {
-    this.#sendLimiter.forget(connection.id);
-    this.#typingLimiter.forget(connection.id);
+    this.#frameGuard.forget(connection.id);
     this.#broadcastPresence(connection.id);
   }
 
   async onMessage(connection: Connection<ConnectionInfo>, message: WSMessage) {
     // AIChatAgent has already taken its own protocol frames; what reaches
     // here is ours or garbage.
-    const parsed = typeof message === "string" ? parseJson(message) : undefined;
-    const frame = RoomClientFrame.safeParse(parsed);
-    if (!frame.success) {
-      connection.send(
-        JSON.stringify({
-          type: "rooms_error",
-          code: "bad_request:body",
-          message: "Unrecognised frame: expected a chat protocol frame, rooms_hello or rooms_typing."
-        } satisfies RoomServerFrame)
-      );
-      return;
-    }
-    const current = connection.state ?? {};
-    if (frame.data.type === "rooms_hello") connection.setState({ ...current, name: frame.data.name });
-    else connection.setState({ ...current, typing: frame.data.typing });
-    this.#broadcastPresence();
+    if (applyPresenceFrame(connection, message)) this.#broadcastPresence();
   }
 
   #broadcastPresence(leavingId?: string) {
-    const users: PresenceUser[] = [];
-    for (const connection of this.getConnections<ConnectionInfo>()) {
-      if (connection.id === leavingId) continue;
-      users.push({
-        connectionId: connection.id,
-        name: connection.state?.name ?? "Anonymous",
-        typing: connection.state?.typing ?? false
-      });
-    }
-    this.broadcast(JSON.stringify({ type: "rooms_presence", users } satisfies RoomServerFrame));
+    this.broadcast(presenceFrame(this.getConnections<ConnectionInfo>(), leavingId));
   }
 
   // ── Reporting to the overseer ──
 
-  #messageCount(): number {
-    // Counted in SQL so rooms larger than the hydration window report right.
-    const rows = this.sql<{ n: number }>`
-      SELECT COUNT(*) AS n FROM cf_agents_session_messages
-      WHERE session_id = ${this.sessions.session().sessionId} AND type = 'message'`;
-    return rows[0]?.n ?? this.messages.length;
-  }
-
-  #nextActivitySeq(): number {
-    const rows = this.sql<{ seq: number }>`
-      INSERT INTO room_activity (id, seq) VALUES (1, 1)
-      ON CONFLICT (id) DO UPDATE SET seq = seq + 1
-      RETURNING seq`;
-    return rows[0].seq;
+  messageCount(): number {
+    return this.#activity.messageCount(this.messages.length);
   }
 
   /** Best effort: a missed report is corrected by the next one. */
-  #reportActivity() {
-    const last = this.messages.at(-1);
-    const activity: RoomActivity = {
-      seq: this.#nextActivitySeq(),
-      messageCount: this.#messageCount(),
-      lastMessagePreview: last ? messagePreview(last.parts) : null,
-      lastActiveAt: Date.now()
-    };
-    const report = async () => {
-      const overseer = await this.parentAgent(OverseerAgent);
-      await overseer.recordRoomActivity(this.name, activity);
-    };
+  protected reportActivity() {
+    const activity = this.#activity.next(this.messages);
+    const overseerName = this.parentPath.at(-1)?.name;
+    if (!overseerName) return console.warn("[ChatRoom] not a facet: no overseer to report activity to");
     this.ctx.waitUntil(
-      report().catch((error: unknown) => console.warn("[ChatRoom] failed to report activity:", error))
+      reportToOverseer(this.env, overseerName, this.name, activity).catch((error: unknown) =>
+        console.warn("[ChatRoom] failed to report activity:", error)
+      )
     );
   }
-}
-
-function restUserMessage(body: SendMessageBody): UIMessage {
-  return {
-    id: crypto.randomUUID(),
-    role: "user",
-    parts: [{ type: "text", text: body.text }],
-    metadata: { author: body.author ?? "API", createdAt: Date.now() } satisfies MessageMetadata
-  };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Not JSON: the caller answers with an error frame.
-    return undefined;
-  }
-}
-
-function toChatMessage(message: { id: string; role: string; parts: unknown[]; metadata?: unknown }): ChatMessage {
-  return {
-    id: message.id,
-    role: message.role as ChatMessage["role"],
-    parts: message.parts as ChatMessage["parts"],
-    ...(message.metadata ? { metadata: message.metadata as MessageMetadata } : {})
-  };
 }

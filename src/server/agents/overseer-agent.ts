@@ -30,7 +30,7 @@ import type {
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
 import type { Env } from "../env";
-import { AppError, asResult, type RpcResult, rateLimited, roomNotFound } from "../http/errors";
+import { AppError, asResult, type RpcResult, rateLimited, roomNotFound } from "../errors";
 import { ChatRoom } from "./chat-room";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
@@ -106,16 +106,6 @@ export class OverseerAgent extends Agent<Env> {
 
   deleteRoom(id: string): Promise<RpcResult<void>> {
     return asResult(() => this.#deleteRoom(id));
-  }
-
-  /** Benchmarks only (ROOMS_BENCH_SEED=1): appends synthetic history to a room. */
-  benchSeed(id: string, count: number): Promise<RpcResult<{ messageCount: number }>> {
-    return asResult(() => {
-      if (this.#requireRow(id).message_count + count > MAX_MESSAGES_PER_ROOM) {
-        throw new AppError("conflict:room_full", 409, `A room holds at most ${MAX_MESSAGES_PER_ROOM} messages.`);
-      }
-      return this.#inRoom(id, (room) => room.benchSeed(count));
-    });
   }
 
   listMessages(id: string, query: MessagesQuery): Promise<RpcResult<MessagePage>> {

@@ -8,7 +8,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { Env } from "../env";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 export const SESSION_COOKIE = "rooms_token";
 

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ErrorBody } from "../../shared/errors";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;

@@ -5,7 +5,7 @@
  */
 import type { Context, Env as HonoEnv } from "hono";
 import type { ErrorCode } from "../../shared/errors";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 type IssueList = { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
 

@@ -8,18 +8,16 @@
 import { zValidator } from "@hono/zod-validator";
 import { getAgentByName } from "agents";
 import { type Context, Hono } from "hono";
-import { z } from "zod";
 import { DEFAULT_WORKSPACE, WORKSPACE_PATTERN } from "../../shared/constants";
 import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "../../shared/protocol";
 import type { OverseerAgent } from "../agents/overseer-agent";
 import type { Env } from "../env";
-import { AppError, unwrap } from "../http/errors";
+import { AppError, unwrap } from "../errors";
 import { rejectInvalid } from "../http/validation";
 
 type RoomsContext = Context<{ Bindings: Env }>;
 
 type RestMethods =
-  | "benchSeed"
   | "listRooms"
   | "createRoom"
   | "getRoom"
@@ -51,9 +49,6 @@ async function overseerFor(c: RoomsContext): Promise<OverseerRpc> {
   return (await getAgentByName(c.env.OverseerAgent, workspace)) as unknown as OverseerRpc;
 }
 
-/** Messages one seeding call may add: one call holds the room for well under a second per 10,000. */
-const BenchSeedBody = z.strictObject({ count: z.number().int().min(1).max(10_000) });
-
 export const roomRoutes = new Hono<{ Bindings: Env }>()
   .get("/", async (c) => {
     const overseer = await overseerFor(c);
@@ -77,22 +72,6 @@ export const roomRoutes = new Hono<{ Bindings: Env }>()
     unwrap(await overseer.deleteRoom(c.req.param("id")));
     return c.body(null, 204);
   })
-  // Benchmarks only: fills a room with synthetic history fast. Answers 404,
-  // like any unknown route, unless ROOMS_BENCH_SEED=1.
-  .post(
-    "/:id/__bench/seed",
-    async (c, next) => {
-      if (c.env.ROOMS_BENCH_SEED !== "1") {
-        throw new AppError("not_found:route", 404, `No API route POST ${new URL(c.req.url).pathname}.`);
-      }
-      await next();
-    },
-    zValidator("json", BenchSeedBody, rejectInvalid("bad_request:body")),
-    async (c) => {
-      const overseer = await overseerFor(c);
-      return c.json(unwrap(await overseer.benchSeed(c.req.param("id"), c.req.valid("json").count)));
-    }
-  )
   .get("/:id/messages", zValidator("query", MessagesQuery, rejectInvalid("bad_request:query")), async (c) => {
     const overseer = await overseerFor(c);
     return c.json(unwrap(await overseer.listMessages(c.req.param("id"), c.req.valid("query"))));

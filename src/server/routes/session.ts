@@ -7,8 +7,8 @@ import { Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import type { Env } from "../env";
+import { AppError } from "../errors";
 import { presentedToken, SESSION_COOKIE, tokenMatches } from "../http/access";
-import { AppError } from "../http/errors";
 import { rejectInvalid } from "../http/validation";
 
 const SignIn = z.strictObject({ token: z.string().min(1, "token must not be empty").max(512) });

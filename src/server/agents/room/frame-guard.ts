@@ -1,0 +1,114 @@
+/**
+ * What a room's sockets may send. Every frame passes these checks before
+ * AIChatAgent acts on it: binary and oversized frames, per-connection rate
+ * limits, the room's message cap, the chat-request guard (only the last,
+ * new user message is taken from a client), and protocol frames a room
+ * does not accept (clear, client-side tool results).
+ */
+import { MessageType } from "@cloudflare/ai-chat/types";
+import type { Connection, WSMessage } from "agents";
+import type { UIMessage } from "ai";
+import {
+  MAX_MESSAGE_LENGTH,
+  MAX_MESSAGES_PER_CHAT_REQUEST,
+  MAX_MESSAGES_PER_ROOM,
+  MAX_WS_FRAME_BYTES,
+  RATE_LIMITS
+} from "../../../shared/constants";
+import type { ErrorCode } from "../../../shared/errors";
+import { guardChatRequest } from "../../domain/chat-request-guard";
+import { RateLimiter, rateScaleFrom, scaled } from "../../domain/rate-limit";
+import { parseJson, sendRoomError } from "./frames";
+
+/** What the guard needs from its room. */
+interface GuardedRoom {
+  readonly messages: UIMessage[];
+  messageCount(): number;
+}
+
+type Next = (connection: Connection, message: WSMessage) => unknown;
+
+export class FrameGuard {
+  /** Per-connection limits on what a socket may send (RATE_LIMIT_SCALE applies). */
+  #sendLimiter: RateLimiter;
+  #typingLimiter: RateLimiter;
+
+  constructor(
+    private readonly room: GuardedRoom,
+    rateLimitScale: string | undefined
+  ) {
+    const scale = rateScaleFrom(rateLimitScale);
+    this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale));
+    this.#typingLimiter = new RateLimiter(scaled(RATE_LIMITS.socketTyping, scale));
+  }
+
+  forget(connectionId: string) {
+    this.#sendLimiter.forget(connectionId);
+    this.#typingLimiter.forget(connectionId);
+  }
+
+  async check(connection: Connection, message: WSMessage, next: Next) {
+    const refuse = (code: ErrorCode, text: string, requestId?: string) => {
+      if (requestId) {
+        // Settle the client's pending request, as the framework would.
+        connection.send(
+          JSON.stringify({
+            type: MessageType.CF_AGENT_USE_CHAT_RESPONSE,
+            id: requestId,
+            body: text,
+            done: true,
+            error: true
+          })
+        );
+      }
+      sendRoomError(connection, code, text);
+    };
+    if (typeof message !== "string") return refuse("bad_request:body", "Binary frames are not accepted.");
+    if (message.length > MAX_WS_FRAME_BYTES) {
+      return refuse("payload_too_large:body", `Frames may be at most ${MAX_WS_FRAME_BYTES} bytes.`);
+    }
+    const frame = parseJson(message);
+    const type = typeof frame === "object" && frame !== null ? (frame as { type?: unknown }).type : undefined;
+    const requestId =
+      typeof (frame as { id?: unknown } | undefined)?.id === "string"
+        ? (frame as { id: string }).id.slice(0, 128)
+        : undefined;
+    switch (type) {
+      case MessageType.CF_AGENT_USE_CHAT_REQUEST: {
+        const admission = this.#sendLimiter.take(connection.id, Date.now());
+        if (!admission.ok) {
+          return refuse(
+            "rate_limited:requests",
+            `Too many messages; wait ${Math.ceil(admission.retryAfterMs / 1000)} s.`,
+            requestId
+          );
+        }
+        if (this.room.messageCount() >= MAX_MESSAGES_PER_ROOM) {
+          return refuse(
+            "conflict:room_full",
+            `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`,
+            requestId
+          );
+        }
+        const init = (frame as { init?: { method?: unknown; body?: unknown } }).init;
+        const guarded = guardChatRequest(init?.body, this.room.messages, {
+          maxMessageLength: MAX_MESSAGE_LENGTH,
+          maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST
+        });
+        if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
+        return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body: guarded.body } }));
+      }
+      case MessageType.CF_AGENT_CHAT_CLEAR:
+        return refuse("bad_request:body", "Clearing a room's history is not allowed; delete the room instead.");
+      case MessageType.CF_AGENT_TOOL_RESULT:
+      case MessageType.CF_AGENT_TOOL_APPROVAL:
+        return refuse("bad_request:body", "This room has no client-side tools.");
+      case "rooms_typing": {
+        if (!this.#typingLimiter.take(connection.id, Date.now()).ok) return;
+        return next(connection, message);
+      }
+      default:
+        return next(connection, message);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The REST send path of a room. AIChatAgent only speaks WebSocket, so a
+ * REST send runs the turn through the same `saveMessages` path as a socket
+ * send (everyone connected sees it live) and taps the room's outgoing chat
+ * frames to stream the answer back as server-sent events.
+ */
+import type { AIChatAgent } from "@cloudflare/ai-chat";
+import { MessageType } from "@cloudflare/ai-chat/types";
+import type { UIMessage } from "ai";
+import type { SendMessageBody, SendMessageResult } from "../../../shared/protocol";
+import { answerTo, restUserMessage, toChatMessage } from "../../domain/chat-messages";
+
+/** Frames of the AIChatAgent protocol we tap for the REST SSE path. */
+type ChatResponseFrame = {
+  type: MessageType.CF_AGENT_USE_CHAT_RESPONSE;
+  id: string;
+  body?: string;
+  done?: boolean;
+  error?: boolean;
+};
+
+/** What the bridge needs from its room. */
+type RestTurnHost = Pick<AIChatAgent, "messages" | "saveMessages">;
+
+export class RestTurnBridge {
+  /** REST sends waiting to learn the request id of their turn. */
+  #restTurns = new Map<string, (requestId: string) => void>();
+  /** Listeners on this room's outgoing chat frames, keyed by request id. */
+  #frameTaps = new Map<string, (frame: ChatResponseFrame) => void>();
+
+  constructor(private readonly room: RestTurnHost) {}
+
+  /** A send that did not come over this room's WebSocket. */
+  send(body: SendMessageBody): Promise<SendMessageResult> {
+    return this.#runTurn(restUserMessage(body), () => {});
+  }
+
+  /** `send` as server-sent events: user-message, chunk…, done. */
+  stream(body: SendMessageBody): ReadableStream<Uint8Array> {
+    const userMessage = restUserMessage(body);
+
+    const encoder = new TextEncoder();
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const output = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        controller = c;
+      }
+    });
+    const emit = (event: string, data: unknown) => {
+      try {
+        controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      } catch (error) {
+        // The HTTP client went away; the turn itself carries on for the room.
+        console.warn("[ChatRoom] SSE client gone:", error);
+      }
+    };
+    emit("user-message", toChatMessage(userMessage));
+    void this.#runTurn(userMessage, (frame) => {
+      if (frame.body) emit("chunk", JSON.parse(frame.body));
+    })
+      .then((result) => emit("done", result))
+      .catch((error: unknown) => emit("error", { message: error instanceof Error ? error.message : String(error) }))
+      .finally(() => {
+        try {
+          controller.close();
+        } catch (error) {
+          console.warn("[ChatRoom] SSE stream already closed:", error);
+        }
+      });
+    return output;
+  }
+
+  /** Called when a turn starts: binds a waiting REST send to its request id. */
+  turnStarted(answering: string, requestId: string) {
+    this.#restTurns.get(answering)?.(requestId);
+  }
+
+  /** Sees every frame the room broadcasts; forwards a REST turn's chat frames. */
+  tap(msg: string | ArrayBuffer | ArrayBufferView) {
+    if (this.#frameTaps.size === 0 || typeof msg !== "string") return;
+    // Only chat response frames can belong to a REST turn; skip the parse
+    // for everything else.
+    if (!msg.startsWith('{"') || !msg.includes(MessageType.CF_AGENT_USE_CHAT_RESPONSE)) return;
+    const frame = JSON.parse(msg) as ChatResponseFrame;
+    if (frame.type === MessageType.CF_AGENT_USE_CHAT_RESPONSE) this.#frameTaps.get(frame.id)?.(frame);
+  }
+
+  async #runTurn(userMessage: UIMessage, onFrame: (frame: ChatResponseFrame) => void): Promise<SendMessageResult> {
+    let requestId: string | null = null;
+    this.#restTurns.set(userMessage.id, (id) => {
+      requestId = id;
+      this.#frameTaps.set(id, onFrame);
+    });
+    try {
+      const result = await this.room.saveMessages((messages) => [...messages, userMessage]);
+      const answer = answerTo(this.room.messages, userMessage.id);
+      return {
+        userMessage: toChatMessage(userMessage),
+        assistantMessage: answer ? toChatMessage(answer) : null,
+        status: result.status,
+        ...(result.error ? { error: result.error } : {})
+      };
+    } finally {
+      this.#restTurns.delete(userMessage.id);
+      if (requestId) this.#frameTaps.delete(requestId);
+    }
+  }
+}
