@@ -25,6 +25,21 @@ function sseError(code: string, message: string): Uint8Array {
   return new TextEncoder().encode(`data: ${JSON.stringify({ error: { message, type: code, code } })}\n\n`);
 }
 
+const NEWLINE_BYTE = 0x0a;
+const NEWLINE = new Uint8Array([NEWLINE_BYTE]);
+
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
 export function createStreamGuardFetch(opts: { idleTimeoutMs: number; fetch?: typeof fetch }): typeof fetch {
   const baseFetch = opts.fetch ?? fetch;
   const idleMs = opts.idleTimeoutMs;
@@ -58,11 +73,13 @@ export function createStreamGuardFetch(opts: { idleTimeoutMs: number; fetch?: ty
     if (!response.ok || !response.body || !isStream) return response;
 
     const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    const encoder = new TextEncoder();
     // Only whole lines are passed on, so a cut never leaves half a JSON
-    // event in front of our error event.
-    let pending = "";
+    // event in front of our error event. Lines are cut on the bytes: a
+    // newline byte never occurs inside a multi-byte UTF-8 character, so
+    // nothing is decoded and re-encoded on the way through.
+    // The unfinished last line, in the pieces it came in (joined once, when
+    // its line break arrives, so a long line costs linear time).
+    let pending: Uint8Array[] = [];
     let finished = false;
     let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -74,35 +91,47 @@ export function createStreamGuardFetch(opts: { idleTimeoutMs: number; fetch?: ty
           controller.enqueue(sseError(code, message));
           controller.close();
         };
-        idleTimer = setTimeout(() => {
-          failWith(IDLE_TIMEOUT_CODE, `The model provider sent nothing for ${idleMs} ms.`);
-          upstream.abort(new ProviderIdleTimeoutError(idleMs));
-        }, idleMs);
-        try {
-          const { done, value } = await reader.read();
+        // A pull must enqueue, close or fail before it returns: a stream
+        // does not pull again after a pull that enqueued nothing, so a read
+        // holding no line break (providers split lines across reads) would
+        // otherwise park the answer for ever. Hence the loop.
+        while (!finished) {
+          idleTimer = setTimeout(() => {
+            failWith(IDLE_TIMEOUT_CODE, `The model provider sent nothing for ${idleMs} ms.`);
+            upstream.abort(new ProviderIdleTimeoutError(idleMs));
+          }, idleMs);
+          let read: ReadableStreamReadResult<Uint8Array>;
+          try {
+            read = await reader.read();
+          } catch (error) {
+            clearTimeout(idleTimer);
+            if (finished) return;
+            if (callerSignal?.aborted) {
+              finished = true;
+              controller.error(error);
+              return;
+            }
+            failWith(CONNECTION_LOST_CODE, "The connection to the model provider was lost mid-answer.");
+            return;
+          }
           clearTimeout(idleTimer);
           if (finished) return;
-          if (done) {
-            if (pending) controller.enqueue(encoder.encode(pending + "\n"));
+          if (read.done) {
+            if (pending.length > 0) controller.enqueue(concatBytes([...pending, NEWLINE]));
             finished = true;
             controller.close();
             return;
           }
-          pending += decoder.decode(value, { stream: true });
-          const cut = pending.lastIndexOf("\n");
-          if (cut >= 0) {
-            controller.enqueue(encoder.encode(pending.slice(0, cut + 1)));
-            pending = pending.slice(cut + 1);
+          const bytes = read.value;
+          const cut = bytes.lastIndexOf(NEWLINE_BYTE);
+          if (cut < 0) {
+            pending.push(bytes);
+            continue;
           }
-        } catch (error) {
-          clearTimeout(idleTimer);
-          if (finished) return;
-          if (callerSignal?.aborted) {
-            finished = true;
-            controller.error(error);
-            return;
-          }
-          failWith(CONNECTION_LOST_CODE, "The connection to the model provider was lost mid-answer.");
+          const lines = bytes.subarray(0, cut + 1);
+          controller.enqueue(pending.length > 0 ? concatBytes([...pending, lines]) : lines);
+          pending = cut + 1 < bytes.length ? [bytes.subarray(cut + 1)] : [];
+          return;
         }
       },
       cancel: async (reason) => {
