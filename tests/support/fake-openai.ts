@@ -42,6 +42,10 @@
  *                                     message follows the last user message, answers with TEXT
  *                                     (default "Tool said: <tool result content>")
  *     chunks=N[,slow=MS]              exactly N content chunks "t0 ", "t1 ", ...
+ *     split=SEED[,piece=BYTES]        (with chunks or text) a network that cuts anywhere: the SSE bytes
+ *                                     go out in separate writes of 1..BYTES bytes (default 24), cut at
+ *                                     pseudo-random positions from SEED: inside lines, JSON strings and
+ *                                     multi-byte UTF-8 characters alike
  *     text=TEXT | slow=MS | chunk=N | nousage   text scenario (combinable):
  *                                     reply TEXT (default "Echo: <last user text without directive>"),
  *                                     MS delay between chunks, N chars per chunk, omit usage chunk
@@ -72,8 +76,9 @@ export type FakeScenario =
       chunkSize?: number;
       /** include the usage chunk when stream_options.include_usage is requested (default true) */
       usage?: boolean;
+      split?: SplitWrites;
     }
-  | { kind: "chunks"; count: number; chunkDelayMs?: number }
+  | { kind: "chunks"; count: number; chunkDelayMs?: number; split?: SplitWrites }
   | {
       kind: "tool-call";
       /** a runaway model: call the tool again after every tool result */
@@ -108,6 +113,12 @@ export type FakeScenario =
       /** `retry-after-ms` header on the failures (default 1, so SDK retries are fast); false omits it */
       retryAfterMs?: number | false;
     };
+
+/** Write the SSE bytes in pieces of 1..maxPieceBytes, cut at positions drawn from `seed`. */
+export interface SplitWrites {
+  seed: number;
+  maxPieceBytes?: number;
+}
 
 export interface RecordedRequest {
   id: number;
@@ -293,6 +304,7 @@ function scenarioFromParams(p: Map<string, string>): FakeScenario {
   if (p.has("chunks")) {
     const s: FakeScenario = { kind: "chunks", count: num(p.get("chunks"), 1) };
     if (p.has("slow")) s.chunkDelayMs = num(p.get("slow"), 0);
+    if (p.has("split")) s.split = splitFromParams(p);
     return s;
   }
   const s: FakeScenario = { kind: "text" };
@@ -300,7 +312,21 @@ function scenarioFromParams(p: Map<string, string>): FakeScenario {
   if (p.has("slow")) s.chunkDelayMs = num(p.get("slow"), 0);
   if (p.has("chunk")) s.chunkSize = num(p.get("chunk"), 4);
   if (p.has("nousage")) s.usage = false;
+  if (p.has("split")) s.split = splitFromParams(p);
   return s;
+}
+
+function splitFromParams(p: Map<string, string>): SplitWrites {
+  return { seed: num(p.get("split"), 1), maxPieceBytes: Math.max(1, num(p.get("piece"), 24)) };
+}
+
+/** A small seeded generator (LCG), so a split that breaks something can be replayed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
 }
 
 const VALID_KINDS = new Set(["text", "chunks", "tool-call", "status", "hang", "cut", "malformed", "fail-then"]);
@@ -428,7 +454,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
   }
 
   /** write and wait until the data has been flushed to the socket (or the response closed) */
-  function writeFlushed(ctx: Ctx, data: string): Promise<void> {
+  function writeFlushed(ctx: Ctx, data: string | Uint8Array): Promise<void> {
     return new Promise((resolve) => {
       if (ctx.closed) return resolve();
       const done = () => {
@@ -471,7 +497,13 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
    * otherwise events are batched into larger writes (respecting backpressure).
    * Returns false if the response closed before everything was written.
    */
-  async function writeEvents(ctx: Ctx, events: Iterable<string>, delayMs: number): Promise<boolean> {
+  async function writeEvents(
+    ctx: Ctx,
+    events: Iterable<string>,
+    delayMs: number,
+    split?: SplitWrites
+  ): Promise<boolean> {
+    if (split) return writeSplit(ctx, events, delayMs, split);
     let buf = "";
     let first = true;
     for (const ev of events) {
@@ -497,6 +529,44 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
     if (buf) {
       if (!ctx.res.write(buf)) await waitDrain(ctx);
     }
+    return !ctx.closed;
+  }
+
+  /**
+   * Each write is a separate, flushed piece of 1..maxPieceBytes bytes, cut
+   * without regard for lines or characters. Without a delay the pieces run
+   * across event boundaries; with one, each event is cut up after its delay.
+   */
+  async function writeSplit(ctx: Ctx, events: Iterable<string>, delayMs: number, split: SplitWrites) {
+    const random = seededRandom(split.seed);
+    const maxPiece = Math.max(1, Math.floor(split.maxPieceBytes ?? 24));
+    let carry = Buffer.alloc(0);
+    const writePieces = async (bytes: Buffer, flushAll: boolean) => {
+      let from = 0;
+      while (from < bytes.length) {
+        const size = 1 + Math.floor(random() * maxPiece);
+        if (!flushAll && from + size > bytes.length) break;
+        const piece = bytes.subarray(from, from + size);
+        from += piece.length;
+        await writeFlushed(ctx, piece);
+        if (ctx.closed) return bytes.subarray(bytes.length);
+        // let the socket send it on its own before the next piece
+        await new Promise<void>((r) => setImmediate(r));
+      }
+      return bytes.subarray(from);
+    };
+    let first = true;
+    for (const ev of events) {
+      if (ctx.closed) return false;
+      if (delayMs > 0) {
+        if (!first) await sleep(ctx, delayMs);
+        await writePieces(Buffer.from(ev, "utf8"), true);
+      } else {
+        carry = await writePieces(Buffer.concat([carry, Buffer.from(ev, "utf8")]), false);
+      }
+      first = false;
+    }
+    if (carry.length > 0) await writePieces(carry, true);
     return !ctx.closed;
   }
 
@@ -568,7 +638,13 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       usage: usageObj(completionTokens)
     });
 
-    async function streamText(pieces: string[], delayMs: number, completionTokens: number, withUsage: boolean) {
+    async function streamText(
+      pieces: string[],
+      delayMs: number,
+      completionTokens: number,
+      withUsage: boolean,
+      split?: SplitWrites
+    ) {
       startSse(ctx);
       function* events() {
         yield sse(chunk({ role: "assistant", content: "", refusal: null }));
@@ -577,7 +653,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
         if (includeUsage && withUsage) yield sse(usageChunk(completionTokens));
         yield sse("[DONE]");
       }
-      if (await writeEvents(ctx, events(), delayMs)) ctx.res.end();
+      if (await writeEvents(ctx, events(), delayMs, split)) ctx.res.end();
     }
 
     switch (s.kind) {
@@ -653,7 +729,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
           if (includeUsage) yield sse(usageChunk(Math.max(1, count)));
           yield sse("[DONE]");
         }
-        if (await writeEvents(ctx, events(), s.chunkDelayMs ?? 0)) ctx.res.end();
+        if (await writeEvents(ctx, events(), s.chunkDelayMs ?? 0, s.split)) ctx.res.end();
         return;
       }
       case "tool-call": {
@@ -715,7 +791,13 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
           sendJson(ctx, 200, completion({ role: "assistant", content: text }, "stop", tokensFor(text)));
           return;
         }
-        await streamText(splitChunks(text, s.chunkSize ?? 4), s.chunkDelayMs ?? 0, tokensFor(text), s.usage !== false);
+        await streamText(
+          splitChunks(text, s.chunkSize ?? 4),
+          s.chunkDelayMs ?? 0,
+          tokensFor(text),
+          s.usage !== false,
+          s.split
+        );
         return;
       }
       case "fail-then":
