@@ -47,6 +47,7 @@ import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
 import { contextForTurn } from "../domain/turn-context";
 import { addUsage, EMPTY_USAGE, toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
+import { AppError } from "../http/errors";
 import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
 import { FrameGuard } from "./room/frame-guard";
@@ -79,6 +80,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     // AIChatAgent wrapped onMessage in its own constructor to take its
     // protocol frames. Wrap it once more, so every frame passes our checks
     // before the framework acts on it.
+    this.onRequest = () => this.#refuseHttp();
     const frameworkOnMessage = this.onMessage.bind(this);
     this.onMessage = async (connection: Connection, message: WSMessage) => {
       await this.#frameGuard.check(connection, message, frameworkOnMessage);
@@ -274,6 +276,25 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     this.#rest.tap(msg);
   }
 
+  // ── What reaches a room ──
+
+  /**
+   * A room has no children. Without this, `…/sub/chat-room/<id>/sub/…`
+   * would lazily create facets of this facet that the registry never sees.
+   */
+  async onBeforeSubAgent(): Promise<Response> {
+    return notFound("A room has no sub-agents.");
+  }
+
+  /**
+   * The app talks to rooms over its REST API and the room socket only; the
+   * framework's own HTTP endpoints (e.g. `get-messages`, the whole
+   * transcript in one response) are not part of it.
+   */
+  async #refuseHttp(): Promise<Response> {
+    return notFound("No such endpoint on a room; use the REST API under /api.");
+  }
+
   // ── What sockets may send ──
 
   /** Only the server changes room state; clients change settings over REST. */
@@ -320,4 +341,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       )
     );
   }
+}
+
+function notFound(message: string): Response {
+  return Response.json(new AppError("not_found:route", 404, message).toBody(), { status: 404 });
 }

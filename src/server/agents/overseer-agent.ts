@@ -34,6 +34,8 @@ import { AppError, asResult, type RpcResult, rateLimited, roomNotFound } from ".
 import { ChatRoom } from "./chat-room";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
+/** A `/sub/<class>/<name>` with another `/sub/` below it: rooms have no children. */
+const NESTED_SUB_PATH = /\/sub\/[^/]+\/[^/]+\/sub(\/|$)/;
 
 export class OverseerAgent extends Agent<Env> {
   // Per client address, in this workspace. RATE_LIMIT_SCALE=0 turns them off.
@@ -58,6 +60,27 @@ export class OverseerAgent extends Agent<Env> {
 
   // ── Sockets ──
 
+  /**
+   * The room-list socket only receives: clients may not write the
+   * overseer's state (which the framework would store and push to every
+   * list client), so every list connection is read-only.
+   */
+  shouldConnectionBeReadonly(): boolean {
+    return true;
+  }
+
+  /**
+   * The list client reads only our room frames; the framework's identity,
+   * state and MCP frames would be noise (and leak the instance name).
+   */
+  shouldSendProtocolMessages(): boolean {
+    return false;
+  }
+
+  validateStateChange(_next: unknown, source: Connection | "server") {
+    if (source !== "server") throw new Error("The overseer's state is read-only for clients.");
+  }
+
   onConnect(connection: Connection) {
     this.#send(connection, { type: "rooms", rooms: this.listRooms() });
   }
@@ -76,8 +99,9 @@ export class OverseerAgent extends Agent<Env> {
    * before the framework would lazily create a facet, so an unknown or
    * deleted id gets 404 (a WebSocket is closed with 4404).
    */
-  async onBeforeSubAgent(_request: Request, child: { className: string; name: string }) {
+  async onBeforeSubAgent(request: Request, child: { className: string; name: string }) {
     if (
+      NESTED_SUB_PATH.test(new URL(request.url).pathname) ||
       child.className !== CHAT_ROOM_CLASS ||
       !this.#row(child.name) ||
       !this.dynamicAgents.has(ChatRoom, child.name)
@@ -133,15 +157,32 @@ export class OverseerAgent extends Agent<Env> {
     return this.sql<RoomRow>`SELECT * FROM rooms ORDER BY last_active_at DESC, id`.map(toRoomSummary);
   }
 
+  /**
+   * Creations between their cap check and their registry insert. Spawning
+   * the facet awaits, and other creations run meanwhile: counting them
+   * here, synchronously with the check, is what keeps concurrent creations
+   * from overshooting the cap.
+   */
+  #creating = 0;
+
   async #createRoom(input: CreateRoomBody): Promise<RoomDetail> {
     const [{ n }] = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM rooms`;
-    if (n >= MAX_ROOMS_PER_WORKSPACE) {
+    if (n + this.#creating >= MAX_ROOMS_PER_WORKSPACE) {
       throw new AppError(
         "conflict:room_limit",
         409,
         `This workspace already has ${MAX_ROOMS_PER_WORKSPACE} rooms, the most it can hold. Delete one first.`
       );
     }
+    this.#creating++;
+    try {
+      return await this.#spawnRoom(input);
+    } finally {
+      this.#creating--;
+    }
+  }
+
+  async #spawnRoom(input: CreateRoomBody): Promise<RoomDetail> {
     const now = Date.now();
     const row: RoomRow = {
       id: generateRoomId(),

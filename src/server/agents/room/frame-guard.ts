@@ -2,8 +2,8 @@
  * What a room's sockets may send. Every frame passes these checks before
  * AIChatAgent acts on it: binary and oversized frames, per-connection rate
  * limits, the room's message cap, the chat-request guard (only the last,
- * new user message is taken from a client), and protocol frames a room
- * does not accept (clear, client-side tool results).
+ * new user message is taken from a client), and the frame-type allow-list
+ * (domain/room-frames.ts): every other type is refused.
  */
 import { MessageType } from "@cloudflare/ai-chat/types";
 import type { Connection, WSMessage } from "agents";
@@ -18,6 +18,7 @@ import {
 import type { ErrorCode } from "../../../shared/errors";
 import { guardChatRequest } from "../../domain/chat-request-guard";
 import { RateLimiter, rateScaleFrom, scaled } from "../../domain/rate-limit";
+import { decideRoomFrame } from "../../domain/room-frames";
 import { parseJson, sendRoomError } from "./frames";
 
 /** What the guard needs from its room. */
@@ -73,8 +74,18 @@ export class FrameGuard {
       typeof (frame as { id?: unknown } | undefined)?.id === "string"
         ? (frame as { id: string }).id.slice(0, 128)
         : undefined;
-    switch (type) {
-      case MessageType.CF_AGENT_USE_CHAT_REQUEST: {
+    const decision = decideRoomFrame(frame);
+    switch (decision.kind) {
+      case "refused":
+        return refuse("bad_request:body", decision.message);
+      case "framework":
+        return next(connection, decision.frame);
+      case "room": {
+        if (type === "rooms_typing" && !this.#typingLimiter.take(connection.id, Date.now()).ok) return;
+        return next(connection, message);
+      }
+      case "chat-request": {
+        if (!requestId) return refuse("bad_request:body", "A chat request needs a string id.");
         const admission = this.#sendLimiter.take(connection.id, Date.now());
         if (!admission.ok) {
           return refuse(
@@ -98,17 +109,6 @@ export class FrameGuard {
         if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
         return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body: guarded.body } }));
       }
-      case MessageType.CF_AGENT_CHAT_CLEAR:
-        return refuse("bad_request:body", "Clearing a room's history is not allowed; delete the room instead.");
-      case MessageType.CF_AGENT_TOOL_RESULT:
-      case MessageType.CF_AGENT_TOOL_APPROVAL:
-        return refuse("bad_request:body", "This room has no client-side tools.");
-      case "rooms_typing": {
-        if (!this.#typingLimiter.take(connection.id, Date.now()).ok) return;
-        return next(connection, message);
-      }
-      default:
-        return next(connection, message);
     }
   }
 }
