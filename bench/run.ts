@@ -4,15 +4,16 @@
  *   npm run bench                      full run (~10-15 min on 2 cores)
  *   npm run bench -- --quick           reduced sizes, under 2 minutes
  *   npm run bench -- --only relay,memory
- *   npm run bench -- --out /tmp/r.json  write the results there instead
+ *   npm run bench -- --out bench/results/latest-full.json   keep the results there
  *   npm run bench -- --target preview  the production build under `vite preview`
  *                                      instead of `vite dev` (no Vite module runner
  *                                      inside workerd; see BENCHMARKS.md)
  *
  * Every section starts its own servers (the app under `vite dev` with a
  * fast fake model, see bench/lib), measures from Node clients on loopback,
- * and stops them. Results: bench/results/<mode>-<timestamp>.json and
- * bench/results/latest-<mode>.json; a summary is printed at the end.
+ * and stops them. Results go to <tmpdir>/rooms-bench/<mode>-<timestamp>.json,
+ * outside the tree, unless --out names a file (the committed figures in
+ * bench/results/ are written only that way); a summary is printed at the end.
  * Exit code 1 when any section failed (its error is in the results).
  */
 import { execFileSync } from "node:child_process";
@@ -160,16 +161,9 @@ async function main() {
   };
   const outPath = arg("out");
   const stamp = new Date(started).toISOString().replace(/[:.]/g, "-");
-  const targets = outPath
-    ? [path.resolve(outPath)]
-    : [
-        path.join(ROOT, "bench/results", `${mode}-${stamp}.json`),
-        path.join(ROOT, "bench/results", `latest-${mode}.json`)
-      ];
-  for (const target of targets) {
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, JSON.stringify(report, null, 2) + "\n");
-  }
+  const resultsFile = outPath ? path.resolve(outPath) : path.join(tmpdir(), "rooms-bench", `${mode}-${stamp}.json`);
+  mkdirSync(path.dirname(resultsFile), { recursive: true });
+  writeFileSync(resultsFile, JSON.stringify(report, null, 2) + "\n");
 
   const lines: string[] = [];
   for (const [key, r] of Object.entries(results)) {
@@ -181,7 +175,7 @@ async function main() {
       lines.push(`  ${name}: ${"median" in f ? fmt(f) : `${f.value} ${f.unit}`}`);
     for (const s of r.skipped) lines.push(`  skipped: ${s}`);
   }
-  process.stdout.write(`${lines.join("\n")}\n\nresults: ${targets.join(", ")}\n`);
+  process.stdout.write(`${lines.join("\n")}\n\nresults: ${resultsFile}\n`);
   process.exitCode = failed ? 1 : 0;
 }
 
