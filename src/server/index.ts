@@ -66,3 +66,4 @@ export { ChatRoom } from "./agents/chat-room";
 // Durable Object classes must be exported from the main module under their
 // own names: routing finds them through ctx.exports[Class.name].
 export { OverseerAgent } from "./agents/overseer-agent";
+export { PersonaAgent } from "./agents/persona-agent";

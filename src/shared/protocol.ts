@@ -16,6 +16,7 @@ import {
   MAX_TEMPERATURE,
   MIN_TEMPERATURE
 } from "./constants";
+import type { Persona, PersonaRef } from "./personas";
 
 // ── Room settings and summaries ──
 
@@ -50,14 +51,24 @@ export const CreateRoomBody = z.strictObject({
 });
 export type CreateRoomBody = z.infer<typeof CreateRoomBody>;
 
+/** Who answers a message that mentions no persona (see shared/personas.ts). */
+export const DEFAULT_RESPONDERS = ["assistant", "personas", "nobody"] as const;
+export type DefaultResponder = (typeof DEFAULT_RESPONDERS)[number];
+
 export const UpdateRoomBody = z
   .strictObject({
     name: RoomName.optional(),
     systemPrompt: SystemPrompt.optional(),
     model: ModelName.nullable().optional(),
-    temperature: Temperature.nullable().optional()
+    temperature: Temperature.nullable().optional(),
+    defaultResponder: z
+      .enum(DEFAULT_RESPONDERS, { error: `defaultResponder must be one of ${DEFAULT_RESPONDERS.join(", ")}` })
+      .optional()
   })
-  .refine((b) => Object.keys(b).length > 0, "give at least one of name, systemPrompt, model, temperature");
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    "give at least one of name, systemPrompt, model, temperature, defaultResponder"
+  );
 export type UpdateRoomBody = z.infer<typeof UpdateRoomBody>;
 
 /** What a room's own SQLite holds about its LLM context. */
@@ -68,6 +79,8 @@ export interface RoomSettings {
   model: string | null;
   /** null: the provider default. */
   temperature: number | null;
+  /** Absent on rooms made before personas: read as "assistant". */
+  defaultResponder?: DefaultResponder;
 }
 
 /** One row of the overseer's registry, as every client sees it. */
@@ -93,6 +106,8 @@ export interface RoomDetail extends RoomSummary {
   /** The model that answers now, e.g. "gpt-4o-mini" or "rooms-offline". */
   activeModel: string;
   offline: boolean;
+  /** The room's personas (absent on rooms made before personas). */
+  personas?: Persona[];
 }
 
 // ── Messages ──
@@ -136,6 +151,10 @@ export interface MessageMetadata {
   stopped?: boolean;
   /** The answer ended with a provider error; the text says why. */
   error?: string;
+  /** On a question: nobody was asked to answer it (a humans-only room). */
+  noReply?: boolean;
+  /** The answer was written by this persona, not the room's assistant. */
+  persona?: PersonaRef;
 }
 
 /** A stored message as REST returns it: the AI SDK's UIMessage. */
@@ -204,4 +223,6 @@ export interface RoomState {
   usage: TokenUsage;
   activeModel: string;
   offline: boolean;
+  /** The room's personas (absent on rooms made before personas). */
+  personas?: Persona[];
 }

@@ -31,6 +31,7 @@ import {
   type UIMessage
 } from "ai";
 import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
   ChatMessage,
   MessageMetadata,
@@ -47,10 +48,12 @@ import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
 import { contextForTurn } from "../domain/turn-context";
 import { addUsage, EMPTY_USAGE, toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
-import { AppError } from "../http/errors";
+import { AppError, asResult, type RpcResult } from "../errors";
 import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
+import type { PersonaFootprint } from "./persona-agent";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
 import { FrameGuard } from "./room/frame-guard";
+import { RoomPersonas } from "./room/personas";
 import { applyPresenceFrame, type ConnectionInfo, NEW_CONNECTION, presenceFrame } from "./room/presence";
 import { RestTurnBridge } from "./room/rest-bridge";
 
@@ -68,12 +71,14 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     settings: DEFAULT_SETTINGS,
     usage: EMPTY_USAGE,
     activeModel: "",
-    offline: true
+    offline: true,
+    personas: []
   };
 
   #activity = new RoomActivityLog(this.sql.bind(this), () => this.sessions.session().sessionId);
   #frameGuard = new FrameGuard(this, this.env.RATE_LIMIT_SCALE);
   #rest = new RestTurnBridge(this);
+  #personas = new RoomPersonas(this, () => readModelConfig(this.env));
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -110,7 +115,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       settings,
       usage: EMPTY_USAGE,
       activeModel: activeModelId(config, settings),
-      offline: isOffline(config)
+      offline: isOffline(config),
+      personas: []
     });
     return this.state;
   }
@@ -164,6 +170,29 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     return this.#rest.stream(body);
   }
 
+  // ── Personas (roster rules in domain/personas.ts, answers in room-personas.ts) ──
+
+  listPersonas(): Persona[] {
+    return this.#personas.personas();
+  }
+
+  createPersona(body: CreatePersonaBody): Promise<RpcResult<Persona>> {
+    return asResult(() => this.#personas.create(body));
+  }
+
+  updatePersona(personaId: string, patch: UpdatePersonaBody): Promise<RpcResult<Persona>> {
+    return asResult(() => this.#personas.update(personaId, patch));
+  }
+
+  deletePersona(personaId: string): Promise<RpcResult<void>> {
+    return asResult(() => this.#personas.delete(personaId));
+  }
+
+  /** What a persona's facet stores (tests prove deletes wipe it). Spawns it if absent. */
+  personaFootprint(personaId: string): Promise<PersonaFootprint & { registered: boolean }> {
+    return this.#personas.footprint(personaId);
+  }
+
   /** Full-text search over this room's own transcript (the model's tool). */
   async searchHistory(query: string, limit: number) {
     const hits = await this.sessions.session().search(query, { limit });
@@ -177,6 +206,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     const turn = options?.continuation ? { answering: null, messages: this.messages } : contextForTurn(this.messages);
     if (turn.answering && options?.requestId) this.#rest.turnStarted(turn.answering, options.requestId);
     this.reportActivity();
+
+    // Personas, or nobody, may answer instead of the assistant (room-personas.ts).
+    const plan = this.#personas.plan(turn, options?.continuation ?? false);
+    if (plan.kind === "nobody" || plan.kind === "personas") {
+      return this.#personas.runWithoutAssistant(plan, turn, options?.abortSignal);
+    }
 
     const config = readModelConfig(this.env);
     const { settings } = this.state;
@@ -268,7 +303,10 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     const author =
       typeof raw.author === "string" && raw.author.trim() ? raw.author.trim().slice(0, MAX_AUTHOR_LENGTH) : undefined;
     const createdAt = typeof raw.createdAt === "number" && Number.isFinite(raw.createdAt) ? raw.createdAt : Date.now();
-    return { ...message, metadata: { ...(author ? { author } : {}), createdAt } satisfies MessageMetadata };
+    // noReply is only ever set by this server: the chat request guard
+    // rebuilds client messages with an author alone.
+    const noReply = raw.noReply === true ? { noReply: true } : {};
+    return { ...message, metadata: { ...(author ? { author } : {}), createdAt, ...noReply } satisfies MessageMetadata };
   }
 
   broadcast(msg: string | ArrayBuffer | ArrayBufferView, without?: string[]) {

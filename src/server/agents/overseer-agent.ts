@@ -15,6 +15,7 @@
  */
 import { Agent, type Connection, type DynamicAgentStub, type WSMessage } from "agents";
 import { MAX_MESSAGES_PER_ROOM, MAX_ROOMS_PER_WORKSPACE, RATE_LIMITS } from "../../shared/constants";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
   CreateRoomBody,
   MessagePage,
@@ -30,7 +31,7 @@ import type {
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
 import type { Env } from "../env";
-import { AppError, asResult, type RpcResult, rateLimited, roomNotFound } from "../errors";
+import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap } from "../errors";
 import { ChatRoom } from "./chat-room";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
@@ -151,6 +152,24 @@ export class OverseerAgent extends Agent<Env> {
       this.#requireSpace(id);
       return this.#inRoom(id, (room) => room.streamFromRest(body));
     });
+  }
+
+  // ── Personas: the room owns its roster; the registry only gates the room ──
+
+  listPersonas(id: string): Promise<RpcResult<Persona[]>> {
+    return asResult(() => this.#inRoom(id, (room) => room.listPersonas()));
+  }
+
+  createPersona(id: string, body: CreatePersonaBody): Promise<RpcResult<Persona>> {
+    return asResult(async () => unwrap(await this.#inRoom(id, (room) => room.createPersona(body))));
+  }
+
+  updatePersona(id: string, personaId: string, patch: UpdatePersonaBody): Promise<RpcResult<Persona>> {
+    return asResult(async () => unwrap(await this.#inRoom(id, (room) => room.updatePersona(personaId, patch))));
+  }
+
+  deletePersona(id: string, personaId: string): Promise<RpcResult<void>> {
+    return asResult(async () => unwrap(await this.#inRoom(id, (room) => room.deletePersona(personaId))));
   }
 
   listRooms(): RoomSummary[] {

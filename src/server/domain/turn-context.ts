@@ -10,7 +10,10 @@
  */
 import type { UIMessage } from "ai";
 
-type Meta = { answers?: unknown };
+type Meta = { answers?: unknown; noReply?: unknown };
+
+/** A question the room decided nobody answers counts as answered. */
+const settled = (message: UIMessage) => (message.metadata as Meta | undefined)?.noReply === true;
 
 export interface TurnContext {
   /** The user message this turn answers, or null when there is none. */
@@ -40,7 +43,7 @@ export function contextForTurn(messages: readonly UIMessage[]): TurnContext {
   }
 
   const users = messages.filter((m) => m.role === "user");
-  const anchor = users.find((u) => !answersOf.has(u.id)) ?? users.at(-1) ?? null;
+  const anchor = users.find((u) => !answersOf.has(u.id) && !settled(u)) ?? users.at(-1) ?? null;
   if (!anchor) return { answering: null, messages: [...messages] };
 
   const threaded: UIMessage[] = [];
@@ -51,6 +54,10 @@ export function contextForTurn(messages: readonly UIMessage[]): TurnContext {
         break;
       }
       // Questions after the anchor are queued behind it; skip them here.
+      if (settled(message)) {
+        threaded.push(message, ...(answersOf.get(message.id) ?? []));
+        continue;
+      }
       if (!answersOf.has(message.id)) continue;
       threaded.push(message, ...answersOf.get(message.id)!);
     } else if (!placed.has(message)) {

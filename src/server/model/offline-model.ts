@@ -24,6 +24,8 @@ export interface OfflineRoomFacts {
   roomName: string;
   messageCount: number;
   systemPrompt: string | null;
+  /** Who answers when it is not the room's assistant (a persona's name, or "task"). */
+  speaker?: string;
 }
 
 export interface OfflineModelOptions {
@@ -121,8 +123,11 @@ export function composeOfflineReply(question: string, facts: OfflineRoomFacts): 
 
   const name = escapeInline(facts.roomName.replace(/\s+/g, " ").trim()) || "(unnamed)";
 
+  const speaker = facts.speaker ? escapeInline(facts.speaker.replace(/\s+/g, " ").trim()) : "";
   return [
-    "**Offline model** — this room is not connected to a language model, so this is a canned reply, not AI.",
+    speaker
+      ? `**Offline model, answering as ${speaker}** — this room is not connected to a language model, so this is a canned reply, not AI.`
+      : "**Offline model** — this room is not connected to a language model, so this is a canned reply, not AI.",
     asked,
     `What this room knows: name **${name}**, ${messages}, system prompt: ${systemPrompt}.`,
     "To get real answers, set `OPENAI_API_KEY` (and optionally `OPENAI_BASE_URL` for Ollama, llama.cpp, vLLM or LM Studio, and `OPENAI_MODEL`) in `.dev.vars` and restart."

@@ -14,6 +14,7 @@ import type { OverseerAgent } from "../agents/overseer-agent";
 import type { Env } from "../env";
 import { AppError, unwrap } from "../errors";
 import { rejectInvalid } from "../http/validation";
+import { personaRoutes } from "./personas";
 
 type RoomsContext = Context<{ Bindings: Env }>;
 
@@ -41,7 +42,7 @@ function clientAddress(c: RoomsContext): string {
   return c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "local";
 }
 
-async function overseerFor(c: RoomsContext): Promise<OverseerRpc> {
+export async function overseerFor(c: RoomsContext): Promise<OverseerRpc> {
   const workspace = c.req.param("workspace") ?? DEFAULT_WORKSPACE;
   if (!WORKSPACE_PATTERN.test(workspace)) {
     throw new AppError("bad_request:workspace", 400, "workspace must be 1-64 lowercase letters, digits, _ or -.");
@@ -72,6 +73,7 @@ export const roomRoutes = new Hono<{ Bindings: Env }>()
     unwrap(await overseer.deleteRoom(c.req.param("id")));
     return c.body(null, 204);
   })
+  .route("/:id/personas", personaRoutes)
   .get("/:id/messages", zValidator("query", MessagesQuery, rejectInvalid("bad_request:query")), async (c) => {
     const overseer = await overseerFor(c);
     return c.json(unwrap(await overseer.listMessages(c.req.param("id"), c.req.valid("query"))));

@@ -1,0 +1,224 @@
+/**
+ * PersonaAgent: one persona of one room, a facet of that room.
+ *
+ *   OverseerAgent (<workspace>)
+ *     └── ChatRoom (<roomId>)
+ *           └── PersonaAgent (<personaId>)   this file
+ *
+ * Why a facet and not a row in the room: a persona has a mind of its own.
+ * Its private notes (the `remember` / `recall` tools) and its usage live in
+ * its own SQLite, which no other persona's context and no room query can
+ * read, and which `dynamicAgents.delete` wipes with the persona (and the
+ * room's deletion wipes transitively).
+ *
+ * It is a plain `Agent`, not an `AIChatAgent`: the room's transcript is the
+ * one conversation, so a persona keeps no transcript copy. The room hands it
+ * the context for one answer; the persona runs the model with its own
+ * prompt, notes and tools and streams the UI message chunks back over RPC
+ * as newline-delimited JSON. The room relays them into its own messages
+ * (see persona-turns.ts for why the room, not the persona, owns them).
+ */
+import { Agent } from "agents";
+import { isStepCount, type ModelMessage, streamText, type ToolSet, tool, type UIMessageChunk } from "ai";
+import { z } from "zod";
+import type { Persona } from "../../shared/personas";
+import type { TokenUsage } from "../../shared/protocol";
+import { describeModelError } from "../domain/model-errors";
+import { personaSystemPrompt } from "../domain/persona-context";
+import { createRoomTools, type HistorySearchHit } from "../domain/room-tools";
+import { addUsage, toTokenUsage } from "../domain/usage";
+import type { Env } from "../env";
+import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
+import { ChatRoom } from "./chat-room";
+
+/** Notes a persona keeps per room; the oldest go first. */
+export const MAX_NOTES = 100;
+export const MAX_NOTE_LENGTH = 1_000;
+/** Notes placed in the persona's context on every answer (newest first). */
+export const NOTES_IN_CONTEXT = 20;
+/** Model steps (tool rounds) per persona answer. */
+export const MAX_PERSONA_STEPS = 4;
+
+export interface PersonaAnswerRequest {
+  runId: string;
+  persona: Persona;
+  room: { name: string; model: string | null; temperature: number | null; messageCount: number };
+  /** The room's transcript as this persona sees it (see persona-context.ts). */
+  messages: ModelMessage[];
+  /** Extra instructions for this answer (a panel question, say). */
+  instructions?: string;
+}
+
+export interface PersonaFootprint {
+  notes: number;
+  answers: number;
+  usage: TokenUsage;
+}
+
+type NoteRow = { id: number; text: string; created_at: number };
+type UsageRow = { answers: number; input_tokens: number; output_tokens: number; total_tokens: number };
+
+export class PersonaAgent extends Agent<Env> {
+  /** Answers in flight, so the room can stop one by id. */
+  #runs = new Map<string, AbortController>();
+
+  async onStart() {
+    this.sql`CREATE TABLE IF NOT EXISTS persona_notes (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL, created_at INTEGER NOT NULL)`;
+    this.sql`CREATE TABLE IF NOT EXISTS persona_usage (
+      id INTEGER PRIMARY KEY CHECK (id = 1), answers INTEGER NOT NULL, input_tokens INTEGER NOT NULL,
+      output_tokens INTEGER NOT NULL, total_tokens INTEGER NOT NULL)`;
+  }
+
+  // ── Notes ──
+
+  remember(text: string): { saved: true; notes: number } {
+    const note = text.trim().slice(0, MAX_NOTE_LENGTH);
+    this.sql`INSERT INTO persona_notes (text, created_at) VALUES (${note}, ${Date.now()})`;
+    this
+      .sql`DELETE FROM persona_notes WHERE id NOT IN (SELECT id FROM persona_notes ORDER BY id DESC LIMIT ${MAX_NOTES})`;
+    return { saved: true, notes: this.#noteCount() };
+  }
+
+  recall(query?: string, limit = NOTES_IN_CONTEXT): string[] {
+    const rows = query?.trim()
+      ? this
+          .sql<NoteRow>`SELECT * FROM persona_notes WHERE text LIKE ${`%${query.trim()}%`} ORDER BY id DESC LIMIT ${limit}`
+      : this.sql<NoteRow>`SELECT * FROM persona_notes ORDER BY id DESC LIMIT ${limit}`;
+    return rows.map((row) => row.text);
+  }
+
+  /** What this facet's storage holds: lets tests prove a delete wiped it. */
+  footprint(): PersonaFootprint {
+    const usage = this.#usage();
+    return {
+      notes: this.#noteCount(),
+      answers: usage.answers,
+      usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, totalTokens: usage.total_tokens }
+    };
+  }
+
+  // ── Answers ──
+
+  /**
+   * Runs one answer and returns its UI message chunks as NDJSON bytes.
+   * Cancelling the returned stream (or `stop(runId)`) aborts the upstream
+   * model request.
+   */
+  answer(request: PersonaAnswerRequest): ReadableStream<Uint8Array> {
+    const abort = new AbortController();
+    this.#runs.set(request.runId, abort);
+    const { persona } = request;
+    const config = readModelConfig(this.env);
+    const settings = { model: persona.model ?? request.room.model };
+    const temperature = persona.temperature ?? request.room.temperature;
+    const system = personaSystemPrompt(persona, request.room.name, this.recall(), request.instructions);
+    const { model } = resolveModel(config, settings, {
+      roomName: request.room.name,
+      messageCount: request.room.messageCount,
+      systemPrompt: persona.systemPrompt || null,
+      speaker: persona.name
+    });
+
+    const result = streamText({
+      model,
+      system,
+      messages: request.messages,
+      tools: this.#tools(persona),
+      stopWhen: isStepCount(MAX_PERSONA_STEPS),
+      ...(temperature !== null ? { temperature } : {}),
+      maxRetries: MODEL_MAX_RETRIES,
+      abortSignal: abort.signal,
+      onFinish: ({ totalUsage }) => this.#recordUsage(toTokenUsage(totalUsage))
+    });
+    const chunks = result
+      .toUIMessageStream({
+        onError: (error) => describeModelError(error, config),
+        messageMetadata: ({ part }) => (part.type === "finish" ? { usage: toTokenUsage(part.totalUsage) } : undefined)
+      })
+      .getReader();
+
+    const encoder = new TextEncoder();
+    const finish = () => this.#runs.delete(request.runId);
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await chunks.read();
+        if (done) {
+          finish();
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(`${JSON.stringify(value satisfies UIMessageChunk)}\n`));
+      },
+      cancel(reason) {
+        abort.abort(reason);
+        finish();
+        void chunks.cancel(reason).catch(() => {});
+      }
+    });
+  }
+
+  stop(runId: string): boolean {
+    const run = this.#runs.get(runId);
+    run?.abort(new Error("Stopped."));
+    return run !== undefined;
+  }
+
+  // ── Helpers ──
+
+  #tools(persona: Persona): ToolSet {
+    const room = createRoomTools({
+      now: () => new Date(),
+      searchHistory: (query, limit) => this.#searchRoom(query, limit)
+    });
+    const all: ToolSet = {
+      ...room,
+      remember: tool({
+        description:
+          "Save a short private note about this room for yourself (a fact, a preference, a decision). " +
+          "Only you can read your notes; they are in your context on every later answer.",
+        inputSchema: z.object({ note: z.string().trim().min(1).max(MAX_NOTE_LENGTH) }),
+        execute: async ({ note }) => this.remember(note)
+      }),
+      recall: tool({
+        description: "Read your private notes about this room, optionally only those containing some words.",
+        inputSchema: z.object({ query: z.string().trim().max(200).optional() }),
+        execute: async ({ query }) => ({ notes: this.recall(query) })
+      })
+    };
+    return Object.fromEntries(Object.entries(all).filter(([name]) => (persona.tools as string[]).includes(name)));
+  }
+
+  async #searchRoom(query: string, limit: number): Promise<HistorySearchHit[]> {
+    const room = await this.parentAgent(ChatRoom);
+    return room.searchHistory(query, limit);
+  }
+
+  #noteCount(): number {
+    return this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM persona_notes`[0]?.n ?? 0;
+  }
+
+  #usage(): UsageRow {
+    return (
+      this
+        .sql<UsageRow>`SELECT answers, input_tokens, output_tokens, total_tokens FROM persona_usage WHERE id = 1`[0] ?? {
+        answers: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        total_tokens: 0
+      }
+    );
+  }
+
+  #recordUsage(usage: TokenUsage) {
+    const row = this.#usage();
+    const total = addUsage(
+      { inputTokens: row.input_tokens, outputTokens: row.output_tokens, totalTokens: row.total_tokens },
+      usage
+    );
+    this.sql`INSERT INTO persona_usage (id, answers, input_tokens, output_tokens, total_tokens)
+      VALUES (1, ${row.answers + 1}, ${total.inputTokens}, ${total.outputTokens}, ${total.totalTokens})
+      ON CONFLICT (id) DO UPDATE SET answers = excluded.answers, input_tokens = excluded.input_tokens,
+        output_tokens = excluded.output_tokens, total_tokens = excluded.total_tokens`;
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * Several answers streaming into one room at once.
+ *
+ * Why this shape: `AIChatAgent` runs one turn at a time and streams one
+ * assistant message per turn (`_reply`); `saveMessages` calls queue behind
+ * each other. So parallel persona answers cannot be parallel chat turns.
+ * Instead the room's single turn *is* the turn tree: `onChatMessage` plans
+ * the turn (mentions.ts), and for persona answers it
+ *   1. appends one empty assistant message per persona with
+ *      `metadata.persona` (persistMessages: the framework's write path,
+ *      which every client's useAgentChat already merges),
+ *   2. asks each persona facet for its answer; each facet runs its own
+ *      model call and streams UI message chunks back over RPC,
+ *   3. folds each stream into its message with the AI SDK's own
+ *      `readUIMessageStream`, and relays the growing message to every
+ *      socket as the framework's `cf_agent_message_updated` frame (which
+ *      useAgentChat applies in place), coalesced per stream,
+ *   4. persists each final message when its stream ends.
+ * All of that happens inside the turn, so the turn's abort signal (Stop,
+ * from anyone in the room) reaches every persona stream, and the next
+ * queued question waits until every answer of this one is in.
+ * One persona failing or timing out only marks its own message.
+ */
+import { type ModelMessage, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import type { Persona, PersonaRef } from "../../shared/personas";
+import type { MessageMetadata, RoomSettings, TokenUsage } from "../../shared/protocol";
+import { describeModelError } from "../domain/model-errors";
+import type { PersonaAnswerRequest } from "./persona-agent";
+
+/** A persona answer that runs longer than this is stopped and marked as timed out. */
+export const PERSONA_ANSWER_TIMEOUT_MS = 120_000;
+/** Live updates of one streaming answer are sent at most this often. */
+export const PERSONA_RELAY_INTERVAL_MS = 50;
+
+export interface PersonaAnswerer {
+  answer(request: PersonaAnswerRequest): Promise<ReadableStream<Uint8Array>> | ReadableStream<Uint8Array>;
+  stop(runId: string): Promise<boolean> | boolean;
+}
+
+/** What the runner needs from its room. */
+export interface PersonaTurnHost {
+  settings(): RoomSettings;
+  messageCount(): number;
+  /** The transcript window one persona sees, as model messages. */
+  contextFor(persona: Persona): Promise<ModelMessage[]>;
+  persona(id: string): Promise<PersonaAnswerer>;
+  /** Insert or replace one message in the transcript, serialised with other writes. */
+  upsert(message: UIMessage): Promise<void>;
+  /** Send the growing message to every socket (not persisted). */
+  relay(message: UIMessage): void;
+  modelLabel(persona: Persona): { model: string; offline: boolean };
+}
+
+export interface PersonaAnswer {
+  persona: PersonaRef;
+  message: UIMessage;
+  status: "completed" | "error" | "aborted";
+  text: string;
+  error?: string;
+  usage?: TokenUsage;
+}
+
+export interface PersonaRunOptions {
+  /** The question these answers answer (metadata.answers). */
+  answering: string | null;
+  signal?: AbortSignal;
+  instructions?: string;
+  timeoutMs?: number;
+}
+
+function textOf(message: UIMessage): string {
+  return message.parts
+    .filter((part): part is { type: "text"; text: string } => part.type === "text")
+    .map((part) => part.text)
+    .join("");
+}
+
+/** NDJSON bytes → UI message chunks. */
+function decodeChunks(bytes: ReadableStream<Uint8Array>): ReadableStream<UIMessageChunk> {
+  let buffer = "";
+  const decoder = new TextDecoder();
+  return bytes.pipeThrough(
+    new TransformStream<Uint8Array, UIMessageChunk>({
+      transform(bytes, controller) {
+        buffer += decoder.decode(bytes, { stream: true });
+        let newline = buffer.indexOf("\n");
+        while (newline >= 0) {
+          const line = buffer.slice(0, newline);
+          buffer = buffer.slice(newline + 1);
+          if (line.trim()) controller.enqueue(JSON.parse(line) as UIMessageChunk);
+          newline = buffer.indexOf("\n");
+        }
+      },
+      flush(controller) {
+        if (buffer.trim()) controller.enqueue(JSON.parse(buffer) as UIMessageChunk);
+      }
+    })
+  );
+}
+
+/** Runs one persona's answer into its own message. Never throws. */
+export async function runPersonaAnswer(
+  host: PersonaTurnHost,
+  persona: Persona,
+  options: PersonaRunOptions
+): Promise<PersonaAnswer> {
+  const ref: PersonaRef = { id: persona.id, name: persona.name };
+  const runId = crypto.randomUUID();
+  const label = host.modelLabel(persona);
+  const metadata: MessageMetadata = {
+    createdAt: Date.now(),
+    model: label.model,
+    offline: label.offline,
+    persona: ref,
+    ...(options.answering ? { answers: options.answering } : {})
+  };
+  let current: UIMessage = { id: `persona_${runId}`, role: "assistant", parts: [], metadata };
+  await host.upsert(current);
+
+  const abort = new AbortController();
+  let ending: { status: "aborted" | "error"; error?: string } | null = null;
+  const end = (why: { status: "aborted" | "error"; error?: string }) => {
+    if (ending) return;
+    ending = why;
+    abort.abort();
+  };
+  const onOuterAbort = () => end({ status: "aborted" });
+  if (options.signal?.aborted) onOuterAbort();
+  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  const timeoutMs = options.timeoutMs ?? PERSONA_ANSWER_TIMEOUT_MS;
+  const timer = setTimeout(
+    () =>
+      end({
+        status: "error",
+        error: `@${persona.name} took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`
+      }),
+    timeoutMs
+  );
+
+  let streamError: string | undefined;
+  let lastRelay = 0;
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    pending = undefined;
+    lastRelay = Date.now();
+    host.relay(current);
+  };
+  const relaySoon = () => {
+    if (pending) return;
+    const wait = PERSONA_RELAY_INTERVAL_MS - (Date.now() - lastRelay);
+    if (wait <= 0) flush();
+    else pending = setTimeout(flush, wait);
+  };
+
+  let answerer: PersonaAnswerer | undefined;
+  try {
+    if (abort.signal.aborted) throw abort.signal.reason;
+    answerer = await host.persona(persona.id);
+    const context = await host.contextFor(persona);
+    const settings = host.settings();
+    const bytes = await answerer.answer({
+      runId,
+      persona,
+      room: {
+        name: settings.name,
+        model: settings.model,
+        temperature: settings.temperature,
+        messageCount: host.messageCount()
+      },
+      messages: context,
+      instructions: options.instructions
+    });
+    const reader = decodeChunks(bytes).getReader();
+    const onAbort = () => {
+      void reader.cancel().catch(() => {});
+      void Promise.resolve(answerer?.stop(runId)).catch(() => {});
+    };
+    if (abort.signal.aborted) onAbort();
+    abort.signal.addEventListener("abort", onAbort, { once: true });
+    const chunks = new ReadableStream<UIMessageChunk>({
+      async pull(controller) {
+        const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+        if (done) return controller.close();
+        if (value.type === "error") streamError = value.errorText;
+        // The room names the message, not the persona's stream.
+        if (value.type === "start") controller.enqueue({ ...value, messageId: undefined });
+        else controller.enqueue(value);
+      }
+    });
+    for await (const snapshot of readUIMessageStream({ message: current, stream: chunks, terminateOnError: false })) {
+      current = { ...snapshot, id: current.id };
+      relaySoon();
+    }
+  } catch (error) {
+    if (!ending) streamError = describeModelError(error);
+  } finally {
+    clearTimeout(timer);
+    if (pending) clearTimeout(pending);
+    options.signal?.removeEventListener("abort", onOuterAbort);
+  }
+
+  const finalMeta = { ...((current.metadata ?? {}) as MessageMetadata), ...metadata };
+  const usage = (current.metadata as MessageMetadata | undefined)?.usage;
+  if (usage) finalMeta.usage = usage;
+  const outcome: { status: PersonaAnswer["status"]; error?: string } = ending
+    ? ending
+    : streamError
+      ? { status: "error", error: streamError }
+      : { status: "completed" };
+  if (outcome.status === "aborted") finalMeta.stopped = true;
+  if (outcome.status === "error") finalMeta.error = outcome.error ?? "The model request failed.";
+  current = { ...current, metadata: finalMeta };
+  await host.upsert(current);
+  return {
+    persona: ref,
+    message: current,
+    status: outcome.status,
+    text: textOf(current),
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ...(usage ? { usage } : {})
+  };
+}
+
+/** Every persona at once; one failing never blocks the others. */
+export function runPersonaAnswers(
+  host: PersonaTurnHost,
+  personas: readonly Persona[],
+  options: PersonaRunOptions
+): Promise<PersonaAnswer[]> {
+  return Promise.all(personas.map((persona) => runPersonaAnswer(host, persona, options)));
+}

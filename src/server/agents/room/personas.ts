@@ -1,0 +1,155 @@
+/**
+ * The room's side of personas: decides who answers a turn (mentions.ts),
+ * runs persona answers (persona-turns.ts) and writes them into the room's
+ * transcript. Kept out of chat-room.ts so the agent class stays a thin
+ * wiring of framework hooks.
+ */
+import type { AIChatAgent } from "@cloudflare/ai-chat";
+import { convertToModelMessages, type UIMessage } from "ai";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../../shared/personas";
+import type { MessageMetadata, RoomState } from "../../../shared/protocol";
+import { selectContextWindow } from "../../domain/context-budget";
+import { planTurn, type TurnPlan } from "../../domain/mentions";
+import { transcriptFor } from "../../domain/persona-context";
+import { addPersona, removePersona, updatePersona } from "../../domain/personas";
+import { addUsage } from "../../domain/usage";
+import type { Env } from "../../env";
+import { activeModelId, isOffline, type ModelConfig } from "../../model/provider";
+import { PersonaAgent, type PersonaFootprint } from "../persona-agent";
+import { type PersonaAnswer, type PersonaAnswerer, type PersonaTurnHost, runPersonaAnswers } from "../persona-turns";
+
+type RoomAgent = AIChatAgent<Env, RoomState> & { messageCount(): number };
+
+export interface TurnInput {
+  /** The question this turn answers (contextForTurn). */
+  answering: string | null;
+  /** The threaded conversation, ending with the question. */
+  messages: UIMessage[];
+}
+
+function textOf(message: UIMessage | undefined): string {
+  return (message?.parts ?? [])
+    .filter((part): part is { type: "text"; text: string } => part.type === "text")
+    .map((part) => part.text)
+    .join("");
+}
+
+export class RoomPersonas {
+  /** Transcript writes from parallel answers, one at a time. */
+  #writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly room: RoomAgent,
+    private readonly config: () => ModelConfig
+  ) {}
+
+  // ── The roster, kept in the room's synced state ──
+
+  personas(): Persona[] {
+    return this.room.state.personas ?? [];
+  }
+
+  create(body: CreatePersonaBody): Persona {
+    const { list, persona } = addPersona(this.personas(), body, Date.now());
+    this.room.setState({ ...this.room.state, personas: list });
+    return persona;
+  }
+
+  update(personaId: string, patch: UpdatePersonaBody): Persona {
+    const { list, persona } = updatePersona(this.personas(), personaId, patch);
+    this.room.setState({ ...this.room.state, personas: list });
+    return persona;
+  }
+
+  /** Off the roster first, then the facet and everything it stored. */
+  async delete(personaId: string): Promise<void> {
+    this.room.setState({ ...this.room.state, personas: removePersona(this.personas(), personaId) });
+    await this.room.dynamicAgents.delete(PersonaAgent, personaId);
+  }
+
+  async footprint(personaId: string): Promise<PersonaFootprint & { registered: boolean }> {
+    const registered = this.room.dynamicAgents.has(PersonaAgent, personaId);
+    const persona = await this.room.dynamicAgents.get(PersonaAgent, personaId);
+    return { ...(await persona.footprint()), registered };
+  }
+
+  // ── Turns ──
+
+  /** Who answers this turn. Continuations always stay with the assistant. */
+  plan(turn: TurnInput, continuation: boolean): TurnPlan {
+    if (continuation || !turn.answering) return { kind: "assistant" };
+    const question = this.room.messages.find((m) => m.id === turn.answering);
+    return planTurn(textOf(question), this.room.state.settings.defaultResponder ?? "assistant", this.personas());
+  }
+
+  /**
+   * Runs a turn the assistant does not answer. Returns a body-less
+   * Response: AIChatAgent then ends the turn without an assistant message.
+   */
+  async runWithoutAssistant(
+    plan: Extract<TurnPlan, { kind: "nobody" | "personas" }>,
+    turn: TurnInput,
+    signal: AbortSignal | undefined
+  ): Promise<Response> {
+    if (plan.kind === "nobody") {
+      await this.#markNoReply(turn.answering);
+      return new Response(null);
+    }
+    await this.answer(plan.personas, turn, { signal });
+    return new Response(null);
+  }
+
+  /** Every persona answers at once into its own message; resolves when all have ended. */
+  async answer(
+    personas: readonly Persona[],
+    turn: TurnInput,
+    options: { signal?: AbortSignal; instructions?: string; timeoutMs?: number }
+  ): Promise<PersonaAnswer[]> {
+    const answers = await runPersonaAnswers(this.#host(turn), personas, { answering: turn.answering, ...options });
+    let usage = this.room.state.usage;
+    for (const answer of answers) if (answer.usage) usage = addUsage(usage, answer.usage);
+    if (usage !== this.room.state.usage) this.room.setState({ ...this.room.state, usage });
+    return answers;
+  }
+
+  /** A question nobody answers is marked, so later turns do not take it as theirs (turn-context.ts). */
+  async #markNoReply(id: string | null) {
+    const question = this.room.messages.find((m) => m.id === id);
+    if (!question) return;
+    await this.upsert({ ...question, metadata: { ...((question.metadata ?? {}) as MessageMetadata), noReply: true } });
+  }
+
+  upsert(message: UIMessage): Promise<void> {
+    const write = this.#writes.then(async () => {
+      const exists = this.room.messages.some((m) => m.id === message.id);
+      await this.room.persistMessages(
+        exists ? this.room.messages.map((m) => (m.id === message.id ? message : m)) : [...this.room.messages, message]
+      );
+    });
+    this.#writes = write.catch(() => {});
+    return write;
+  }
+
+  #host(turn: TurnInput): PersonaTurnHost {
+    const config = this.config();
+    const settings = () => this.room.state.settings;
+    return {
+      settings,
+      messageCount: () => this.room.messageCount(),
+      contextFor: async (persona) => {
+        const window = selectContextWindow(transcriptFor(persona.id, turn.messages), {
+          maxTokens: config.contextTokenBudget,
+          systemPrompt: persona.systemPrompt
+        });
+        return convertToModelMessages(window.messages);
+      },
+      persona: async (id) => (await this.room.dynamicAgents.get(PersonaAgent, id)) as unknown as PersonaAnswerer,
+      upsert: (message) => this.upsert(message),
+      relay: (message) => this.room.broadcast(JSON.stringify({ type: "cf_agent_message_updated", message })),
+      modelLabel: (persona) => ({
+        model: activeModelId(config, { model: persona.model ?? settings().model }),
+        offline: isOffline(config)
+      })
+    };
+  }
+}

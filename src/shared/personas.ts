@@ -1,0 +1,81 @@
+/**
+ * Personas: named AI participants of a room, each answering with its own
+ * system prompt, model and tools. Wire types and zod schemas for REST and
+ * the room's synced state. Runtime-safe for the browser bundle.
+ */
+import { z } from "zod";
+import { ModelName, SystemPrompt, Temperature } from "./protocol";
+
+export { DEFAULT_RESPONDERS, type DefaultResponder } from "./protocol";
+
+/** A room holds at most this many personas. */
+export const MAX_PERSONAS_PER_ROOM = 8;
+export const MAX_PERSONA_NAME_LENGTH = 24;
+
+/**
+ * Names are what people type after `@`, so they are one word: a letter, then
+ * letters, digits, `_` or `-`. Unique per room, compared case-insensitively.
+ */
+export const PERSONA_NAME_PATTERN = /^[\p{L}][\p{L}\p{N}_-]*$/u;
+
+/** Tools a persona may be allowed to use. */
+export const PERSONA_TOOLS = ["get_current_time", "search_room_history", "remember", "recall"] as const;
+export type PersonaTool = (typeof PERSONA_TOOLS)[number];
+
+export const PersonaName = z
+  .string({ error: "name must be a string" })
+  .trim()
+  .min(1, "name must not be empty")
+  .max(MAX_PERSONA_NAME_LENGTH, `name must be at most ${MAX_PERSONA_NAME_LENGTH} characters`)
+  .regex(
+    PERSONA_NAME_PATTERN,
+    "name must be one word (a letter, then letters, digits, _ or -) so it can be @-mentioned"
+  );
+
+export const PersonaColour = z
+  .string({ error: "colour must be a string" })
+  .regex(/^#[0-9a-fA-F]{6}$/, "colour must be a hex colour like #3366ff")
+  .transform((s) => s.toLowerCase());
+
+export const PersonaTools = z
+  .array(z.enum(PERSONA_TOOLS, { error: `tools may only contain ${PERSONA_TOOLS.join(", ")}` }))
+  .max(PERSONA_TOOLS.length)
+  .transform((tools) => [...new Set(tools)]);
+
+export const CreatePersonaBody = z.strictObject({
+  name: PersonaName,
+  colour: PersonaColour.optional(),
+  systemPrompt: SystemPrompt.optional(),
+  model: ModelName.nullable().optional(),
+  temperature: Temperature.nullable().optional(),
+  tools: PersonaTools.optional()
+});
+export type CreatePersonaBody = z.infer<typeof CreatePersonaBody>;
+
+export const UpdatePersonaBody = CreatePersonaBody.partial().refine(
+  (b) => Object.keys(b).length > 0,
+  "give at least one of name, colour, systemPrompt, model, temperature, tools"
+);
+export type UpdatePersonaBody = z.infer<typeof UpdatePersonaBody>;
+
+export interface Persona {
+  id: string;
+  name: string;
+  colour: string;
+  systemPrompt: string;
+  /** null: the room's model. */
+  model: string | null;
+  /** null: the room's temperature. */
+  temperature: number | null;
+  tools: PersonaTool[];
+  createdAt: number;
+}
+
+/** Who wrote an answer, on `metadata.persona`. */
+export interface PersonaRef {
+  id: string;
+  name: string;
+}
+
+/** Colours handed out to personas created without one, in order. */
+export const PERSONA_PALETTE = ["#2563eb", "#db2777", "#059669", "#d97706", "#7c3aed", "#0891b2", "#dc2626", "#4d7c0f"];

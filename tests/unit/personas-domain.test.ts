@@ -1,0 +1,111 @@
+import type { UIMessage } from "ai";
+import { describe, expect, it } from "vitest";
+import { isPanelQuestion, mentionedPersonas, planTurn } from "../../src/server/domain/mentions";
+import { personaSystemPrompt, transcriptFor } from "../../src/server/domain/persona-context";
+import { addPersona, removePersona, updatePersona } from "../../src/server/domain/personas";
+import { contextForTurn } from "../../src/server/domain/turn-context";
+import { AppError } from "../../src/server/http/errors";
+import { CreatePersonaBody, MAX_PERSONAS_PER_ROOM, type Persona } from "../../src/shared/personas";
+
+let n = 0;
+const newId = () => `p${++n}`;
+function roster(...names: string[]): Persona[] {
+  let list: Persona[] = [];
+  for (const name of names) list = addPersona(list, { name }, 1, newId).list;
+  return list;
+}
+
+describe("persona roster", () => {
+  it("hands out distinct colours and default tools", () => {
+    const list = roster("Ada", "Bob", "Cy");
+    expect(new Set(list.map((p) => p.colour)).size).toBe(3);
+    expect(list[0].tools).toEqual(["remember", "recall"]);
+  });
+
+  it("refuses a duplicate name in any case, and a ninth persona", () => {
+    const list = roster("Ada");
+    expect(() => addPersona(list, { name: "ADA" }, 1, newId)).toThrow(AppError);
+    const full = roster(...Array.from({ length: MAX_PERSONAS_PER_ROOM }, (_, i) => `P${i}`));
+    expect(() => addPersona(full, { name: "Extra" }, 1, newId)).toThrow(/at most 8/);
+  });
+
+  it("renames to a free name, refuses a taken one, and 404s unknown ids", () => {
+    const list = roster("Ada", "Bob");
+    expect(updatePersona(list, list[1].id, { name: "Bea" }).persona.name).toBe("Bea");
+    expect(updatePersona(list, list[1].id, { name: "bob" }).persona.name).toBe("bob");
+    expect(() => updatePersona(list, list[1].id, { name: "ada" })).toThrow(/already has/);
+    expect(() => updatePersona(list, "nope", { name: "X" })).toThrow(/does not exist/);
+    expect(() => removePersona(list, "nope")).toThrow(/does not exist/);
+    expect(removePersona(list, list[0].id).map((p) => p.name)).toEqual(["Bob"]);
+  });
+
+  it("validates names as one @-addressable word", () => {
+    expect(CreatePersonaBody.safeParse({ name: "Zoë_2" }).success).toBe(true);
+    expect(CreatePersonaBody.safeParse({ name: "2cool" }).success).toBe(false);
+    expect(CreatePersonaBody.safeParse({ name: "a b" }).success).toBe(false);
+  });
+});
+
+describe("mentions", () => {
+  const list = roster("Ada", "Bob", "Cy");
+
+  it("finds mentioned personas once each, in order, ignoring case and e-mail addresses", () => {
+    expect(mentionedPersonas("@bob and @Ada, then @BOB again", list).map((p) => p.name)).toEqual(["Bob", "Ada"]);
+    expect(mentionedPersonas("mail ada@example.com or @Nobody", list)).toEqual([]);
+    expect(mentionedPersonas("(@Cy)", list).map((p) => p.name)).toEqual(["Cy"]);
+  });
+
+  it("plans panels, mentions and the default responder", () => {
+    expect(planTurn("/panel what now?", "assistant", list)).toMatchObject({ kind: "panel", question: "what now?" });
+    expect(planTurn("/panel what now?", "assistant", [])).toEqual({ kind: "assistant" });
+    expect(planTurn("hi @Ada", "nobody", list)).toMatchObject({ kind: "personas", personas: [list[0]] });
+    expect(planTurn("hi", "nobody", list)).toEqual({ kind: "nobody" });
+    expect(planTurn("hi", "personas", list)).toMatchObject({ kind: "personas", personas: list });
+    expect(planTurn("hi", "personas", [])).toEqual({ kind: "assistant" });
+    expect(planTurn("hi", "assistant", list)).toEqual({ kind: "assistant" });
+    expect(isPanelQuestion("  /panel x")).toBe(true);
+    expect(isPanelQuestion("/panelx")).toBe(false);
+  });
+});
+
+const msg = (id: string, role: "user" | "assistant", text: string, metadata: object = {}): UIMessage => ({
+  id,
+  role,
+  parts: [{ type: "text", text }],
+  metadata
+});
+
+describe("what a persona sees", () => {
+  it("keeps only its own answers as its own words; others are named participants", () => {
+    const transcript = [
+      msg("u1", "user", "hello all", { author: "Alice" }),
+      msg("a1", "assistant", "I am Ada", { persona: { id: "ada", name: "Ada" } }),
+      msg("b1", "assistant", "I am Bob", { persona: { id: "bob", name: "Bob" } }),
+      msg("r1", "assistant", "room assistant here")
+    ];
+    const seen = transcriptFor("ada", transcript);
+    expect(seen.map((m) => [m.role, (m.parts[0] as any).text])).toEqual([
+      ["user", "[Alice] hello all"],
+      ["assistant", "I am Ada"],
+      ["user", "[@Bob] I am Bob"],
+      ["user", "[Assistant] room assistant here"]
+    ]);
+  });
+
+  it("puts its name, prompt, notes and instructions in the system prompt", () => {
+    const system = personaSystemPrompt({ name: "Ada", systemPrompt: "Be precise." }, "Design", ["likes tea"], "Panel.");
+    expect(system).toContain("@Ada");
+    expect(system).toContain("Be precise.");
+    expect(system).toContain("- likes tea");
+    expect(system).toContain("Panel.");
+  });
+});
+
+describe("questions nobody answers", () => {
+  it("are not taken as the next turn's question, but stay in its context", () => {
+    const transcript = [msg("u1", "user", "just chatting", { noReply: true }), msg("u2", "user", "@Ada a question")];
+    const turn = contextForTurn(transcript);
+    expect(turn.answering).toBe("u2");
+    expect(turn.messages.map((m) => m.id)).toEqual(["u1", "u2"]);
+  });
+});

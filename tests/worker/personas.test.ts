@@ -1,0 +1,186 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
+import { ChatRoom, PersonaAgent } from "../../src/server/index";
+import { MAX_PERSONAS_PER_ROOM } from "../../src/shared/personas";
+import { api, createRoom, uniqueName } from "./helpers";
+
+const personas = (ws: string, roomId: string) => `/api/workspaces/${ws}/rooms/${roomId}/personas`;
+
+async function addPersona(ws: string, roomId: string, body: Record<string, unknown>) {
+  const response = await api(personas(ws, roomId), { method: "POST", json: body });
+  expect(response.status).toBe(201);
+  return response.json<any>();
+}
+
+/** Reads a persona facet's storage through its room (spawns an empty one if it is gone). */
+async function footprint(ws: string, roomId: string, personaId: string) {
+  const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+  return runInDurableObject(stub, async (overseer: OverseerAgent) => {
+    const room = await overseer.dynamicAgents.get(ChatRoom, roomId);
+    return room.personaFootprint(personaId);
+  });
+}
+
+async function history(ws: string, roomId: string) {
+  return (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
+}
+
+describe("persona classes", () => {
+  it("keep their names through bundling", () => {
+    expect(PersonaAgent.name).toBe("PersonaAgent");
+  });
+});
+
+describe("REST personas", () => {
+  it("creates, lists, updates and deletes personas", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ada = await addPersona(ws, room.id, { name: "Ada", systemPrompt: "You are precise.", temperature: 0.2 });
+    expect(ada).toMatchObject({
+      name: "Ada",
+      systemPrompt: "You are precise.",
+      temperature: 0.2,
+      model: null,
+      colour: expect.stringMatching(/^#[0-9a-f]{6}$/),
+      tools: ["remember", "recall"]
+    });
+    const bob = await addPersona(ws, room.id, { name: "Bob", colour: "#AABBCC", tools: ["get_current_time"] });
+    expect(bob.colour).toBe("#aabbcc");
+
+    const list = await (await api(personas(ws, room.id))).json<any>();
+    expect(list.personas.map((p: any) => p.name)).toEqual(["Ada", "Bob"]);
+
+    const patched = await api(`${personas(ws, room.id)}/${ada.id}`, {
+      method: "PATCH",
+      json: { name: "Ada2", model: "gpt-4o" }
+    });
+    expect(patched.status).toBe(200);
+    expect(await patched.json<any>()).toMatchObject({ id: ada.id, name: "Ada2", model: "gpt-4o" });
+
+    expect((await api(`${personas(ws, room.id)}/${bob.id}`, { method: "DELETE" })).status).toBe(204);
+    const after = await (await api(personas(ws, room.id))).json<any>();
+    expect(after.personas.map((p: any) => p.name)).toEqual(["Ada2"]);
+    // The room's synced state carries the roster too.
+    const detail = await (await api(`/api/workspaces/${ws}/rooms/${room.id}`)).json<any>();
+    expect(detail.id).toBe(room.id);
+  });
+
+  it("refuses bad input with a message naming the field", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    for (const [body, field] of [
+      [{ name: "two words" }, "name"],
+      [{ name: "" }, "name"],
+      [{ name: "@Ada" }, "name"],
+      [{ name: "Ada", colour: "red" }, "colour"],
+      [{ name: "Ada", temperature: 5 }, "temperature"],
+      [{ name: "Ada", tools: ["rm_rf"] }, "tools"],
+      [{ name: "Ada", extra: 1 }, ""]
+    ] as const) {
+      const response = await api(personas(ws, room.id), { method: "POST", json: body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      const error = (await response.json<any>()).error;
+      expect(error.code).toBe("bad_request:body");
+      expect(error.message).toContain(field);
+    }
+    const empty = await api(`${personas(ws, room.id)}/whatever`, { method: "PATCH", json: {} });
+    expect(empty.status).toBe(400);
+  });
+
+  it("keeps names unique per room, ignoring case, and allows the same name in another room", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const other = await createRoom(ws);
+    await addPersona(ws, room.id, { name: "Ada" });
+    const clash = await api(personas(ws, room.id), { method: "POST", json: { name: "ada" } });
+    expect(clash.status).toBe(409);
+    expect((await clash.json<any>()).error).toMatchObject({ code: "conflict:persona_name" });
+    await addPersona(ws, other.id, { name: "Ada" });
+    const bob = await addPersona(ws, room.id, { name: "Bob" });
+    const rename = await api(`${personas(ws, room.id)}/${bob.id}`, { method: "PATCH", json: { name: "ADA" } });
+    expect(rename.status).toBe(409);
+  });
+
+  it(`holds at most ${MAX_PERSONAS_PER_ROOM} personas`, async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    for (let i = 0; i < MAX_PERSONAS_PER_ROOM; i++) await addPersona(ws, room.id, { name: `P${i}` });
+    const full = await api(personas(ws, room.id), { method: "POST", json: { name: "OneTooMany" } });
+    expect(full.status).toBe(409);
+    expect((await full.json<any>()).error).toMatchObject({
+      code: "conflict:persona_limit",
+      message: expect.stringContaining(String(MAX_PERSONAS_PER_ROOM))
+    });
+  });
+
+  it("answers 404 for an unknown room or persona", async () => {
+    const ws = uniqueName();
+    expect((await api(personas(ws, "nope-nope-nope-no"))).status).toBe(404);
+    const room = await createRoom(ws);
+    const missing = await api(`${personas(ws, room.id)}/nobody`, { method: "DELETE" });
+    expect(missing.status).toBe(404);
+    expect((await missing.json<any>()).error.code).toBe("not_found:persona");
+  });
+});
+
+describe("persona storage", () => {
+  it("is written by a mention, wiped when the persona is deleted", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ada = await addPersona(ws, room.id, { name: "Ada" });
+    const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+      method: "POST",
+      json: { text: "@Ada what do you think?" }
+    });
+    expect(sent.status).toBe(200);
+    const messages = await history(ws, room.id);
+    expect(messages).toHaveLength(2);
+    expect(messages[1].metadata.persona).toEqual({ id: ada.id, name: "Ada" });
+    expect(messages[1].parts.find((p: any) => p.type === "text").text).toContain("answering as Ada");
+
+    const before = await footprint(ws, room.id, ada.id);
+    expect(before).toMatchObject({ registered: true, answers: 1 });
+    expect(before.usage.totalTokens).toBeGreaterThan(0);
+
+    expect((await api(`${personas(ws, room.id)}/${ada.id}`, { method: "DELETE" })).status).toBe(204);
+    const after = await footprint(ws, room.id, ada.id);
+    expect(after).toMatchObject({ registered: false, answers: 0, notes: 0 });
+    expect(after.usage.totalTokens).toBe(0);
+  });
+
+  it("of every nested facet is wiped when the room is deleted", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ada = await addPersona(ws, room.id, { name: "Ada" });
+    const bob = await addPersona(ws, room.id, { name: "Bob" });
+    const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+      method: "POST",
+      json: { text: "@Ada and @Bob, hello" }
+    });
+    expect(sent.status).toBe(200);
+    expect((await footprint(ws, room.id, ada.id)).answers).toBe(1);
+    expect((await footprint(ws, room.id, bob.id)).answers).toBe(1);
+
+    expect((await api(`/api/workspaces/${ws}/rooms/${room.id}`, { method: "DELETE" })).status).toBe(204);
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    const after = await runInDurableObject(stub, async (overseer: OverseerAgent) => {
+      expect(overseer.dynamicAgents.has(ChatRoom, room.id)).toBe(false);
+      // Spawning the same ids again must find nothing of the old tree.
+      const reborn = await overseer.dynamicAgents.get(ChatRoom, room.id);
+      const result = {
+        personas: await reborn.listPersonas(),
+        messages: (await reborn.listMessages({ limit: 10 })).messages.length,
+        ada: await reborn.personaFootprint(ada.id),
+        bob: await reborn.personaFootprint(bob.id)
+      };
+      await overseer.dynamicAgents.delete(ChatRoom, room.id);
+      return result;
+    });
+    expect(after.personas).toEqual([]);
+    expect(after.messages).toBe(0);
+    expect(after.ada).toMatchObject({ registered: false, answers: 0, notes: 0 });
+    expect(after.bob).toMatchObject({ registered: false, answers: 0, notes: 0 });
+  });
+});
