@@ -52,6 +52,8 @@
  *   Examples: "[[fake:status=429]]", "[[fake:hang]]", "[[fake:cut=3]]", "[[fake:malformed]]",
  *             "[[fake:slow=50]]", "[[fake:chunks=10000]]", "[[fake:tool=get_current_time]]",
  *             "[[fake:fail=2,status=503]]".
+ *   With no directive in the last user message, the first directive in the system message(s) is
+ *   used instead: give one persona (whose system prompt it is) its own behaviour.
  *   Unknown keys are ignored (they still make the directive string, and so the fail counter, distinct).
  *
  * Echo text strips directives from the user text ("[[fake:slow=5]] hi" -> "Echo: hi").
@@ -139,6 +141,8 @@ export interface RecordedRequest {
   status?: number;
   /** text of the last user message */
   lastUserText?: string;
+  /** text of the system message(s), joined */
+  systemText?: string;
 }
 
 export interface FakeOpenAI {
@@ -183,6 +187,13 @@ function lastIndexOfRole(messages: any[], role: string): number {
 
 function getMessages(body: any): any[] {
   return Array.isArray(body?.messages) ? body.messages : [];
+}
+
+function systemText(body: any): string {
+  return getMessages(body)
+    .filter((m) => m?.role === "system")
+    .map((m) => contentText(m.content))
+    .join("\n");
 }
 
 function lastUserText(body: any): string {
@@ -573,7 +584,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
   // -- chat completions -----------------------------------------------------
 
   function resolveScenario(ctx: Ctx): FakeScenario {
-    const d = parseDirective(ctx.rec.lastUserText ?? "");
+    const d = parseDirective(ctx.rec.lastUserText ?? "") ?? parseDirective(ctx.rec.systemText ?? "");
     if (d) return resolveFailThen(scenarioFromParams(d.params), d.raw, true);
     return resolveFailThen(scenario, scenario, false);
   }
@@ -904,7 +915,8 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
     };
     if (!badJson && body && typeof body === "object") {
       rec.lastUserText = lastUserText(body);
-      const d = parseDirective(rec.lastUserText);
+      rec.systemText = systemText(body);
+      const d = parseDirective(rec.lastUserText) ?? parseDirective(rec.systemText);
       if (d) rec.directive = d.raw;
     }
     const ctx: Ctx = { req, res, rec, closed: false, timers: new Set(), wakers: new Set() };
