@@ -27,7 +27,7 @@ async function roomWith(names: Array<string | { name: string; systemPrompt?: str
     const body = typeof entry === "string" ? { name: entry, systemPrompt: `You are ${entry}.` } : entry;
     const response = await api.call(`/${room.id}/personas`, { method: "POST", json: body });
     expect(response.status).toBe(201);
-    const persona = await response.json();
+    const persona = (await response.json()) as any;
     personas[persona.name] = persona;
   }
   return { api, room, personas };
@@ -139,7 +139,7 @@ describe("the room's default responder", () => {
     const { api, room } = await roomWith(["Ada", "Bob"]);
     const patched = await api.call(`/${room.id}`, { method: "PATCH", json: { defaultResponder: "nobody" } });
     expect(patched.status).toBe(200);
-    expect((await patched.json()).settings.defaultResponder).toBe("nobody");
+    expect(((await patched.json()) as any).settings.defaultResponder).toBe("nobody");
 
     expect((await api.send(room.id, "just people talking")).status).toBe(200);
     expect(fake.requests.filter((r) => r.lastUserText?.includes("just people talking"))).toEqual([]);
