@@ -16,9 +16,8 @@ import { type DynamicAgentStub, getAgentByName } from "agents";
 import type { UIMessage } from "ai";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Env } from "../../src/server/env";
 import { AppError, asResult, type RpcResult, unwrap } from "../../src/server/errors";
-import { accessGuard } from "../../src/server/http/access";
+import { type AppEnv, identify } from "../../src/server/http/access";
 import { handleError } from "../../src/server/http/app-errors";
 import { rejectInvalid } from "../../src/server/http/validation";
 import app, { ChatRoom, OverseerAgent } from "../../src/server/index";
@@ -55,7 +54,7 @@ class BenchChatRoom extends ChatRoom {
       const user = n % 2 === 0;
       const id = crypto.randomUUID();
       const metadata: MessageMetadata = user
-        ? { author: "seed", createdAt }
+        ? { author: { id: "seed", name: "seed" }, createdAt }
         : {
             createdAt,
             model: "bench-seed",
@@ -99,9 +98,9 @@ class BenchOverseerAgent extends OverseerAgent {
 /** Messages one seeding call may add: one call holds the room for well under a second per 10,000. */
 const BenchSeedBody = z.strictObject({ count: z.number().int().min(1).max(10_000) });
 
-const seed = new Hono<{ Bindings: Env }>().post(
+const seed = new Hono<AppEnv>().post(
   "/",
-  accessGuard,
+  identify,
   zValidator("json", BenchSeedBody, rejectInvalid("bad_request:body")),
   async (c) => {
     const workspace = c.req.param("workspace") ?? DEFAULT_WORKSPACE;
@@ -113,11 +112,12 @@ const seed = new Hono<{ Bindings: Env }>().post(
   }
 );
 
-const benchApp = new Hono<{ Bindings: Env }>()
+const benchApp = new Hono<AppEnv>()
   .route("/api/rooms/:id/__bench/seed", seed)
   .route("/api/workspaces/:workspace/rooms/:id/__bench/seed", seed)
   .all("*", (c) => app.fetch(c.req.raw, c.env, c.executionCtx))
   .onError(handleError);
 
 export default benchApp;
+export { AuthKeeper } from "../../src/server/index";
 export { BenchChatRoom as ChatRoom, BenchOverseerAgent as OverseerAgent };

@@ -2,10 +2,13 @@
  * The Worker's bindings and variables. Secrets come from `.dev.vars` locally
  * and `wrangler secret put` when deployed; none of them reaches the browser.
  */
+import type { AuthKeeper } from "./agents/auth-keeper";
 import type { OverseerAgent } from "./agents/overseer-agent";
 
 export interface Env {
   OverseerAgent: DurableObjectNamespace<OverseerAgent>;
+  /** Session signing key (when SESSION_SECRET is unset) and wrong-token throttling. */
+  AuthKeeper: DurableObjectNamespace<AuthKeeper>;
   ASSETS?: Fetcher;
   /** OpenAI or any OpenAI-compatible server. Neither set: the offline model. */
   OPENAI_API_KEY?: string;
@@ -15,8 +18,13 @@ export interface Env {
   CONTEXT_TOKEN_BUDGET?: string;
   /** Give up on a provider that sends nothing for this long (ms). */
   MODEL_IDLE_TIMEOUT_MS?: string;
-  /** When set, every /api and /agents request must present it. */
+  /** When set, signing in needs it, and scripts send it as `Authorization: Bearer`. */
   ACCESS_TOKEN?: string;
+  /** Signs session cookies. Unset: a key generated once and kept by AuthKeeper. Changing it signs everyone out. */
+  SESSION_SECRET?: string;
+  /** Both set: the identity is the verified Cloudflare Access assertion. */
+  CF_ACCESS_TEAM_DOMAIN?: string;
+  CF_ACCESS_AUD?: string;
   /** Comma-separated origins allowed to open WebSockets, besides our own. */
   ALLOWED_ORIGINS?: string;
   /** Multiplies the REST rate limits; 0 turns them off (load tests). */

@@ -2,23 +2,24 @@
  * The Worker entry: wiring only.
  *
  *   /api/*      REST (Hono), see routes/rooms.ts and routes/session.ts
- *               (both behind http/access.ts: token and Origin checks)
  *   /agents/*   agents router: the overseer's room-list socket and, under
  *               /sub/chat-room/<id>, each room's socket
+ *               (both behind http/access.ts: who is calling, Origin checks;
+ *               agents get the caller from http/agent-forward.ts)
  *   else        the client build (single-page app, so deep links work)
  */
 import { routeAgentRequest } from "agents";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { MAX_REQUEST_BODY_BYTES } from "../shared/constants";
-import type { Env } from "./env";
 import { AppError } from "./errors";
-import { accessGuard } from "./http/access";
+import { type AppEnv, identify, requireCaller } from "./http/access";
+import { forwardToAgents } from "./http/agent-forward";
 import { handleError } from "./http/app-errors";
 import { roomRoutes } from "./routes/rooms";
 import { sessionRoutes } from "./routes/session";
 
-const api = new Hono<{ Bindings: Env }>()
+const api = new Hono<AppEnv>()
   .use(
     bodyLimit({
       maxSize: MAX_REQUEST_BODY_BYTES,
@@ -48,12 +49,12 @@ const api = new Hono<{ Bindings: Env }>()
     throw new AppError("not_found:route", 404, `No API route ${c.req.method} ${new URL(c.req.url).pathname}.`);
   });
 
-const app = new Hono<{ Bindings: Env }>()
-  .use("/api/*", accessGuard)
-  .use("/agents/*", accessGuard)
+const app = new Hono<AppEnv>()
+  .use("/api/*", identify)
+  .use("/agents/*", identify)
   .route("/api", api)
   .all("/agents/*", async (c) => {
-    const response = await routeAgentRequest(c.req.raw, c.env);
+    const response = await routeAgentRequest(forwardToAgents(c.req.raw, requireCaller(c)), c.env);
     if (response) return response;
     throw new AppError("not_found:route", 404, "No agent at this address.");
   })
@@ -62,6 +63,7 @@ const app = new Hono<{ Bindings: Env }>()
 export default app;
 export type AppType = typeof app;
 
+export { AuthKeeper } from "./agents/auth-keeper";
 export { ChatRoom } from "./agents/chat-room";
 // Durable Object classes must be exported from the main module under their
 // own names: routing finds them through ctx.exports[Class.name].

@@ -38,13 +38,26 @@ export const MAX_WS_FRAME_BYTES = 4 * 1024 * 1024;
 export const MAX_MESSAGES_PER_CHAT_REQUEST = 500;
 
 /**
- * Rate limits (token buckets: a burst, then a steady rate). REST limits are
- * per client address and workspace; WebSocket limits per connection.
- * `RATE_LIMIT_SCALE` in the environment multiplies them all (0 = off).
+ * Rate limits (token buckets: a burst, then a steady rate), keyed by
+ * identity and, separately, by client address (see domain/caller.ts), so
+ * reconnecting or opening more sockets resets nothing. REST limits are per
+ * workspace; socket limits per room. `tokenAttempts` counts wrong access
+ * tokens per address. `RATE_LIMIT_SCALE` in the environment multiplies them
+ * all (0 = off).
  */
 export const RATE_LIMITS = {
   restRoomCreate: { burst: 30, perMinute: 30 },
   restSend: { burst: 60, perMinute: 60 },
   socketSend: { burst: 10, perMinute: 60 },
-  socketTyping: { burst: 20, perMinute: 300 }
+  socketTyping: { burst: 20, perMinute: 300 },
+  tokenAttempts: { burst: 5, perMinute: 5 }
 } as const;
+
+/** An address may send this many times an identity's allowance (people behind one NAT). */
+export const ADDRESS_LIMIT_FACTOR = 4;
+
+/** Open sockets one room accepts, and one identity may hold in one room. */
+export const MAX_SOCKETS_PER_ROOM = 200;
+export const MAX_SOCKETS_PER_IDENTITY = 8;
+/** Presence frames a room sends at most this often (changes in between are coalesced). */
+export const PRESENCE_INTERVAL_MS = 250;

@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   "conflict:persona_name",
   "payload_too_large:body",
   "unauthorized:token",
+  "unauthorized:session",
+  "unauthorized:access",
   "forbidden:origin",
   "rate_limited:requests",
   "upstream:model",

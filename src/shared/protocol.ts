@@ -16,6 +16,7 @@ import {
   MAX_TEMPERATURE,
   MIN_TEMPERATURE
 } from "./constants";
+import type { IdentityKind, MessageAuthor } from "./identity";
 import type { Persona, PersonaRef } from "./personas";
 
 // ── Room settings and summaries ──
@@ -134,13 +135,15 @@ export const SendMessageBody = z.strictObject({
     .string({ error: "text must be a string" })
     .refine((s) => s.trim().length > 0, "text must not be empty")
     .refine((s) => s.length <= MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`),
+  /** Ignored: the server writes the author from the caller's identity. Accepted so older scripts keep working. */
   author: Author.optional()
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
 /** Metadata our server writes on messages (the UI reads it). */
 export interface MessageMetadata {
-  author?: string;
+  /** On a user message: who wrote it, written by the server (older messages may hold a bare name). */
+  author?: MessageAuthor;
   /** On an answer: the id of the question it answers (see turn-context.ts). */
   answers?: string;
   createdAt?: number;
@@ -199,15 +202,21 @@ export const OverseerFrameSchema = z.discriminatedUnion("type", [
 
 // ── Room frames beyond the AIChatAgent protocol ──
 
+/** One identity in a room (however many sockets it has open there). */
 export interface PresenceUser {
-  connectionId: string;
+  /** The identity's id (see shared/identity.ts). */
+  id: string;
   name: string;
+  kind: IdentityKind;
   typing: boolean;
 }
 
-/** Client → room: who I am, and whether I am typing. */
+/**
+ * Client → room: whether I am typing. `rooms_hello` is accepted from older
+ * clients and changes nothing: names come from the identity.
+ */
 export const RoomClientFrame = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("rooms_hello"), name: Author }),
+  z.strictObject({ type: z.literal("rooms_hello"), name: Author.optional() }),
   z.strictObject({ type: z.literal("rooms_typing"), typing: z.boolean() })
 ]);
 export type RoomClientFrame = z.infer<typeof RoomClientFrame>;

@@ -79,7 +79,7 @@ describe("a room, one person", () => {
       () => rest.messages(setup.app.url, id),
       (p) => p.messages.length === 2 && textOf(p.messages[1]).includes("t29")
     );
-    expect(stored.messages[0].metadata?.author).toBe("Ada");
+    expect(stored.messages[0].metadata?.author).toMatchObject({ name: "Ada" });
     await page.context().close();
   });
 

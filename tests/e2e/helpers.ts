@@ -52,24 +52,36 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
 export interface NewUserOptions extends BrowserContextOptions {
-  /** Display name stored before the app loads. */
+  /** The name this person signs in with before the app loads (default: a unique "User …"). */
   displayName?: string;
+  /** Leave the person signed out, to see the sign-in screen. */
+  signedOut?: boolean;
+  /** Where to sign in, when the app was not started by startTestApp. */
+  appUrl?: string;
 }
 
-/** A fresh browser profile (own localStorage), i.e. another person. */
+/** The app the file's tests run against (set by startTestApp): newUser signs in there. */
+let currentAppUrl: string | null = null;
+let userCount = 0;
+
+/**
+ * A fresh browser profile (own cookies and storage), i.e. another person,
+ * signed in through POST /api/session: the context's request client shares
+ * its cookie jar with the pages.
+ */
 export async function newUser(
   browser: Browser,
-  { displayName, ...options }: NewUserOptions = {}
+  { displayName, signedOut, appUrl, ...options }: NewUserOptions = {}
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: "reduce", ...options });
-  if (displayName) {
-    await context.addInitScript((name) => {
-      try {
-        if (!localStorage.getItem("rooms.displayName")) localStorage.setItem("rooms.displayName", name);
-      } catch {
-        // about:blank has no storage
-      }
-    }, displayName);
+  if (!signedOut) {
+    const base = appUrl ?? currentAppUrl;
+    if (!base) throw new Error("newUser signs in to the test app: start it first (useAppAndBrowser), or pass appUrl");
+    userCount += 1;
+    const response = await context.request.post(`${base}/api/session`, {
+      data: { name: displayName ?? `User ${userCount}` }
+    });
+    if (!response.ok()) throw new Error(`sign-in failed: ${response.status()} ${await response.text()}`);
   }
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
@@ -96,6 +108,7 @@ export async function startTestApp(extraVars: Record<string, string> = {}): Prom
       ...extraVars
     }
   });
+  currentAppUrl = server.url;
   // First page load makes Vite optimise client deps; do it once up front.
   await fetch(`${server.url}/`).then((r) => r.text());
   await fetch(`${server.url}/src/client/main.tsx`)

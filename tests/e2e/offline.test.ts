@@ -32,7 +32,7 @@ afterAll(async () => {
 describe("offline model", () => {
   it("tells people the offline model answers, and marks its answers", async () => {
     const room = await rest.createRoom(server.url, { name: "Offline room" });
-    const { context, page } = await newUser(browser, { displayName: "Olga" });
+    const { context, page } = await newUser(browser, { displayName: "Olga", appUrl: server.url });
     await page.goto(roomUrl(server.url, room.id));
     await page.getByText(/No model provider is configured/).waitFor();
     await page.locator("main header").first().getByText("Offline model", { exact: true }).waitFor();

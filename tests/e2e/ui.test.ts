@@ -7,12 +7,14 @@ import { describe, expect, it } from "vitest";
 import {
   composer,
   DESKTOP,
+  eventually,
   messageRows,
   newUser,
   PHONE,
   rest,
   roomUrl,
   screenshotPath,
+  sendFromComposer,
   uniqueName,
   useAppAndBrowser
 } from "./helpers";
@@ -316,40 +318,72 @@ describe("keyboard", () => {
   });
 });
 
-describe("access token", () => {
-  // The dev-server launcher waits for an open /api/rooms, so a server with
-  // ACCESS_TOKEN cannot be started here; the session API is stubbed instead
-  // (the server side is covered by tests/worker/access.test.ts).
-  it("shows the sign-in page when the server wants a token, and lets you in with the right one", async () => {
+describe("signing in", () => {
+  it("asks a first-time visitor for a name, signs them in, and shows it on their messages and in presence", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("First visit") });
+    const { context, page } = await newUser(setup.browser, { signedOut: true });
+    await page.goto(roomUrl(setup.app.url, room.id));
+    await page.getByRole("heading", { name: "Welcome to Rooms" }).waitFor();
+    expect(await page.getByRole("log").count()).toBe(0);
+    expect(await page.getByLabel("Access token").count()).toBe(0);
+
+    await page.getByLabel("Your name").fill("  Zoë   Quinn ");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // Straight into the deep-linked room, as the chosen name.
+    await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
+    await page.getByRole("button", { name: /1 person here/ }).waitFor();
+    await sendFromComposer(page, "hello as Zoë");
+    await messageRows(page, "user").last().getByText("Zoë Quinn").waitFor();
+    const stored = await eventually(
+      () => rest.messages(setup.app.url, room.id),
+      (p) => p.messages.length >= 1
+    );
+    expect(stored.messages[0].metadata?.author).toMatchObject({ name: "Zoë Quinn" });
+
+    // A reload keeps the session; signing out asks again.
+    await page.reload();
+    await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Welcome to Rooms" }).waitFor();
+    await context.close();
+  });
+
+  // The token check itself runs in the worker layer (tests/worker/access.test.ts);
+  // here the server is stubbed to say it wants a token, and the right one is
+  // passed on to the real (open) server, which signs in.
+  it("asks for the access token too when the server has one", async () => {
     const room = await rest.createRoom(setup.app.url, { name: uniqueName("Behind a token") });
-    const { context, page } = await newUser(setup.browser);
+    const { context, page } = await newUser(setup.browser, { signedOut: true });
     let signedIn = false;
     const posted: string[] = [];
     await page.route("**/api/session", async (route) => {
       const request = route.request();
-      if (request.method() === "GET") {
-        await route.fulfill({ json: { authRequired: true, authenticated: signedIn } });
+      if (request.method() === "GET" && !signedIn) {
+        await route.fulfill({
+          status: 401,
+          json: {
+            error: { code: "unauthorized:session", message: "You are not signed in." },
+            signIn: { tokenRequired: true, access: false }
+          }
+        });
       } else if (request.method() === "POST") {
         const { token } = request.postDataJSON() as { token: string };
         posted.push(token);
         signedIn = token === "open-sesame";
-        await route.fulfill(
-          signedIn
-            ? { status: 204 }
-            : {
-                status: 401,
-                json: { error: { code: "unauthorized:token", message: "That access token is not right." } }
-              }
-        );
+        if (signedIn) await route.continue();
+        else
+          await route.fulfill({
+            status: 401,
+            json: { error: { code: "unauthorized:token", message: "That access token is not right." } }
+          });
       } else {
-        signedIn = false;
-        await route.fulfill({ status: 204 });
+        if (request.method() === "DELETE") signedIn = false;
+        await route.continue();
       }
     });
     await page.goto(roomUrl(setup.app.url, room.id));
-    await page.getByRole("heading", { name: "Sign in to Rooms" }).waitFor();
-    expect(await page.getByRole("log").count()).toBe(0);
-
+    await page.getByRole("heading", { name: "Welcome to Rooms" }).waitFor();
+    await page.getByLabel("Your name").fill("Tess");
     const field = page.getByLabel("Access token");
     await field.fill("wrong");
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -357,12 +391,8 @@ describe("access token", () => {
 
     await field.fill("open-sesame");
     await page.getByRole("button", { name: "Sign in" }).click();
-    // Straight into the deep-linked room.
     await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
     expect(posted).toEqual(["wrong", "open-sesame"]);
-
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.getByRole("heading", { name: "Sign in to Rooms" }).waitFor();
     await context.close();
   });
 });

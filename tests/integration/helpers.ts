@@ -8,11 +8,34 @@ export function uniqueName(prefix = "it"): string {
   return `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
-export function client(baseUrl: string, workspace = "default") {
+export interface SignedIn {
+  user: { id: string; name: string; kind: string };
+  /** The `Cookie` header value carrying the session. */
+  cookie: string;
+  headers: { cookie: string };
+}
+
+/** Signs in over HTTP as a browser would; each call is another person. */
+export async function signIn(baseUrl: string, name: string, extra: Record<string, unknown> = {}): Promise<SignedIn> {
+  const response = await fetch(`${baseUrl}/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name, ...extra })
+  });
+  if (response.status !== 200) throw new Error(`sign-in failed ${response.status}: ${await response.text()}`);
+  const cookie = response.headers.get("set-cookie")?.match(/rooms_session=[^;]+/)?.[0];
+  if (!cookie) throw new Error("sign-in set no session cookie");
+  const { user } = (await response.json()) as { user: SignedIn["user"] };
+  return { user, cookie, headers: { cookie } };
+}
+
+/** REST and socket URLs of a workspace; pass `as` to act as a signed-in person. */
+export function client(baseUrl: string, workspace = "default", as?: SignedIn) {
   const root = workspace === "default" ? "/api/rooms" : `/api/workspaces/${workspace}/rooms`;
   async function call(path: string, init: RequestInit & { json?: unknown } = {}) {
     const { json, ...rest } = init;
     const headers = new Headers(rest.headers);
+    if (as && !headers.has("cookie")) headers.set("cookie", as.cookie);
     if (json !== undefined) headers.set("content-type", "application/json");
     return fetch(`${baseUrl}${root}${path}`, {
       ...rest,

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
 import { type DevServer, startDevServer } from "../support/dev-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { chatRequest, chunksOf, client, isDone, isResponse, messageText, openSocket, textOf, waitFor } from "./helpers";
+import {
+  chatRequest,
+  chunksOf,
+  client,
+  isDone,
+  isResponse,
+  messageText,
+  openSocket,
+  signIn,
+  textOf,
+  waitFor
+} from "./helpers";
 
 // The real provider path: @ai-sdk/openai inside workerd talks HTTP to a local
 // OpenAI-compatible server that speaks the Chat Completions streaming format.
@@ -122,10 +133,10 @@ describe("answers from an OpenAI-compatible provider", () => {
   it("answers two users sending at once in order, keeping both messages", async () => {
     const api = client(server.url);
     const room = await api.createRoom();
-    const a = await openSocket(api.roomSocketUrl(room.id));
-    const b = await openSocket(api.roomSocketUrl(room.id));
-    const first = chatRequest("[[fake:slow=20]] from A", { author: "A" });
-    const second = chatRequest("[[fake:slow=20]] from B", { author: "B" });
+    const a = await openSocket(api.roomSocketUrl(room.id), (await signIn(server.url, "A")).headers);
+    const b = await openSocket(api.roomSocketUrl(room.id), (await signIn(server.url, "B")).headers);
+    const first = chatRequest("[[fake:slow=20]] from A");
+    const second = chatRequest("[[fake:slow=20]] from B");
     a.send(first.frame);
     b.send(second.frame);
     await a.next(isDone(first.id), 30_000);
@@ -140,7 +151,7 @@ describe("answers from an OpenAI-compatible provider", () => {
     const answers = history.messages.filter((m: any) => m.role === "assistant");
     // Two sockets racing: either may arrive first. Both are kept, and the
     // answers come in the order the questions arrived, one each.
-    const authors = users.map((m: any) => m.metadata.author);
+    const authors = users.map((m: any) => m.metadata.author.name);
     expect([...authors].sort()).toEqual(["A", "B"]);
     expect(answers.map(messageText)).toEqual(authors.map((author: string) => `Echo: from ${author}`));
     expect(history.messages[0].role).toBe("user");

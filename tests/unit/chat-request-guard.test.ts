@@ -11,8 +11,10 @@ const stored = (id: string, role: "user" | "assistant", text: string): UIMessage
 });
 const transcript = [stored("u1", "user", "hello"), stored("a1", "assistant", "hi there")];
 const known = new Map(transcript.map((m) => [m.id, m]));
+const AUTHOR = { id: "u_ann", name: "Ann" };
+const NOW = 1_700_000_000_000;
 const send = (messages: unknown[], trigger = "submit-message", history: UIMessage[] = transcript) =>
-  guardChatRequest(JSON.stringify({ messages, trigger }), history, limits);
+  guardChatRequest(JSON.stringify({ messages, trigger }), history, limits, AUTHOR, NOW);
 const newUser = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
   id,
   role: "user",
@@ -27,7 +29,8 @@ describe("guardChatRequest", () => {
     if (!result.ok) return;
     const body = JSON.parse(result.body);
     expect(body.messages.map((m: UIMessage) => m.id)).toEqual(["u1", "a1", "u2"]);
-    expect(body.messages[2]).toEqual(newUser("u2", "next", { metadata: { author: "Bo" } }));
+    // The client's metadata is gone; the server's author and time are written.
+    expect(body.messages[2]).toEqual(newUser("u2", "next", { metadata: { author: AUTHOR, createdAt: NOW } }));
     expect(result.newText).toBe("next");
   });
 
@@ -53,7 +56,7 @@ describe("guardChatRequest", () => {
     const result = send([newUser("u2", "second, edited")], "submit-message", longer);
     expect(result.ok && JSON.parse(result.body).messages).toEqual([
       ...transcript,
-      newUser("u2", "second, edited", { metadata: {} })
+      newUser("u2", "second, edited", { metadata: { author: AUTHOR, createdAt: NOW } })
     ]);
   });
 

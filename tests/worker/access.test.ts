@@ -31,7 +31,7 @@ function routeTable(workspace: string, roomId: string) {
 }
 
 // Routes that must answer without a token: signing in itself.
-const OPEN = new Set(["GET /api/session", "POST /api/session", "DELETE /api/session"]);
+const OPEN = new Set(["GET /api/session", "POST /api/session", "PATCH /api/session", "DELETE /api/session"]);
 
 describe("the access token", () => {
   it("is required on every route but sign-in (a new route without protection fails here)", async () => {
@@ -48,7 +48,7 @@ describe("the access token", () => {
         expect(response.status, key).not.toBe(500);
       } else {
         expect(response.status, key).toBe(401);
-        expect((await response.json<any>()).error.code, key).toBe("unauthorized:token");
+        expect((await response.json<any>()).error.code, key).toMatch(/^unauthorized:/);
       }
     }
     // The room was not touched by any of those requests.
@@ -58,30 +58,51 @@ describe("the access token", () => {
     expect(check.status).toBe(200);
   });
 
-  it("is accepted as a bearer token and as the sign-in cookie", async () => {
+  it("is accepted as a bearer token (the API identity) and signs people in to a cookie that never holds it", async () => {
     expect((await call("/api/rooms", { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
-    expect((await call("/api/rooms", { headers: { authorization: "Bearer nope" } })).status).toBe(401);
+    expect(
+      (await call("/api/rooms", { headers: { authorization: "Bearer nope", "cf-connecting-ip": "198.51.100.1" } }))
+        .status
+    ).toBe(401);
+    const asApi = await call("/api/session", { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect((await asApi.json<any>()).user).toEqual({ id: "api", name: "API", kind: "api" });
 
     const refused = await call("/api/session", {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token: "nope" })
+      headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.2" },
+      body: JSON.stringify({ name: "Ann", token: "nope" })
     });
     expect(refused.status).toBe(401);
     expect(refused.headers.get("set-cookie")).toBeNull();
+    const noToken = await call("/api/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Ann" })
+    });
+    expect(noToken.status).toBe(401);
 
     const signIn = await call("/api/session", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token: TOKEN })
+      body: JSON.stringify({ name: "Ann", token: TOKEN })
     });
-    expect(signIn.status).toBe(204);
+    expect(signIn.status).toBe(200);
     const cookie = signIn.headers.get("set-cookie")!;
-    expect(cookie).toMatch(/rooms_token=.+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict/);
+    expect(cookie).toMatch(/^rooms_session=[\w.-]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(cookie).not.toContain(encodeURIComponent(TOKEN));
+    const { user } = await signIn.json<any>();
+    expect(user).toMatchObject({ name: "Ann", kind: "user" });
     const cookieHeader = cookie.split(";")[0];
     expect((await call("/api/rooms", { headers: { cookie: cookieHeader } })).status).toBe(200);
     const session = await call("/api/session", { headers: { cookie: cookieHeader } });
-    expect(await session.json()).toEqual({ authRequired: true, authenticated: true });
+    expect((await session.json<any>()).user).toEqual(user);
+    // A session issued under one token does not survive the token changing.
+    const rotated = await call(
+      "/api/rooms",
+      { headers: { cookie: cookieHeader } },
+      { ...guardedEnv, ACCESS_TOKEN: "new" }
+    );
+    expect(rotated.status).toBe(401);
   });
 
   it("keeps a WebSocket without the token from ever reaching a room", async () => {
@@ -98,9 +119,11 @@ describe("the access token", () => {
     allowed.webSocket!.close();
   });
 
-  it("is not needed when ACCESS_TOKEN is unset (local use)", async () => {
-    const response = await exports.default.fetch(`${BASE}/api/session`);
-    expect(await response.json()).toEqual({ authRequired: false, authenticated: true });
+  it("is not needed when ACCESS_TOKEN is unset: no session means the anonymous API identity", async () => {
+    const session = await exports.default.fetch(`${BASE}/api/session`);
+    expect(session.status).toBe(401);
+    expect(await session.json()).toMatchObject({ signIn: { tokenRequired: false, access: false } });
+    expect((await exports.default.fetch(`${BASE}/api/rooms`)).status).toBe(200);
   });
 });
 

@@ -88,6 +88,30 @@ export async function connect(path: string, headers: Record<string, string> = {}
   };
 }
 
+export interface SignedIn {
+  user: { id: string; name: string; kind: string };
+  /** The `Cookie` header value that carries the session. */
+  cookie: string;
+  headers: { cookie: string };
+}
+
+/** POST /api/session through the real Worker: a second call is a second person. */
+export async function signIn(name: string, extra: Record<string, unknown> = {}): Promise<SignedIn> {
+  const response = await api("/api/session", { method: "POST", json: { name, ...extra } });
+  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  const cookie = sessionCookie(response);
+  const { user } = await response.json<{ user: SignedIn["user"] }>();
+  return { user, cookie, headers: { cookie } };
+}
+
+/** The `name=value` of the session cookie a response sets. */
+export function sessionCookie(response: Response): string {
+  const header = response.headers.get("set-cookie") ?? "";
+  const match = header.match(/rooms_session=[^;]+/);
+  if (!match) throw new Error(`no session cookie in: ${header}`);
+  return match[0];
+}
+
 export function roomPath(workspace: string, roomId: string): string {
   return `/agents/overseer-agent/${workspace}/sub/chat-room/${roomId}`;
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { ChatRoom } from "../../src/server/index";
 import { chunksOf } from "../support/chat-protocol";
-import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
+import { api, chatRequest, connect, createRoom, isDone, roomPath, signIn, uniqueName } from "./helpers";
 
 const isChunk = (requestId: string, type: string) => (f: any) =>
   f?.type === "cf_agent_use_chat_response" &&
@@ -87,9 +87,10 @@ describe("a room's sockets", () => {
   it("streams an answer token by token to every socket in the room, not just the sender's", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws, { name: "fanout" });
-    const sender = await connect(roomPath(ws, room.id));
+    const ada = await signIn("Ada");
+    const sender = await connect(roomPath(ws, room.id), ada.headers);
     const watcher = await connect(roomPath(ws, room.id));
-    const { id, frame } = chatRequest("what is this room?", { author: "ada" });
+    const { id, frame } = chatRequest("what is this room?", { author: "someone else" });
     sender.send(frame);
     await sender.next(isDone(id), 20_000);
     await watcher.next(isDone(id), 20_000);
@@ -102,25 +103,32 @@ describe("a room's sockets", () => {
 
     const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<any>();
     expect(page.messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
-    expect(page.messages[0].metadata.author).toBe("ada");
+    // The author is who opened the socket, not what the frame claimed.
+    expect(page.messages[0].metadata.author).toEqual({ id: ada.user.id, name: "Ada" });
     expect(page.messages[1].metadata).toMatchObject({ model: "rooms-offline", offline: true });
     expect(page.messages[1].metadata.usage.outputTokens).toBeGreaterThan(0);
     sender.ws.close();
     watcher.ws.close();
   });
 
-  it("shows who is here and who is typing", async () => {
+  it("shows who is here and who is typing, by identity (a hello cannot rename anyone)", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
-    const a = await connect(roomPath(ws, room.id));
-    const b = await connect(roomPath(ws, room.id));
-    a.send({ type: "rooms_hello", name: "Ada" });
-    b.send({ type: "rooms_hello", name: "Bob" });
+    const [ada, bob] = [await signIn("Ada"), await signIn("Bob")];
+    const a = await connect(roomPath(ws, room.id), ada.headers);
+    const b = await connect(roomPath(ws, room.id), bob.headers);
+    b.send({ type: "rooms_hello", name: "Ada" });
     await a.next(
       (f) => f?.type === "rooms_presence" && f.users.length === 2 && f.users.some((u: any) => u.name === "Bob")
     );
     b.send({ type: "rooms_typing", typing: true });
-    await a.next((f) => f?.type === "rooms_presence" && f.users.some((u: any) => u.name === "Bob" && u.typing));
+    const typing = await a.next(
+      (f) => f?.type === "rooms_presence" && f.users.some((u: any) => u.name === "Bob" && u.typing)
+    );
+    expect(typing.users).toEqual([
+      { id: ada.user.id, name: "Ada", kind: "user", typing: false },
+      { id: bob.user.id, name: "Bob", kind: "user", typing: true }
+    ]);
     b.ws.close();
     await a.next((f) => f?.type === "rooms_presence" && f.users.length === 1 && f.users[0].name === "Ada");
     a.ws.close();

@@ -1,6 +1,8 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
 import { normalizeDisplayName, useDisplayName } from "../hooks/use-display-name";
+import { errorMessage } from "../lib/api";
+import { useAuth } from "./AuthGate";
 import { Avatar } from "./ui/Avatar";
 import { Button } from "./ui/Button";
 import { Dialog, DialogFooter } from "./ui/Dialog";
@@ -8,23 +10,41 @@ import { Field, inputClass, Kbd } from "./ui/Field";
 
 export function DisplayNameDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [name, setName] = useDisplayName();
+  const { user } = useAuth();
   const [draft, setDraft] = useState(name);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
   useEffect(() => {
-    if (open) setDraft(name);
+    if (open) {
+      setDraft(name);
+      setError(null);
+    }
   }, [open, name]);
   const normalized = normalizeDisplayName(draft);
-  const submit = (event: FormEvent) => {
+  const fixed = user.kind !== "user";
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!normalized) return;
-    setName(normalized);
-    onClose();
+    if (!normalized || fixed) return;
+    setPending(true);
+    try {
+      await setName(normalized);
+      onClose();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setPending(false);
+    }
   };
   return (
     <Dialog
       open={open}
       onClose={onClose}
       title="Your display name"
-      description="Shown on your messages and in the list of people in a room."
+      description={
+        fixed
+          ? "Your name comes from how you reached this server (Cloudflare Access or the API token)."
+          : "Shown on your messages and in the list of people in a room."
+      }
     >
       <form onSubmit={submit} noValidate>
         <div className="flex items-end gap-3 px-5 py-4">
@@ -32,7 +52,7 @@ export function DisplayNameDialog({ open, onClose }: { open: boolean; onClose: (
           <Field
             label="Display name"
             className="flex-1"
-            error={draft && !normalized ? "Use at least one letter." : null}
+            error={draft && !normalized ? "Use at least one letter." : error}
           >
             {(props) => (
               <input
@@ -40,6 +60,7 @@ export function DisplayNameDialog({ open, onClose }: { open: boolean; onClose: (
                 data-autofocus
                 onFocus={(e) => e.currentTarget.select()}
                 value={draft}
+                readOnly={fixed}
                 maxLength={MAX_AUTHOR_LENGTH}
                 onChange={(e) => setDraft(e.target.value)}
                 className={inputClass}
@@ -52,7 +73,7 @@ export function DisplayNameDialog({ open, onClose }: { open: boolean; onClose: (
           <Button variant="ghost" onClick={onClose}>
             Cancel
           </Button>
-          <Button variant="primary" type="submit" disabled={!normalized}>
+          <Button variant="primary" type="submit" disabled={!normalized || fixed || pending}>
             Save
           </Button>
         </DialogFooter>

@@ -1,74 +1,132 @@
 /**
- * With ACCESS_TOKEN set on the server, every API call and socket needs the
- * token: the sign-in page trades it for an HttpOnly cookie
- * (POST /api/session). Without it the app is open and this gate is invisible.
+ * Everyone in the app is someone: on first visit the browser asks for a
+ * name (and the access token, when the server has one) and signs in
+ * (POST /api/session), which sets an HttpOnly session cookie sent on every
+ * request and socket. Behind Cloudflare Access, Access decides who you are.
  */
 import { KeyRound, LogOut } from "lucide-react";
 import { createContext, type FormEvent, type ReactNode, useCallback, useContext, useEffect, useState } from "react";
-import { ApiError, api, errorMessage, UNAUTHORIZED_EVENT } from "../lib/api";
+import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
+import { type Identity, normalizeDisplayName, type SignInOptions } from "../../shared/identity";
+import { api, errorMessage, UNAUTHORIZED_EVENT } from "../lib/api";
 import { Button, IconButton } from "./ui/Button";
 import { ErrorNotice, Field, inputClass } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
-type Status = "checking" | "open" | "signed-in" | "needs-token";
+type Status =
+  | { kind: "checking" }
+  | { kind: "signed-in"; user: Identity; signIn: SignInOptions }
+  | { kind: "signing-in"; signIn: SignInOptions }
+  | { kind: "failed"; message: string };
 
-const AuthContext = createContext<{ authRequired: boolean; signOut: () => void }>({
-  authRequired: false,
-  signOut: () => {}
-});
+interface Auth {
+  user: Identity;
+  signIn: SignInOptions;
+  signOut: () => void;
+  /** PATCH /api/session: same identity, new name. */
+  rename: (name: string) => Promise<void>;
+}
 
-export function useAuth() {
-  return useContext(AuthContext);
+const AuthContext = createContext<Auth | null>(null);
+
+export function useAuth(): Auth {
+  const auth = useContext(AuthContext);
+  if (!auth) throw new Error("useAuth outside <AuthGate>");
+  return auth;
 }
 
 export function AuthGate({ children }: { children: ReactNode }) {
-  const [status, setStatus] = useState<Status>("checking");
+  const [status, setStatus] = useState<Status>({ kind: "checking" });
+
+  const check = useCallback(() => {
+    api.session().then(
+      (s) =>
+        setStatus(
+          s.user ? { kind: "signed-in", user: s.user, signIn: s.signIn } : { kind: "signing-in", signIn: s.signIn }
+        ),
+      (error: unknown) => setStatus({ kind: "failed", message: errorMessage(error) })
+    );
+  }, []);
 
   useEffect(() => {
-    let live = true;
-    api.session().then(
-      (s) => live && setStatus(!s.authRequired ? "open" : s.authenticated ? "signed-in" : "needs-token"),
-      // An older server without /api/session: nothing to sign in to.
-      (error: unknown) => live && setStatus(error instanceof ApiError && error.status === 401 ? "needs-token" : "open")
-    );
-    const onUnauthorized = () => setStatus("needs-token");
-    window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
-    return () => {
-      live = false;
-      window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
-    };
-  }, []);
+    check();
+    window.addEventListener(UNAUTHORIZED_EVENT, check);
+    return () => window.removeEventListener(UNAUTHORIZED_EVENT, check);
+  }, [check]);
 
+  const signIn = status.kind === "signed-in" || status.kind === "signing-in" ? status.signIn : null;
   const signOut = useCallback(() => {
-    void api.signOut().finally(() => setStatus("needs-token"));
+    if (signIn?.access) {
+      window.location.assign("/cdn-cgi/access/logout");
+      return;
+    }
+    void api.signOut().finally(check);
+  }, [signIn?.access, check]);
+  const rename = useCallback(async (name: string) => {
+    const { user } = await api.rename(name);
+    setStatus((s) => (s.kind === "signed-in" ? { ...s, user } : s));
   }, []);
 
-  if (status === "checking") {
+  if (status.kind === "checking") {
     return (
       <div className="flex h-dvh items-center justify-center text-zinc-400" aria-busy="true">
         <Spinner label="Loading" className="opacity-0 [animation:fade-in_200ms_400ms_forwards]" />
       </div>
     );
   }
-  if (status === "needs-token") return <SignIn onSignedIn={() => setStatus("signed-in")} />;
+  if (status.kind === "failed") {
+    return (
+      <main className="flex min-h-dvh items-center justify-center p-4">
+        <div className="max-w-sm text-center">
+          <ErrorNotice>{status.message}</ErrorNotice>
+          <Button className="mt-4" onClick={check}>
+            Try again
+          </Button>
+        </div>
+      </main>
+    );
+  }
+  if (status.kind === "signing-in") {
+    return (
+      <SignIn
+        options={status.signIn}
+        onSignedIn={(user) => setStatus({ kind: "signed-in", user, signIn: status.signIn })}
+      />
+    );
+  }
   return (
-    <AuthContext.Provider value={{ authRequired: status === "signed-in", signOut }}>{children}</AuthContext.Provider>
+    <AuthContext.Provider value={{ user: status.user, signIn: status.signIn, signOut, rename }}>
+      {children}
+    </AuthContext.Provider>
   );
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (user: Identity) => void }) {
+  const [name, setName] = useState("");
   const [token, setToken] = useState("");
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const normalized = normalizeDisplayName(name);
+  const ready = normalized.length > 0 && (!options.tokenRequired || token.trim().length > 0);
+
+  if (options.access) {
+    return (
+      <main className="flex min-h-dvh items-center justify-center p-4">
+        <ErrorNotice>
+          This server is behind Cloudflare Access, which did not identify you. Reload to sign in.
+        </ErrorNotice>
+      </main>
+    );
+  }
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!token.trim()) return;
+    if (!ready) return;
     setPending(true);
     setError(null);
     try {
-      await api.signIn(token.trim());
-      onSignedIn();
+      const { user } = await api.signIn(normalized, options.tokenRequired ? token.trim() : undefined);
+      onSignedIn(user);
     } catch (err) {
       setError(errorMessage(err));
       setPending(false);
@@ -80,30 +138,47 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       <form
         onSubmit={submit}
         noValidate
+        aria-label="Sign in"
         className="w-full max-w-sm animate-pop-in rounded-2xl bg-white p-6 shadow-xl ring-1 ring-zinc-900/5 dark:bg-zinc-900 dark:ring-white/10"
       >
         <div className="mb-5 flex size-11 items-center justify-center rounded-xl bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-sm">
           <KeyRound className="size-5" aria-hidden="true" />
         </div>
-        <h1 className="text-lg font-semibold tracking-tight text-zinc-900 dark:text-zinc-100">Sign in to Rooms</h1>
+        <h1 className="text-lg font-semibold tracking-tight text-zinc-900 dark:text-zinc-100">Welcome to Rooms</h1>
         <p className="mt-1 mb-5 text-sm text-zinc-500 dark:text-zinc-400">
-          This server is private. Enter the access token you were given.
+          {options.tokenRequired
+            ? "This server is private. Choose the name others will see, and enter the access token you were given."
+            : "Choose the name others will see on your messages."}
         </p>
-        <Field label="Access token" error={null}>
+        <Field label="Your name" error={null}>
           {(props) => (
             <input
               {...props}
-              type="password"
               autoFocus
-              autoComplete="current-password"
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
+              autoComplete="nickname"
+              maxLength={MAX_AUTHOR_LENGTH}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
               className={inputClass}
             />
           )}
         </Field>
+        {options.tokenRequired && (
+          <Field label="Access token" error={null} className="mt-3">
+            {(props) => (
+              <input
+                {...props}
+                type="password"
+                autoComplete="current-password"
+                value={token}
+                onChange={(e) => setToken(e.target.value)}
+                className={inputClass}
+              />
+            )}
+          </Field>
+        )}
         {error && <ErrorNotice className="mt-3">{error}</ErrorNotice>}
-        <Button variant="primary" type="submit" className="mt-5 w-full" disabled={pending || !token.trim()}>
+        <Button variant="primary" type="submit" className="mt-5 w-full" disabled={pending || !ready}>
           {pending && <Spinner className="[&_svg]:size-3.5" />}
           Sign in
         </Button>
@@ -113,8 +188,8 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
 }
 
 export function SignOutButton() {
-  const { authRequired, signOut } = useAuth();
-  if (!authRequired) return null;
+  const { user, signOut } = useAuth();
+  if (user.kind === "api") return null;
   return (
     <IconButton label="Sign out" onClick={signOut}>
       <LogOut />

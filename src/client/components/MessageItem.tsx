@@ -1,6 +1,7 @@
 import { AlertTriangle, Pencil, RefreshCw, RotateCcw, Square } from "lucide-react";
 import { type KeyboardEvent, lazy, memo, Suspense, useEffect, useId, useRef, useState } from "react";
 import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
+import { authorName } from "../../shared/identity";
 import { cn } from "../lib/cn";
 import { asToolPart, messageText, type RoomMessage } from "../lib/messages";
 import { formatCount, fullDateTime, messageTime } from "../lib/time";
@@ -155,7 +156,7 @@ export const MessageItem = memo(function MessageItem({
   const [editing, setEditing] = useState(false);
   const meta = message.metadata ?? {};
   const isAssistant = message.role === "assistant";
-  const author = isAssistant ? "Assistant" : meta.author || "Someone";
+  const author = isAssistant ? "Assistant" : authorName(meta.author) || "Someone";
   const text = messageText(message);
   const createdAt = meta.createdAt;
   const failed = isAssistant && typeof meta.error === "string";

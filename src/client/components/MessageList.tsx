@@ -10,8 +10,10 @@
  *   because the server may hand us its whole in-memory window (thousands of
  *   messages) at once.
  */
+
 import { AlertTriangle, ArrowDown, MessagesSquare, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { authorId, authorName } from "../../shared/identity";
 import type { RoomChat } from "../hooks/use-chat-room";
 import { cn } from "../lib/cn";
 import type { RoomMessage } from "../lib/messages";
@@ -27,10 +29,13 @@ const RENDER_STEP = 100;
 const LOAD_OLDER_THRESHOLD_PX = 600;
 const GROUP_WINDOW_MS = 5 * 60_000;
 
+/** Legacy messages carry a bare name; identity-era ones an id. */
+const authorKey = (author: unknown) => authorId(author) ?? authorName(author);
+
 function isGrouped(prev: RoomMessage | undefined, message: RoomMessage): boolean {
   if (!prev || prev.role !== message.role) return false;
   if (prev.metadata?.error) return false;
-  if (message.role === "user" && prev.metadata?.author !== message.metadata?.author) return false;
+  if (message.role === "user" && authorKey(prev.metadata?.author) !== authorKey(message.metadata?.author)) return false;
   const a = prev.metadata?.createdAt;
   const b = message.metadata?.createdAt;
   return a !== undefined && b !== undefined && b - a < GROUP_WINDOW_MS;
@@ -39,13 +44,14 @@ function isGrouped(prev: RoomMessage | undefined, message: RoomMessage): boolean
 export interface MessageListProps {
   chat: RoomChat;
   roomName: string;
-  displayName: string;
+  /** The signed-in identity's id: only its own messages can be edited. */
+  selfId: string;
   connected: boolean;
   /** Bumped by the composer on send: scroll to the bottom and stick. */
   stickSignal: number;
 }
 
-export function MessageList({ chat, roomName, displayName, connected, stickSignal }: MessageListProps) {
+export function MessageList({ chat, roomName, selfId, connected, stickSignal }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const stickRef = useRef(true);
@@ -227,7 +233,7 @@ export function MessageList({ chat, roomName, displayName, connected, stickSigna
                 grouped={isGrouped(messages[index - 1] ?? allMessages[hiddenAbove - 1], message)}
                 streaming={isLast && message.role === "assistant" && (chat.isStreaming || chat.status === "submitted")}
                 canRegenerate={isLast && message.role === "assistant" && !busy && connected}
-                canEdit={message.role === "user" && message.metadata?.author === displayName && !busy && connected}
+                canEdit={message.role === "user" && authorId(message.metadata?.author) === selfId && !busy && connected}
                 onRegenerate={chat.regenerate}
                 onEdit={chat.editAndResend}
               />

@@ -4,12 +4,12 @@ import { useNavigate, useParams } from "react-router";
 import type { PresenceUser, RoomState, RoomSummary } from "../../shared/protocol";
 import { useAppUI } from "../app-ui";
 import { type RoomSocket, useRoomChat, useRoomSocket } from "../hooks/use-chat-room";
-import { useDisplayName } from "../hooks/use-display-name";
 import { useMediaQuery } from "../hooks/use-media-query";
 import { useTypingSignal } from "../hooks/use-presence";
 import { type ConnectionStatus, useRoomList } from "../hooks/use-room-list";
 import { cn } from "../lib/cn";
 import { formatCount } from "../lib/time";
+import { useAuth } from "./AuthGate";
 import { Composer, type ComposerHandle } from "./Composer";
 import { MessageList } from "./MessageList";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
@@ -48,16 +48,14 @@ function ConnectionBadge({ status }: { status: ConnectionStatus }) {
 
 function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: string }) {
   const popoverId = useId();
-  const unique = useMemo(() => {
-    const seen = new Map<string, PresenceUser & { self: boolean }>();
-    for (const u of users) {
-      const existing = seen.get(u.name);
-      const self = u.connectionId === selfId;
-      if (!existing) seen.set(u.name, { ...u, self });
-      else seen.set(u.name, { ...existing, typing: existing.typing || u.typing, self: existing.self || self });
-    }
-    return [...seen.values()].sort((a, b) => Number(b.self) - Number(a.self) || a.name.localeCompare(b.name));
-  }, [users, selfId]);
+  // The server sends one entry per identity.
+  const unique = useMemo(
+    () =>
+      users
+        .map((u) => ({ ...u, self: u.id === selfId }))
+        .sort((a, b) => Number(b.self) - Number(a.self) || a.name.localeCompare(b.name)),
+    [users, selfId]
+  );
   const buttonRef = useRef<HTMLButtonElement>(null);
   const popoverRef = useRef<HTMLDivElement>(null);
   // Place the popover under its button (it lives in the top layer).
@@ -217,14 +215,14 @@ function RoomConversation({
   socket,
   roomId,
   roomName,
-  displayName
+  selfId
 }: {
   socket: RoomSocket;
   roomId: string;
   roomName: string;
-  displayName: string;
+  selfId: string;
 }) {
-  const chat = useRoomChat(socket, roomId, displayName);
+  const chat = useRoomChat(socket, roomId);
   const ui = useAppUI();
   const isDesktop = useMediaQuery("(min-width: 768px) and (pointer: fine)");
   const composerRef = useRef<ComposerHandle>(null);
@@ -240,8 +238,8 @@ function RoomConversation({
   }, [ui.composerFocusRef]);
 
   const typingUsers = useMemo(
-    () => socket.presence.filter((u) => u.typing && u.connectionId !== socket.selfId && u.name !== displayName),
-    [socket.presence, socket.selfId, displayName]
+    () => socket.presence.filter((u) => u.typing && u.id !== selfId),
+    [socket.presence, selfId]
   );
 
   if (chat.initialError?.status === 404) return <RoomGone kind="not-found" />;
@@ -257,13 +255,7 @@ function RoomConversation({
 
   return (
     <>
-      <MessageList
-        chat={chat}
-        roomName={roomName}
-        displayName={displayName}
-        connected={connected}
-        stickSignal={stickSignal}
-      />
+      <MessageList chat={chat} roomName={roomName} selfId={selfId} connected={connected} stickSignal={stickSignal} />
       <Composer
         ref={composerRef}
         roomId={roomId}
@@ -286,8 +278,8 @@ function RoomConversation({
 }
 
 function RoomView({ roomId }: { roomId: string }) {
-  const [displayName] = useDisplayName();
-  const socket = useRoomSocket(roomId, displayName);
+  const { user } = useAuth();
+  const socket = useRoomSocket(roomId, user);
   const { rooms, deletedIds } = useRoomList();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<null | "rename" | "settings" | "delete">(null);
@@ -329,7 +321,7 @@ function RoomView({ roomId }: { roomId: string }) {
         </div>
       )}
       <Suspense fallback={<ConversationSkeleton />}>
-        <RoomConversation socket={socket} roomId={roomId} roomName={name || "this room"} displayName={displayName} />
+        <RoomConversation socket={socket} roomId={roomId} roomName={name || "this room"} selfId={user.id} />
       </Suspense>
 
       <RenameRoomDialog room={roomForDialogs} open={dialog === "rename"} onClose={() => setDialog(null)} />

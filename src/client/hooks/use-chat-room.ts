@@ -14,7 +14,8 @@ import { useAgentChat } from "@cloudflare/ai-chat/react";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { DEFAULT_WORKSPACE } from "../../shared/constants";
-import type { PresenceUser, RoomClientFrame, RoomState } from "../../shared/protocol";
+import type { Identity } from "../../shared/identity";
+import type { PresenceUser, RoomState } from "../../shared/protocol";
 import { ApiError, api, errorMessage } from "../lib/api";
 import { fromChatMessage, MessageIdentityCache, messageText, type RoomMessage } from "../lib/messages";
 import type { ConnectionStatus } from "./use-room-list";
@@ -32,31 +33,25 @@ function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...a
 
 // ── The socket ──
 
-export function useRoomSocket(roomId: string, displayName: string) {
+/**
+ * The socket acts as the signed-in identity (the session cookie goes with
+ * the upgrade); the server captures it at connect, so a rename reconnects.
+ */
+export function useRoomSocket(roomId: string, self: Identity) {
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [presence, setPresence] = useState<PresenceUser[]>([]);
   /** The last refusal the room sent us (rate limit, too large, …). */
   const [serverError, setServerError] = useState<string | null>(null);
-  const nameRef = useRef(displayName);
-  nameRef.current = displayName;
   const sendRef = useRef<(data: string) => void>(() => {});
   /** The chat turn streaming in this room right now, whoever started it. */
   const activeTurnRef = useRef<string | null>(null);
-
-  const hello = useCallback(() => {
-    const frame: RoomClientFrame = { type: "rooms_hello", name: nameRef.current };
-    sendRef.current(JSON.stringify(frame));
-  }, []);
 
   const sub = useMemo(() => [{ agent: "ChatRoom", name: roomId }], [roomId]);
   const agent = useAgent<RoomState>({
     agent: "OverseerAgent",
     name: DEFAULT_WORKSPACE,
     sub,
-    onOpen: () => {
-      setStatus("open");
-      hello();
-    },
+    onOpen: () => setStatus("open"),
     onClose: () => {
       setStatus((s) => (s === "closed" ? s : "reconnecting"));
       setPresence([]);
@@ -102,17 +97,21 @@ export function useRoomSocket(roomId: string, displayName: string) {
     if (id) sendRef.current(JSON.stringify({ type: "cf_agent_chat_request_cancel", id }));
   }, []);
 
-  // Tell the room when our name changes.
+  // The room knows us by the identity captured at connect: after a rename,
+  // connect again so presence and new messages carry the new name.
+  const connectedName = useRef(self.name);
   useEffect(() => {
-    if (status === "open") hello();
-  }, [displayName, status, hello]);
+    if (connectedName.current === self.name) return;
+    connectedName.current = self.name;
+    agent.reconnect();
+  }, [self.name, agent]);
 
   return {
     agent,
     status,
     presence,
-    /** The server's connection id for this socket (PartySocket's `_pk`). */
-    selfId: agent.id,
+    /** Our identity's id, as presence entries name it. */
+    selfId: self.id,
     state: agent.state,
     connectionError: agent.connectionError,
     serverError,
@@ -177,7 +176,7 @@ function reanchor(prev: History, live: RoomMessage[]): History {
   return { live, older, reachedStart: prev.reachedStart && older.length === 0 ? false : prev.reachedStart };
 }
 
-export function useRoomChat(socket: RoomSocket, roomId: string, displayName: string) {
+export function useRoomChat(socket: RoomSocket, roomId: string) {
   const chat = useAgentChat<RoomState, RoomMessage>({
     agent: socket.agent,
     getInitialMessages: loadNewestPage,
@@ -258,15 +257,12 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
 
   // ── Actions ──
   const [actionError, setActionError] = useState<string | null>(null);
-  const nameRef = useRef(displayName);
-  nameRef.current = displayName;
   const { sendMessage, regenerate, stop, clearError } = chat;
 
   const send = useStableCallback((text: string) => {
     setActionError(null);
-    void sendMessage({ text, metadata: { author: nameRef.current, createdAt: Date.now() } }).catch((error: unknown) =>
-      setActionError(errorMessage(error))
-    );
+    // No author or time: the server writes both from who we are.
+    void sendMessage({ text }).catch((error: unknown) => setActionError(errorMessage(error)));
   });
 
   const regenerateLast = useStableCallback(async () => {
@@ -284,7 +280,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string, displayName: str
     try {
       clearError();
       holdForEdit(messageId);
-      await sendMessage({ text, messageId, metadata: { author: nameRef.current, createdAt: Date.now() } });
+      await sendMessage({ text, messageId });
     } catch (error) {
       setActionError(errorMessage(error));
     }

@@ -3,6 +3,7 @@
  * whose message is the server's human-readable `error.message`, so callers
  * can show `error.message` as is.
  */
+import type { SessionInfo, SignInOptions } from "../../shared/identity";
 import type { CreateRoomBody, MessagePage, RoomDetail, RoomSummary, UpdateRoomBody } from "../../shared/protocol";
 
 export class ApiError extends Error {
@@ -71,9 +72,30 @@ export const UNAUTHORIZED_EVENT = "rooms:unauthorized";
 
 const roomPath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 
+/** Who we are, or how to sign in when no one. */
+export type SessionState = { user: SessionInfo["user"]; signIn: SignInOptions } | { user: null; signIn: SignInOptions };
+
+async function currentSession(): Promise<SessionState> {
+  let response: Response;
+  try {
+    response = await fetch("/api/session", { headers: { accept: "application/json" } });
+  } catch {
+    throw errorFromBody(undefined, 0);
+  }
+  const body = (await response.json().catch(() => undefined)) as
+    | { user?: SessionInfo["user"]; signIn?: SignInOptions }
+    | undefined;
+  const signIn = body?.signIn ?? { tokenRequired: false, access: false };
+  if (response.ok && body?.user) return { user: body.user, signIn };
+  if (response.status === 401) return { user: null, signIn };
+  throw errorFromBody(body, response.status);
+}
+
 export const api = {
-  session: () => request<{ authRequired: boolean; authenticated: boolean }>("/api/session"),
-  signIn: (token: string) => request<void>("/api/session", { method: "POST", json: { token } }),
+  session: currentSession,
+  signIn: (name: string, token?: string) =>
+    request<SessionInfo>("/api/session", { method: "POST", json: { name, ...(token ? { token } : {}) } }),
+  rename: (name: string) => request<SessionInfo>("/api/session", { method: "PATCH", json: { name } }),
   signOut: () => request<void>("/api/session", { method: "DELETE" }),
   listRooms: () => request<{ rooms: RoomSummary[] }>(BASE),
   createRoom: (body: CreateRoomBody) => request<RoomDetail>(BASE, { method: "POST", json: body }),

@@ -30,7 +30,7 @@ import {
   type ToolSet,
   type UIMessage
 } from "ai";
-import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
+import { MessageAuthor } from "../../shared/identity";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
   ChatMessage,
@@ -54,7 +54,7 @@ import type { PersonaFootprint } from "./persona-agent";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
 import { FrameGuard } from "./room/frame-guard";
 import { RoomPersonas } from "./room/personas";
-import { applyPresenceFrame, type ConnectionInfo, NEW_CONNECTION, presenceFrame } from "./room/presence";
+import { type ConnectionInfo, RoomPresence } from "./room/presence";
 import { RestTurnBridge } from "./room/rest-bridge";
 
 const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: "", model: null, temperature: null };
@@ -79,6 +79,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #frameGuard = new FrameGuard(this, this.env.RATE_LIMIT_SCALE);
   #rest = new RestTurnBridge(this);
   #personas = new RoomPersonas(this, () => readModelConfig(this.env));
+  #presence = new RoomPresence(this);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -161,13 +162,13 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
    * sees it live, because the turn runs through the same `saveMessages`
    * path as any other.
    */
-  async sendFromRest(body: SendMessageBody): Promise<SendMessageResult> {
-    return this.#rest.send(body);
+  async sendFromRest(body: SendMessageBody, author: MessageAuthor): Promise<SendMessageResult> {
+    return this.#rest.send(body, author);
   }
 
   /** `sendFromRest` as server-sent events: user-message, chunk…, done. */
-  async streamFromRest(body: SendMessageBody): Promise<ReadableStream<Uint8Array>> {
-    return this.#rest.stream(body);
+  async streamFromRest(body: SendMessageBody, author: MessageAuthor): Promise<ReadableStream<Uint8Array>> {
+    return this.#rest.stream(body, author);
   }
 
   // ── Personas (roster rules in domain/personas.ts, answers in room-personas.ts) ──
@@ -294,19 +295,22 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   }
 
   /**
-   * Client-sent metadata is untrusted: a user message keeps only a bounded
-   * author and a timestamp. Assistant metadata is written by this server.
+   * A user message keeps only an author of the server's shape and a
+   * timestamp. The socket guard and the REST path write both from the
+   * caller's identity; whatever a client sent as metadata is gone by then.
    */
   protected sanitizeMessageForPersistence(message: UIMessage): UIMessage {
     if (message.role !== "user") return message;
     const raw = (message.metadata ?? {}) as Record<string, unknown>;
-    const author =
-      typeof raw.author === "string" && raw.author.trim() ? raw.author.trim().slice(0, MAX_AUTHOR_LENGTH) : undefined;
+    const author = MessageAuthor.safeParse(raw.author);
     const createdAt = typeof raw.createdAt === "number" && Number.isFinite(raw.createdAt) ? raw.createdAt : Date.now();
     // noReply is only ever set by this server: the chat request guard
     // rebuilds client messages with an author alone.
     const noReply = raw.noReply === true ? { noReply: true } : {};
-    return { ...message, metadata: { ...(author ? { author } : {}), createdAt, ...noReply } satisfies MessageMetadata };
+    return {
+      ...message,
+      metadata: { ...(author.success ? { author: author.data } : {}), createdAt, ...noReply } satisfies MessageMetadata
+    };
   }
 
   broadcast(msg: string | ArrayBuffer | ArrayBufferView, without?: string[]) {
@@ -342,24 +346,18 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   // ── Presence and typing ──
 
-  async onConnect(connection: Connection<ConnectionInfo>, _ctx: ConnectionContext) {
-    connection.setState(NEW_CONNECTION);
-    this.#broadcastPresence();
+  async onConnect(connection: Connection<ConnectionInfo>, ctx: ConnectionContext) {
+    this.#presence.join(connection, ctx);
   }
 
-  async onClose(connection: Connection) {
-    this.#frameGuard.forget(connection.id);
-    this.#broadcastPresence(connection.id);
+  async onClose(_connection: Connection) {
+    this.#presence.leave();
   }
 
   async onMessage(connection: Connection<ConnectionInfo>, message: WSMessage) {
     // AIChatAgent has already taken its own protocol frames; what reaches
     // here is ours or garbage.
-    if (applyPresenceFrame(connection, message)) this.#broadcastPresence();
-  }
-
-  #broadcastPresence(leavingId?: string) {
-    this.broadcast(presenceFrame(this.getConnections<ConnectionInfo>(), leavingId));
+    this.#presence.receive(connection, message);
   }
 
   // ── Reporting to the overseer ──

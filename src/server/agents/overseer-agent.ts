@@ -14,7 +14,13 @@
  * wakes a single facet.
  */
 import { Agent, type Connection, type DynamicAgentStub, type WSMessage } from "agents";
-import { MAX_MESSAGES_PER_ROOM, MAX_ROOMS_PER_WORKSPACE, RATE_LIMITS } from "../../shared/constants";
+import {
+  ADDRESS_LIMIT_FACTOR,
+  MAX_MESSAGES_PER_ROOM,
+  MAX_ROOMS_PER_WORKSPACE,
+  RATE_LIMITS
+} from "../../shared/constants";
+import { authorOf } from "../../shared/identity";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
   CreateRoomBody,
@@ -28,6 +34,7 @@ import type {
   SendMessageResult,
   UpdateRoomBody
 } from "../../shared/protocol";
+import { type Caller, limitKeys } from "../domain/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
 import type { Env } from "../env";
@@ -39,9 +46,15 @@ const CHAT_ROOM_CLASS = "ChatRoom";
 const NESTED_SUB_PATH = /\/sub\/[^/]+\/[^/]+\/sub(\/|$)/;
 
 export class OverseerAgent extends Agent<Env> {
-  // Per client address, in this workspace. RATE_LIMIT_SCALE=0 turns them off.
+  // Per identity and per address, in this workspace. RATE_LIMIT_SCALE=0 turns them off.
   #createLimiter = new RateLimiter(scaled(RATE_LIMITS.restRoomCreate, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
   #sendLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
+  #createAddressLimiter = new RateLimiter(
+    scaled(RATE_LIMITS.restRoomCreate, rateScaleFrom(this.env.RATE_LIMIT_SCALE) * ADDRESS_LIMIT_FACTOR)
+  );
+  #sendAddressLimiter = new RateLimiter(
+    scaled(RATE_LIMITS.restSend, rateScaleFrom(this.env.RATE_LIMIT_SCALE) * ADDRESS_LIMIT_FACTOR)
+  );
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -114,9 +127,9 @@ export class OverseerAgent extends Agent<Env> {
   // ── Registry RPC (called by the REST routes) ──
   // Expected failures come back as values (see RpcResult), never as throws.
 
-  createRoom(input: CreateRoomBody, client = "unknown"): Promise<RpcResult<RoomDetail>> {
+  createRoom(input: CreateRoomBody, caller: Caller): Promise<RpcResult<RoomDetail>> {
     return asResult(() => {
-      this.#admit(this.#createLimiter, client, "new rooms");
+      this.#admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms");
       return this.#createRoom(input);
     });
   }
@@ -137,20 +150,20 @@ export class OverseerAgent extends Agent<Env> {
     return asResult(() => this.#inRoom(id, (room) => room.listMessages(query)));
   }
 
-  sendMessage(id: string, body: SendMessageBody, client = "unknown"): Promise<RpcResult<SendMessageResult>> {
+  sendMessage(id: string, body: SendMessageBody, caller: Caller): Promise<RpcResult<SendMessageResult>> {
     return asResult(() => {
-      this.#admit(this.#sendLimiter, client, "messages");
+      this.#admit(this.#sendLimiter, this.#sendAddressLimiter, caller, "messages");
       this.#requireSpace(id);
-      return this.#inRoom(id, (room) => room.sendFromRest(body));
+      return this.#inRoom(id, (room) => room.sendFromRest(body, authorOf(caller.identity)));
     });
   }
 
   /** Like sendMessage, as server-sent events of the answer's chunks. */
-  streamMessage(id: string, body: SendMessageBody, client = "unknown"): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+  streamMessage(id: string, body: SendMessageBody, caller: Caller): Promise<RpcResult<ReadableStream<Uint8Array>>> {
     return asResult(() => {
-      this.#admit(this.#sendLimiter, client, "messages");
+      this.#admit(this.#sendLimiter, this.#sendAddressLimiter, caller, "messages");
       this.#requireSpace(id);
-      return this.#inRoom(id, (room) => room.streamFromRest(body));
+      return this.#inRoom(id, (room) => room.streamFromRest(body, authorOf(caller.identity)));
     });
   }
 
@@ -304,9 +317,12 @@ export class OverseerAgent extends Agent<Env> {
     }
   }
 
-  #admit(limiter: RateLimiter, client: string, what: string) {
-    const admission = limiter.take(client, Date.now());
-    if (!admission.ok) throw rateLimited(admission.retryAfterMs, what);
+  #admit(byIdentity: RateLimiter, byAddress: RateLimiter, caller: Caller, what: string) {
+    const keys = limitKeys(caller);
+    const now = Date.now();
+    for (const admission of [byIdentity.take(keys.identity, now), byAddress.take(keys.address, now)]) {
+      if (!admission.ok) throw rateLimited(admission.retryAfterMs, what);
+    }
   }
 
   #row(id: string): RoomRow | undefined {

@@ -1,5 +1,6 @@
 /** Conversions between the framework's UIMessage and the wire's ChatMessage. */
 import type { UIMessage } from "ai";
+import type { MessageAuthor } from "../../shared/identity";
 import type { ChatMessage, MessageMetadata, SendMessageBody } from "../../shared/protocol";
 
 export function toChatMessage(message: {
@@ -16,13 +17,13 @@ export function toChatMessage(message: {
   };
 }
 
-/** The user message a REST send adds to the room. */
-export function restUserMessage(body: SendMessageBody): UIMessage {
+/** The user message a REST send adds to the room. `body.author` is ignored: the author is the caller. */
+export function restUserMessage(body: SendMessageBody, author: MessageAuthor): UIMessage {
   return {
     id: crypto.randomUUID(),
     role: "user",
     parts: [{ type: "text", text: body.text }],
-    metadata: { author: body.author ?? "API", createdAt: Date.now() } satisfies MessageMetadata
+    metadata: { author, createdAt: Date.now() } satisfies MessageMetadata
   };
 }
 

@@ -9,6 +9,7 @@
  * sending it back changed, and no stale client can delete what it never saw.
  */
 import type { UIMessage } from "ai";
+import type { MessageAuthor } from "../../shared/identity";
 
 export type GuardResult =
   | { ok: true; body: string; newText: string | null }
@@ -29,7 +30,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function guardChatRequest(rawBody: unknown, transcript: readonly UIMessage[], limits: GuardLimits): GuardResult {
+/**
+ * `author` is who sent the frame, as the server knows it: it becomes the
+ * message's author, whatever metadata the client put on the message.
+ */
+export function guardChatRequest(
+  rawBody: unknown,
+  transcript: readonly UIMessage[],
+  limits: GuardLimits,
+  author: MessageAuthor | null = null,
+  now = Date.now()
+): GuardResult {
   if (typeof rawBody !== "string") return fail("A chat request needs a JSON body.");
   let body: unknown;
   try {
@@ -84,8 +95,8 @@ export function guardChatRequest(rawBody: unknown, transcript: readonly UIMessag
   if (text.length > limits.maxMessageLength) {
     return fail(`A message may be at most ${limits.maxMessageLength} characters.`, "payload_too_large:body");
   }
-  const metadata =
-    isRecord(last.metadata) && typeof last.metadata.author === "string" ? { author: last.metadata.author } : {};
+  // Nothing the client sent as metadata is kept.
+  const metadata = author ? { author, createdAt: now } : { createdAt: now };
   const message: UIMessage = { id: last.id, role: "user", parts: [{ type: "text", text }], metadata };
   // A new message follows the whole transcript; an edit replaces its
   // original and everything after it.

@@ -1,16 +1,44 @@
 /**
- * Who may reach /api and /agents. With ACCESS_TOKEN set, every request needs
- * it, as `Authorization: Bearer <token>` or the cookie the sign-in page
- * sets; a WebSocket without it is refused before any agent wakes. WebSocket
- * upgrades from a foreign Origin are refused whatever the token, so another
- * site cannot ride a signed-in browser's cookie into a room.
+ * Who is calling, decided once per request for /api and /agents:
+ *
+ *   1. Cloudflare Access configured (CF_ACCESS_TEAM_DOMAIN + CF_ACCESS_AUD):
+ *      the verified `Cf-Access-Jwt-Assertion` is the identity.
+ *   2. Otherwise a valid session cookie (POST /api/session) is the identity.
+ *   3. `Authorization: Bearer <ACCESS_TOKEN>` is the shared API identity.
+ *   4. No token configured: anyone else is the anonymous API identity.
+ *      With a token configured, anyone else gets 401 (sign-in stays open).
+ *
+ * Wrong tokens are throttled per address in a Durable Object (AuthKeeper),
+ * so the allowance is shared by every isolate. Only `cf-connecting-ip` is
+ * trusted for addresses. WebSocket upgrades from a foreign Origin are
+ * refused whatever the credentials, so another site cannot ride a signed-in
+ * browser's cookie into a room.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import { RATE_LIMITS } from "../../shared/constants";
+import { API_IDENTITY, type Identity } from "../../shared/identity";
+import { accessConfig, remoteAccessKeys, verifyAccessAssertion } from "../domain/access-jwt";
+import { type Caller, RESERVED_HEADER_PREFIXES } from "../domain/caller";
+import { rateScaleFrom, scaled } from "../domain/rate-limit";
+import { gateFingerprint, readSession, SESSION_COOKIE } from "../domain/session-token";
 import type { Env } from "../env";
-import { AppError } from "../errors";
+import { AppError, rateLimited } from "../errors";
 
-export const SESSION_COOKIE = "rooms_token";
+/** How the caller was identified. */
+export type CallerSource = "access" | "session" | "token" | "anonymous";
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    /** Null only on the sign-in route, for someone not signed in on a guarded server. */
+    caller: Caller | null;
+    callerSource: CallerSource | null;
+  };
+};
+
+/** Paths that answer without an identity: signing in itself. */
+const OPEN_PATHS = new Set(["/api/session"]);
 
 async function sha256(text: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -27,10 +55,62 @@ export async function tokenMatches(given: string | undefined, expected: string):
   );
 }
 
-export function presentedToken(c: Context): string | undefined {
+export function bearerToken(c: Context): string | undefined {
   const header = c.req.header("authorization");
-  const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-  return bearer || getCookie(c, SESSION_COOKIE) || undefined;
+  return header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() || undefined;
+}
+
+/** The client's address: Cloudflare's `cf-connecting-ip` only; anything else a client sends is ignored. */
+export function clientAddress(request: Request): string {
+  return request.headers.get("cf-connecting-ip")?.trim().slice(0, 64) || "local";
+}
+
+/** The request's headers minus every `x-rooms-*` / `x-agents-*` a client sent. */
+export function withoutReservedHeaders(headers: Headers): Headers {
+  const clean = new Headers();
+  for (const [name, value] of headers) {
+    if (RESERVED_HEADER_PREFIXES.some((prefix) => name.toLowerCase().startsWith(prefix))) continue;
+    clean.append(name, value);
+  }
+  return clean;
+}
+
+let generatedSecret: Promise<string> | null = null;
+
+/** SESSION_SECRET, or the key AuthKeeper generated and keeps (see auth-keeper.ts). */
+export function sessionSecret(env: Env): Promise<string> {
+  if (env.SESSION_SECRET) return Promise.resolve(env.SESSION_SECRET);
+  generatedSecret ??= env.AuthKeeper.get(env.AuthKeeper.idFromName("secret"))
+    .sessionSecret()
+    .catch((error: unknown) => {
+      generatedSecret = null;
+      throw error;
+    });
+  return generatedSecret;
+}
+
+/**
+ * Checks a presented access token against ACCESS_TOKEN, throttled per
+ * address: 429 with Retry-After once an address has used up its wrong
+ * attempts, even for a right token, so guessing learns nothing.
+ */
+export async function checkAccessToken(env: Env, address: string, given: string): Promise<boolean> {
+  const expected = env.ACCESS_TOKEN;
+  if (!expected) return true;
+  const correct = await tokenMatches(given, expected);
+  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${address}`));
+  const admission = await keeper.tokenAttempt(
+    correct,
+    scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE))
+  );
+  if (!admission.ok) throw rateLimited(admission.retryAfterMs, "wrong access tokens from your address");
+  return correct;
+}
+
+export async function sessionIdentity(c: Context<AppEnv>): Promise<Identity | null> {
+  const token = getCookie(c, SESSION_COOKIE);
+  if (!token) return null;
+  return readSession(token, await sessionSecret(c.env), await gateFingerprint(c.env.ACCESS_TOKEN));
 }
 
 export function isAllowedOrigin(
@@ -54,10 +134,29 @@ export function isAllowedOrigin(
   return list.includes(parsed.origin);
 }
 
-/** Paths under the guard that must stay open: signing in itself. */
-const OPEN_PATHS = new Set(["/api/session"]);
+async function resolveCaller(c: Context<AppEnv>, address: string): Promise<[Identity, CallerSource] | null> {
+  const access = accessConfig(c.env);
+  if (access) {
+    const identity = await verifyAccessAssertion(
+      c.req.header("cf-access-jwt-assertion"),
+      access,
+      remoteAccessKeys(access.teamDomain)
+    );
+    if (identity) return [identity, "access"];
+  } else {
+    const identity = await sessionIdentity(c);
+    if (identity) return [identity, "session"];
+  }
+  const bearer = bearerToken(c);
+  if (bearer && c.env.ACCESS_TOKEN) {
+    if (await checkAccessToken(c.env, address, bearer)) return [API_IDENTITY, "token"];
+    return null;
+  }
+  if (!access && !c.env.ACCESS_TOKEN) return [API_IDENTITY, "anonymous"];
+  return null;
+}
 
-export const accessGuard: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
+export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   if ((c.req.header("upgrade") ?? "").toLowerCase() === "websocket") {
     const origin = c.req.header("origin");
     // No Origin: not a browser (scripts, tests), which cannot carry a
@@ -66,15 +165,30 @@ export const accessGuard: MiddlewareHandler<{ Bindings: Env }> = async (c, next)
       throw new AppError("forbidden:origin", 403, `WebSocket connections from ${origin} are not allowed.`);
     }
   }
-  const expected = c.env.ACCESS_TOKEN;
-  if (expected && !OPEN_PATHS.has(new URL(c.req.url).pathname)) {
-    if (!(await tokenMatches(presentedToken(c), expected))) {
+  const address = clientAddress(c.req.raw);
+  const resolved = await resolveCaller(c, address);
+  if (!resolved && !OPEN_PATHS.has(new URL(c.req.url).pathname)) {
+    if (accessConfig(c.env)) {
       throw new AppError(
-        "unauthorized:token",
+        "unauthorized:access",
         401,
-        "This server needs an access token: sign in, or send Authorization: Bearer <token>."
+        "This server is behind Cloudflare Access: sign in through Access."
       );
     }
+    throw new AppError(
+      "unauthorized:token",
+      401,
+      "This server needs an access token: sign in, or send Authorization: Bearer <token>."
+    );
   }
+  c.set("caller", resolved ? { identity: resolved[0], address } : null);
+  c.set("callerSource", resolved ? resolved[1] : null);
   await next();
 };
+
+/** The caller of a route that `identify` guards (every route but sign-in). */
+export function requireCaller(c: Context<AppEnv>): Caller {
+  const caller = c.get("caller");
+  if (!caller) throw new AppError("unauthorized:session", 401, "Sign in first.");
+  return caller;
+}

@@ -7,8 +7,8 @@ import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
 import { CreatePersonaBody, UpdatePersonaBody } from "../../shared/personas";
 import type { OverseerAgent } from "../agents/overseer-agent";
-import type { Env } from "../env";
 import { unwrap } from "../errors";
+import type { AppEnv } from "../http/access";
 import { rejectInvalid } from "../http/validation";
 import { overseerFor } from "./rooms";
 
@@ -19,9 +19,9 @@ type PersonaRpc = {
 };
 
 /** The room id from the parent route (/rooms/:id/personas). */
-const roomId = (c: Context<{ Bindings: Env }>) => c.req.param("id") ?? "";
+const roomId = (c: Context<AppEnv>) => c.req.param("id") ?? "";
 
-export const personaRoutes = new Hono<{ Bindings: Env }>()
+export const personaRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const overseer = (await overseerFor(c)) as unknown as PersonaRpc;
     return c.json({ personas: unwrap(await overseer.listPersonas(roomId(c))) });

@@ -11,12 +11,12 @@ import { type Context, Hono } from "hono";
 import { DEFAULT_WORKSPACE, WORKSPACE_PATTERN } from "../../shared/constants";
 import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "../../shared/protocol";
 import type { OverseerAgent } from "../agents/overseer-agent";
-import type { Env } from "../env";
 import { AppError, unwrap } from "../errors";
+import { type AppEnv, requireCaller } from "../http/access";
 import { rejectInvalid } from "../http/validation";
 import { personaRoutes } from "./personas";
 
-type RoomsContext = Context<{ Bindings: Env }>;
+type RoomsContext = Context<AppEnv>;
 
 type RestMethods =
   | "listRooms"
@@ -37,11 +37,6 @@ type OverseerRpc = {
   [K in RestMethods]: (...args: Parameters<OverseerAgent[K]>) => Promise<Awaited<ReturnType<OverseerAgent[K]>>>;
 };
 
-/** The address rate limits are keyed by (Cloudflare sets the header). */
-function clientAddress(c: RoomsContext): string {
-  return c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "local";
-}
-
 export async function overseerFor(c: RoomsContext): Promise<OverseerRpc> {
   const workspace = c.req.param("workspace") ?? DEFAULT_WORKSPACE;
   if (!WORKSPACE_PATTERN.test(workspace)) {
@@ -50,14 +45,14 @@ export async function overseerFor(c: RoomsContext): Promise<OverseerRpc> {
   return (await getAgentByName(c.env.OverseerAgent, workspace)) as unknown as OverseerRpc;
 }
 
-export const roomRoutes = new Hono<{ Bindings: Env }>()
+export const roomRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const overseer = await overseerFor(c);
     return c.json({ rooms: await overseer.listRooms() });
   })
   .post("/", zValidator("json", CreateRoomBody, rejectInvalid("bad_request:body")), async (c) => {
     const overseer = await overseerFor(c);
-    const room = unwrap(await overseer.createRoom(c.req.valid("json"), clientAddress(c)));
+    const room = unwrap(await overseer.createRoom(c.req.valid("json"), requireCaller(c)));
     return c.json(room, 201, { Location: `/api/rooms/${room.id}` });
   })
   .get("/:id", async (c) => {
@@ -82,11 +77,11 @@ export const roomRoutes = new Hono<{ Bindings: Env }>()
     const overseer = await overseerFor(c);
     const id = c.req.param("id");
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-      const events = unwrap(await overseer.streamMessage(id, c.req.valid("json"), clientAddress(c)));
+      const events = unwrap(await overseer.streamMessage(id, c.req.valid("json"), requireCaller(c)));
       return new Response(events, {
         headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform" }
       });
     }
-    const result = unwrap(await overseer.sendMessage(id, c.req.valid("json"), clientAddress(c)));
+    const result = unwrap(await overseer.sendMessage(id, c.req.valid("json"), requireCaller(c)));
     return c.json(result, result.status === "error" ? 502 : 200);
   });

@@ -9,6 +9,7 @@ import { MessageType } from "@cloudflare/ai-chat/types";
 import type { Connection, WSMessage } from "agents";
 import type { UIMessage } from "ai";
 import {
+  ADDRESS_LIMIT_FACTOR,
   MAX_MESSAGE_LENGTH,
   MAX_MESSAGES_PER_CHAT_REQUEST,
   MAX_MESSAGES_PER_ROOM,
@@ -16,6 +17,8 @@ import {
   RATE_LIMITS
 } from "../../../shared/constants";
 import type { ErrorCode } from "../../../shared/errors";
+import { authorOf } from "../../../shared/identity";
+import { callerOf, limitKeys } from "../../domain/caller";
 import { guardChatRequest } from "../../domain/chat-request-guard";
 import { RateLimiter, rateScaleFrom, scaled } from "../../domain/rate-limit";
 import { decideRoomFrame } from "../../domain/room-frames";
@@ -30,8 +33,12 @@ interface GuardedRoom {
 type Next = (connection: Connection, message: WSMessage) => unknown;
 
 export class FrameGuard {
-  /** Per-connection limits on what a socket may send (RATE_LIMIT_SCALE applies). */
+  /**
+   * Limits on what sockets may send, per identity and per address, never
+   * per connection, so reconnecting resets nothing (RATE_LIMIT_SCALE applies).
+   */
   #sendLimiter: RateLimiter;
+  #sendAddressLimiter: RateLimiter;
   #typingLimiter: RateLimiter;
 
   constructor(
@@ -40,12 +47,8 @@ export class FrameGuard {
   ) {
     const scale = rateScaleFrom(rateLimitScale);
     this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale));
+    this.#sendAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale * ADDRESS_LIMIT_FACTOR));
     this.#typingLimiter = new RateLimiter(scaled(RATE_LIMITS.socketTyping, scale));
-  }
-
-  forget(connectionId: string) {
-    this.#sendLimiter.forget(connectionId);
-    this.#typingLimiter.forget(connectionId);
   }
 
   async check(connection: Connection, message: WSMessage, next: Next) {
@@ -81,12 +84,22 @@ export class FrameGuard {
       case "framework":
         return next(connection, decision.frame);
       case "room": {
-        if (type === "rooms_typing" && !this.#typingLimiter.take(connection.id, Date.now()).ok) return;
+        if (
+          type === "rooms_typing" &&
+          !this.#typingLimiter.take(limitKeys(callerOf(connection)).identity, Date.now()).ok
+        )
+          return;
         return next(connection, message);
       }
       case "chat-request": {
         if (!requestId) return refuse("bad_request:body", "A chat request needs a string id.");
-        const admission = this.#sendLimiter.take(connection.id, Date.now());
+        const caller = callerOf(connection);
+        const keys = limitKeys(caller);
+        const now = Date.now();
+        const admission = [
+          this.#sendLimiter.take(keys.identity, now),
+          this.#sendAddressLimiter.take(keys.address, now)
+        ].find((a) => !a.ok) ?? { ok: true as const };
         if (!admission.ok) {
           return refuse(
             "rate_limited:requests",
@@ -102,10 +115,13 @@ export class FrameGuard {
           );
         }
         const init = (frame as { init?: { method?: unknown; body?: unknown } }).init;
-        const guarded = guardChatRequest(init?.body, this.room.messages, {
-          maxMessageLength: MAX_MESSAGE_LENGTH,
-          maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST
-        });
+        // The author is who opened this socket, whatever the frame says.
+        const guarded = guardChatRequest(
+          init?.body,
+          this.room.messages,
+          { maxMessageLength: MAX_MESSAGE_LENGTH, maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST },
+          caller ? authorOf(caller.identity) : null
+        );
         if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
         return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body: guarded.body } }));
       }

@@ -1,46 +1,120 @@
 /**
  * Who is in a room and who is typing. Ephemeral: kept in each connection's
- * state, never persisted, and pushed to every socket on each change.
+ * state (the caller, set at connect from what the Worker verified, and a
+ * typing flag), never persisted.
+ *
+ * One entry per identity (domain/presence.ts). Updates go out only when the
+ * list changed and at most every PRESENCE_INTERVAL_MS per room, so bursts
+ * of hellos, typing flips or reconnects cannot be amplified into floods.
+ * Sockets per room and per identity are capped at connect.
  */
-import type { Connection, WSMessage } from "agents";
-import { type PresenceUser, RoomClientFrame, type RoomServerFrame } from "../../../shared/protocol";
+import type { Connection, ConnectionContext, WSMessage } from "agents";
+import { MAX_SOCKETS_PER_IDENTITY, MAX_SOCKETS_PER_ROOM, PRESENCE_INTERVAL_MS } from "../../../shared/constants";
+import { RoomClientFrame, type RoomServerFrame } from "../../../shared/protocol";
+import { type Caller, callerOf, limitKeys, rememberCaller } from "../../domain/caller";
+import { Coalescer, presenceList } from "../../domain/presence";
 import { parseJson, sendRoomError } from "./frames";
 
-export type ConnectionInfo = { name?: string; typing?: boolean };
+/** Per-socket state besides `caller` (domain/caller.ts). */
+export type ConnectionInfo = { typing?: boolean };
 
-export const NEW_CONNECTION: ConnectionInfo = { name: "Anonymous", typing: false };
-
-/**
- * Applies a rooms_hello or rooms_typing frame to the connection's state.
- * Anything else gets an error frame; returns whether presence changed.
- */
-export function applyPresenceFrame(connection: Connection<ConnectionInfo>, message: WSMessage): boolean {
-  const parsed = typeof message === "string" ? parseJson(message) : undefined;
-  const frame = RoomClientFrame.safeParse(parsed);
-  if (!frame.success) {
-    sendRoomError(
-      connection,
-      "bad_request:body",
-      "Unrecognised frame: expected a chat protocol frame, rooms_hello or rooms_typing."
-    );
-    return false;
-  }
-  const current = connection.state ?? {};
-  if (frame.data.type === "rooms_hello") connection.setState({ ...current, name: frame.data.name });
-  else connection.setState({ ...current, typing: frame.data.typing });
-  return true;
+/** What presence needs from its room. */
+interface PresenceHost {
+  getConnections<T>(): Iterable<Connection<T>>;
+  broadcast(message: string, without?: string[]): void;
 }
 
-/** The presence frame for everyone connected, except a connection that is leaving. */
-export function presenceFrame(connections: Iterable<Connection<ConnectionInfo>>, leavingId?: string): string {
-  const users: PresenceUser[] = [];
-  for (const connection of connections) {
-    if (connection.id === leavingId) continue;
-    users.push({
-      connectionId: connection.id,
-      name: connection.state?.name ?? "Anonymous",
-      typing: connection.state?.typing ?? false
-    });
+export class RoomPresence {
+  #coalescer = new Coalescer(PRESENCE_INTERVAL_MS, () => this.#flush());
+  #lastSent = "";
+  /** Sockets sent the list directly at connect, with what they were sent. */
+  #greeted = new Map<string, string>();
+
+  constructor(private readonly room: PresenceHost) {}
+
+  /**
+   * Remembers who opened the socket and admits it, or closes it when it is
+   * one socket too many (for the room or for this identity).
+   */
+  join(connection: Connection<ConnectionInfo>, ctx: ConnectionContext): boolean {
+    const caller = rememberCaller(connection, ctx.request);
+    const refusal = caller ? this.#capRefusal(connection.id, caller) : "This socket did not come through the app.";
+    if (refusal) {
+      sendRoomError(connection, "rate_limited:requests", refusal);
+      // 4xxx: the client gives up instead of reconnecting at once.
+      connection.close(4429, refusal);
+      return false;
+    }
+    connection.setState((state) => ({ ...(state ?? {}), typing: false }));
+    // The newcomer gets the list at once; everyone else a coalesced update.
+    const frame = this.#frame();
+    connection.send(frame);
+    this.#greeted.set(connection.id, frame);
+    this.#coalescer.request();
+    return true;
   }
-  return JSON.stringify({ type: "rooms_presence", users } satisfies RoomServerFrame);
+
+  leave() {
+    this.#coalescer.request();
+  }
+
+  /**
+   * A rooms_typing frame updates the socket's flag; a rooms_hello changes
+   * nothing (names come from the identity). Anything else gets an error.
+   */
+  receive(connection: Connection<ConnectionInfo>, message: WSMessage) {
+    const parsed = typeof message === "string" ? parseJson(message) : undefined;
+    const frame = RoomClientFrame.safeParse(parsed);
+    if (!frame.success) {
+      sendRoomError(
+        connection,
+        "bad_request:body",
+        "Unrecognised frame: expected a chat protocol frame or rooms_typing."
+      );
+      return;
+    }
+    if (frame.data.type !== "rooms_typing") return;
+    const typing = frame.data.typing;
+    if ((connection.state?.typing ?? false) === typing) return;
+    connection.setState((state) => ({ ...(state ?? {}), typing }));
+    this.#coalescer.request();
+  }
+
+  #capRefusal(selfId: string, caller: Caller): string | null {
+    const mine = limitKeys(caller).identity;
+    let total = 0;
+    let same = 0;
+    for (const other of this.room.getConnections()) {
+      if (other.id === selfId) continue;
+      total += 1;
+      if (limitKeys(callerOf(other)).identity === mine) same += 1;
+    }
+    if (total >= MAX_SOCKETS_PER_ROOM) {
+      return `This room has ${MAX_SOCKETS_PER_ROOM} connections open, the most it takes.`;
+    }
+    if (same >= MAX_SOCKETS_PER_IDENTITY) {
+      return `You have ${MAX_SOCKETS_PER_IDENTITY} connections open to this room; close one first.`;
+    }
+    return null;
+  }
+
+  #frame(): string {
+    const users = presenceList(
+      [...this.room.getConnections<ConnectionInfo>()].map((c) => ({
+        caller: callerOf(c),
+        typing: c.state?.typing ?? false
+      }))
+    );
+    return JSON.stringify({ type: "rooms_presence", users } satisfies RoomServerFrame);
+  }
+
+  /** Sends the list to everyone, only if it changed since the last send. */
+  #flush() {
+    const frame = this.#frame();
+    const greeted = [...this.#greeted].filter(([, sent]) => sent === frame).map(([id]) => id);
+    this.#greeted.clear();
+    if (frame === this.#lastSent) return;
+    this.#lastSent = frame;
+    this.room.broadcast(frame, greeted);
+  }
 }

@@ -7,6 +7,7 @@
 import type { AIChatAgent } from "@cloudflare/ai-chat";
 import { MessageType } from "@cloudflare/ai-chat/types";
 import type { UIMessage } from "ai";
+import type { MessageAuthor } from "../../../shared/identity";
 import type { SendMessageBody, SendMessageResult } from "../../../shared/protocol";
 import { answerTo, restUserMessage, toChatMessage } from "../../domain/chat-messages";
 
@@ -30,14 +31,14 @@ export class RestTurnBridge {
 
   constructor(private readonly room: RestTurnHost) {}
 
-  /** A send that did not come over this room's WebSocket. */
-  send(body: SendMessageBody): Promise<SendMessageResult> {
-    return this.#runTurn(restUserMessage(body), () => {});
+  /** A send that did not come over this room's WebSocket, by `author` (the verified caller). */
+  send(body: SendMessageBody, author: MessageAuthor): Promise<SendMessageResult> {
+    return this.#runTurn(restUserMessage(body, author), () => {});
   }
 
   /** `send` as server-sent events: user-message, chunk…, done. */
-  stream(body: SendMessageBody): ReadableStream<Uint8Array> {
-    const userMessage = restUserMessage(body);
+  stream(body: SendMessageBody, author: MessageAuthor): ReadableStream<Uint8Array> {
+    const userMessage = restUserMessage(body, author);
 
     const encoder = new TextEncoder();
     let controller!: ReadableStreamDefaultController<Uint8Array>;

@@ -1,0 +1,57 @@
+/**
+ * AuthKeeper: the little state signing in needs that must outlive one
+ * Worker isolate. A plain Durable Object (no agent protocol, no sockets;
+ * the Worker never routes a URL to it).
+ *
+ *   AuthKeeper "secret"        the session signing key when SESSION_SECRET
+ *                              is not configured
+ *   AuthKeeper "ip:<address>"  wrong-token attempts from one address
+ *
+ * Why the key is stored rather than generated per isolate: sessions are
+ * signed with it, so a key that changed on every restart or differed
+ * between isolates would sign people out at random. Kept in durable
+ * storage, it survives restarts; setting SESSION_SECRET (or changing it)
+ * replaces it and so signs everyone out.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Admission, RateLimit } from "../domain/rate-limit";
+import type { Env } from "../env";
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class AuthKeeper extends DurableObject<Env> {
+  /** The generated signing key: created once, then always the same. */
+  sessionSecret(): string {
+    const kv = this.ctx.storage.kv;
+    let secret = kv.get<string>("session-secret");
+    if (!secret) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      secret = btoa(String.fromCharCode(...bytes));
+      kv.put("session-secret", secret);
+    }
+    return secret;
+  }
+
+  /**
+   * One token attempt from this address. A throttled address is refused
+   * whether or not its token is right, so guessing learns nothing; only
+   * wrong attempts use up the allowance. Stored durably, so an idle
+   * eviction does not reset it.
+   */
+  tokenAttempt(correct: boolean, limit: RateLimit, now = Date.now()): Admission {
+    if (limit.burst <= 0 || limit.perMinute <= 0) return { ok: true };
+    const kv = this.ctx.storage.kv;
+    const perMs = limit.perMinute / 60_000;
+    const stored = kv.get<Bucket>("failures") ?? { tokens: limit.burst, at: now };
+    const tokens = Math.min(limit.burst, stored.tokens + (now - stored.at) * perMs);
+    if (tokens < 1) {
+      kv.put("failures", { tokens, at: now });
+      return { ok: false, retryAfterMs: Math.ceil((1 - tokens) / perMs) };
+    }
+    if (!correct) kv.put("failures", { tokens: tokens - 1, at: now });
+    return { ok: true };
+  }
+}
