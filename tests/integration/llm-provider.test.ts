@@ -58,7 +58,8 @@ describe("answers from an OpenAI-compatible provider", () => {
     const api = client(server.url);
     const room = await api.createRoom({ systemPrompt: "You are SYS-MARKER.", model: "room-model", temperature: 0.25 });
     const socket = await openSocket(api.roomSocketUrl(room.id));
-    const { id } = await ask(socket, "hello provider");
+    // Paced wider than the 16 ms coalescing window, so each chunk is its own frame.
+    const { id } = await ask(socket, "[[fake:slow=40]] hello provider");
 
     const deltas = chunksOf(socket.frames, id).filter((c) => c.type === "text-delta");
     expect(deltas.length).toBeGreaterThan(3);

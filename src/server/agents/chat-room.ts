@@ -42,6 +42,7 @@ import type {
   SendMessageResult
 } from "../../shared/protocol";
 import { toChatMessage } from "../domain/chat-messages";
+import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
 import { describeModelError } from "../domain/model-errors";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
@@ -235,6 +236,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
         searchHistory: (query, limit) => this.searchHistory(query, limit)
       }),
       stopWhen: isStepCount(MAX_TOOL_STEPS),
+      // One frame per ~16 ms per stream instead of one per token.
+      experimental_transform: coalesceDeltas(),
       ...(settings.temperature !== null ? { temperature: settings.temperature } : {}),
       maxRetries: MODEL_MAX_RETRIES,
       abortSignal: options?.abortSignal,
