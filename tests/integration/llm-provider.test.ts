@@ -210,7 +210,8 @@ describe("stop, resume, regenerate, edit", () => {
     const api = client(server.url);
     const room = await api.createRoom();
     const sender = await openSocket(api.roomSocketUrl(room.id));
-    const { id, frame } = chatRequest("[[fake:slow=60]] resume me after a reconnect please");
+    // Paced so the answer (10 chunks) is still streaming when the late client joins on a busy machine.
+    const { id, frame } = chatRequest("[[fake:slow=200]] resume me after a reconnect please");
     sender.send(frame);
     await sender.next((f) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta"));
     await new Promise((r) => setTimeout(r, 300));

@@ -46,6 +46,7 @@ import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
 import { describeModelError } from "../domain/model-errors";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
+import { ThrottledReports } from "../domain/throttled-reports";
 import { contextForTurn } from "../domain/turn-context";
 import { addUsage, EMPTY_USAGE, toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
@@ -366,18 +367,25 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   // ── Reporting to the overseer ──
 
   messageCount(): number {
-    return this.#activity.messageCount(this.messages.length);
+    return this.#activity.messageCount();
   }
 
-  /** Best effort: a missed report is corrected by the next one. */
+  #reports = new ThrottledReports(
+    () => this.#sendActivity(),
+    (promise) => this.ctx.waitUntil(promise)
+  );
+
+  /** Best effort, coalesced (room/activity.ts): a missed report is corrected by the next one. */
   protected reportActivity() {
-    const activity = this.#activity.next(this.messages);
+    this.#reports.request();
+  }
+
+  async #sendActivity() {
     const overseerName = this.parentPath.at(-1)?.name;
     if (!overseerName) return console.warn("[ChatRoom] not a facet: no overseer to report activity to");
-    this.ctx.waitUntil(
-      reportToOverseer(this.env, overseerName, this.name, activity).catch((error: unknown) =>
-        console.warn("[ChatRoom] failed to report activity:", error)
-      )
+    const activity = this.#activity.next(this.messages);
+    await reportToOverseer(this.env, overseerName, this.name, activity).catch((error: unknown) =>
+      console.warn("[ChatRoom] failed to report activity:", error)
     );
   }
 }

@@ -40,6 +40,7 @@ import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomS
 import type { Env } from "../env";
 import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap } from "../errors";
 import { ChatRoom } from "./chat-room";
+import { rememberSocketTargets } from "./overseer/socket-targets";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
 /** A `/sub/<class>/<name>` with another `/sub/` below it: rooms have no children. */
@@ -58,6 +59,7 @@ export class OverseerAgent extends Agent<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    if (!rememberSocketTargets(this)) console.warn("[OverseerAgent] socket targets are re-derived per frame");
     // In the constructor, not onStart: the /sub/ gate can run before
     // onStart on a fresh overseer, and it reads this table.
     ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS rooms (

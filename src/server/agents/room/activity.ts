@@ -21,12 +21,39 @@ export class RoomActivityLog {
     this.sql`CREATE TABLE IF NOT EXISTS room_activity (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL)`;
   }
 
-  /** Counted in SQL so rooms larger than the hydration window report right. */
-  messageCount(fallback: number): number {
-    const rows = this.sql<{ n: number }>`
-      SELECT COUNT(*) AS n FROM cf_agents_session_messages
-      WHERE session_id = ${this.sessionId()} AND type = 'message'`;
-    return rows[0]?.n ?? fallback;
+  /**
+   * The room's message count, exact (rooms larger than the in-memory window
+   * included) and O(1): triggers on the session's message table keep a
+   * counter, so no turn ever counts the transcript. The counter is seeded
+   * with one COUNT the first time a room runs this code.
+   */
+  messageCount(): number {
+    const sessionId = this.sessionId();
+    if (!this.#counting) {
+      this.#installCounter();
+      this.#counting = true;
+    }
+    const [row] = this.sql<{ n: number }>`SELECT n FROM room_message_count WHERE session_id = ${sessionId}`;
+    if (row) return row.n;
+    const [{ n }] = this.sql<{ n: number }>`
+      SELECT COUNT(*) AS n FROM cf_agents_session_messages WHERE session_id = ${sessionId} AND type = 'message'`;
+    this.sql`INSERT INTO room_message_count (session_id, n) VALUES (${sessionId}, ${n})`;
+    return n;
+  }
+
+  #counting = false;
+
+  // Sessions writes messages with INSERT, INSERT OR IGNORE (an ignored row
+  // fires no trigger), UPDATE and DELETE, never REPLACE, so these two
+  // triggers see every row that comes and goes.
+  #installCounter() {
+    this.sql`CREATE TABLE IF NOT EXISTS room_message_count (session_id TEXT PRIMARY KEY, n INTEGER NOT NULL)`;
+    this.sql`CREATE TRIGGER IF NOT EXISTS room_message_count_insert AFTER INSERT ON cf_agents_session_messages
+      WHEN NEW.type = 'message'
+      BEGIN UPDATE room_message_count SET n = n + 1 WHERE session_id = NEW.session_id; END`;
+    this.sql`CREATE TRIGGER IF NOT EXISTS room_message_count_delete AFTER DELETE ON cf_agents_session_messages
+      WHEN OLD.type = 'message'
+      BEGIN UPDATE room_message_count SET n = n - 1 WHERE session_id = OLD.session_id; END`;
   }
 
   /** The activity to report now, given the room's in-memory messages. */
@@ -34,7 +61,7 @@ export class RoomActivityLog {
     const last = messages.at(-1);
     return {
       seq: this.#nextSeq(),
-      messageCount: this.messageCount(messages.length),
+      messageCount: this.messageCount(),
       lastMessagePreview: last ? messagePreview(last.parts) : null,
       lastActiveAt: Date.now()
     };

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ThrottledReports } from "../../src/server/domain/throttled-reports";
+
+describe("coalesced activity reports", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function setup() {
+    vi.useFakeTimers({ toFake: ["setTimeout", "Date"] });
+    const sent: number[] = [];
+    const reports = new ThrottledReports(
+      async () => {
+        sent.push(Date.now());
+      },
+      () => {},
+      250
+    );
+    return { sent, reports };
+  }
+
+  it("sends the first report at once and folds later ones into one trailing report per interval", async () => {
+    const { sent, reports } = setup();
+    const start = Date.now();
+    reports.request();
+    expect(sent).toEqual([start]);
+    for (let i = 0; i < 10; i++) {
+      await vi.advanceTimersByTimeAsync(10);
+      reports.request();
+    }
+    expect(sent).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(sent).toEqual([start, start + 250]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent).toHaveLength(2); // nothing more was asked
+  });
+
+  it("sends at once again after a quiet interval", async () => {
+    const { sent, reports } = setup();
+    reports.request();
+    await vi.advanceTimersByTimeAsync(400);
+    reports.request();
+    expect(sent).toHaveLength(2);
+  });
+
+  it("never sends more than one report per interval however often it is asked", async () => {
+    const { sent, reports } = setup();
+    for (let i = 0; i < 200; i++) {
+      reports.request();
+      await vi.advanceTimersByTimeAsync(7);
+    }
+    await vi.advanceTimersByTimeAsync(500);
+    for (let i = 1; i < sent.length; i++) expect(sent[i] - sent[i - 1]).toBeGreaterThanOrEqual(250);
+    expect(sent.at(-1)).toBeGreaterThanOrEqual(sent[0] + 199 * 7 - 250); // the last request was still reported
+  });
+});
