@@ -27,6 +27,7 @@ import { client } from "./sections/client.ts";
 import { concurrency } from "./sections/concurrency.ts";
 import { history } from "./sections/history.ts";
 import { memory } from "./sections/memory.ts";
+import { panel } from "./sections/panel.ts";
 import { registry } from "./sections/registry.ts";
 import { relay } from "./sections/relay.ts";
 import { throughput } from "./sections/throughput.ts";
@@ -38,7 +39,8 @@ export const SECTIONS: Array<{ key: string; title: string; run: Section }> = [
   { key: "registry", title: "4. Registry scale", run: registry },
   { key: "concurrency", title: "5. Concurrency", run: concurrency },
   { key: "memory", title: "6. Memory", run: memory },
-  { key: "client", title: "7. Client", run: client }
+  { key: "client", title: "7. Client", run: client },
+  { key: "panel", title: "8. Persona panel: eight answers at once, twenty viewers", run: panel }
 ];
 
 function arg(name: string): string | undefined {

@@ -101,8 +101,18 @@ export interface TurnTrace {
   firstDeltaAt?: number;
   lastDeltaAt?: number;
   doneAt?: number;
+  /** text-delta frames received (several model chunks may share one: the room coalesces deltas) */
   deltas: number;
+  /** model chunks received: the fake's numbered chunks ("t0 ", "t1 ", …) counted inside the deltas; one per delta otherwise */
+  chunks: number;
   error?: string;
+}
+
+const NUMBERED_CHUNK = /t\d+ /g;
+
+/** How many of the fake's content chunks a delta carries. */
+export function chunksIn(delta: string): number {
+  return Math.max(1, delta.match(NUMBERED_CHUNK)?.length ?? 0);
 }
 
 type FrameListener = (frame: any, at: number, raw: string) => void;
@@ -150,11 +160,12 @@ export class RoomSocket {
       if (!frame) return;
       let trace = this.traces.get(frame.id);
       if (!trace) {
-        trace = { requestId: frame.id, sentAt: Number.NaN, deltas: 0 };
+        trace = { requestId: frame.id, sentAt: Number.NaN, deltas: 0, chunks: 0 };
         this.traces.set(frame.id, trace);
       }
       if (typeof frame.body === "string" && frame.body.includes('"text-delta"')) {
         trace.deltas++;
+        trace.chunks += chunksIn(safeParse(frame.body)?.delta ?? "");
         trace.firstDeltaAt ??= at;
         trace.lastDeltaAt = at;
       }
@@ -220,7 +231,7 @@ export class RoomSocket {
 
   /** Sends a chat request frame carrying `messages` (the client's view of the transcript). */
   sendChatMessages(messages: unknown[], requestId: string = randomUUID()): TurnTrace {
-    const trace: TurnTrace = this.traces.get(requestId) ?? { requestId, sentAt: Number.NaN, deltas: 0 };
+    const trace: TurnTrace = this.traces.get(requestId) ?? { requestId, sentAt: Number.NaN, deltas: 0, chunks: 0 };
     this.traces.set(requestId, trace);
     const frame = {
       type: "cf_agent_use_chat_request",

@@ -7,8 +7,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Api } from "../lib/client.ts";
+import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { type BenchServer, startBenchServer } from "../lib/dev-server.ts";
+import { groupCpuMs } from "../lib/proc.ts";
 import { appVars, type Section, targetOptions, uniqueWorkspace, value } from "../lib/section.ts";
 import { seedViaRoute } from "../lib/seed.ts";
 import { summarize } from "../lib/stats.ts";
@@ -21,7 +22,8 @@ export const history: Section = async (ctx, out) => {
   out.notes.push(
     "The 100-message room is filled by 50 real REST turns; larger rooms by the bench-only seeding route (POST .../__bench/seed, served only by the benchmarks' Worker, bench/app/worker.ts), which writes the same Sessions rows as live messages. Without that route those sizes are skipped.",
     `warm: ${warmRuns} GETs per room after one untimed GET; cold: ${coldRestarts} server restart(s) on the same state, then one GET per room, the first request each room sees.`,
-    "Each GET is `GET /api/workspaces/<ws>/rooms/<id>/messages?limit=50`, timed at the Node client (fetch → full body parsed)."
+    "Each GET is `GET /api/workspaces/<ws>/rooms/<id>/messages?limit=50`, timed at the Node client (fetch → full body parsed).",
+    "Turns by room size: a room of 10 messages (5 REST turns) and each seeded room get 2 untimed then N timed WebSocket turns of a 20-chunk answer, one at a time: send → first text-delta at the client, and workerd CPU (user+system, /proc, 10 ms ticks) from send to done."
   );
 
   const fake = await startTimingFake();
@@ -78,6 +80,29 @@ export const history: Section = async (ctx, out) => {
       const samples: number[] = [];
       for (let i = 0; i < warmRuns; i++) samples.push(await timeGet(id));
       out.figures[`warm open, ${size.toLocaleString("en")} messages`] = summarize(samples, "ms");
+    }
+
+    // Send → first token, and workerd CPU per turn, by room size: a turn's
+    // cost must not grow with the room.
+    const turnRuns = ctx.quick ? 3 : 10;
+    const small = await api.createRoom(ws, "turns-10");
+    for (let i = 0; i < 5; i++) await api.send(ws, small.id, `[[bench:chunks=20]] small ${i}`);
+    for (const { size, id } of [{ size: 10, id: small.id }, ...rooms]) {
+      const socket = await RoomSocket.open(roomSocketUrl(app.url, ws, id));
+      const ttft: number[] = [];
+      const cpu: number[] = [];
+      for (let i = 0; i < turnRuns + 2; i++) {
+        const cpu0 = groupCpuMs(app.pid).workerd;
+        const trace = socket.sendChat(`[[bench:chunks=20]] turn ${i}`);
+        await socket.waitDone(trace.requestId);
+        if (trace.firstDeltaAt === undefined) throw new Error(`turn in the ${size}-message room had no delta`);
+        if (i < 2) continue; // warm-up
+        ttft.push(trace.firstDeltaAt - trace.sentAt);
+        cpu.push(groupCpuMs(app.pid).workerd - cpu0);
+      }
+      await socket.close();
+      out.figures[`send → first token, ${size.toLocaleString("en")} messages`] = summarize(ttft, "ms");
+      out.figures[`workerd CPU per turn, ${size.toLocaleString("en")} messages`] = summarize(cpu, "ms", 0);
     }
 
     const cold = new Map<number, number[]>(rooms.map((r) => [r.size, []]));

@@ -7,13 +7,14 @@
 import WebSocket from "ws";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { startEchoServer } from "../lib/echo-server.ts";
-import { type Section, uniqueWorkspace, withApp } from "../lib/section.ts";
+import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
 import { startTimingFake, type TimedRequest } from "../lib/timing-fake.ts";
 
 const BURST_CHUNKS = 50;
 const PACED_CHUNKS = 20;
 const PACED_GAP_MS = 25;
+const LONG_CHUNKS = 5_000;
 /** Below the per-socket burst of the room's send limiter (RATE_LIMITS.socketSend). */
 const SENDS_PER_SOCKET = 8;
 
@@ -95,6 +96,17 @@ export const relay: Section = async (ctx, out) => {
     }
     out.figures["app WS paced: per chunk"] = summarize(paced, "ms");
     out.figures["app WS paced: first chunk"] = summarize(pacedFirst, "ms");
+
+    const longRuns = ctx.quick ? 1 : 3;
+    const longTotal: number[] = [];
+    let longMissing = 0;
+    for (let i = 0; i < longRuns; i++) {
+      const { trace } = await turn(`[[bench:chunks=${LONG_CHUNKS}]] long ${i}`);
+      longTotal.push(trace.lastDeltaAt! - trace.sentAt);
+      longMissing += Math.max(0, LONG_CHUNKS - trace.chunks);
+    }
+    out.figures[`app WS ${LONG_CHUNKS}-chunk burst: send → last chunk at the client`] = summarize(longTotal, "ms", 0);
+    out.figures[`app WS ${LONG_CHUNKS}-chunk burst: missing chunks`] = value(longMissing, "chunks", 0);
     await socket.close();
 
     // The REST path: the same turn as server-sent events.
@@ -147,6 +159,17 @@ export const relay: Section = async (ctx, out) => {
         paced.push(...pacedLatencies(fake.requests[before], deltas));
       }
       out.figures[`${label} paced: per chunk`] = summarize(paced, "ms");
+      const longTotal: number[] = [];
+      for (let i = 0; i < (ctx.quick ? 1 : 3); i++) {
+        const started = performance.now();
+        const deltas = await client.relay(`${fake.origin}/stream?chunks=${LONG_CHUNKS}`);
+        longTotal.push(deltas.at(-1)!.at - started);
+      }
+      out.figures[`${label} ${LONG_CHUNKS}-chunk burst: request → last chunk at the client`] = summarize(
+        longTotal,
+        "ms",
+        0
+      );
       client.close();
     } catch (error) {
       out.skipped.push(`baseline under ${kind}: ${(error as Error).message.split("\n")[0]}`);
@@ -162,10 +185,11 @@ export const relay: Section = async (ctx, out) => {
 function pacedLatencies(req: TimedRequest, deltas: Array<{ at: number; delta: string }>): number[] {
   const out: number[] = [];
   for (const d of deltas) {
-    const m = /^t(\d+) $/.exec(d.delta);
-    if (!m || !req.chunkAt) continue;
-    const written = req.chunkAt[Number(m[1])];
-    if (written !== undefined) out.push(d.at - written);
+    // A delta may carry several chunks (the room coalesces): each is timed.
+    for (const m of d.delta.matchAll(/t(\d+) /g)) {
+      const written = req.chunkAt?.[Number(m[1])];
+      if (written !== undefined) out.push(d.at - written);
+    }
   }
   return out;
 }

@@ -33,6 +33,7 @@ export const throughput: Section = async (ctx, out) => {
       const aggregate: number[] = [];
       const firstDelta: number[] = [];
       let missing = 0;
+      const frames: number[] = [];
       const cpuWorkerd: number[] = [];
       const cpuVite: number[] = [];
       for (let r = 0; r < runs; r++) {
@@ -54,8 +55,9 @@ export const throughput: Section = async (ctx, out) => {
         const seconds = (lastAt - req.firstChunkAt!) / 1000;
         perClient.push(chunks / seconds);
         aggregate.push((chunks * n) / seconds);
+        frames.push(traces[0].deltas);
         firstDelta.push(Math.min(...traces.map((t) => t.firstDeltaAt ?? Number.NaN)) - req.firstChunkAt!);
-        missing += traces.reduce((sum, t) => sum + Math.max(0, chunks - t.deltas), 0);
+        missing += traces.reduce((sum, t) => sum + Math.max(0, chunks - t.chunks), 0);
         await Promise.all(sockets.map((s) => s.close()));
         ctx.log(
           `throughput: ${n} client(s), run ${r + 1}/${runs}: ${(chunks / seconds).toFixed(0)} chunks/s per client`
@@ -66,6 +68,7 @@ export const throughput: Section = async (ctx, out) => {
       if (n > 1) out.figures[`${label}: chunks/s aggregate`] = summarize(aggregate, "chunks/s", 0);
       out.figures[`${label}: fake's first chunk → first delta at a client`] = summarize(firstDelta, "ms");
       out.figures[`${label}: missing chunks`] = value(missing, "chunks", 0);
+      out.figures[`${label}: text-delta frames per client`] = summarize(frames, "frames", 0);
       out.figures[`${label}: workerd CPU per chunk`] = summarize(cpuWorkerd, "µs", 0);
       out.figures[`${label}: Vite dev proxy (Node) CPU per chunk`] = summarize(cpuVite, "µs", 0);
     }

@@ -23,6 +23,7 @@ import { isStepCount, type ModelMessage, streamText, type ToolSet, tool, type UI
 import { z } from "zod";
 import type { Persona } from "../../shared/personas";
 import type { TokenUsage } from "../../shared/protocol";
+import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { describeModelError } from "../domain/model-errors";
 import { personaSystemPrompt } from "../domain/persona-context";
 import { createRoomTools, type HistorySearchHit } from "../domain/room-tools";
@@ -126,6 +127,8 @@ export class PersonaAgent extends Agent<Env> {
       messages: request.messages,
       tools: this.#tools(persona),
       stopWhen: isStepCount(MAX_PERSONA_STEPS),
+      // Per-stream delta coalescing, as in the room's own turns (domain/coalesce-deltas.ts).
+      experimental_transform: coalesceDeltas(),
       ...(temperature !== null ? { temperature } : {}),
       maxRetries: MODEL_MAX_RETRIES,
       abortSignal: abort.signal,
