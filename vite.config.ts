@@ -24,7 +24,9 @@ export function appConfig(wranglerConfig?: string): UserConfig {
       cloudflare({
         ...(wranglerConfig ? { configPath: wranglerConfig } : {}),
         persistState: stateDir ? { path: stateDir } : true,
-        ...(stateDir ? { inspectorPort: false as const } : {})
+        // Tests and benchmarks run many servers: no inspector, unless a
+        // profile asks for one (bench/profile-turn.ts sets ROOMS_INSPECTOR_PORT).
+        ...(stateDir ? { inspectorPort: Number(process.env.ROOMS_INSPECTOR_PORT) || (false as const) } : {})
       }),
       tailwindcss()
     ],

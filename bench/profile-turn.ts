@@ -1,0 +1,180 @@
+/**
+ * CPU profile of chat turns inside workerd, through its V8 inspector.
+ *
+ *   node --experimental-strip-types --no-warnings bench/profile-turn.ts [--turns 30] [--chunks 20] [--seed 0]
+ *        [--viewers 1] [--out /tmp/turn.cpuprofile]
+ *
+ * Starts the benchmarks' app (vite dev, fast fake model) with the inspector
+ * on, creates a room (optionally seeded with --seed messages), runs warm-up
+ * turns, then profiles --turns WebSocket turns one after another and prints
+ * where workerd's CPU went: self time by module group and the top functions.
+ * The .cpuprofile opens in Chrome DevTools (Performance → Load profile).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import WebSocket from "ws";
+import { freePort } from "../tests/support/dev-server.ts";
+import { Api, RoomSocket, roomSocketUrl } from "./lib/client.ts";
+import { startBenchServer } from "./lib/dev-server.ts";
+import { appVars } from "./lib/section.ts";
+import { seedViaRoute } from "./lib/seed.ts";
+import { startTimingFake } from "./lib/timing-fake.ts";
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+};
+type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
+
+const packageOfFile = new Map<string, string>();
+
+/** The npm package most referenced in a pre-bundled deps file (Vite names them by hash). */
+function packageOf(file: string): string {
+  let name = packageOfFile.get(file);
+  if (name) return name;
+  const counts = new Map<string, number>();
+  try {
+    for (const m of readFileSync(file, "utf8").matchAll(/node_modules\/((?:@[\w.-]+\/)?[\w.-]+)/g)) {
+      counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
+    }
+  } catch {
+    // unreadable: fall back to the file name
+  }
+  name = [...counts].sort((x, y) => y[1] - x[1])[0]?.[0] ?? path.basename(file);
+  packageOfFile.set(file, name);
+  return name;
+}
+
+function group(url: string): string {
+  if (!url) return "(native / runtime)";
+  const file = url.replace(/\?.*$/, "");
+  if (/\/deps[^/]*\/[^/]+\.js$/.test(file)) {
+    const base = path.basename(file, ".js");
+    return /^(dist|types|schemas|index|stream|chunk)-/.test(base) ? packageOf(file) : base.replace(/_/g, "/");
+  }
+  if (file.includes("/src/server/")) return `ours: ${file.slice(file.indexOf("/src/server/") + 1)}`;
+  if (file.startsWith("workers/runner-worker")) return "vite module runner (workerd side)";
+  return file.length > 60 ? `…${file.slice(-60)}` : file;
+}
+
+async function cdp(url: string) {
+  const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 1024 * 1024 * 1024 });
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  let next = 1;
+  const pending = new Map<number, (result: any) => void>();
+  ws.on("message", (data) => {
+    const message = JSON.parse(data.toString());
+    if (message.id && pending.has(message.id)) {
+      pending.get(message.id)!(message.result ?? message.error);
+      pending.delete(message.id);
+    }
+  });
+  return {
+    send(method: string, params: Record<string, unknown> = {}): Promise<any> {
+      const id = next++;
+      ws.send(JSON.stringify({ id, method, params }));
+      return new Promise((resolve) => pending.set(id, resolve));
+    },
+    close: () => ws.close()
+  };
+}
+
+const turns = Number(arg("turns", "30"));
+const chunks = Number(arg("chunks", "20"));
+const seed = Number(arg("seed", "0"));
+const viewers = Number(arg("viewers", "1"));
+const out = arg("out", path.join(tmpdir(), `rooms-turn-${Date.now()}.cpuprofile`));
+
+const inspectorPort = await freePort();
+const fake = await startTimingFake();
+const app = await startBenchServer({ vars: { ...appVars(fake), ROOMS_INSPECTOR_PORT: String(inspectorPort) } });
+try {
+  const api = new Api(app.url);
+  const ws = `prof-${Math.random().toString(36).slice(2, 8)}`;
+  const room = await api.createRoom(ws, "profile");
+  if (seed > 0) {
+    const seeded = await seedViaRoute(api, ws, room.id, seed, () => {});
+    if (!seeded.ok) throw new Error(`seeding failed: ${seeded.reason}`);
+  }
+  const sockets = await Promise.all(
+    Array.from({ length: viewers }, () => RoomSocket.open(roomSocketUrl(app.url, ws, room.id)))
+  );
+  const turn = async (i: number) => {
+    const trace = sockets[0].sendChat(`[[bench:chunks=${chunks}]] profiled turn ${i}`);
+    await Promise.all(sockets.map((s) => s.waitDone(trace.requestId)));
+  };
+  for (let i = 0; i < 5; i++) await turn(-i - 1);
+
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as Array<{
+    title?: string;
+    webSocketDebuggerUrl: string;
+  }>;
+  console.log(`inspector targets: ${targets.map((t) => t.title ?? "?").join(", ")}`);
+  const sessions = await Promise.all(targets.map((t) => cdp(t.webSocketDebuggerUrl)));
+  for (const s of sessions) {
+    await s.send("Profiler.enable");
+    await s.send("Profiler.setSamplingInterval", { interval: 100 });
+    await s.send("Profiler.start");
+  }
+  const started = performance.now();
+  for (let i = 0; i < turns; i++) await turn(i);
+  const wallMs = performance.now() - started;
+  const profiles: Profile[] = [];
+  for (const s of sessions) {
+    const result = await s.send("Profiler.stop");
+    if (result?.profile) profiles.push(result.profile);
+    s.close();
+  }
+  await Promise.all(sockets.map((s) => s.close()));
+
+  // Self time per node, from the samples.
+  const byGroup = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let busyUs = 0;
+  let idleUs = 0;
+  for (const profile of profiles) {
+    const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+    for (let i = 0; i < profile.samples.length; i++) {
+      const node = nodes.get(profile.samples[i])!;
+      const dt = profile.timeDeltas[i + 1] ?? 0;
+      const name = node.callFrame.functionName || "(anonymous)";
+      if (name === "(idle)" || name === "(program)" || name === "(garbage collector)") {
+        if (name === "(idle)") {
+          idleUs += dt;
+          continue;
+        }
+      }
+      busyUs += dt;
+      const g = name.startsWith("(") ? name : group(node.callFrame.url);
+      byGroup.set(g, (byGroup.get(g) ?? 0) + dt);
+      const key = `${name}  ${group(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
+      byFunction.set(key, (byFunction.get(key) ?? 0) + dt);
+    }
+  }
+  writeFileSync(out, JSON.stringify(profiles[0] ?? {}));
+  const perTurn = (us: number) => (us / 1000 / turns).toFixed(2);
+  console.log(
+    `\n${turns} turns of ${chunks} chunks, room of ${seed} seeded messages, ${viewers} viewer(s); wall ${(wallMs / turns).toFixed(1)} ms per turn`
+  );
+  console.log(`workerd JS busy (sampled, all isolates): ${perTurn(busyUs)} ms per turn; idle ${perTurn(idleUs)} ms\n`);
+  console.log("self time by module group, ms per turn:");
+  for (const [g, us] of [...byGroup].sort((a, b) => b[1] - a[1]).slice(0, 14))
+    console.log(`  ${perTurn(us).padStart(8)}  ${g}`);
+  console.log("\ntop functions by self time, ms per turn:");
+  for (const [f, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(`  ${perTurn(us).padStart(8)}  ${f}`);
+  console.log(`\nprofile: ${out}`);
+} finally {
+  await app.stop();
+  await fake.close();
+}
