@@ -1,0 +1,338 @@
+/**
+ * Identity through the real Worker and Durable Objects: sessions, the API
+ * identity, server-written authors over REST and sockets, and the attacks
+ * issue 9 lists (chosen connection ids, presence bursts, unchecked
+ * workspace names on sockets, forged caller headers, reconnecting to reset
+ * limits, wrong-token guessing).
+ */
+import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
+import { CALLER_HEADER, encodeCaller } from "../../src/server/domain/caller";
+import { gateFingerprint, issueSession } from "../../src/server/domain/session-token";
+import { sessionSecret } from "../../src/server/http/access";
+import app from "../../src/server/index";
+import { MAX_SOCKETS_PER_IDENTITY, PRESENCE_INTERVAL_MS, RATE_LIMITS } from "../../src/shared/constants";
+import {
+  api,
+  BASE,
+  chatRequest,
+  connect,
+  createRoom,
+  isDone,
+  roomPath,
+  sessionCookie,
+  signIn,
+  uniqueName
+} from "./helpers";
+
+async function history(ws: string, roomId: string, headers: Record<string, string> = {}) {
+  const response = await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`, { headers });
+  return (await response.json<any>()).messages as any[];
+}
+
+async function callWith(path: string, init: RequestInit, withEnv: object) {
+  const ctx = createExecutionContext();
+  const response = await app.fetch(new Request(`${BASE}${path}`, init), withEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+describe("sessions", () => {
+  it("signs in, answers who you are, renames keeping the id, and signs out", async () => {
+    expect((await api("/api/session")).status).toBe(401);
+    const ann = await signIn("  Ann   Lee ");
+    expect(ann.user).toMatchObject({ name: "Ann Lee", kind: "user" });
+    expect(ann.user.id).toMatch(/^u_/);
+
+    const me = await api("/api/session", { headers: ann.headers });
+    expect((await me.json<any>()).user).toEqual(ann.user);
+
+    const renamed = await api("/api/session", { method: "PATCH", headers: ann.headers, json: { name: "Annie" } });
+    expect(renamed.status).toBe(200);
+    const annie = sessionCookie(renamed);
+    expect((await renamed.json<any>()).user).toEqual({ ...ann.user, name: "Annie" });
+    expect((await (await api("/api/session", { headers: { cookie: annie } })).json<any>()).user.name).toBe("Annie");
+
+    const out = await api("/api/session", { method: "DELETE", headers: { cookie: annie } });
+    expect(out.status).toBe(204);
+    expect(out.headers.get("set-cookie")).toMatch(/rooms_session=;.*Max-Age=0/);
+  });
+
+  it("refuses bad names and renames without a session", async () => {
+    for (const name of ["", "   ", "x".repeat(41), "a\u0000b", "evil\u202egnp"]) {
+      const response = await api("/api/session", { method: "POST", json: { name } });
+      expect(response.status, JSON.stringify(name)).toBe(400);
+      expect(response.headers.get("set-cookie")).toBeNull();
+    }
+    expect((await api("/api/session", { method: "PATCH", json: { name: "Nobody" } })).status).toBe(401);
+  });
+
+  it("treats a tampered, expired or foreign-key session as no session", async () => {
+    const ann = await signIn("Ann");
+    const [head, payload, signature] = ann.cookie.slice("rooms_session=".length).split(".");
+    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/")));
+    const forgedPayload = btoa(JSON.stringify({ ...claims, name: "Admin" }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
+    const secret = await sessionSecret(env);
+    const gate = await gateFingerprint(undefined);
+    const expired = await issueSession({ id: ann.user.id, name: "Ann" }, secret, gate, 1_000_000);
+    const otherKey = await issueSession({ id: ann.user.id, name: "Ann" }, "another secret", gate);
+    for (const token of [`${head}.${forgedPayload}.${signature}`, expired, otherKey, "garbage"]) {
+      const response = await api("/api/session", { headers: { cookie: `rooms_session=${token}` } });
+      expect(response.status).toBe(401);
+    }
+    // A request with a bad session is the anonymous API identity, never Ann.
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+      method: "POST",
+      headers: { cookie: `rooms_session=${head}.${forgedPayload}.${signature}` },
+      json: { text: "who am I" }
+    });
+    expect((await history(ws, room.id))[0].metadata.author).toEqual({ id: "api", name: "API" });
+  });
+
+  it("signs everyone out when SESSION_SECRET changes", async () => {
+    const ann = await signIn("Ann");
+    const rotated = { ...env, SESSION_SECRET: "a freshly rotated secret" };
+    expect((await callWith("/api/session", { headers: ann.headers }, rotated)).status).toBe(401);
+    expect((await callWith("/api/session", { headers: ann.headers }, env)).status).toBe(200);
+  });
+});
+
+describe("authorship", () => {
+  it("writes the signed-in author on REST sends, ignoring the author a body claims", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const [ann, ben] = [await signIn("Ann"), await signIn("Ben")];
+    for (const [who, text] of [
+      [ann, "from Ann"],
+      [ben, "from Ben"]
+    ] as const) {
+      const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+        method: "POST",
+        headers: who.headers,
+        json: { text, author: "Somebody Else" }
+      });
+      expect(sent.status).toBe(200);
+    }
+    const users = (await history(ws, room.id)).filter((m) => m.role === "user");
+    expect(users.map((m) => m.metadata.author)).toEqual([
+      { id: ann.user.id, name: "Ann" },
+      { id: ben.user.id, name: "Ben" }
+    ]);
+  });
+
+  it("writes the socket's author on chat frames, whatever metadata the frame carries", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const [ann, ben] = [await signIn("Ann"), await signIn("Ben")];
+    const annSocket = await connect(roomPath(ws, room.id), ann.headers);
+    const benSocket = await connect(roomPath(ws, room.id), ben.headers);
+    const forged = chatRequest("Ben pretending");
+    // Ben claims to be Ann, with a time far in the future.
+    const body = JSON.parse(forged.frame.init.body);
+    body.messages[0].metadata = { author: { id: ann.user.id, name: "Ann" }, createdAt: 1e20, model: "x" };
+    benSocket.send({ ...forged.frame, init: { method: "POST", body: JSON.stringify(body) } });
+    await benSocket.next(isDone(forged.id), 20_000);
+    const honest = chatRequest("Ann speaking");
+    annSocket.send(honest.frame);
+    await annSocket.next(isDone(honest.id), 20_000);
+
+    const users = (await history(ws, room.id)).filter((m) => m.role === "user");
+    expect(users.map((m) => [m.metadata.author, m.parts[0].text])).toEqual([
+      [{ id: ben.user.id, name: "Ben" }, "Ben pretending"],
+      [{ id: ann.user.id, name: "Ann" }, "Ann speaking"]
+    ]);
+    expect(users[0].metadata.createdAt).toBeLessThan(Date.now() + 1_000);
+    expect(users[0].metadata).not.toHaveProperty("model");
+    annSocket.ws.close();
+    benSocket.ws.close();
+  });
+
+  it("ignores a client-sent caller header: the Worker strips x-rooms-* and x-agents-*", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ann = await signIn("Ann");
+    const forgedCaller = encodeCaller({ identity: { ...ann.user, kind: "user" } as any, address: "1.2.3.4" });
+    const socket = await connect(roomPath(ws, room.id), {
+      [CALLER_HEADER]: forgedCaller,
+      "x-agents-anything": "1"
+    });
+    const { id, frame } = chatRequest("not Ann");
+    socket.send(frame);
+    await socket.next(isDone(id), 20_000);
+    const [message] = await history(ws, room.id);
+    expect(message.metadata.author).toEqual({ id: "api", name: "API" });
+    socket.ws.close();
+  });
+});
+
+describe("socket attacks", () => {
+  it("chooses connection ids itself: a client's _pk never displaces anyone", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const [ann, ben, watcher] = [await signIn("Ann"), await signIn("Ben"), await signIn("Watcher")];
+    const watching = await connect(roomPath(ws, room.id), watcher.headers);
+    const victim = await connect(`${roomPath(ws, room.id)}?_pk=shared-id`, ann.headers);
+    const attacker = await connect(`${roomPath(ws, room.id)}?_pk=shared-id`, ben.headers);
+    const names = (f: any) => f.users.map((u: any) => u.name).sort();
+    await watching.next((f) => f?.type === "rooms_presence" && names(f).join() === "Ann,Ben,Watcher");
+
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    // The overseer owns the room sockets; each one's id is in its attachment.
+    const ids = await runInDurableObject(stub, (_overseer: OverseerAgent, state) =>
+      state.getWebSockets().map((socket) => (socket.deserializeAttachment() as { __pk: { id: string } }).__pk.id)
+    );
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids).not.toContain("shared-id");
+
+    // The attacker leaving takes no one else with it.
+    attacker.ws.close();
+    await watching.next((f) => f?.type === "rooms_presence" && names(f).join() === "Ann,Watcher");
+    victim.ws.close();
+    watching.ws.close();
+  });
+
+  it("does not amplify a burst of hellos and typing flips into a flood of presence frames", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const [ann, ben] = [await signIn("Ann"), await signIn("Ben")];
+    const watcher = await connect(roomPath(ws, room.id), ann.headers);
+    const noisy = await connect(roomPath(ws, room.id), ben.headers);
+    await watcher.next((f) => f?.type === "rooms_presence" && f.users.length === 2);
+    const before = watcher.frames.length;
+    const started = Date.now();
+    for (let i = 0; i < 300; i++) {
+      noisy.send(
+        i % 3 === 0 ? { type: "rooms_hello", name: `Name${i}` } : { type: "rooms_typing", typing: i % 2 === 0 }
+      );
+    }
+    // Then one real change, which must still arrive.
+    noisy.send({ type: "rooms_typing", typing: true });
+    await watcher.next(
+      (f) => f?.type === "rooms_presence" && f.users.some((u: any) => u.name === "Ben" && u.typing),
+      10_000
+    );
+    const elapsed = Date.now() - started + PRESENCE_INTERVAL_MS;
+    const presenceFrames = watcher.frames.slice(before).filter((f: any) => f?.type === "rooms_presence");
+    expect(presenceFrames.length).toBeGreaterThan(0);
+    expect(presenceFrames.length).toBeLessThanOrEqual(Math.ceil(elapsed / PRESENCE_INTERVAL_MS) + 1);
+    // No hello renamed Ben.
+    expect(presenceFrames.flatMap((f: any) => f.users.map((u: any) => u.name)).sort()).not.toContain("Name0");
+    watcher.ws.close();
+    noisy.ws.close();
+  });
+
+  it("keeps rate limits across reconnects: they are keyed by identity, not by socket", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ann = await signIn("Ann");
+    // Empty messages use up the allowance without starting answers.
+    const empty = () => chatRequest(" ").frame;
+    const refusals = (socket: Awaited<ReturnType<typeof connect>>) =>
+      socket.frames.filter((f: any) => f?.type === "rooms_error").map((f: any) => f.code);
+    const first = await connect(roomPath(ws, room.id), ann.headers);
+    for (let i = 0; i < RATE_LIMITS.socketSend.burst + 1; i++) first.send(empty());
+    await first.next((f) => f?.type === "rooms_error" && f.code === "rate_limited:requests");
+    first.ws.close();
+
+    const second = await connect(roomPath(ws, room.id), ann.headers);
+    for (let i = 0; i < 3; i++) second.send(empty());
+    await expect.poll(() => refusals(second).length).toBe(3);
+    // A fresh per-socket bucket would have refused all three as empty, not as rate-limited.
+    expect(refusals(second).filter((code) => code === "rate_limited:requests").length).toBeGreaterThanOrEqual(2);
+
+    // Someone else is not affected.
+    const ben = await connect(roomPath(ws, room.id), (await signIn("Ben")).headers);
+    ben.send(empty());
+    await expect.poll(() => refusals(ben)).toEqual(["bad_request:body"]);
+    second.ws.close();
+    ben.ws.close();
+  });
+
+  it("caps the sockets one identity may hold open in a room", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ann = await signIn("Ann");
+    const sockets = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_IDENTITY; i++) sockets.push(await connect(roomPath(ws, room.id), ann.headers));
+    const extra = await connect(roomPath(ws, room.id), ann.headers);
+    const closed = await extra.closed;
+    expect(closed.code).toBe(4429);
+    // Another person still gets in.
+    const ben = await connect(roomPath(ws, room.id), (await signIn("Ben")).headers);
+    await ben.next((f) => f?.type === "rooms_presence" && f.users.length === 2);
+    for (const socket of [...sockets, ben]) socket.ws.close();
+  });
+
+  it("validates workspace names on sockets too, and routes nothing but the overseer", async () => {
+    for (const path of [
+      "/agents/overseer-agent/Not_Valid",
+      `/agents/overseer-agent/${"a".repeat(65)}`,
+      "/agents/overseer-agent/..%2Fsecret",
+      "/agents/overseer-agent/-leading-dash"
+    ]) {
+      const response = await exports.default.fetch(`${BASE}${path}`, { headers: { upgrade: "websocket" } });
+      expect(response.status, path).toBe(400);
+      expect((await response.json<any>()).error.code, path).toBe("bad_request:workspace");
+    }
+    for (const path of ["/agents/auth-keeper/secret", "/agents/chat-room/anything", "/agents/overseer-agent"]) {
+      const response = await exports.default.fetch(`${BASE}${path}`, { headers: { upgrade: "websocket" } });
+      expect(response.status, path).toBe(404);
+    }
+  });
+});
+
+describe("wrong access tokens", () => {
+  const TOKEN = "the right token";
+  const guarded = { ...env, ACCESS_TOKEN: TOKEN };
+
+  it("are throttled per address with 429 and Retry-After, even when the next guess is right", async () => {
+    const address = `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
+    const attempt = (token: string, from = address) =>
+      callWith(
+        "/api/session",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "cf-connecting-ip": from },
+          body: JSON.stringify({ name: "Guesser", token })
+        },
+        guarded
+      );
+    for (let i = 0; i < RATE_LIMITS.tokenAttempts.burst; i++) expect((await attempt(`guess ${i}`)).status).toBe(401);
+    const throttled = await attempt(TOKEN);
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(throttled.headers.get("set-cookie")).toBeNull();
+    // Bearer guesses from that address are throttled too; other addresses are not.
+    const bearer = await callWith(
+      "/api/rooms",
+      { headers: { authorization: "Bearer nope", "cf-connecting-ip": address } },
+      guarded
+    );
+    expect(bearer.status).toBe(429);
+    expect((await attempt(TOKEN, "198.51.100.77")).status).toBe(200);
+    // A spoofed forwarding header does not move the guesser to a fresh allowance.
+    const spoofed = await callWith(
+      "/api/session",
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "cf-connecting-ip": address,
+          "x-forwarded-for": "203.0.113.200",
+          "x-real-ip": "203.0.113.200"
+        },
+        body: JSON.stringify({ name: "Guesser", token: "again" })
+      },
+      guarded
+    );
+    expect(spoofed.status).toBe(429);
+  });
+});
