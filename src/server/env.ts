@@ -29,4 +29,6 @@ export interface Env {
   ALLOWED_ORIGINS?: string;
   /** Multiplies the REST rate limits; 0 turns them off (load tests). */
   RATE_LIMIT_SCALE?: string;
+  /** Milliseconds a search across rooms waits for rooms before answering partially (default 3000). */
+  SEARCH_DEADLINE_MS?: string;
 }

@@ -17,6 +17,7 @@ import { type AppEnv, identify, requireCaller } from "./http/access";
 import { forwardToAgents } from "./http/agent-forward";
 import { handleError } from "./http/app-errors";
 import { roomRoutes } from "./routes/rooms";
+import { searchRoutes } from "./routes/search";
 import { sessionRoutes } from "./routes/session";
 
 const api = new Hono<AppEnv>()
@@ -45,6 +46,8 @@ const api = new Hono<AppEnv>()
   .route("/session", sessionRoutes)
   .route("/rooms", roomRoutes)
   .route("/workspaces/:workspace/rooms", roomRoutes)
+  .route("/search", searchRoutes)
+  .route("/workspaces/:workspace/search", searchRoutes)
   .all("*", (c) => {
     throw new AppError("not_found:route", 404, `No API route ${c.req.method} ${new URL(c.req.url).pathname}.`);
   });

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   "bad_request:query",
   "bad_request:workspace",
   "not_found:room",
+  "not_found:message",
   "not_found:route",
   "not_found:persona",
   "conflict:room_limit",

@@ -113,15 +113,24 @@ export interface RoomDetail extends RoomSummary {
 
 // ── Messages ──
 
-export const MessagesQuery = z.strictObject({
-  before: z.string().min(1).max(128).optional(),
-  limit: z.coerce
-    .number({ error: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
-    .default(DEFAULT_PAGE_SIZE)
-});
+export const MessagesQuery = z
+  .strictObject({
+    before: z.string().min(1).max(128).optional(),
+    /** The page holding this message, with it near the middle (deep links). */
+    around: z.string().min(1).max(128).optional(),
+    /** The page just after this message (reading forward from a deep link). */
+    after: z.string().min(1).max(128).optional(),
+    limit: z.coerce
+      .number({ error: "limit must be a number" })
+      .int("limit must be a whole number")
+      .min(1, "limit must be at least 1")
+      .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
+      .default(DEFAULT_PAGE_SIZE)
+  })
+  .refine(
+    (q) => [q.before, q.around, q.after].filter(Boolean).length <= 1,
+    "give at most one of before, around and after"
+  );
 export type MessagesQuery = z.infer<typeof MessagesQuery>;
 
 export const Author = z
@@ -167,6 +176,8 @@ export interface MessagePage {
   messages: ChatMessage[];
   /** Pass as `before` for the next older page; null when this is the oldest. */
   nextCursor: string | null;
+  /** With `around` or `after`: pass as `after` for the next newer page; null when the page reaches the newest. */
+  newerCursor?: string | null;
 }
 
 export interface SendMessageResult {

@@ -1,6 +1,6 @@
 import { CloudOff, Menu, Pencil, Settings2, Trash2, Users } from "lucide-react";
 import { Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
-import { useNavigate, useParams } from "react-router";
+import { useNavigate, useParams, useSearchParams } from "react-router";
 import type { PresenceUser, RoomState, RoomSummary } from "../../shared/protocol";
 import { useAppUI } from "../app-ui";
 import { type RoomSocket, useRoomChat, useRoomSocket } from "../hooks/use-chat-room";
@@ -11,6 +11,7 @@ import { cn } from "../lib/cn";
 import { formatCount } from "../lib/time";
 import { useAuth } from "./AuthGate";
 import { Composer, type ComposerHandle } from "./Composer";
+import { JumpView } from "./JumpView";
 import { MessageList } from "./MessageList";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
 import { RoomSettingsDialog } from "./RoomSettingsDialog";
@@ -229,6 +230,9 @@ function RoomConversation({
   const [stickSignal, setStickSignal] = useState(0);
   const connected = socket.status === "open";
   const { notifyTyping, stopTyping } = useTypingSignal(socket.agent, connected);
+  const [params, setParams] = useSearchParams();
+  const jumpTo = params.get("m");
+  const leaveJump = () => setParams({}, { replace: true });
 
   useEffect(() => {
     ui.composerFocusRef.current = () => composerRef.current?.focus();
@@ -255,7 +259,11 @@ function RoomConversation({
 
   return (
     <>
-      <MessageList chat={chat} roomName={roomName} selfId={selfId} connected={connected} stickSignal={stickSignal} />
+      {jumpTo ? (
+        <JumpView roomId={roomId} messageId={jumpTo} onLeave={leaveJump} />
+      ) : (
+        <MessageList chat={chat} roomName={roomName} selfId={selfId} connected={connected} stickSignal={stickSignal} />
+      )}
       <Composer
         ref={composerRef}
         roomId={roomId}
@@ -265,6 +273,7 @@ function RoomConversation({
         busy={chat.busy}
         typingUsers={typingUsers}
         onSend={(text) => {
+          if (jumpTo) leaveJump();
           chat.send(text);
           setStickSignal((n) => n + 1);
         }}

@@ -12,6 +12,7 @@ import { roomPath } from "../lib/routes";
 import { formatCount, fullDateTime, relativeTime } from "../lib/time";
 import { MOD } from "./AppDialogs";
 import { SignOutButton } from "./AuthGate";
+import { MessageSearchResults } from "./MessageSearch";
 import { Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
 import { Kbd } from "./ui/Field";
@@ -147,7 +148,7 @@ export function Sidebar({ className }: { className?: string }) {
             aria-hidden="true"
           />
           <label htmlFor="room-filter" className="sr-only">
-            Filter rooms
+            Filter rooms and search messages
           </label>
           <input
             id="room-filter"
@@ -165,7 +166,7 @@ export function Sidebar({ className }: { className?: string }) {
                 link?.click();
               }
             }}
-            placeholder="Filter rooms"
+            placeholder="Search rooms and messages"
             autoComplete="off"
             className="h-9 w-full rounded-lg border border-zinc-200 bg-white pr-14 pl-8.5 text-sm text-zinc-900 placeholder:text-zinc-400 hover:border-zinc-300 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:border-zinc-700 [&::-webkit-search-cancel-button]:hidden"
           />
@@ -216,6 +217,7 @@ export function Sidebar({ className }: { className?: string }) {
             ))}
           </ul>
         )}
+        <MessageSearchResults query={deferredQuery} onSelect={closeDrawer} />
       </nav>
 
       <div className="flex items-center gap-1 border-t border-zinc-200/80 p-2 dark:border-zinc-800">

@@ -5,6 +5,7 @@
  */
 import type { SessionInfo, SignInOptions } from "../../shared/identity";
 import type { CreateRoomBody, MessagePage, RoomDetail, RoomSummary, UpdateRoomBody } from "../../shared/protocol";
+import type { SearchResponse } from "../../shared/search";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -102,9 +103,17 @@ export const api = {
   getRoom: (id: string, signal?: AbortSignal) => request<RoomDetail>(roomPath(id), { signal }),
   updateRoom: (id: string, body: UpdateRoomBody) => request<RoomDetail>(roomPath(id), { method: "PATCH", json: body }),
   deleteRoom: (id: string) => request<void>(roomPath(id), { method: "DELETE" }),
-  listMessages: (id: string, query: { before?: string; limit?: number } = {}, signal?: AbortSignal) => {
+  search: (q: string, limit: number, signal?: AbortSignal) =>
+    request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit) })}`, { signal }),
+  listMessages: (
+    id: string,
+    query: { before?: string; around?: string; after?: string; limit?: number } = {},
+    signal?: AbortSignal
+  ) => {
     const params = new URLSearchParams();
     if (query.before) params.set("before", query.before);
+    if (query.around) params.set("around", query.around);
+    if (query.after) params.set("after", query.after);
     if (query.limit) params.set("limit", String(query.limit));
     const qs = params.toString();
     return request<MessagePage>(`${roomPath(id)}/messages${qs ? `?${qs}` : ""}`, { signal });

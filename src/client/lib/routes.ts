@@ -4,3 +4,8 @@ export const ROOM_ROUTE = "/sub/chat-room/:roomId";
 export function roomPath(id: string): string {
   return `/sub/chat-room/${encodeURIComponent(id)}`;
 }
+
+/** A room opened at one message (search results, links to a message). */
+export function messagePath(roomId: string, messageId: string): string {
+  return `${roomPath(roomId)}?m=${encodeURIComponent(messageId)}`;
+}

@@ -36,11 +36,13 @@ import type {
   ChatMessage,
   MessageMetadata,
   MessagePage,
+  MessagesQuery,
   RoomSettings,
   RoomState,
   SendMessageBody,
   SendMessageResult
 } from "../../shared/protocol";
+import type { SearchHit } from "../../shared/search";
 import { toChatMessage } from "../domain/chat-messages";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
@@ -55,9 +57,11 @@ import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveMo
 import type { PersonaFootprint } from "./persona-agent";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
 import { FrameGuard } from "./room/frame-guard";
+import { pageAfter, pageAround } from "./room/history-pages";
 import { RoomPersonas } from "./room/personas";
 import { type ConnectionInfo, RoomPresence } from "./room/presence";
 import { RestTurnBridge } from "./room/rest-bridge";
+import { searchRoomMessages } from "./room/search";
 
 const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: "", model: null, temperature: null };
 
@@ -194,6 +198,22 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /** What a persona's facet stores (tests prove deletes wipe it). Spawns it if absent. */
   personaFootprint(personaId: string): Promise<PersonaFootprint & { registered: boolean }> {
     return this.#personas.footprint(personaId);
+  }
+
+  /** The page around a message, or just after it (deep links; see agents/room/history-pages.ts). */
+  async listMessagesNear(query: MessagesQuery): Promise<RpcResult<MessagePage>> {
+    const session = this.sessions.session();
+    const sql = this.sql.bind(this);
+    return asResult(() =>
+      query.around
+        ? pageAround(session, sql, query.around, query.limit)
+        : pageAfter(session, sql, query.after ?? "", query.limit)
+    );
+  }
+
+  /** This room's part of a search across rooms (see agents/room/search.ts). */
+  async searchMessages(query: string, limit: number): Promise<SearchHit[]> {
+    return searchRoomMessages(this.sessions.session(), query, limit);
   }
 
   /** Full-text search over this room's own transcript (the model's tool). */

@@ -34,9 +34,11 @@ import type {
   SendMessageResult,
   UpdateRoomBody
 } from "../../shared/protocol";
+import type { SearchQuery, SearchResponse } from "../../shared/search";
 import { type Caller, limitKeys } from "../domain/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
+import { fanOut, rankHits, SEARCH_CONCURRENCY, searchDeadlineMs } from "../domain/search";
 import type { Env } from "../env";
 import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap } from "../errors";
 import { ChatRoom } from "./chat-room";
@@ -149,7 +151,37 @@ export class OverseerAgent extends Agent<Env> {
   }
 
   listMessages(id: string, query: MessagesQuery): Promise<RpcResult<MessagePage>> {
-    return asResult(() => this.#inRoom(id, (room) => room.listMessages(query)));
+    return asResult(() =>
+      this.#inRoom(id, async (room) =>
+        query.around || query.after ? unwrap(await room.listMessagesNear(query)) : room.listMessages(query)
+      )
+    );
+  }
+
+  /**
+   * Search across rooms: every room searches its own index, a bounded
+   * number at a time; rooms that have not answered by the deadline are
+   * reported as missing rather than waited for.
+   */
+  async search(query: SearchQuery): Promise<SearchResponse> {
+    const rows = this.sql<{ id: string; name: string }>`SELECT id, name FROM rooms ORDER BY last_active_at DESC, id`;
+    const names = new Map(rows.map((row) => [row.id, row.name]));
+    const outcome = await fanOut(
+      rows.map((row) => row.id),
+      async (id) => (await this.dynamicAgents.get(ChatRoom, id)).searchMessages(query.q, query.limit),
+      { concurrency: SEARCH_CONCURRENCY, deadlineMs: searchDeadlineMs(this.env) }
+    );
+    for (const { key, error } of outcome.failed) console.warn(`[OverseerAgent] search failed in room ${key}:`, error);
+    const hits = outcome.results.flatMap(({ key, value }) =>
+      value.map((hit) => ({ ...hit, roomId: key, roomName: names.get(key) ?? key }))
+    );
+    const missing = [...outcome.missed, ...outcome.failed.map((f) => f.key)];
+    return {
+      results: rankHits(hits, query.limit),
+      partial: missing.length > 0,
+      roomsSearched: rows.length,
+      missingRooms: missing.map((id) => ({ roomId: id, roomName: names.get(id) ?? id }))
+    };
   }
 
   sendMessage(id: string, body: SendMessageBody, caller: Caller): Promise<RpcResult<SendMessageResult>> {

@@ -26,14 +26,15 @@ type RestMethods =
   | "deleteRoom"
   | "listMessages"
   | "sendMessage"
-  | "streamMessage";
+  | "streamMessage"
+  | "search";
 
 /**
  * The overseer's RPC surface as REST uses it, derived from the class itself.
  * (workers-types maps stub types recursively, and UIMessage is too deep for
  * that mapping.)
  */
-type OverseerRpc = {
+export type OverseerRpc = {
   [K in RestMethods]: (...args: Parameters<OverseerAgent[K]>) => Promise<Awaited<ReturnType<OverseerAgent[K]>>>;
 };
 

@@ -1,0 +1,204 @@
+/**
+ * A room opened at one message (`/sub/chat-room/<id>?m=<messageId>`): loads
+ * the page of history around it from REST, however far back it is, scrolls
+ * to it and highlights it. Older and newer pages load on request; "Back to
+ * latest" returns to the live conversation.
+ */
+import { ArrowDown, ArrowUp, CornerDownLeft } from "lucide-react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type ApiError, api, errorMessage } from "../lib/api";
+import { cn } from "../lib/cn";
+import { fromChatMessage, type RoomMessage } from "../lib/messages";
+import { MessageItem } from "./MessageItem";
+import { Button } from "./ui/Button";
+import { Spinner } from "./ui/Spinner";
+
+const PAGE = 50;
+const noop = () => {};
+
+interface Loaded {
+  messages: RoomMessage[];
+  olderCursor: string | null;
+  newerCursor: string | null;
+}
+
+export function JumpView({
+  roomId,
+  messageId,
+  onLeave,
+  renderActions
+}: {
+  roomId: string;
+  messageId: string;
+  onLeave: () => void;
+  /** Extra per-message actions (e.g. fork), when the viewer may take them. */
+  renderActions?: (message: RoomMessage) => React.ReactNode;
+}) {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<"older" | "newer" | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrolledTo = useRef<string | null>(null);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    setLoaded(null);
+    setError(null);
+    scrolledTo.current = null;
+    api.listMessages(roomId, { around: messageId, limit: PAGE }, abort.signal).then(
+      (page) =>
+        setLoaded({
+          messages: page.messages.map(fromChatMessage),
+          olderCursor: page.nextCursor,
+          newerCursor: page.newerCursor ?? null
+        }),
+      (e: unknown) => {
+        if (abort.signal.aborted) return;
+        setError(
+          (e as ApiError).status === 404
+            ? "That message is not in this room (it may have been removed)."
+            : errorMessage(e)
+        );
+      }
+    );
+    return () => abort.abort();
+  }, [roomId, messageId]);
+
+  // Scroll the target into view once, when its page arrives.
+  useLayoutEffect(() => {
+    if (!loaded || scrolledTo.current === messageId) return;
+    const row = scrollRef.current?.querySelector<HTMLElement>(`[data-jump-target="true"]`);
+    if (!row) return;
+    scrolledTo.current = messageId;
+    row.scrollIntoView({ block: "center" });
+    row.focus({ preventScroll: true });
+  }, [loaded, messageId]);
+
+  const loadOlder = async () => {
+    if (!loaded?.olderCursor || busy) return;
+    setBusy("older");
+    const el = scrollRef.current;
+    const fromBottom = el ? el.scrollHeight - el.scrollTop : 0;
+    try {
+      const page = await api.listMessages(roomId, { before: loaded.olderCursor, limit: PAGE });
+      setLoaded(
+        (l) =>
+          l && { ...l, messages: [...page.messages.map(fromChatMessage), ...l.messages], olderCursor: page.nextCursor }
+      );
+      // Keep what the reader was looking at in place.
+      requestAnimationFrame(() => {
+        if (el) el.scrollTop = el.scrollHeight - fromBottom;
+      });
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const loadNewer = async () => {
+    if (!loaded?.newerCursor || busy) return;
+    setBusy("newer");
+    try {
+      const page = await api.listMessages(roomId, { after: loaded.newerCursor, limit: PAGE });
+      setLoaded(
+        (l) =>
+          l && {
+            ...l,
+            messages: [...l.messages, ...page.messages.map(fromChatMessage)],
+            newerCursor: page.newerCursor ?? null
+          }
+      );
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div
+        role="status"
+        className="flex shrink-0 items-center gap-2 border-b border-indigo-200/70 bg-indigo-50 px-4 py-1.5 text-xs text-indigo-900 dark:border-indigo-900/40 dark:bg-indigo-950/30 dark:text-indigo-200"
+      >
+        <span className="min-w-0 flex-1">You are reading this room at a linked message.</span>
+        <Button size="sm" variant="secondary" onClick={onLeave}>
+          <CornerDownLeft className="size-3.5" aria-hidden="true" />
+          Back to latest
+        </Button>
+      </div>
+      <section
+        ref={scrollRef}
+        className="thin-scrollbar min-h-0 flex-1 overflow-y-auto"
+        aria-label="Messages around the link"
+      >
+        {error && (
+          <p role="alert" className="mx-auto max-w-3xl px-6 py-6 text-sm text-red-700 dark:text-red-300">
+            {error}
+          </p>
+        )}
+        {!loaded && !error && (
+          <div className="flex justify-center py-10">
+            <Spinner label="Loading the linked message" />
+          </div>
+        )}
+        {loaded && (
+          <div className="mx-auto w-full max-w-3xl pb-6">
+            {loaded.olderCursor && (
+              <div className="flex justify-center py-3">
+                <Button size="sm" variant="secondary" onClick={loadOlder} disabled={busy !== null}>
+                  {busy === "older" ? (
+                    <Spinner className="size-3.5" />
+                  ) : (
+                    <ArrowUp className="size-3.5" aria-hidden="true" />
+                  )}
+                  Load older messages
+                </Button>
+              </div>
+            )}
+            {loaded.messages.map((message) => {
+              const target = message.id === messageId;
+              return (
+                <div
+                  key={message.id}
+                  data-jump-target={target || undefined}
+                  aria-current={target || undefined}
+                  tabIndex={target ? -1 : undefined}
+                  className={cn(
+                    "relative outline-none",
+                    target &&
+                      "jump-highlight rounded-lg bg-amber-50 ring-2 ring-amber-300 dark:bg-amber-950/30 dark:ring-amber-700"
+                  )}
+                >
+                  <MessageItem
+                    message={message}
+                    grouped={false}
+                    streaming={false}
+                    canRegenerate={false}
+                    canEdit={false}
+                    onRegenerate={noop}
+                    onEdit={noop}
+                  />
+                  {renderActions?.(message)}
+                </div>
+              );
+            })}
+            {loaded.newerCursor && (
+              <div className="flex justify-center py-3">
+                <Button size="sm" variant="secondary" onClick={loadNewer} disabled={busy !== null}>
+                  {busy === "newer" ? (
+                    <Spinner className="size-3.5" />
+                  ) : (
+                    <ArrowDown className="size-3.5" aria-hidden="true" />
+                  )}
+                  Load newer messages
+                </Button>
+              </div>
+            )}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

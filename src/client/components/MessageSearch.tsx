@@ -1,0 +1,126 @@
+/**
+ * Message results under the room filter (Ctrl+K): the same query searched
+ * across every room's history, grouped by room. Choosing one opens the
+ * room at that message (`?m=`).
+ */
+import { AlertTriangle } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
+import { Link } from "react-router";
+import type { SearchResponse, SearchResult } from "../../shared/search";
+import { api, errorMessage } from "../lib/api";
+import { messagePath } from "../lib/routes";
+import { relativeTime } from "../lib/time";
+import { Highlighted } from "./Highlighted";
+import { Spinner } from "./ui/Spinner";
+
+const MIN_QUERY = 2;
+const DEBOUNCE_MS = 250;
+const RESULT_LIMIT = 30;
+
+type SearchState =
+  | { status: "idle" }
+  | { status: "loading" }
+  | { status: "done"; response: SearchResponse }
+  | { status: "error"; message: string };
+
+export function useMessageSearch(query: string): SearchState {
+  const q = query.trim();
+  const [state, setState] = useState<SearchState>({ status: "idle" });
+  useEffect(() => {
+    if (q.length < MIN_QUERY || !/[\p{L}\p{N}]/u.test(q)) {
+      setState({ status: "idle" });
+      return;
+    }
+    setState({ status: "loading" });
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      api.search(q, RESULT_LIMIT, abort.signal).then(
+        (response) => setState({ status: "done", response }),
+        (error: unknown) => {
+          if (!abort.signal.aborted) setState({ status: "error", message: errorMessage(error) });
+        }
+      );
+    }, DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [q]);
+  return state;
+}
+
+function groupByRoom(results: SearchResult[]) {
+  const groups = new Map<string, { roomId: string; roomName: string; hits: SearchResult[] }>();
+  for (const result of results) {
+    const group = groups.get(result.roomId) ?? { roomId: result.roomId, roomName: result.roomName, hits: [] };
+    group.hits.push(result);
+    groups.set(result.roomId, group);
+  }
+  return [...groups.values()];
+}
+
+export function MessageSearchResults({ query, onSelect }: { query: string; onSelect: () => void }) {
+  const state = useMessageSearch(query);
+  const groups = useMemo(() => (state.status === "done" ? groupByRoom(state.response.results) : []), [state]);
+  if (state.status === "idle") return null;
+  const now = Date.now();
+  return (
+    <section
+      aria-label="Messages matching the search"
+      className="mt-3 border-t border-zinc-200/80 pt-2 dark:border-zinc-800"
+    >
+      <h2 className="flex items-center gap-2 px-3 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">
+        Messages
+        {state.status === "loading" && <Spinner className="size-3" />}
+      </h2>
+      {state.status === "error" && (
+        <p role="alert" className="px-3 py-2 text-[13px] text-red-700 dark:text-red-300">
+          Search failed: {state.message}
+        </p>
+      )}
+      {state.status === "done" && state.response.partial && (
+        <p role="status" className="flex items-start gap-1.5 px-3 py-1 text-[12px] text-amber-700 dark:text-amber-300">
+          <AlertTriangle className="mt-0.5 size-3 shrink-0" aria-hidden="true" />
+          {state.response.missingRooms.length} of {state.response.roomsSearched} rooms did not answer in time; their
+          matches are missing.
+        </p>
+      )}
+      {state.status === "done" && groups.length === 0 && (
+        <p role="status" className="px-3 py-2 text-[13px] text-zinc-500 dark:text-zinc-400">
+          No messages match.
+        </p>
+      )}
+      <div id="message-results">
+        {groups.map((group) => (
+          <div key={group.roomId} className="pb-1" data-search-room={group.roomId}>
+            <h3 className="truncate px-3 pt-1.5 text-[12px] font-medium text-zinc-700 dark:text-zinc-300">
+              {group.roomName}
+            </h3>
+            <ul>
+              {group.hits.map((hit) => (
+                <li key={hit.messageId}>
+                  <Link
+                    to={messagePath(hit.roomId, hit.messageId)}
+                    onClick={onSelect}
+                    data-search-hit={hit.messageId}
+                    className="block rounded-lg px-3 py-1.5 text-[13px] hover:bg-zinc-200/50 dark:hover:bg-zinc-800/50"
+                  >
+                    <span className="flex items-baseline gap-2 text-[11px] text-zinc-500 dark:text-zinc-400">
+                      <span className="truncate">
+                        {hit.role === "assistant" ? "Assistant" : (hit.author ?? "Someone")}
+                      </span>
+                      {hit.createdAt && <span className="shrink-0">{relativeTime(hit.createdAt, now)}</span>}
+                    </span>
+                    <span className="line-clamp-2 break-words text-zinc-700 dark:text-zinc-300">
+                      <Highlighted text={hit.snippet} marks={hit.marks} />
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}

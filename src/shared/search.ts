@@ -1,0 +1,52 @@
+/** Wire types of search across rooms (`GET /api/search`). */
+import { z } from "zod";
+
+export const MAX_SEARCH_QUERY_LENGTH = 200;
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 100;
+
+export const SearchQuery = z.strictObject({
+  q: z
+    .string({ error: "q must be a string" })
+    .trim()
+    .min(1, "q must not be empty")
+    .max(MAX_SEARCH_QUERY_LENGTH, `q must be at most ${MAX_SEARCH_QUERY_LENGTH} characters`)
+    .refine((s) => /[\p{L}\p{N}]/u.test(s), "q must contain at least one letter or digit"),
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(MAX_SEARCH_LIMIT, `limit must be at most ${MAX_SEARCH_LIMIT}`)
+    .default(DEFAULT_SEARCH_LIMIT)
+});
+export type SearchQuery = z.infer<typeof SearchQuery>;
+
+/** [start, end) offsets into a snippet: the words that matched. */
+export type TextRange = [number, number];
+
+/** One match, as a room reports it to the overseer. */
+export interface SearchHit {
+  messageId: string;
+  role: "user" | "assistant" | "system";
+  author: string | null;
+  createdAt: number | null;
+  /** Plain text; never HTML. */
+  snippet: string;
+  marks: TextRange[];
+  /** Comparable across rooms; higher is better. */
+  score: number;
+}
+
+export interface SearchResult extends SearchHit {
+  roomId: string;
+  roomName: string;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  /** True when some rooms did not answer by the deadline; their hits are missing. */
+  partial: boolean;
+  /** Rooms asked, and rooms whose answers are missing (late or failed). */
+  roomsSearched: number;
+  missingRooms: Array<{ roomId: string; roomName: string }>;
+}

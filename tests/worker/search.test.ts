@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChatRoom } from "../../src/server/index";
+import { api, createRoom, uniqueName } from "./helpers";
+
+const send = async (ws: string, roomId: string, text: string) => {
+  const response = await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`, { method: "POST", json: { text } });
+  expect(response.status).toBe(200);
+  return (await response.json<any>()).userMessage.id as string;
+};
+const search = (ws: string, query: string) => api(`/api/workspaces/${ws}/search?${query}`);
+const marked = (r: { snippet: string; marks: [number, number][] }) => r.marks.map(([s, e]) => r.snippet.slice(s, e));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("search across rooms", () => {
+  it("finds messages in every room, best match first, with marked snippets and who wrote them", async () => {
+    const ws = uniqueName();
+    const ops = await createRoom(ws, { name: "Ops" });
+    const lunch = await createRoom(ws, { name: "Lunch" });
+    await createRoom(ws, { name: "Empty" });
+    const dense = await send(ws, ops.id, "Zebrafish zebrafish incident: the zebrafish pipeline failed");
+    const sparse = await send(
+      ws,
+      lunch.id,
+      `Somebody mentioned a zebrafish once, ${"while we talked about sandwiches and soup and bread, ".repeat(6)}`
+    );
+
+    const response = await search(ws, "q=zebrafish&limit=10");
+    expect(response.status).toBe(200);
+    const body = await response.json<any>();
+    expect(body.partial).toBe(false);
+    expect(body.roomsSearched).toBe(3);
+    const userHits = body.results.filter((r: any) => r.role === "user");
+    expect(userHits.map((r: any) => r.messageId)).toEqual([dense, sparse]);
+    const top = userHits[0];
+    expect(top).toMatchObject({ roomId: ops.id, roomName: "Ops", author: "API", role: "user" });
+    expect(typeof top.createdAt).toBe("number");
+    expect(marked(top)).toEqual(["Zebrafish", "zebrafish", "zebrafish"]);
+    expect(top.snippet).not.toContain("<");
+    // Scores are what the order is built on.
+    const scores = body.results.map((r: any) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it("honours the limit and answers an empty list when nothing matches", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    await send(ws, room.id, "quokka one");
+    await send(ws, room.id, "quokka two");
+    const limited = await (await search(ws, "q=quokka&limit=1")).json<any>();
+    expect(limited.results).toHaveLength(1);
+    const none = await (await search(ws, "q=nonexistentword")).json<any>();
+    expect(none).toMatchObject({ results: [], partial: false });
+  });
+
+  it("refuses a missing, empty, punctuation-only or oversized query and a bad limit with 400", async () => {
+    const ws = uniqueName();
+    for (const query of ["", "q=", "q=%20%20", "q=%3F%21", `q=${"a".repeat(201)}`, "q=x&limit=0", "q=x&limit=abc"]) {
+      const response = await search(ws, query);
+      expect(response.status, query).toBe(400);
+      expect((await response.json<any>()).error.code).toBe("bad_request:query");
+    }
+  });
+
+  it("also answers at /api/search for the default workspace", async () => {
+    const response = await api("/api/search?q=anything");
+    expect(response.status).toBe(200);
+    expect(await response.json<any>()).toMatchObject({ partial: false });
+  });
+
+  it("answers by the deadline with partial: true, naming a room that is too slow", async () => {
+    const ws = uniqueName();
+    const fast = await createRoom(ws, { name: "Fast" });
+    const slow = await createRoom(ws, { name: "Slow" });
+    await send(ws, fast.id, "okapi sighting");
+    await send(ws, slow.id, "okapi in the slow room");
+    // Test-only slowness: this room's search never answers.
+    const original = ChatRoom.prototype.searchMessages;
+    vi.spyOn(ChatRoom.prototype, "searchMessages").mockImplementation(function (this: ChatRoom, q, limit) {
+      if (this.name === slow.id) return new Promise(() => {});
+      return original.call(this, q, limit);
+    });
+    const t0 = Date.now();
+    const body = await (await search(ws, "q=okapi")).json<any>();
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(body.partial).toBe(true);
+    expect(body.missingRooms).toEqual([{ roomId: slow.id, roomName: "Slow" }]);
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results.every((r: any) => r.roomId === fast.id)).toBe(true);
+  });
+});
+
+describe("history around a message", () => {
+  it("returns the page holding a message with cursors both ways, and 404 for an unknown one", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await send(ws, room.id, `message ${i}`));
+    // 12 messages: question and answer each. Ask around the 3rd question.
+    const base = `/api/workspaces/${ws}/rooms/${room.id}/messages`;
+    const page = await (await api(`${base}?around=${ids[2]}&limit=5`)).json<any>();
+    expect(page.messages).toHaveLength(5);
+    const at = page.messages.findIndex((m: any) => m.id === ids[2]);
+    expect(at).toBe(2);
+    expect(page.nextCursor).toBe(page.messages[0].id);
+    expect(page.newerCursor).toBe(page.messages[4].id);
+
+    const older = await (await api(`${base}?before=${page.nextCursor}&limit=50`)).json<any>();
+    const newer = await (await api(`${base}?after=${page.newerCursor}&limit=50`)).json<any>();
+    const all = [...older.messages, ...page.messages, ...newer.messages].map((m: any) => m.id);
+    const full = await (await api(`${base}?limit=50`)).json<any>();
+    expect(all).toEqual(full.messages.map((m: any) => m.id));
+    expect(newer.newerCursor).toBeNull();
+
+    const missing = await api(`${base}?around=nope`);
+    expect(missing.status).toBe(404);
+    expect((await missing.json<any>()).error.code).toBe("not_found:message");
+    expect((await api(`${base}?around=${ids[0]}&before=${ids[1]}`)).status).toBe(400);
+  });
+});
