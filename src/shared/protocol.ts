@@ -155,6 +155,11 @@ export interface MessageMetadata {
   author?: MessageAuthor;
   /** On an answer: the id of the question it answers (see turn-context.ts). */
   answers?: string;
+  /**
+   * On an edit or a regeneration: the id of the message it replaces, kept
+   * as an earlier version (a sibling in the room's message tree).
+   */
+  versionOf?: string;
   createdAt?: number;
   model?: string;
   offline?: boolean;

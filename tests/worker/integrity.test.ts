@@ -182,3 +182,47 @@ describe("the workspace room cap", () => {
     });
   });
 });
+
+describe("what a room persists from a socket", () => {
+  it("keeps only server-written metadata and the server's time, whatever the frame claims", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    let nested: unknown = "bottom";
+    for (let i = 0; i < 20_000; i++) nested = { nested };
+    const id = crypto.randomUUID();
+    const messageId = crypto.randomUUID();
+    const startedAt = Date.now();
+    socket.send({
+      type: "cf_agent_use_chat_request",
+      id,
+      init: {
+        method: "POST",
+        body: JSON.stringify({
+          messages: [
+            {
+              id: messageId,
+              role: "user",
+              parts: [{ type: "text", text: "hello" }],
+              metadata: { createdAt: 1e20, model: "forged", usage: { totalTokens: 1e9 }, isAdmin: true, nested }
+            }
+          ]
+        })
+      }
+    });
+    await socket.next((f) => f?.type === "cf_agent_use_chat_response" && f.id === id && f.done, 20_000);
+    const response = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`);
+    expect(response.status).toBe(200);
+    const [question, answer] = (await response.json<any>()).messages;
+    expect(question.id).toBe(messageId);
+    expect(Object.keys(question.metadata).sort()).toEqual(
+      Object.keys(question.metadata)
+        .filter((k) => ["author", "createdAt"].includes(k))
+        .sort()
+    );
+    expect(question.metadata.createdAt).toBeGreaterThanOrEqual(startedAt);
+    expect(question.metadata.createdAt).toBeLessThanOrEqual(Date.now());
+    expect(answer.role).toBe("assistant");
+    socket.ws.close();
+  });
+});

@@ -17,7 +17,8 @@ import { authorId, authorName } from "../../shared/identity";
 import type { RoomChat } from "../hooks/use-chat-room";
 import { cn } from "../lib/cn";
 import type { RoomMessage } from "../lib/messages";
-import { MessageItem } from "./MessageItem";
+import { MessageErrorBoundary } from "./MessageErrorBoundary";
+import { MessageItem, type MessageItemProps } from "./MessageItem";
 import { AssistantAvatar } from "./ui/Avatar";
 import { Button } from "./ui/Button";
 import { Spinner, TypingDots } from "./ui/Spinner";
@@ -39,6 +40,11 @@ function isGrouped(prev: RoomMessage | undefined, message: RoomMessage): boolean
   const a = prev.metadata?.createdAt;
   const b = message.metadata?.createdAt;
   return a !== undefined && b !== undefined && b - a < GROUP_WINDOW_MS;
+}
+
+/** A message and what depends on its neighbour, inside its error boundary. */
+function MessageRow({ previous, ...props }: Omit<MessageItemProps, "grouped"> & { previous: RoomMessage | undefined }) {
+  return <MessageItem {...props} grouped={isGrouped(previous, props.message)} />;
 }
 
 export interface MessageListProps {
@@ -227,16 +233,21 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal }: 
           {messages.map((message, index) => {
             const isLast = index === messages.length - 1;
             return (
-              <MessageItem
-                key={message.id}
-                message={message}
-                grouped={isGrouped(messages[index - 1] ?? allMessages[hiddenAbove - 1], message)}
-                streaming={isLast && message.role === "assistant" && (chat.isStreaming || chat.status === "submitted")}
-                canRegenerate={isLast && message.role === "assistant" && !busy && connected}
-                canEdit={message.role === "user" && authorId(message.metadata?.author) === selfId && !busy && connected}
-                onRegenerate={chat.regenerate}
-                onEdit={chat.editAndResend}
-              />
+              <MessageErrorBoundary key={message.id} messageId={message.id} resetKey={message}>
+                <MessageRow
+                  message={message}
+                  previous={messages[index - 1] ?? allMessages[hiddenAbove - 1]}
+                  streaming={
+                    isLast && message.role === "assistant" && (chat.isStreaming || chat.status === "submitted")
+                  }
+                  canRegenerate={isLast && message.role === "assistant" && !busy && connected}
+                  canEdit={
+                    message.role === "user" && authorId(message.metadata?.author) === selfId && !busy && connected
+                  }
+                  onRegenerate={chat.regenerate}
+                  onEdit={chat.editAndResend}
+                />
+              </MessageErrorBoundary>
             );
           })}
 

@@ -5,10 +5,44 @@ import type { ChatMessage, MessageMetadata } from "../../shared/protocol";
 export type RoomMessage = UIMessage<MessageMetadata>;
 export type RoomMessagePart = RoomMessage["parts"][number];
 
-export const fromChatMessage = (message: ChatMessage): RoomMessage => message as unknown as RoomMessage;
+export const UNREADABLE_MESSAGE = "This message cannot be shown.";
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The client's edge: whatever a response holds, what reaches the chat hook
+ * and the renderer has a role, a list of typed parts and record metadata.
+ * A message without that shape stays in place as a notice.
+ */
+export function fromChatMessage(message: ChatMessage): RoomMessage {
+  const raw = message as unknown as Record<string, unknown>;
+  const metadata = isRecord(raw.metadata) ? (raw.metadata as MessageMetadata) : undefined;
+  const wellFormed =
+    isRecord(raw) &&
+    typeof raw.id === "string" &&
+    (raw.role === "user" || raw.role === "assistant") &&
+    Array.isArray(raw.parts);
+  if (wellFormed) {
+    const parts = (raw.parts as unknown[]).filter((p) => isRecord(p) && typeof p.type === "string");
+    if (parts.length === (raw.parts as unknown[]).length && metadata === raw.metadata)
+      return message as unknown as RoomMessage;
+    return { ...(message as unknown as RoomMessage), parts: parts as RoomMessagePart[], metadata };
+  }
+  return {
+    id: typeof raw?.id === "string" ? raw.id : crypto.randomUUID(),
+    role: "assistant",
+    parts: [],
+    metadata: {
+      createdAt: typeof metadata?.createdAt === "number" ? metadata.createdAt : undefined,
+      error: UNREADABLE_MESSAGE
+    }
+  };
+}
 
 export function messageText(message: Pick<RoomMessage, "parts">): string {
   let text = "";
+  if (!Array.isArray(message.parts)) return text;
   for (const part of message.parts) {
     if (part.type === "text") text += (text ? "\n\n" : "") + part.text;
   }
@@ -53,7 +87,13 @@ export class MessageIdentityCache {
       seen.add(message.id);
       const entry = this.#entries.get(message.id);
       if (entry && entry.source === message) return entry.stable;
-      const json = JSON.stringify(message);
+      let json: string;
+      try {
+        json = JSON.stringify(message);
+      } catch {
+        // Unserializable (e.g. nested past the stack): its row's error boundary shows a notice.
+        json = `unserializable:${message.id}:${Math.random()}`;
+      }
       if (entry && entry.json === json) {
         entry.source = message;
         return entry.stable;

@@ -30,7 +30,7 @@ import {
   type ToolSet,
   type UIMessage
 } from "ai";
-import { MessageAuthor } from "../../shared/identity";
+import type { MessageAuthor } from "../../shared/identity";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
   ChatMessage,
@@ -47,6 +47,7 @@ import { toChatMessage } from "../domain/chat-messages";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
 import { describeModelError } from "../domain/model-errors";
+import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
 import { ThrottledReports } from "../domain/throttled-reports";
 import { contextForTurn } from "../domain/turn-context";
@@ -226,7 +227,10 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   async onChatMessage(onFinish: GenerateTextOnFinishCallback<ToolSet>, options?: OnChatMessageOptions) {
     // A continuation (recovery, tool follow-up) extends the last answer as is.
-    const turn = options?.continuation ? { answering: null, messages: this.messages } : contextForTurn(this.messages);
+    // Only well-formed messages reach the model, whatever older rows hold.
+    const now = Date.now();
+    const stored = this.messages.flatMap((m) => normalizeMessage(m, now) ?? []);
+    const turn = options?.continuation ? { answering: null, messages: stored } : contextForTurn(stored);
     if (turn.answering && options?.requestId) this.#rest.turnStarted(turn.answering, options.requestId);
     this.reportActivity();
 
@@ -319,22 +323,28 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   }
 
   /**
-   * A user message keeps only an author of the server's shape and a
-   * timestamp. The socket guard and the REST path write both from the
-   * caller's identity; whatever a client sent as metadata is gone by then.
+   * Only messages of the two roles the app knows are ever written: this is
+   * the one write path (sockets, REST, marks, recovery all come through it).
+   */
+  async persistMessages(
+    messages: UIMessage[],
+    excludeBroadcastIds?: string[],
+    options?: Parameters<AIChatAgent["persistMessages"]>[2]
+  ): Promise<void> {
+    const kept = messages.filter((m) => normalizeMessage(m, Date.now()) !== null);
+    if (kept.length < messages.length)
+      console.warn(`[ChatRoom] refused ${messages.length - kept.length} invalid message(s)`);
+    return super.persistMessages(kept, excludeBroadcastIds, options);
+  }
+
+  /**
+   * Everything stored has the one shape of domain/persisted-message.ts:
+   * known roles and part types, server-written metadata and timestamps,
+   * bounded sizes and depth.
    */
   protected sanitizeMessageForPersistence(message: UIMessage): UIMessage {
-    if (message.role !== "user") return message;
-    const raw = (message.metadata ?? {}) as Record<string, unknown>;
-    const author = MessageAuthor.safeParse(raw.author);
-    const createdAt = typeof raw.createdAt === "number" && Number.isFinite(raw.createdAt) ? raw.createdAt : Date.now();
-    // noReply is only ever set by this server: the chat request guard
-    // rebuilds client messages with an author alone.
-    const noReply = raw.noReply === true ? { noReply: true } : {};
-    return {
-      ...message,
-      metadata: { ...(author.success ? { author: author.data } : {}), createdAt, ...noReply } satisfies MessageMetadata
-    };
+    const now = Date.now();
+    return normalizeMessage(message, now) ?? unreadableMessage(message, now);
   }
 
   broadcast(msg: string | ArrayBuffer | ArrayBufferView, without?: string[]) {

@@ -2,19 +2,15 @@
 import type { UIMessage } from "ai";
 import type { MessageAuthor } from "../../shared/identity";
 import type { ChatMessage, MessageMetadata, SendMessageBody } from "../../shared/protocol";
+import { normalizeMessage, unreadableMessage } from "./persisted-message";
 
-export function toChatMessage(message: {
-  id: string;
-  role: string;
-  parts: unknown[];
-  metadata?: unknown;
-}): ChatMessage {
-  return {
-    id: message.id,
-    role: message.role as ChatMessage["role"],
-    parts: message.parts as ChatMessage["parts"],
-    ...(message.metadata ? { metadata: message.metadata as MessageMetadata } : {})
-  };
+/**
+ * A stored message as the wire carries it. Normalized on the way out too,
+ * so a row stored before the persistence rules (an unknown role, metadata
+ * nested 20,000 deep, a createdAt of 1e20) cannot fail a read.
+ */
+export function toChatMessage(message: unknown, now = Date.now()): ChatMessage {
+  return (normalizeMessage(message, now) ?? unreadableMessage(message, now)) as ChatMessage;
 }
 
 /** The user message a REST send adds to the room. `body.author` is ignored: the author is the caller. */

@@ -1,0 +1,45 @@
+/**
+ * Integrity in the browser: a stored message the UI cannot render shows a
+ * notice in its place, and the rest of the room keeps working.
+ */
+import { describe, expect, it } from "vitest";
+import { composer, log, messageRows, newUser, rest, roomUrl, uniqueName, useAppAndBrowser } from "./helpers";
+
+const ctx = useAppAndBrowser();
+
+describe("a message the UI cannot render", () => {
+  it('shows "This message cannot be shown" in its place; the room keeps working', async () => {
+    const { app, browser } = ctx;
+    const room = await rest.createRoom(app.url, { name: uniqueName("Poisoned") });
+    await rest.send(app.url, room.id, "A perfectly normal question", "Ann");
+    const { context, page } = await newUser(browser, { displayName: "Ann" });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    // Whatever the server once let through: a timestamp of 1e20, parts that are not a list.
+    await page.route(`**/api/rooms/${room.id}/messages*`, async (route) => {
+      const response = await route.fetch();
+      const page = await response.json();
+      page.messages.push(
+        { id: "poison-date", role: "user", parts: [{ type: "text", text: "bad date" }], metadata: { createdAt: 1e20 } },
+        { id: "poison-parts", role: "assistant", parts: "not a list", metadata: { createdAt: Date.now() } }
+      );
+      await route.fulfill({ response, json: page });
+    });
+    await page.goto(roomUrl(app.url, room.id));
+    await log(page)
+      .getByText("A perfectly normal question", { exact: true })
+      .waitFor()
+      .catch((error) => {
+        throw new Error(`${error.message}\npage errors: ${errors.join("\n")}`);
+      });
+    // Each bad message is replaced by the notice, in place; its neighbours render.
+    for (const id of ["poison-date", "poison-parts"]) {
+      await page.locator(`[data-message-id="${id}"]`).getByText("This message cannot be shown").waitFor();
+    }
+    expect(await messageRows(page, "assistant").count()).toBeGreaterThanOrEqual(1);
+    // The app is still usable.
+    await composer(page).fill("still here");
+    expect(await composer(page).inputValue()).toBe("still here");
+    await context.close();
+  });
+});
