@@ -18,6 +18,8 @@ export interface Env {
   CONTEXT_TOKEN_BUDGET?: string;
   /** Give up on a provider that sends nothing for this long (ms). */
   MODEL_IDLE_TIMEOUT_MS?: string;
+  /** A persona answer running longer than this (ms) is stopped; default PERSONA_ANSWER_TIMEOUT_MS. */
+  PERSONA_TIMEOUT_MS?: string;
   /** When set, signing in needs it, and scripts send it as `Authorization: Bearer`. */
   ACCESS_TOKEN?: string;
   /** Signs session cookies. Unset: a key generated once and kept by AuthKeeper. Changing it signs everyone out. */

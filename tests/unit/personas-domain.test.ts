@@ -1,6 +1,7 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { isPanelQuestion, mentionedPersonas, planTurn } from "../../src/server/domain/mentions";
+import { panelInstructions, synthesisRequest } from "../../src/server/domain/panel";
 import { personaSystemPrompt, transcriptFor } from "../../src/server/domain/persona-context";
 import { addPersona, removePersona, updatePersona } from "../../src/server/domain/personas";
 import { contextForTurn } from "../../src/server/domain/turn-context";
@@ -78,7 +79,7 @@ const msg = (id: string, role: "user" | "assistant", text: string, metadata: obj
 describe("what a persona sees", () => {
   it("keeps only its own answers as its own words; others are named participants", () => {
     const transcript = [
-      msg("u1", "user", "hello all", { author: "Alice" }),
+      msg("u1", "user", "hello all", { author: { id: "u-alice", name: "Alice" } }),
       msg("a1", "assistant", "I am Ada", { persona: { id: "ada", name: "Ada" } }),
       msg("b1", "assistant", "I am Bob", { persona: { id: "bob", name: "Bob" } }),
       msg("r1", "assistant", "room assistant here")
@@ -107,5 +108,27 @@ describe("questions nobody answers", () => {
     const turn = contextForTurn(transcript);
     expect(turn.answering).toBe("u2");
     expect(turn.messages.map((m) => m.id)).toEqual(["u1", "u2"]);
+  });
+});
+
+describe("panel synthesis request", () => {
+  it("quotes who said what and names who is missing and why", () => {
+    const text = synthesisRequest("Ship?", [
+      { name: "Ada", status: "completed", text: "Yes." },
+      { name: "Bob", status: "error", text: "", error: "HTTP 500" },
+      { name: "Cy", status: "aborted", text: "partial" },
+      { name: "Di", status: "completed", text: "  " }
+    ]);
+    expect(text).toContain("@Ada said:\nYes.");
+    expect(text).toContain(
+      "Missing from the panel: @Bob (failed: HTTP 500); @Cy (stopped before answering); @Di (gave an empty answer)."
+    );
+    expect(synthesisRequest("Q", [{ name: "Ada", status: "completed", text: "x" }])).toContain(
+      "Every panellist answered."
+    );
+  });
+
+  it("tells each panellist who else is on the panel and the question", () => {
+    expect(panelInstructions("Ship?", ["Ada", "Bob"])).toMatch(/@Ada, @Bob[\s\S]*The panel question: Ship\?/);
   });
 });

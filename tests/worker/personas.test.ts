@@ -184,3 +184,33 @@ describe("persona storage", () => {
     expect(after.bob).toMatchObject({ registered: false, answers: 0, notes: 0 });
   });
 });
+
+describe("with the offline model", () => {
+  it("answers mentions and panels with labelled, deterministic persona answers and a synthesis", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    await addPersona(ws, room.id, { name: "Ada" });
+    await addPersona(ws, room.id, { name: "Bob" });
+    const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+      method: "POST",
+      json: { text: "/panel Tea or coffee?" }
+    });
+    expect(sent.status).toBe(200);
+    const messages = await history(ws, room.id);
+    const text = (m: any) =>
+      m.parts
+        .filter((p: any) => p.type === "text")
+        .map((p: any) => p.text)
+        .join("");
+    expect(messages.map((m) => [m.metadata.persona?.name, m.metadata.panel])).toEqual([
+      [undefined, undefined],
+      ["Ada", "answer"],
+      ["Bob", "answer"],
+      [undefined, "synthesis"]
+    ]);
+    expect(text(messages[1])).toMatch(/^\*\*Offline model, answering as Ada\*\*/);
+    expect(text(messages[2])).toMatch(/^\*\*Offline model, answering as Bob\*\*/);
+    expect(text(messages[3])).toMatch(/^\*\*Offline model\*\*/);
+    expect(text(messages[3])).toContain("@Ada said:");
+  });
+});

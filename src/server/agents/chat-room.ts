@@ -56,6 +56,7 @@ import type { Env } from "../env";
 import { AppError, asResult, type RpcResult } from "../errors";
 import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
 import type { PersonaFootprint } from "./persona-agent";
+import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
 import { FrameGuard } from "./room/frame-guard";
 import { pageAfter, pageAround } from "./room/history-pages";
@@ -85,7 +86,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #activity = new RoomActivityLog(this.sql.bind(this), () => this.sessions.session().sessionId);
   #frameGuard = new FrameGuard(this, this.env.RATE_LIMIT_SCALE);
   #rest = new RestTurnBridge(this);
-  #personas = new RoomPersonas(this, () => readModelConfig(this.env));
+  #personas = new RoomPersonas(
+    this,
+    () => readModelConfig(this.env),
+    () => Number(this.env.PERSONA_TIMEOUT_MS) || PERSONA_ANSWER_TIMEOUT_MS
+  );
   #presence = new RoomPresence(this);
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -239,6 +244,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     if (plan.kind === "nobody" || plan.kind === "personas") {
       return this.#personas.runWithoutAssistant(plan, turn, options?.abortSignal);
     }
+    // A panel: every persona answers first, then the assistant sums up.
+    const panel = plan.kind === "panel" ? await this.#personas.runPanel(plan, turn, options?.abortSignal) : null;
+    if (plan.kind === "panel" && !panel) return new Response(null);
 
     const config = readModelConfig(this.env);
     const { settings } = this.state;
@@ -254,12 +262,16 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
     const result = streamText({
       model,
-      system: settings.systemPrompt || undefined,
-      messages: await convertToModelMessages(window.messages),
-      tools: createRoomTools({
-        now: () => new Date(),
-        searchHistory: (query, limit) => this.searchHistory(query, limit)
-      }),
+      system: panel
+        ? [settings.systemPrompt, panel.system].filter(Boolean).join("\n\n")
+        : settings.systemPrompt || undefined,
+      messages: panel ? [{ role: "user", content: panel.prompt }] : await convertToModelMessages(window.messages),
+      tools: panel
+        ? undefined
+        : createRoomTools({
+            now: () => new Date(),
+            searchHistory: (query, limit) => this.searchHistory(query, limit)
+          }),
       stopWhen: isStepCount(MAX_TOOL_STEPS),
       // One frame per ~16 ms per stream instead of one per token.
       experimental_transform: coalesceDeltas(),
@@ -277,7 +289,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
             createdAt: startedAt,
             model: modelId,
             offline,
-            ...(turn.answering ? { answers: turn.answering } : {})
+            ...(turn.answering ? { answers: turn.answering } : {}),
+            ...(panel ? { panel: "synthesis" as const } : {})
           };
         }
         if (part.type === "finish") return { usage: toTokenUsage(part.totalUsage) };

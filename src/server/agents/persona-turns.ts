@@ -66,6 +66,8 @@ export interface PersonaRunOptions {
   signal?: AbortSignal;
   instructions?: string;
   timeoutMs?: number;
+  /** Marks the answers as a panel's (the UI shows them side by side). */
+  panel?: boolean;
 }
 
 function textOf(message: UIMessage): string {
@@ -112,7 +114,8 @@ export async function runPersonaAnswer(
     model: label.model,
     offline: label.offline,
     persona: ref,
-    ...(options.answering ? { answers: options.answering } : {})
+    ...(options.answering ? { answers: options.answering } : {}),
+    ...(options.panel ? { panel: "answer" as const } : {})
   };
   let current: UIMessage = { id: `persona_${runId}`, role: "assistant", parts: [], metadata };
   await host.upsert(current);

@@ -11,10 +11,19 @@ import type { Persona, PersonaRef } from "../../shared/personas";
 
 type Meta = { author?: unknown; persona?: PersonaRef };
 
+/** Authors are `{ id, name }` written by the server; older messages carry a plain name. */
+function authorName(author: unknown): string | null {
+  if (typeof author === "string" && author) return author;
+  if (typeof author === "object" && author !== null && typeof (author as { name?: unknown }).name === "string") {
+    return (author as { name: string }).name || null;
+  }
+  return null;
+}
+
 /** The label another participant's words carry in a persona's context. */
 export function speakerOf(message: UIMessage): string {
   const meta = (message.metadata ?? {}) as Meta;
-  if (message.role === "user") return typeof meta.author === "string" && meta.author ? meta.author : "Someone";
+  if (message.role === "user") return authorName(meta.author) ?? "Someone";
   if (meta.persona?.name) return `@${meta.persona.name}`;
   return "Assistant";
 }

@@ -10,13 +10,20 @@ import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../../sha
 import type { MessageMetadata, RoomState } from "../../../shared/protocol";
 import { selectContextWindow } from "../../domain/context-budget";
 import { planTurn, type TurnPlan } from "../../domain/mentions";
+import { type PanelResult, panelInstructions, SYNTHESIS_SYSTEM_PROMPT, synthesisRequest } from "../../domain/panel";
 import { transcriptFor } from "../../domain/persona-context";
 import { addPersona, removePersona, updatePersona } from "../../domain/personas";
 import { addUsage } from "../../domain/usage";
 import type { Env } from "../../env";
 import { activeModelId, isOffline, type ModelConfig } from "../../model/provider";
 import { PersonaAgent, type PersonaFootprint } from "../persona-agent";
-import { type PersonaAnswer, type PersonaAnswerer, type PersonaTurnHost, runPersonaAnswers } from "../persona-turns";
+import {
+  PERSONA_ANSWER_TIMEOUT_MS,
+  type PersonaAnswer,
+  type PersonaAnswerer,
+  type PersonaTurnHost,
+  runPersonaAnswers
+} from "../persona-turns";
 
 type RoomAgent = AIChatAgent<Env, RoomState> & { messageCount(): number };
 
@@ -40,7 +47,8 @@ export class RoomPersonas {
 
   constructor(
     private readonly room: RoomAgent,
-    private readonly config: () => ModelConfig
+    private readonly config: () => ModelConfig,
+    private readonly answerTimeoutMs: () => number = () => PERSONA_ANSWER_TIMEOUT_MS
   ) {}
 
   // ── The roster, kept in the room's synced state ──
@@ -99,13 +107,43 @@ export class RoomPersonas {
     return new Response(null);
   }
 
+  /**
+   * A panel's fan-out: every persona answers the question at once. Returns
+   * the synthesis request for the assistant, or null when the turn was
+   * stopped (then there is nothing to sum up).
+   */
+  async runPanel(
+    plan: Extract<TurnPlan, { kind: "panel" }>,
+    turn: TurnInput,
+    signal: AbortSignal | undefined
+  ): Promise<{ system: string; prompt: string } | null> {
+    const names = plan.personas.map((p) => p.name);
+    const answers = await this.answer(plan.personas, turn, {
+      signal,
+      panel: true,
+      instructions: panelInstructions(plan.question, names)
+    });
+    if (signal?.aborted) return null;
+    const results: PanelResult[] = answers.map((a) => ({
+      name: a.persona.name,
+      status: a.status,
+      text: a.text,
+      ...(a.error ? { error: a.error } : {})
+    }));
+    return { system: SYNTHESIS_SYSTEM_PROMPT, prompt: synthesisRequest(plan.question, results) };
+  }
+
   /** Every persona answers at once into its own message; resolves when all have ended. */
   async answer(
     personas: readonly Persona[],
     turn: TurnInput,
-    options: { signal?: AbortSignal; instructions?: string; timeoutMs?: number }
+    options: { signal?: AbortSignal; instructions?: string; panel?: boolean }
   ): Promise<PersonaAnswer[]> {
-    const answers = await runPersonaAnswers(this.#host(turn), personas, { answering: turn.answering, ...options });
+    const answers = await runPersonaAnswers(this.#host(turn), personas, {
+      answering: turn.answering,
+      timeoutMs: this.answerTimeoutMs(),
+      ...options
+    });
     let usage = this.room.state.usage;
     for (const answer of answers) if (answer.usage) usage = addUsage(usage, answer.usage);
     if (usage !== this.room.state.usage) this.room.setState({ ...this.room.state, usage });

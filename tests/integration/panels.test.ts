@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SYNTHESIS_SYSTEM_PROMPT } from "../../src/server/domain/panel";
+import { type DevServer, startDevServer } from "../support/dev-server";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { chatRequest, client, isDone, messageText, openSocket, uniqueName } from "./helpers";
+
+// Panels over the real dev server: fan-out to every persona facet, fan-in
+// by the room's assistant, with one panellist failing and one timing out.
+const PERSONA_TIMEOUT_MS = 6_000;
+
+let fake: FakeOpenAI;
+let server: DevServer;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  server = await startDevServer({
+    vars: {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: "test-key-not-secret",
+      OPENAI_MODEL: "fake-model",
+      PERSONA_TIMEOUT_MS: String(PERSONA_TIMEOUT_MS)
+    }
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+beforeEach(() => fake.reset());
+
+async function panelRoom(prompts: Record<string, string>) {
+  const api = client(server.url, uniqueName("ws"));
+  const room = await api.createRoom({ systemPrompt: "Room prompt." });
+  for (const [name, systemPrompt] of Object.entries(prompts)) {
+    const response = await api.call(`/${room.id}/personas`, { method: "POST", json: { name, systemPrompt } });
+    expect(response.status).toBe(201);
+  }
+  return { api, room };
+}
+
+const systemOf = (request: { body: any }) =>
+  (request.body.messages as any[])
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n");
+
+describe("panels", () => {
+  it("ask every persona at once, then the assistant names who said what and who is missing", async () => {
+    const { api, room } = await panelRoom({
+      Ada: "Optimist. [[fake:text=Ship it.]]",
+      Bob: "Broken. [[fake:status=401]]",
+      Cy: "Stuck. [[fake:hang]]"
+    });
+    const started = Date.now();
+    const sent = await api.send(room.id, "/panel Should we ship on Friday?");
+    expect(sent.status).toBe(200);
+    // The hanging panellist held the synthesis back only until its timeout.
+    expect(Date.now() - started).toBeLessThan(PERSONA_TIMEOUT_MS + 20_000);
+
+    const panellists = fake.requests.filter((r) => systemOf(r).includes("This is a panel"));
+    expect(panellists).toHaveLength(3);
+    expect(panellists.every((r) => systemOf(r).includes("The panel question: Should we ship on Friday?"))).toBe(true);
+    const cy = panellists.find((r) => systemOf(r).includes("Stuck."));
+    expect(cy?.closedByClient).toBe(true);
+
+    const synthesis = fake.requests.find((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT));
+    expect(synthesis).toBeDefined();
+    expect(systemOf(synthesis!)).toContain("Room prompt.");
+    expect(synthesis!.lastUserText).toContain("@Ada said:\nShip it.");
+    expect(synthesis!.lastUserText).toContain("Missing from the panel: @Bob (failed: The model provider refused");
+    expect(synthesis!.lastUserText).toContain("@Cy (failed: @Cy took longer than 6 s and was stopped.)");
+
+    const { messages } = await api.messages(room.id);
+    expect(messages.map((m) => [m.role, m.metadata.persona?.name, m.metadata.panel])).toEqual([
+      ["user", undefined, undefined],
+      ["assistant", "Ada", "answer"],
+      ["assistant", "Bob", "answer"],
+      ["assistant", "Cy", "answer"],
+      ["assistant", undefined, "synthesis"]
+    ]);
+    expect(messageText(messages[1])).toBe("Ship it.");
+    expect(messages[2].metadata.error).toBeTruthy();
+    expect(messages[3].metadata.error).toContain("took longer");
+    expect(messageText(messages[4])).toContain("@Ada said: Ship it.");
+    expect(messages.slice(1).every((m) => m.metadata.answers === messages[0].id)).toBe(true);
+  });
+
+  it("stop mid-panel aborts every upstream request and writes no synthesis", async () => {
+    const { api, room } = await panelRoom({ Ada: "A.", Bob: "B.", Cy: "C." });
+    const socket = await openSocket(api.roomSocketUrl(room.id));
+    const request = chatRequest("/panel [[fake:hang]] endless question");
+    socket.send(request.frame);
+    await fake.waitForRequest(
+      () => fake.requests.filter((r) => r.lastUserText?.includes("endless question")).length === 3,
+      20_000
+    );
+    socket.send({ type: "cf_agent_chat_request_cancel", id: request.id });
+    await socket.next(isDone(request.id), 20_000);
+
+    const calls = fake.requests.filter((r) => r.lastUserText?.includes("endless question"));
+    expect(calls).toHaveLength(3);
+    // Every upstream request was aborted by us, not finished by the provider.
+    await Promise.all(calls.map((call) => fake.waitForClientClose(call.id, 10_000)));
+    expect(fake.requests.some((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
+    const { messages } = await api.messages(room.id);
+    const answers = messages.filter((m) => m.role === "assistant");
+    expect(answers).toHaveLength(3);
+    expect(answers.every((m) => m.metadata.stopped === true)).toBe(true);
+    socket.close();
+  });
+});
