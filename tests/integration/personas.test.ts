@@ -48,7 +48,7 @@ describe("mentions", () => {
     const first = await api.send(room.id, `@Ada please note this [[fake:tool=remember,args=${note},then=Noted.]]`);
     expect(first.status).toBe(200);
 
-    const second = await api.send(room.id, "@Ada when is the launch?", "Alice");
+    const second = await api.send(room.id, "@Ada when is the launch?");
     expect(second.status).toBe(200);
     const request = fake.requests.filter((r) => r.lastUserText?.includes("when is the launch")).at(-1);
     expect(request).toBeDefined();
@@ -56,14 +56,14 @@ describe("mentions", () => {
     expect(system).toContain("You are Ada, a meticulous planner.");
     expect(system).toContain("- the launch is on Friday");
     // The question reaches the persona as a named participant's words.
-    expect(request!.lastUserText).toBe("[Alice] @Ada when is the launch?");
+    expect(request!.lastUserText).toBe("[API] @Ada when is the launch?");
 
     const { messages } = await api.messages(room.id);
     const answers = messages.filter((m) => m.role === "assistant");
     expect(answers).toHaveLength(2);
     for (const answer of answers) expect(answer.metadata.persona).toEqual({ id: personas.Ada.id, name: "Ada" });
     expect(messageText(answers[0])).toBe("Noted.");
-    expect(messageText(answers[1])).toBe("Echo: [Alice] @Ada when is the launch?");
+    expect(messageText(answers[1])).toBe("Echo: [API] @Ada when is the launch?");
     expect(answers[1].metadata.answers).toBe(messages.at(-2).id);
   });
 

@@ -7,18 +7,10 @@
  * words for its own. Pure: unit-tested in Node.
  */
 import type { UIMessage } from "ai";
+import { authorName } from "../../shared/identity";
 import type { Persona, PersonaRef } from "../../shared/personas";
 
 type Meta = { author?: unknown; persona?: PersonaRef };
-
-/** Authors are `{ id, name }` written by the server; older messages carry a plain name. */
-function authorName(author: unknown): string | null {
-  if (typeof author === "string" && author) return author;
-  if (typeof author === "object" && author !== null && typeof (author as { name?: unknown }).name === "string") {
-    return (author as { name: string }).name || null;
-  }
-  return null;
-}
 
 /** The label another participant's words carry in a persona's context. */
 export function speakerOf(message: UIMessage): string {
