@@ -8,6 +8,9 @@ import { ModelName, SystemPrompt, Temperature } from "./protocol";
 
 export { DEFAULT_RESPONDERS, type DefaultResponder } from "./protocol";
 
+/** A message starting with this goes to every persona at once (a panel). */
+export const PANEL_PREFIX = "/panel ";
+
 /** A room holds at most this many personas. */
 export const MAX_PERSONAS_PER_ROOM = 8;
 export const MAX_PERSONA_NAME_LENGTH = 24;

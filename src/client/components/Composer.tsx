@@ -1,4 +1,4 @@
-import { ArrowUp, Square, WifiOff } from "lucide-react";
+import { ArrowUp, Square, Users, WifiOff } from "lucide-react";
 import { forwardRef, type KeyboardEvent, useEffect, useId, useImperativeHandle, useRef, useState } from "react";
 import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
 import type { PresenceUser } from "../../shared/protocol";
@@ -21,6 +21,8 @@ export interface ComposerProps {
   busy: boolean;
   typingUsers: PresenceUser[];
   onSend: (text: string) => void;
+  /** Sends the text to every persona of the room as a panel (absent: the room has none). */
+  onAskPanel?: (text: string) => void;
   onStop: () => void;
   onTyping: () => void;
   onStopTyping: () => void;
@@ -44,6 +46,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     busy,
     typingUsers,
     onSend,
+    onAskPanel,
     onStop,
     onTyping,
     onStopTyping,
@@ -77,9 +80,9 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const tooLong = text.length > MAX_MESSAGE_LENGTH;
   const canSend = !disabled && !busy && text.trim().length > 0 && !tooLong;
 
-  const submit = () => {
+  const submit = (send: (text: string) => void = onSend) => {
     if (!canSend) return;
-    onSend(text);
+    send(text);
     onStopTyping();
     setText("");
     drafts.delete(roomId);
@@ -182,6 +185,17 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             <span className="hidden sm:inline">
               <b className="font-medium">Enter</b> to send, <b className="font-medium">Shift + Enter</b> for a new line
             </span>
+          )}
+          {onAskPanel && (
+            <button
+              type="button"
+              disabled={!canSend}
+              onClick={() => submit(onAskPanel)}
+              className="ml-auto inline-flex cursor-pointer items-center gap-1 rounded-md px-2 py-0.5 font-medium text-indigo-700 hover:bg-indigo-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-indigo-300 dark:hover:bg-indigo-950/50"
+            >
+              <Users className="size-3.5" aria-hidden="true" />
+              Ask the panel
+            </button>
           )}
           {text.length > MAX_MESSAGE_LENGTH * 0.9 && (
             <span className={cn("ml-auto tabular-nums", tooLong && "font-medium text-red-600 dark:text-red-400")}>

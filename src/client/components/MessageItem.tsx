@@ -6,6 +6,7 @@ import { cn } from "../lib/cn";
 import { asToolPart, messageText, type RoomMessage } from "../lib/messages";
 import { formatCount, fullDateTime, messageTime } from "../lib/time";
 import { CopyButton } from "./CopyButton";
+import { PersonaAvatar, PersonaName } from "./personas/persona-colours";
 import { ToolPart } from "./ToolPart";
 import { AssistantAvatar, Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
@@ -156,7 +157,10 @@ export const MessageItem = memo(function MessageItem({
   const [editing, setEditing] = useState(false);
   const meta = message.metadata ?? {};
   const isAssistant = message.role === "assistant";
-  const author = isAssistant ? "Assistant" : authorName(meta.author) || "Someone";
+  const persona = isAssistant ? meta.persona : undefined;
+  const author = isAssistant ? (persona ? `@${persona.name}` : "Assistant") : authorName(meta.author) || "Someone";
+  // Persona answers stream outside the chat hook's own turn (see persona-turns.ts).
+  const personaPending = !!persona && !meta.usage && !meta.error && !meta.stopped;
   const text = messageText(message);
   const createdAt = meta.createdAt;
   const failed = isAssistant && typeof meta.error === "string";
@@ -176,12 +180,28 @@ export const MessageItem = memo(function MessageItem({
       )}
     >
       <div className="w-8 shrink-0 pt-0.5">
-        {!grouped && (isAssistant ? <AssistantAvatar /> : <Avatar name={author} />)}
+        {!grouped &&
+          (persona ? (
+            <PersonaAvatar persona={persona} />
+          ) : isAssistant ? (
+            <AssistantAvatar />
+          ) : (
+            <Avatar name={author} />
+          ))}
       </div>
       <div className="min-w-0 flex-1">
         {!grouped && (
           <header className="flex min-w-0 items-baseline gap-2">
-            <span className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100">{author}</span>
+            {persona ? (
+              <PersonaName persona={persona} />
+            ) : (
+              <span className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100">{author}</span>
+            )}
+            {meta.panel && (
+              <span className="rounded-md bg-indigo-50 px-1.5 py-px text-[11px] font-medium text-indigo-700 dark:bg-indigo-950/60 dark:text-indigo-300">
+                {meta.panel === "synthesis" ? "panel synthesis" : "panel"}
+              </span>
+            )}
             {isAssistant && meta.model && (
               <span className="truncate rounded-md bg-zinc-100 px-1.5 py-px text-[11px] font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
                 {meta.offline ? "offline model" : meta.model}
@@ -209,7 +229,7 @@ export const MessageItem = memo(function MessageItem({
             }}
           />
         ) : isAssistant ? (
-          <AssistantBody message={message} streaming={streaming} />
+          <AssistantBody message={message} streaming={streaming || personaPending} />
         ) : (
           <PlainText text={text} />
         )}

@@ -36,6 +36,7 @@ const authorKey = (author: unknown) => authorId(author) ?? authorName(author);
 function isGrouped(prev: RoomMessage | undefined, message: RoomMessage): boolean {
   if (!prev || prev.role !== message.role) return false;
   if (prev.metadata?.error) return false;
+  if (prev.metadata?.persona?.id !== message.metadata?.persona?.id) return false;
   if (message.role === "user" && authorKey(prev.metadata?.author) !== authorKey(message.metadata?.author)) return false;
   const a = prev.metadata?.createdAt;
   const b = message.metadata?.createdAt;

@@ -5,6 +5,7 @@ import type { RoomState, RoomSummary, UpdateRoomBody } from "../../shared/protoc
 import { useRoomList } from "../hooks/use-room-list";
 import { api, errorMessage } from "../lib/api";
 import { formatCount, fullDateTime } from "../lib/time";
+import { PersonasSection } from "./personas/PersonasSection";
 import { validateModel, validateRoomName, validateTemperature } from "./RoomDialogs";
 import { Button } from "./ui/Button";
 import { Dialog, DialogFooter } from "./ui/Dialog";
@@ -240,6 +241,12 @@ export function RoomSettingsDialog({
                 Saved.
               </p>
             )}
+
+            <PersonasSection
+              roomId={roomId}
+              personas={state?.personas ?? loaded?.personas ?? []}
+              defaultResponder={(state ?? loaded)?.settings.defaultResponder ?? "assistant"}
+            />
 
             <section className="rounded-lg border border-red-200 p-3 dark:border-red-900/60">
               <h3 className="text-sm font-semibold text-red-700 dark:text-red-400">Danger zone</h3>

@@ -1,6 +1,7 @@
 import { CloudOff, Menu, Pencil, Settings2, Trash2, Users } from "lucide-react";
 import { Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router";
+import { PANEL_PREFIX } from "../../shared/personas";
 import type { PresenceUser, RoomState, RoomSummary } from "../../shared/protocol";
 import { useAppUI } from "../app-ui";
 import { type RoomSocket, useRoomChat, useRoomSocket } from "../hooks/use-chat-room";
@@ -13,6 +14,7 @@ import { useAuth } from "./AuthGate";
 import { Composer, type ComposerHandle } from "./Composer";
 import { JumpView } from "./JumpView";
 import { MessageList } from "./MessageList";
+import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
 import { RoomSettingsDialog } from "./RoomSettingsDialog";
 import { RoomGone } from "./RoomStates";
@@ -277,6 +279,15 @@ function RoomConversation({
           chat.send(text);
           setStickSignal((n) => n + 1);
         }}
+        onAskPanel={
+          socket.state?.personas?.length
+            ? (text) => {
+                if (jumpTo) leaveJump();
+                chat.send(`${PANEL_PREFIX}${text}`);
+                setStickSignal((n) => n + 1);
+              }
+            : undefined
+        }
         onStop={chat.stop}
         onTyping={notifyTyping}
         onStopTyping={stopTyping}
@@ -330,7 +341,9 @@ function RoomView({ roomId }: { roomId: string }) {
         </div>
       )}
       <Suspense fallback={<ConversationSkeleton />}>
-        <RoomConversation socket={socket} roomId={roomId} roomName={name || "this room"} selfId={user.id} />
+        <PersonaColoursProvider personas={state?.personas}>
+          <RoomConversation socket={socket} roomId={roomId} roomName={name || "this room"} selfId={user.id} />
+        </PersonaColoursProvider>
       </Suspense>
 
       <RenameRoomDialog room={roomForDialogs} open={dialog === "rename"} onClose={() => setDialog(null)} />

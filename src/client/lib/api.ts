@@ -4,6 +4,7 @@
  * can show `error.message` as is.
  */
 import type { SessionInfo, SignInOptions } from "../../shared/identity";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type { CreateRoomBody, MessagePage, RoomDetail, RoomSummary, UpdateRoomBody } from "../../shared/protocol";
 import type { SearchResponse } from "../../shared/search";
 
@@ -103,6 +104,12 @@ export const api = {
   getRoom: (id: string, signal?: AbortSignal) => request<RoomDetail>(roomPath(id), { signal }),
   updateRoom: (id: string, body: UpdateRoomBody) => request<RoomDetail>(roomPath(id), { method: "PATCH", json: body }),
   deleteRoom: (id: string) => request<void>(roomPath(id), { method: "DELETE" }),
+  createPersona: (roomId: string, body: CreatePersonaBody) =>
+    request<Persona>(`${roomPath(roomId)}/personas`, { method: "POST", json: body }),
+  updatePersona: (roomId: string, personaId: string, body: UpdatePersonaBody) =>
+    request<Persona>(`${roomPath(roomId)}/personas/${encodeURIComponent(personaId)}`, { method: "PATCH", json: body }),
+  deletePersona: (roomId: string, personaId: string) =>
+    request<void>(`${roomPath(roomId)}/personas/${encodeURIComponent(personaId)}`, { method: "DELETE" }),
   search: (q: string, limit: number, signal?: AbortSignal) =>
     request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit) })}`, { signal }),
   listMessages: (

@@ -2,10 +2,8 @@
  * Who answers a message: the personas it @-mentions, the whole panel for
  * `/panel `, else the room's default responder. Pure: unit-tested in Node.
  */
-import type { DefaultResponder, Persona } from "../../shared/personas";
+import { type DefaultResponder, PANEL_PREFIX, type Persona } from "../../shared/personas";
 import { sameName } from "./personas";
-
-export const PANEL_PREFIX = "/panel ";
 
 export type TurnPlan =
   | { kind: "assistant" }

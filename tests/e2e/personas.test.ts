@@ -1,0 +1,57 @@
+/**
+ * Personas in the browser: managing them in room settings, and two people
+ * watching a panel stream live, side by side with the synthesis after.
+ */
+import { describe, expect, it } from "vitest";
+import { composer, messageRows, newUser, rest, roomUrl, screenshotPath, uniqueName, useAppAndBrowser } from "./helpers";
+
+const setup = useAppAndBrowser();
+
+const personaRow = (page: import("playwright-core").Page, name: string) =>
+  messageRows(page, "assistant").filter({ has: page.locator(`[data-persona-name="${name}"]`) });
+
+describe("personas in the browser", () => {
+  it("are added in room settings, and two people watch a panel answer live", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Panel") });
+    const alice = await newUser(setup.browser, { displayName: "Alice" });
+    const bob = await newUser(setup.browser, { displayName: "Bob" });
+    await alice.page.goto(roomUrl(setup.app.url, room.id));
+    await bob.page.goto(roomUrl(setup.app.url, room.id));
+
+    // Alice adds two personas through the settings dialog.
+    await alice.page.getByRole("button", { name: "Room settings" }).click();
+    for (const name of ["Ada", "Grace"]) {
+      await alice.page.getByRole("button", { name: "Add persona" }).click();
+      const editor = alice.page.getByRole("group", { name: "Persona editor" });
+      await editor.getByLabel("Name").fill(name);
+      await editor.getByLabel("System prompt").fill(`You are ${name}.`);
+      await editor.getByRole("button", { name: "Add persona" }).click();
+      await alice.page.locator(`[data-persona="${name}"]`).waitFor();
+    }
+    await alice.page.keyboard.press("Escape");
+    const personas = (await rest.getRoom(setup.app.url, room.id)) as any;
+    expect(personas.id).toBe(room.id);
+
+    // Alice asks the panel from the composer; Bob watches both answers stream.
+    await composer(alice.page).fill("Which language first? [[fake:chunks=25,slow=150]]");
+    await alice.page.getByRole("button", { name: "Ask the panel" }).click();
+
+    for (const name of ["Ada", "Grace"]) {
+      const row = personaRow(bob.page, name);
+      await row.getByText(/t4 /).waitFor();
+      // Still streaming when Bob first sees it.
+      expect(await row.textContent()).not.toContain("t24");
+    }
+    await alice.page.screenshot({ path: screenshotPath("panel") });
+    for (const name of ["Ada", "Grace"]) {
+      await personaRow(bob.page, name).getByText(/t24/).waitFor({ timeout: 30_000 });
+      await personaRow(alice.page, name).getByText(/t24/).waitFor({ timeout: 30_000 });
+    }
+    // Then the assistant's synthesis, naming the panellists.
+    const synthesis = messageRows(bob.page, "assistant").filter({ hasText: "panel synthesis" });
+    await synthesis.getByText(/@Ada said:/).waitFor({ timeout: 30_000 });
+    await expect.poll(() => synthesis.textContent()).toContain("@Grace said:");
+    await alice.context.close();
+    await bob.context.close();
+  });
+});
