@@ -4,6 +4,7 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import agents from "agents/vite";
 import { defineConfig, type UserConfig } from "vite";
+import { DEV_SECURITY_HEADERS, SECURITY_HEADERS } from "./src/server/http/security-headers";
 
 /**
  * The app's Vite config for a given Worker config: wrangler.jsonc for the
@@ -30,7 +31,10 @@ export function appConfig(wranglerConfig?: string): UserConfig {
       }),
       tailwindcss()
     ],
-    build: { sourcemap: false }
+    build: { sourcemap: false },
+    // The built client gets these from public/_headers (Workers static assets).
+    server: { headers: { ...DEV_SECURITY_HEADERS } },
+    preview: { headers: { ...SECURITY_HEADERS } }
   };
 }
 

@@ -16,6 +16,7 @@ import { AppError } from "./errors";
 import { type AppEnv, identify, requireCaller } from "./http/access";
 import { forwardToAgents } from "./http/agent-forward";
 import { handleError } from "./http/app-errors";
+import { securityHeaders } from "./http/security-headers";
 import { roomRoutes } from "./routes/rooms";
 import { searchRoutes } from "./routes/search";
 import { sessionRoutes } from "./routes/session";
@@ -53,6 +54,7 @@ const api = new Hono<AppEnv>()
   });
 
 const app = new Hono<AppEnv>()
+  .use(securityHeaders)
   .use("/api/*", identify)
   .use("/agents/*", identify)
   .route("/api", api)

@@ -100,3 +100,51 @@ describe("untrusted text", () => {
     await context.close();
   });
 });
+
+describe("what the page may load", () => {
+  it("fetches no remote image in Markdown until someone clicks it, and then without a referrer", async () => {
+    const room = await rest.createRoom(app.url, { name: "Tracking pixels" });
+    const { context, page } = await newUser(browser, { displayName: "Rita" });
+    const remote: Array<{ url: string; referer: string | undefined }> = [];
+    page.on("request", (request) => {
+      if (request.url().includes("tracker.example")) {
+        remote.push({ url: request.url(), referer: request.headers().referer });
+      }
+    });
+    await page.goto(roomUrl(app.url, room.id));
+    const md = encodeURIComponent("Look: ![a pixel](https://tracker.example/p.png?who=reader)");
+    await sendFromComposer(page, `[[fake:text=${md}]]`);
+    const load = messageRows(page, "assistant")
+      .last()
+      .getByRole("button", { name: /Load image .*tracker\.example/ });
+    await load.waitFor();
+    // Rendered, and still nothing asked of the tracker (also not after a reload).
+    await page.reload();
+    await load.waitFor();
+    expect(remote).toEqual([]);
+    await load.click();
+    await expect.poll(() => remote.length).toBeGreaterThan(0);
+    expect(remote[0].url).toBe("https://tracker.example/p.png?who=reader");
+    expect(remote[0].referer ?? "").toBe("");
+    await context.close();
+  });
+
+  it("serves the app under a content security policy it runs cleanly with", async () => {
+    const room = await rest.createRoom(app.url, { name: "Under CSP" });
+    const { context, page } = await newUser(browser, { displayName: "Cleo" });
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    const response = await page.goto(roomUrl(app.url, room.id));
+    const csp = response?.headers()["content-security-policy"] ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(response?.headers()["x-content-type-options"]).toBe("nosniff");
+    await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
+    await sendFromComposer(page, "```js\nconst highlighted = true;\n```");
+    await messageRows(page, "assistant").last().getByText("highlighted").first().waitFor();
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+});

@@ -336,3 +336,17 @@ describe("wrong access tokens", () => {
     expect(spoofed.status).toBe(429);
   });
 });
+
+describe("response headers", () => {
+  it("carry the content security policy, nosniff and a strict referrer policy, errors included", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    for (const path of ["/api/rooms", "/api/nope", `/api/workspaces/${ws}/rooms/${room.id}/messages`, "/agents/x"]) {
+      const response = await api(path);
+      expect(response.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
+      expect(response.headers.get("content-security-policy"), path).toContain("script-src 'self';");
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(response.headers.get("referrer-policy"), path).toBe("no-referrer");
+    }
+  });
+});

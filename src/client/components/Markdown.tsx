@@ -5,11 +5,13 @@
  *
  * Safety: Streamdown sanitises its output (rehype-sanitize + rehype-harden).
  * On top of that, raw HTML in model output is shown as literal text, the
- * way chat apps usually do, rather than being parsed at all.
+ * way chat apps usually do, rather than being parsed at all, and remote
+ * images wait for a click (RemoteImage.tsx).
  */
 import type { CodeHighlighterPlugin } from "@streamdown/code";
 import { useEffect, useMemo, useState } from "react";
-import { type ControlsConfig, defaultRemarkPlugins, Streamdown } from "streamdown";
+import { type Components, type ControlsConfig, defaultRemarkPlugins, Streamdown } from "streamdown";
+import { RemoteImage } from "./RemoteImage";
 
 type MdNode = { type: string; value?: string; children?: MdNode[] };
 
@@ -25,6 +27,7 @@ function remarkHtmlAsText() {
 const remarkPlugins = [...Object.values(defaultRemarkPlugins), remarkHtmlAsText];
 const controls: ControlsConfig = { code: true, table: true, mermaid: false };
 const shikiTheme: ["github-light", "github-dark"] = ["github-light", "github-dark"];
+const components: Components = { img: RemoteImage };
 
 let codePlugin: CodeHighlighterPlugin | null = null;
 let codePluginPromise: Promise<CodeHighlighterPlugin> | null = null;
@@ -65,6 +68,7 @@ export default function Markdown({ text, streaming }: { text: string; streaming:
       remarkPlugins={remarkPlugins}
       controls={controls}
       shikiTheme={shikiTheme}
+      components={components}
     >
       {text}
     </Streamdown>

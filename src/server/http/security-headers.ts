@@ -1,0 +1,67 @@
+/**
+ * Response headers on everything the app serves: the Worker's own responses
+ * (this middleware), the built client (public/_headers, which Workers
+ * static assets apply; a unit test keeps it equal to these) and the dev and
+ * preview servers (vite.config.ts).
+ *
+ * The policy: scripts and connections only to our own origin, no framing by
+ * anyone, no plugins, no <base> tricks. Styles allow inline because React
+ * sets `style` attributes and the Markdown renderer injects highlighting
+ * styles. Images may come from anywhere over https, but remote images in
+ * Markdown are fetched only after a click (client/components/RemoteImage.tsx).
+ */
+import type { MiddlewareHandler } from "hono";
+
+const POLICY: Record<string, string[]> = {
+  "default-src": ["'self'"],
+  "script-src": ["'self'"],
+  "style-src": ["'self'", "'unsafe-inline'"],
+  "img-src": ["'self'", "data:", "blob:", "https:"],
+  "font-src": ["'self'", "data:"],
+  "connect-src": ["'self'"],
+  "frame-ancestors": ["'none'"],
+  "frame-src": ["'none'"],
+  "object-src": ["'none'"],
+  "base-uri": ["'none'"],
+  "form-action": ["'self'"]
+};
+
+function serialise(policy: Record<string, string[]>): string {
+  return Object.entries(policy)
+    .map(([directive, sources]) => `${directive} ${sources.join(" ")}`)
+    .join("; ");
+}
+
+export const CONTENT_SECURITY_POLICY = serialise(POLICY);
+
+/**
+ * `vite dev` only: Vite and the React plugin inject inline module scripts
+ * (the HMR client preamble), so scripts may also be inline there. The built
+ * client has none.
+ */
+export const DEV_CONTENT_SECURITY_POLICY = serialise({
+  ...POLICY,
+  "script-src": ["'self'", "'unsafe-inline'"]
+});
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "X-Frame-Options": "DENY"
+};
+
+export const DEV_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  ...SECURITY_HEADERS,
+  "Content-Security-Policy": DEV_CONTENT_SECURITY_POLICY
+};
+
+export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  // A WebSocket upgrade's response cannot be rebuilt (and is no document).
+  if (c.res.status === 101) return;
+  // Responses from Durable Objects have immutable headers: copy first.
+  const response = new Response(c.res.body, c.res);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  c.res = response;
+};
