@@ -379,3 +379,31 @@ describe("deleting a room mid-answer", () => {
     list.close();
   });
 });
+
+describe("logs", () => {
+  it("never hold message text or prompts, even when the provider fails or the request is bad", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom({ systemPrompt: "SYSTEM-PROMPT-MARKER-7f3a" });
+    const socket = await openSocket(api.roomSocketUrl(room.id));
+    const markers = ["USER-TEXT-MARKER-91c2", "USER-TEXT-MARKER-5d0e"];
+    // A provider error (the AI SDK's error holds the whole prompt) and a retryable one.
+    await ask(socket, `${markers[0]} [[fake:status=401]]`);
+    await ask(socket, `${markers[1]} [[fake:status=500]]`);
+    // A REST body that is not JSON, quoting the text.
+    await api.call(`/${room.id}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"text": "BODY-MARKER-aa11`
+    });
+    expect(requestsFor(markers[0]).length).toBeGreaterThan(0);
+    await waitFor(
+      async () => server.output(),
+      (log) => /\[model\] request failed/.test(log)
+    );
+    const log = server.output();
+    for (const marker of [...markers, "SYSTEM-PROMPT-MARKER-7f3a", "BODY-MARKER-aa11"]) {
+      expect(log, marker).not.toContain(marker);
+    }
+    socket.close();
+  });
+});

@@ -54,6 +54,7 @@ import { contextForTurn } from "../domain/turn-context";
 import { addUsage, EMPTY_USAGE, toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
 import { AppError, asResult, type RpcResult } from "../errors";
+import { logModelError } from "../log";
 import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
 import type { PersonaFootprint } from "./persona-agent";
 import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
@@ -278,7 +279,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       ...(settings.temperature !== null ? { temperature: settings.temperature } : {}),
       maxRetries: MODEL_MAX_RETRIES,
       abortSignal: options?.abortSignal,
-      onFinish
+      onFinish,
+      // The SDK's default logs the whole error, prompt included.
+      onError: logModelError
     });
 
     const startedAt = Date.now();

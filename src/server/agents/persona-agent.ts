@@ -29,6 +29,7 @@ import { personaSystemPrompt } from "../domain/persona-context";
 import { createRoomTools, type HistorySearchHit } from "../domain/room-tools";
 import { addUsage, toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
+import { logModelError } from "../log";
 import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
 import { ChatRoom } from "./chat-room";
 
@@ -132,6 +133,8 @@ export class PersonaAgent extends Agent<Env> {
       ...(temperature !== null ? { temperature } : {}),
       maxRetries: MODEL_MAX_RETRIES,
       abortSignal: abort.signal,
+      // The SDK's default logs the whole error, prompt included.
+      onError: logModelError,
       onFinish: ({ totalUsage }) => this.#recordUsage(toTokenUsage(totalUsage))
     });
     const chunks = result

@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ErrorBody } from "../../shared/errors";
 import { AppError } from "../errors";
+import { logError } from "../log";
 
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
@@ -45,7 +46,7 @@ export async function handleError(error: unknown, c: Context) {
   );
   const appError = toAppError(error);
   if (appError) return c.json(appError.toBody(), appError.status, appError.headers);
-  console.error("[http] unexpected error:", error);
+  logError("[http] unexpected error:", error);
   const body: ErrorBody = { error: { code: "internal:unexpected", message: "Something went wrong on our side." } };
   return c.json(body, 500);
 }
