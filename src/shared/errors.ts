@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "not_found:room",
   "not_found:message",
   "not_found:route",
+  "not_found:trace",
   "not_found:persona",
   "conflict:room_limit",
   "conflict:room_full",

@@ -174,6 +174,10 @@ export interface MessageMetadata {
   panel?: "answer" | "synthesis";
   /** The answer was written by this persona, not the room's assistant. */
   persona?: PersonaRef;
+  /** The trace of the turn that wrote this answer (GET /api/rooms/:id/traces/:traceId). */
+  traceId?: string;
+  /** With `error`: its code, e.g. "budget_exceeded:room" or "upstream:http_429". */
+  errorCode?: string;
 }
 
 /** A stored message as REST returns it: the AI SDK's UIMessage. */

@@ -18,6 +18,7 @@ import type { Identity } from "../../shared/identity";
 import type { PresenceUser, RoomState } from "../../shared/protocol";
 import { ApiError, api, errorMessage } from "../lib/api";
 import { fromChatMessage, MessageIdentityCache, messageText, type RoomMessage } from "../lib/messages";
+import { newTraceparent } from "../lib/trace";
 import type { ConnectionStatus } from "./use-room-list";
 
 export const PAGE_SIZE = 50;
@@ -185,8 +186,10 @@ export function useRoomChat(socket: RoomSocket, roomId: string) {
     // The room rebuilds every request from its own transcript and reads
     // only our last message: the new or edited question, or the one to
     // answer again. So that is all we send (the framework would send our
-    // whole list).
-    prepareSendMessagesRequest: ({ messages }) => ({ body: { messages: messages.slice(-1) } })
+    // whole list). The traceparent starts this send's trace (see README, Traces).
+    prepareSendMessagesRequest: ({ messages }) => ({
+      body: { messages: messages.slice(-1), traceparent: newTraceparent() }
+    })
   });
   const live = chat.messages;
   const initialInfo = initialPages.get(roomId);

@@ -22,11 +22,12 @@
  */
 import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from "@cloudflare/ai-chat";
 import type { Connection, ConnectionContext, WSMessage } from "agents";
+import { wrapAISDK } from "agents/observability/ai";
+import * as ai from "ai";
 import {
   convertToModelMessages,
   type GenerateTextOnFinishCallback,
   isStepCount,
-  streamText,
   type ToolSet,
   type UIMessage
 } from "ai";
@@ -43,10 +44,11 @@ import type {
   SendMessageResult
 } from "../../shared/protocol";
 import type { SearchHit } from "../../shared/search";
+import type { TraceDetail, TraceList } from "../../shared/traces";
 import { toChatMessage } from "../domain/chat-messages";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
-import { describeModelError } from "../domain/model-errors";
+import { describeModelError, modelErrorCode } from "../domain/model-errors";
 import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
 import { ThrottledReports } from "../domain/throttled-reports";
@@ -63,8 +65,16 @@ import { FrameGuard } from "./room/frame-guard";
 import { pageAfter, pageAround } from "./room/history-pages";
 import { RoomPersonas } from "./room/personas";
 import { type ConnectionInfo, RoomPresence } from "./room/presence";
-import { RestTurnBridge } from "./room/rest-bridge";
+import { type RestArrival, RestTurnBridge } from "./room/rest-bridge";
 import { searchRoomMessages } from "./room/search";
+import { RoomTraceStore } from "./room/traces";
+import { RoomTracer } from "./room/turn-trace";
+
+export type { RestArrival };
+
+// Deployed, model and tool calls become native Workers spans (Workers
+// Observability); locally and per room, RoomTracer's store is what we show.
+const { streamText } = wrapAISDK(ai);
 
 const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: "", model: null, temperature: null };
 
@@ -85,8 +95,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   };
 
   #activity = new RoomActivityLog(this.sql.bind(this), () => this.sessions.session().sessionId);
-  #frameGuard = new FrameGuard(this, this.env.RATE_LIMIT_SCALE);
-  #rest = new RestTurnBridge(this);
+  /** Trace of every turn (room/turn-trace.ts). Spans left open by an eviction are closed on wake. */
+  #tracer = new RoomTracer(new RoomTraceStore(this.ctx.storage.sql, () => this.name));
+  #frameGuard = new FrameGuard(this, this.env.RATE_LIMIT_SCALE, (messageId, traceparent) =>
+    this.#tracer.arrive(messageId, traceparent, "websocket")
+  );
+  #rest = new RestTurnBridge(this, this.#tracer);
   #personas = new RoomPersonas(
     this,
     () => readModelConfig(this.env),
@@ -96,6 +110,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // Constructed means woken: whatever a previous life left running ended
+    // with it. Done here, before the framework's recovery can resume a turn.
+    this.#tracer.wake();
     // AIChatAgent wrapped onMessage in its own constructor to take its
     // protocol frames. Wrap it once more, so every frame passes our checks
     // before the framework acts on it.
@@ -175,13 +192,27 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
    * sees it live, because the turn runs through the same `saveMessages`
    * path as any other.
    */
-  async sendFromRest(body: SendMessageBody, author: MessageAuthor): Promise<SendMessageResult> {
-    return this.#rest.send(body, author);
+  async sendFromRest(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): Promise<SendMessageResult> {
+    return this.#rest.send(body, author, arrival);
   }
 
   /** `sendFromRest` as server-sent events: user-message, chunk…, done. */
-  async streamFromRest(body: SendMessageBody, author: MessageAuthor): Promise<ReadableStream<Uint8Array>> {
-    return this.#rest.stream(body, author);
+  async streamFromRest(
+    body: SendMessageBody,
+    author: MessageAuthor,
+    arrival?: RestArrival
+  ): Promise<ReadableStream<Uint8Array>> {
+    return this.#rest.stream(body, author, arrival);
+  }
+
+  // ── Traces (room/turn-trace.ts) ──
+
+  listTraces(limit: number): TraceList {
+    return { traces: this.#tracer.store.list(limit) };
+  }
+
+  getTrace(traceId: string): TraceDetail | null {
+    return this.#tracer.store.get(traceId);
   }
 
   // ── Personas (roster rules in domain/personas.ts, answers in room-personas.ts) ──
@@ -238,6 +269,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     const stored = this.messages.flatMap((m) => normalizeMessage(m, now) ?? []);
     const turn = options?.continuation ? { answering: null, messages: stored } : contextForTurn(stored);
     if (turn.answering && options?.requestId) this.#rest.turnStarted(turn.answering, options.requestId);
+    const trace = this.#tracer.begin({
+      requestId: options?.requestId ?? crypto.randomUUID(),
+      answering: turn.answering,
+      continuation: options?.continuation === true,
+      continuingTraceId: options?.continuation ? lastAnswerTraceId(this.messages) : null
+    });
     this.reportActivity();
 
     // Personas, or nobody, may answer instead of the assistant (room-personas.ts).
@@ -262,17 +299,19 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     });
 
     const result = streamText({
-      model,
+      model: trace.traceModel(model, modelId),
       system: panel
         ? [settings.systemPrompt, panel.system].filter(Boolean).join("\n\n")
         : settings.systemPrompt || undefined,
       messages: panel ? [{ role: "user", content: panel.prompt }] : await convertToModelMessages(window.messages),
       tools: panel
         ? undefined
-        : createRoomTools({
-            now: () => new Date(),
-            searchHistory: (query, limit) => this.searchHistory(query, limit)
-          }),
+        : trace.traceTools(
+            createRoomTools({
+              now: () => new Date(),
+              searchHistory: (query, limit) => this.searchHistory(query, limit)
+            })
+          ),
       stopWhen: isStepCount(MAX_TOOL_STEPS),
       // One frame per ~16 ms per stream instead of one per token.
       experimental_transform: coalesceDeltas(),
@@ -292,6 +331,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
             createdAt: startedAt,
             model: modelId,
             offline,
+            traceId: trace.traceId,
             ...(turn.answering ? { answers: turn.answering } : {}),
             ...(panel ? { panel: "synthesis" as const } : {})
           };
@@ -299,25 +339,45 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
         if (part.type === "finish") return { usage: toTokenUsage(part.totalUsage) };
         return undefined;
       },
-      onError: (error) => describeModelError(error, config)
+      onError: (error) => {
+        this.#turnErrorCodes.set(trace.traceId, modelErrorCode(error));
+        return describeModelError(error, config);
+      }
     });
   }
 
+  /** The error code of a failed turn, by trace id, until its response hook runs. */
+  #turnErrorCodes = new Map<string, string>();
+
   protected async onChatResponse(result: ChatResponseResult) {
     const metadata = (result.message.metadata ?? {}) as MessageMetadata;
+    const traceId = this.#tracer.traceOf(result.requestId) ?? metadata.traceId;
+    const errorCode = traceId ? (this.#turnErrorCodes.get(traceId) ?? null) : null;
+    this.#tracer.end(result.requestId, result.status, {
+      traceId,
+      usage: metadata.usage,
+      model: metadata.model,
+      errorCode: result.status === "error" ? (errorCode ?? "upstream:model") : null,
+      messageId: result.message.id || undefined
+    });
     if (result.status === "completed" && metadata.usage) {
       this.setState({ ...this.state, usage: addUsage(this.state.usage, metadata.usage) });
     }
     if (result.status === "error" || result.status === "aborted") {
-      await this.#markEndedEarly(result);
+      await this.#markEndedEarly(result, traceId);
     }
+    if (traceId) this.#turnErrorCodes.delete(traceId);
     this.reportActivity();
   }
 
   /** Keeps why an answer ended early in the transcript itself. */
-  async #markEndedEarly(result: ChatResponseResult) {
-    const mark: MessageMetadata =
-      result.status === "aborted" ? { stopped: true } : { error: result.error ?? "The model request failed." };
+  async #markEndedEarly(result: ChatResponseResult, traceId?: string) {
+    const errorCode = traceId ? this.#turnErrorCodes.get(traceId) : undefined;
+    const mark: MessageMetadata = {
+      ...(result.status === "aborted" ? { stopped: true } : { error: result.error ?? "The model request failed." }),
+      ...(result.status === "error" && errorCode ? { errorCode } : {}),
+      ...(traceId ? { traceId } : {})
+    };
     const existing = this.messages.find((m) => m.id === result.message.id);
     if (existing) {
       const updated: UIMessage = {
@@ -438,4 +498,14 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
 function notFound(message: string): Response {
   return Response.json(new AppError("not_found:route", 404, message).toBody(), { status: 404 });
+}
+
+/** The trace of the newest answer, which a continuation extends. */
+function lastAnswerTraceId(messages: readonly UIMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i].role !== "assistant") continue;
+    const traceId = (messages[i].metadata as MessageMetadata | undefined)?.traceId;
+    return typeof traceId === "string" ? traceId : null;
+  }
+  return null;
 }

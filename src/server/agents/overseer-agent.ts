@@ -35,13 +35,15 @@ import type {
   UpdateRoomBody
 } from "../../shared/protocol";
 import type { SearchQuery, SearchResponse } from "../../shared/search";
+import type { TraceDetail, TraceList } from "../../shared/traces";
 import { type Caller, limitKeys } from "../domain/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
 import { fanOut, rankHits, SEARCH_CONCURRENCY, searchDeadlineMs } from "../domain/search";
+import { MAX_TRACES_PER_ROOM } from "../domain/trace";
 import type { Env } from "../env";
 import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap } from "../errors";
-import { ChatRoom } from "./chat-room";
+import { ChatRoom, type RestArrival } from "./chat-room";
 import { rememberSocketTargets } from "./overseer/socket-targets";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
@@ -184,20 +186,30 @@ export class OverseerAgent extends Agent<Env> {
     };
   }
 
-  sendMessage(id: string, body: SendMessageBody, caller: Caller): Promise<RpcResult<SendMessageResult>> {
+  sendMessage(
+    id: string,
+    body: SendMessageBody,
+    caller: Caller,
+    arrival?: RestArrival
+  ): Promise<RpcResult<SendMessageResult>> {
     return asResult(() => {
       this.#admit(this.#sendLimiter, this.#sendAddressLimiter, caller, "messages");
       this.#requireSpace(id);
-      return this.#inRoom(id, (room) => room.sendFromRest(body, authorOf(caller.identity)));
+      return this.#inRoom(id, (room) => room.sendFromRest(body, authorOf(caller.identity), arrival));
     });
   }
 
   /** Like sendMessage, as server-sent events of the answer's chunks. */
-  streamMessage(id: string, body: SendMessageBody, caller: Caller): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+  streamMessage(
+    id: string,
+    body: SendMessageBody,
+    caller: Caller,
+    arrival?: RestArrival
+  ): Promise<RpcResult<ReadableStream<Uint8Array>>> {
     return asResult(() => {
       this.#admit(this.#sendLimiter, this.#sendAddressLimiter, caller, "messages");
       this.#requireSpace(id);
-      return this.#inRoom(id, (room) => room.streamFromRest(body, authorOf(caller.identity)));
+      return this.#inRoom(id, (room) => room.streamFromRest(body, authorOf(caller.identity), arrival));
     });
   }
 
@@ -217,6 +229,28 @@ export class OverseerAgent extends Agent<Env> {
 
   deletePersona(id: string, personaId: string): Promise<RpcResult<void>> {
     return asResult(async () => unwrap(await this.#inRoom(id, (room) => room.deletePersona(personaId))));
+  }
+
+  // ── Traces: each room keeps its own (room/traces.ts) ──
+
+  listTraces(id: string, limit: number): Promise<RpcResult<TraceList>> {
+    return asResult(() => this.#inRoom(id, (room) => room.listTraces(limit)));
+  }
+
+  getTrace(id: string, traceId: string): Promise<RpcResult<TraceDetail>> {
+    return asResult(() =>
+      this.#inRoom(id, async (room) => {
+        const trace = await room.getTrace(traceId);
+        if (!trace) {
+          throw new AppError(
+            "not_found:trace",
+            404,
+            `No trace "${traceId}" in this room (a room keeps the traces of its latest ${MAX_TRACES_PER_ROOM} turns).`
+          );
+        }
+        return trace;
+      })
+    );
   }
 
   listRooms(): RoomSummary[] {

@@ -12,7 +12,15 @@ import type { UIMessage } from "ai";
 import type { MessageAuthor } from "../../shared/identity";
 
 export type GuardResult =
-  | { ok: true; body: string; newText: string | null }
+  | {
+      ok: true;
+      body: string;
+      newText: string | null;
+      /** The message this request sends or asks to answer again. */
+      messageId: string;
+      /** The client's W3C trace context, unchecked (see domain/trace.ts). */
+      traceparent: string | null;
+    }
   | { ok: false; code: "bad_request:body" | "payload_too_large:body"; message: string };
 
 export interface GuardLimits {
@@ -70,13 +78,20 @@ export function guardChatRequest(
 
   const indexOf = new Map(transcript.map((m, i) => [m.id, i]));
   const last = messages[messages.length - 1];
+  const traceparent = typeof body.traceparent === "string" ? body.traceparent.slice(0, 512) : null;
 
   if (trigger === "regenerate-message") {
     // Re-answer the client's last message: the room's transcript up to it.
     const at = indexOf.get(last.id);
     if (at === undefined)
       return fail("That message is not in this room's recent history, so it cannot be regenerated.");
-    return { ok: true, body: JSON.stringify({ messages: transcript.slice(0, at + 1), trigger }), newText: null };
+    return {
+      ok: true,
+      body: JSON.stringify({ messages: transcript.slice(0, at + 1), trigger }),
+      newText: null,
+      messageId: last.id,
+      traceparent
+    };
   }
 
   const at = indexOf.get(last.id);
@@ -103,5 +118,5 @@ export function guardChatRequest(
   const before = at === undefined ? transcript : transcript.slice(0, at);
   const kept = [...before, message];
   const newText = text;
-  return { ok: true, body: JSON.stringify({ messages: kept, trigger }), newText };
+  return { ok: true, body: JSON.stringify({ messages: kept, trigger }), newText, messageId: last.id, traceparent };
 }

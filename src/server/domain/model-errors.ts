@@ -73,3 +73,17 @@ export function describeModelError(error: unknown, config?: { apiKey: string | n
   if (config?.apiKey) text = text.split(config.apiKey).join("[redacted]");
   return text;
 }
+
+/** A short, low-cardinality code for a provider failure (spans and logs carry it, never the text). */
+export function modelErrorCode(error: unknown): string {
+  const { error: e } = innermost(error);
+  const status = typeof e.statusCode === "number" ? e.statusCode : null;
+  const code = typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "";
+  const name = typeof e.name === "string" ? e.name : "";
+  if (name === "AbortError") return "aborted";
+  if (code === "rooms_connection_lost") return "upstream:connection_lost";
+  if (code === "rooms_idle_timeout" || name === "TimeoutError") return "upstream:timeout";
+  if (status !== null) return `upstream:http_${status}`;
+  if (name === "AI_JSONParseError" || name === "AI_TypeValidationError") return "upstream:unreadable";
+  return "upstream:model";
+}

@@ -20,6 +20,10 @@ import { MAX_AUTHOR_LENGTH, MAX_MESSAGE_LENGTH, MAX_MODEL_NAME_LENGTH } from "..
 import { MessageAuthor } from "../../shared/identity";
 import type { MessageMetadata, TokenUsage } from "../../shared/protocol";
 
+/** A W3C trace id (domain/trace.ts) and a `<kind>:<subject>` error code. */
+const TRACE_ID = /^[0-9a-f]{32}$/;
+const ERROR_CODE = /^[a-z_]{1,32}(:[a-z0-9_]{1,32})?$/;
+
 export const PERSIST_LIMITS = {
   maxIdLength: 128,
   maxParts: 200,
@@ -132,6 +136,9 @@ export function normalizeMetadata(raw: unknown, role: "user" | "assistant", now:
     if (source.stopped === true) metadata.stopped = true;
     const error = boundedString(source.error, PERSIST_LIMITS.maxErrorLength);
     if (error) metadata.error = error;
+    if (typeof source.errorCode === "string" && ERROR_CODE.test(source.errorCode))
+      metadata.errorCode = source.errorCode;
+    if (typeof source.traceId === "string" && TRACE_ID.test(source.traceId)) metadata.traceId = source.traceId;
   }
   return metadata;
 }

@@ -8,13 +8,25 @@
 import { zValidator } from "@hono/zod-validator";
 import { getAgentByName } from "agents";
 import { type Context, Hono } from "hono";
+import { z } from "zod";
 import { DEFAULT_WORKSPACE, WORKSPACE_PATTERN } from "../../shared/constants";
 import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "../../shared/protocol";
 import type { OverseerAgent } from "../agents/overseer-agent";
+import { MAX_TRACES_PER_ROOM } from "../domain/trace";
 import { AppError, unwrap } from "../errors";
 import { type AppEnv, requireCaller } from "../http/access";
 import { rejectInvalid } from "../http/validation";
 import { personaRoutes } from "./personas";
+
+const TRACE_ID = /^[0-9a-f]{32}$/;
+const TracesQuery = z.strictObject({
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(MAX_TRACES_PER_ROOM, `limit must be at most ${MAX_TRACES_PER_ROOM}`)
+    .default(50)
+});
 
 type RoomsContext = Context<AppEnv>;
 
@@ -27,6 +39,8 @@ type RestMethods =
   | "listMessages"
   | "sendMessage"
   | "streamMessage"
+  | "listTraces"
+  | "getTrace"
   | "search";
 
 /**
@@ -74,15 +88,29 @@ export const roomRoutes = new Hono<AppEnv>()
     const overseer = await overseerFor(c);
     return c.json(unwrap(await overseer.listMessages(c.req.param("id"), c.req.valid("query"))));
   })
+  .get("/:id/traces", zValidator("query", TracesQuery, rejectInvalid("bad_request:query")), async (c) => {
+    const overseer = await overseerFor(c);
+    return c.json(unwrap(await overseer.listTraces(c.req.param("id"), c.req.valid("query").limit)));
+  })
+  .get("/:id/traces/:traceId", async (c) => {
+    const traceId = c.req.param("traceId");
+    if (!TRACE_ID.test(traceId)) {
+      throw new AppError("bad_request:query", 400, "A trace id is 32 lowercase hexadecimal characters.");
+    }
+    const overseer = await overseerFor(c);
+    return c.json(unwrap(await overseer.getTrace(c.req.param("id"), traceId)));
+  })
   .post("/:id/messages", zValidator("json", SendMessageBody, rejectInvalid("bad_request:body")), async (c) => {
+    // When the Worker got it: the trace's root span (and its queue wait) starts here.
+    const arrival = { traceparent: c.req.header("traceparent") ?? null, receivedAt: Date.now() };
     const overseer = await overseerFor(c);
     const id = c.req.param("id");
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-      const events = unwrap(await overseer.streamMessage(id, c.req.valid("json"), requireCaller(c)));
+      const events = unwrap(await overseer.streamMessage(id, c.req.valid("json"), requireCaller(c), arrival));
       return new Response(events, {
         headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform" }
       });
     }
-    const result = unwrap(await overseer.sendMessage(id, c.req.valid("json"), requireCaller(c)));
+    const result = unwrap(await overseer.sendMessage(id, c.req.valid("json"), requireCaller(c), arrival));
     return c.json(result, result.status === "error" ? 502 : 200);
   });

@@ -43,7 +43,9 @@ export class FrameGuard {
 
   constructor(
     private readonly room: GuardedRoom,
-    rateLimitScale: string | undefined
+    rateLimitScale: string | undefined,
+    /** Where an accepted chat request's trace starts (room/turn-trace.ts). */
+    private readonly onAccepted: (messageId: string, traceparent: string | null) => void = () => {}
   ) {
     const scale = rateScaleFrom(rateLimitScale);
     this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale));
@@ -123,6 +125,10 @@ export class FrameGuard {
           caller ? authorOf(caller.identity) : null
         );
         if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
+        // The client's trace context rides in the chat request body (a
+        // browser cannot set headers on a WebSocket, and the upgrade is one
+        // per socket, not per turn); the framework never sees it.
+        this.onAccepted(guarded.messageId, guarded.traceparent);
         return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body: guarded.body } }));
       }
     }

@@ -20,6 +20,18 @@ type ChatResponseFrame = {
   error?: boolean;
 };
 
+/** How a REST send reaches the room: the client's `traceparent` (if any) and when the Worker got it. */
+export interface RestArrival {
+  traceparent: string | null;
+  receivedAt: number;
+}
+
+/** Where a REST send's trace starts (room/turn-trace.ts). */
+interface ArrivalRecorder {
+  arrive(messageId: string, traceparent: unknown, origin: "rest", arrivedAt: number): unknown;
+  forget(messageId: string): void;
+}
+
 /** What the bridge needs from its room. */
 type RestTurnHost = Pick<AIChatAgent, "messages" | "saveMessages">;
 
@@ -29,15 +41,18 @@ export class RestTurnBridge {
   /** Listeners on this room's outgoing chat frames, keyed by request id. */
   #frameTaps = new Map<string, (frame: ChatResponseFrame) => void>();
 
-  constructor(private readonly room: RestTurnHost) {}
+  constructor(
+    private readonly room: RestTurnHost,
+    private readonly arrivals: ArrivalRecorder
+  ) {}
 
   /** A send that did not come over this room's WebSocket, by `author` (the verified caller). */
-  send(body: SendMessageBody, author: MessageAuthor): Promise<SendMessageResult> {
-    return this.#runTurn(restUserMessage(body, author), () => {});
+  send(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): Promise<SendMessageResult> {
+    return this.#runTurn(restUserMessage(body, author), () => {}, arrival);
   }
 
   /** `send` as server-sent events: user-message, chunk…, done. */
-  stream(body: SendMessageBody, author: MessageAuthor): ReadableStream<Uint8Array> {
+  stream(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): ReadableStream<Uint8Array> {
     const userMessage = restUserMessage(body, author);
 
     const encoder = new TextEncoder();
@@ -56,9 +71,13 @@ export class RestTurnBridge {
       }
     };
     emit("user-message", toChatMessage(userMessage));
-    void this.#runTurn(userMessage, (frame) => {
-      if (frame.body) emit("chunk", JSON.parse(frame.body));
-    })
+    void this.#runTurn(
+      userMessage,
+      (frame) => {
+        if (frame.body) emit("chunk", JSON.parse(frame.body));
+      },
+      arrival
+    )
       .then((result) => emit("done", result))
       .catch((error: unknown) => emit("error", { message: error instanceof Error ? error.message : String(error) }))
       .finally(() => {
@@ -86,7 +105,12 @@ export class RestTurnBridge {
     if (frame.type === MessageType.CF_AGENT_USE_CHAT_RESPONSE) this.#frameTaps.get(frame.id)?.(frame);
   }
 
-  async #runTurn(userMessage: UIMessage, onFrame: (frame: ChatResponseFrame) => void): Promise<SendMessageResult> {
+  async #runTurn(
+    userMessage: UIMessage,
+    onFrame: (frame: ChatResponseFrame) => void,
+    arrival: RestArrival = { traceparent: null, receivedAt: Date.now() }
+  ): Promise<SendMessageResult> {
+    this.arrivals.arrive(userMessage.id, arrival.traceparent, "rest", arrival.receivedAt);
     let requestId: string | null = null;
     this.#restTurns.set(userMessage.id, (id) => {
       requestId = id;
@@ -103,6 +127,7 @@ export class RestTurnBridge {
       };
     } finally {
       this.#restTurns.delete(userMessage.id);
+      this.arrivals.forget(userMessage.id);
       if (requestId) this.#frameTaps.delete(requestId);
     }
   }

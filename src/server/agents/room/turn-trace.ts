@@ -1,0 +1,344 @@
+/**
+ * One turn's trace, as the room records it: the request and its queue wait,
+ * the turn, each model request and each tool call. Model requests are traced
+ * by a language-model middleware, which also sends the W3C `traceparent` of
+ * its span upstream; tools by wrapping their `execute`. Whatever is still
+ * open when the turn ends (stop, error) is closed with the turn's ending.
+ *
+ * `wrapAISDK` (agents/observability/ai) emits the same operations as native
+ * Workers spans for Workers Observability when deployed; it cannot be read
+ * back per room, so this store is what the app shows.
+ */
+import type { LanguageModelV4Middleware, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import type { LanguageModel, ToolSet } from "ai";
+import { wrapLanguageModel } from "ai";
+import type { TokenUsage } from "../../../shared/protocol";
+import { modelErrorCode } from "../../domain/model-errors";
+import { continueOrStart, formatTraceparent, newSpanId, type TraceContext } from "../../domain/trace";
+import type { RoomTraceStore } from "./traces";
+
+export type TurnOrigin = "rest" | "websocket" | "recovery";
+
+/** What the room knows about a send when it arrives, before its turn runs. */
+export interface TurnArrival {
+  context: TraceContext;
+  /** The client sent the context (its span is the root's parent). */
+  fromClient: boolean;
+  origin: TurnOrigin;
+  arrivedAt: number;
+}
+
+export class TurnTrace {
+  readonly traceId: string;
+  readonly rootSpanId: string;
+  readonly turnSpanId: string;
+  readonly #flags: string;
+  #ended = false;
+
+  private constructor(
+    private readonly store: RoomTraceStore,
+    context: TraceContext,
+    rootSpanId: string,
+    turnSpanId: string,
+    private readonly agent: string
+  ) {
+    this.traceId = context.traceId;
+    this.#flags = context.flags;
+    this.rootSpanId = rootSpanId;
+    this.turnSpanId = turnSpanId;
+  }
+
+  /** A new turn: root request span (from arrival), its queue wait, and the turn span from now. */
+  static begin(store: RoomTraceStore, arrival: TurnArrival, now: number, agent = "room"): TurnTrace {
+    const { context } = arrival;
+    const rootSpanId = newSpanId();
+    const turnSpanId = newSpanId();
+    const arrivedAt = Math.min(arrival.arrivedAt, now);
+    store.start({
+      traceId: context.traceId,
+      spanId: rootSpanId,
+      parentSpanId: arrival.fromClient ? context.spanId : null,
+      name: arrival.origin === "rest" ? "POST messages" : "chat request",
+      kind: "request",
+      startedAt: arrivedAt,
+      agent
+    });
+    const queueSpanId = newSpanId();
+    store.start({
+      traceId: context.traceId,
+      spanId: queueSpanId,
+      parentSpanId: rootSpanId,
+      name: "queue",
+      kind: "queue",
+      startedAt: arrivedAt,
+      agent
+    });
+    store.end(context.traceId, queueSpanId, { endedAt: now, status: "ok" });
+    store.start({
+      traceId: context.traceId,
+      spanId: turnSpanId,
+      parentSpanId: rootSpanId,
+      name: "turn",
+      kind: "turn",
+      startedAt: now,
+      agent
+    });
+    return new TurnTrace(store, context, rootSpanId, turnSpanId, agent);
+  }
+
+  /**
+   * A recovery continuing an answer of an earlier trace after an eviction:
+   * a new turn span under that trace's root, so the answer keeps one trace.
+   */
+  static resume(store: RoomTraceStore, traceId: string, now: number, agent = "room"): TurnTrace | null {
+    const root = store.get(traceId)?.spans.find((s) => s.kind === "request");
+    if (!root) return null;
+    const turnSpanId = newSpanId();
+    store.start({
+      traceId,
+      spanId: turnSpanId,
+      parentSpanId: root.spanId,
+      name: "turn (recovered)",
+      kind: "turn",
+      startedAt: now,
+      agent
+    });
+    return new TurnTrace(store, { traceId, spanId: root.spanId, flags: "01" }, root.spanId, turnSpanId, agent);
+  }
+
+  /** The context a callee (a model request, a child facet) continues from. */
+  childContext(spanId = this.turnSpanId): TraceContext {
+    return { traceId: this.traceId, spanId, flags: this.#flags };
+  }
+
+  /** The model, traced: one span per request, `traceparent` sent upstream. */
+  traceModel(model: LanguageModel, modelId: string): LanguageModel {
+    if (typeof model === "string") return model;
+    const middleware: LanguageModelV4Middleware = {
+      specificationVersion: "v4",
+      wrapStream: async ({ doStream, params }) => {
+        const spanId = this.#startSpan(`chat ${modelId}`, "model", modelId);
+        const traceparent = formatTraceparent(this.childContext(spanId));
+        // The span's own id goes upstream, so a provider that records
+        // traces joins this one. Params are rebuilt per request, so the
+        // header belongs to this request only.
+        params.headers = { ...params.headers, traceparent };
+        let result: Awaited<ReturnType<typeof doStream>>;
+        try {
+          result = await doStream();
+        } catch (error) {
+          this.#endSpan(spanId, { status: "error", errorCode: modelErrorCode(error) });
+          throw error;
+        }
+        let firstTokenAt: number | null = null;
+        let usage: { input: number | null; output: number | null } = { input: null, output: null };
+        let errorCode: string | null = null;
+        const watch = new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
+          transform: (part, controller) => {
+            if (
+              firstTokenAt === null &&
+              (part.type === "text-delta" || part.type === "reasoning-delta" || part.type === "tool-call")
+            ) {
+              firstTokenAt = Date.now();
+            } else if (part.type === "finish") {
+              usage = { input: part.usage.inputTokens.total ?? null, output: part.usage.outputTokens.total ?? null };
+            } else if (part.type === "error") {
+              errorCode = modelErrorCode(part.error);
+            }
+            controller.enqueue(part);
+          },
+          flush: () => {
+            this.#endSpan(spanId, {
+              status: errorCode ? "error" : "ok",
+              errorCode,
+              inputTokens: usage.input,
+              outputTokens: usage.output,
+              firstTokenAt
+            });
+          }
+        });
+        return { ...result, stream: result.stream.pipeThrough(watch) };
+      }
+    };
+    return wrapLanguageModel({ model, middleware });
+  }
+
+  /** The tools, traced: one span per call, under the turn. */
+  traceTools<T extends ToolSet>(tools: T): T {
+    const traced: Record<string, unknown> = {};
+    for (const [name, tool] of Object.entries(tools)) {
+      const execute = tool.execute;
+      if (!execute) {
+        traced[name] = tool;
+        continue;
+      }
+      traced[name] = {
+        ...tool,
+        execute: async (input: unknown, options: unknown) => {
+          const spanId = this.#startSpan(`tool ${name}`, "tool", null);
+          try {
+            const output = await (execute as (i: unknown, o: unknown) => Promise<unknown>)(input, options);
+            const failed = typeof output === "object" && output !== null && "error" in output;
+            this.#endSpan(spanId, { status: failed ? "error" : "ok", errorCode: failed ? "tool:failed" : null });
+            return output;
+          } catch (error) {
+            this.#endSpan(spanId, { status: "error", errorCode: "tool:threw" });
+            throw error;
+          }
+        }
+      };
+    }
+    return traced as T;
+  }
+
+  /** Ends the turn and everything under it still open, with the turn's outcome. */
+  finish(
+    outcome: "completed" | "error" | "aborted",
+    opts: { usage?: TokenUsage; model?: string; errorCode?: string | null; messageId?: string } = {}
+  ) {
+    if (this.#ended) return;
+    this.#ended = true;
+    const now = Date.now();
+    const status = outcome === "completed" ? "ok" : outcome === "aborted" ? "stopped" : "error";
+    this.store.end(this.traceId, this.turnSpanId, {
+      endedAt: now,
+      status,
+      model: opts.model ?? null,
+      inputTokens: opts.usage?.inputTokens ?? null,
+      outputTokens: opts.usage?.outputTokens ?? null,
+      errorCode: opts.errorCode ?? null
+    });
+    if (opts.messageId) this.store.setMessage(this.traceId, opts.messageId);
+    this.store.closeTrace(this.traceId, status, now, opts.errorCode ?? null);
+  }
+
+  get ended() {
+    return this.#ended;
+  }
+
+  #startSpan(name: string, kind: "model" | "tool" | "agent", model: string | null): string {
+    const spanId = newSpanId();
+    if (!this.#ended) {
+      this.store.start({
+        traceId: this.traceId,
+        spanId,
+        parentSpanId: this.turnSpanId,
+        name,
+        kind,
+        startedAt: Date.now(),
+        model,
+        agent: this.agent
+      });
+    }
+    return spanId;
+  }
+
+  #endSpan(
+    spanId: string,
+    end: {
+      status: "ok" | "error";
+      errorCode?: string | null;
+      inputTokens?: number | null;
+      outputTokens?: number | null;
+      firstTokenAt?: number | null;
+    }
+  ) {
+    this.store.end(this.traceId, spanId, { endedAt: Date.now(), ...end });
+  }
+}
+
+/**
+ * A room's tracing: sends arrive (with the client's context or none), turns
+ * begin and end. Turns run one at a time, but sends queue, so arrivals are
+ * keyed by the message they carry and turns by their request id.
+ */
+export class RoomTracer {
+  readonly store: RoomTraceStore;
+  #arrivals = new Map<string, TurnArrival>();
+  #turns = new Map<string, TurnTrace>();
+  /** The newest trace an eviction interrupted, until a recovery turn picks it up. */
+  #interrupted: string | null = null;
+
+  constructor(store: RoomTraceStore) {
+    this.store = store;
+  }
+
+  /** On wake: close what the previous life left open; the framework's recovery may resume it. */
+  wake(now = Date.now()) {
+    this.#interrupted = this.store.closeInterrupted(now);
+  }
+
+  /** A send reached the room (or the Worker, for REST): its trace starts now. */
+  arrive(messageId: string, traceparent: unknown, origin: TurnOrigin, arrivedAt = Date.now()): TurnArrival {
+    const { context, fromClient } = continueOrStart(traceparent);
+    const arrival = { context, fromClient, origin, arrivedAt };
+    this.#arrivals.set(messageId, arrival);
+    // A send refused later by the framework never begins a turn: keep the
+    // map bounded anyway.
+    if (this.#arrivals.size > 256) this.#arrivals.delete(this.#arrivals.keys().next().value as string);
+    return arrival;
+  }
+
+  forget(messageId: string) {
+    this.#arrivals.delete(messageId);
+  }
+
+  /**
+   * The turn for a request. A continuation (recovery after an eviction)
+   * joins the trace of the answer it continues; anything else starts from
+   * its arrival, or from now when the room never saw it arrive.
+   */
+  begin(request: {
+    requestId: string;
+    answering: string | null;
+    continuation: boolean;
+    continuingTraceId: string | null;
+  }): TurnTrace {
+    const now = Date.now();
+    const arrived = request.answering ? this.#arrivals.get(request.answering) : undefined;
+    // A turn nobody sent in this life is the framework recovering the one an
+    // eviction interrupted (a continuation, or a retry of its question).
+    const resuming = request.continuation || !arrived ? (request.continuingTraceId ?? this.#interrupted) : null;
+    let trace: TurnTrace | null = null;
+    if (resuming) {
+      trace = TurnTrace.resume(this.store, resuming, now);
+      if (trace) this.#interrupted = null;
+    }
+    if (!trace) {
+      const arrival = arrived ?? {
+        ...continueOrStart(null),
+        origin: request.continuation ? ("recovery" as const) : ("websocket" as const),
+        arrivedAt: now
+      };
+      if (request.answering) this.#arrivals.delete(request.answering);
+      trace = TurnTrace.begin(this.store, arrival, now);
+    }
+    this.#turns.get(request.requestId)?.finish("aborted");
+    this.#turns.set(request.requestId, trace);
+    return trace;
+  }
+
+  /** The turn of a request ended; unknown requests (after a restart) close by trace id. */
+  end(
+    requestId: string,
+    outcome: "completed" | "error" | "aborted",
+    opts: { traceId?: string; usage?: TokenUsage; model?: string; errorCode?: string | null; messageId?: string }
+  ) {
+    const trace = this.#turns.get(requestId);
+    this.#turns.delete(requestId);
+    if (trace) return trace.finish(outcome, opts);
+    if (opts.traceId) {
+      const status = outcome === "completed" ? "ok" : outcome === "aborted" ? "stopped" : "error";
+      this.store.closeTrace(opts.traceId, status, Date.now(), opts.errorCode ?? null);
+    }
+  }
+
+  traceOf(requestId: string): string | undefined {
+    return this.#turns.get(requestId)?.traceId;
+  }
+
+  /** Turns running now (for introspection). */
+  get running(): TurnTrace[] {
+    return [...this.#turns.values()];
+  }
+}

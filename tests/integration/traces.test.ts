@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkTraceTree, parseTraceparent } from "../../src/server/domain/trace";
+import type { TraceSpan } from "../../src/shared/traces";
+import { type DevServer, startDevServer } from "../support/dev-server";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { chatRequest, client, isDone, isResponse, openSocket, waitFor } from "./helpers";
+
+// Traces over the real dev server: the client's traceparent reaches the
+// room, every span it records, and the provider's request headers.
+let fake: FakeOpenAI;
+let server: DevServer;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  server = await startDevServer({
+    vars: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "k", OPENAI_MODEL: "fake-model", MODEL_IDLE_TIMEOUT_MS: "3000" },
+    // Eight developers share two cores: give the first start room.
+    startTimeoutMs: 240_000
+  });
+}, 300_000);
+afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+
+const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("");
+function clientContext() {
+  const traceId = hex(32);
+  const spanId = hex(16);
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
+}
+
+async function trace(api: ReturnType<typeof client>, roomId: string, traceId: string): Promise<TraceSpan[]> {
+  const response = await api.call(`/${roomId}/traces/${traceId}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { spans: TraceSpan[] }).spans;
+}
+
+/** Waits until the trace has no running span (the turn's ending is recorded just after the answer). */
+function settledTrace(api: ReturnType<typeof client>, roomId: string, traceId: string, timeoutMs = 20_000) {
+  return waitFor(
+    async () => {
+      const response = await api.call(`/${roomId}/traces/${traceId}`);
+      return response.ok ? ((await response.json()) as { spans: TraceSpan[] }).spans : [];
+    },
+    (spans) => spans.length > 0 && spans.every((s) => s.endedAt !== null),
+    timeoutMs
+  );
+}
+
+function upstreamFor(traceId: string) {
+  return fake.requests.filter((r) => parseTraceparent(r.headers.traceparent)?.traceId === traceId);
+}
+
+describe("traces", () => {
+  it("a plain REST answer: one closed tree from the client's traceparent to the provider request", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const ctx = clientContext();
+    const response = await api.call(`/${room.id}/messages`, {
+      method: "POST",
+      headers: { traceparent: ctx.traceparent },
+      json: { text: "hello traces" }
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as any;
+    expect(body.assistantMessage.metadata.traceId).toBe(ctx.traceId);
+
+    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const tree = checkTraceTree(spans, { requireClosed: true });
+    expect(tree.problems).toEqual([]);
+    expect(tree.root?.parentSpanId).toBe(ctx.spanId);
+    expect(spans.map((s) => s.kind).sort()).toEqual(["model", "queue", "request", "turn"]);
+    expect(spans.every((s) => s.status === "ok")).toBe(true);
+
+    const model = spans.find((s) => s.kind === "model")!;
+    const turn = spans.find((s) => s.kind === "turn")!;
+    expect(model.parentSpanId).toBe(turn.spanId);
+    expect(model.model).toBe("fake-model");
+    expect(model.outputTokens).toBeGreaterThan(0);
+    expect(model.firstTokenAt).not.toBeNull();
+    expect(turn.outputTokens).toBe(body.assistantMessage.metadata.usage.outputTokens);
+
+    // The provider got the model span's own context.
+    const upstream = upstreamFor(ctx.traceId);
+    expect(upstream).toHaveLength(1);
+    expect(parseTraceparent(upstream[0].headers.traceparent)?.spanId).toBe(model.spanId);
+
+    const list = await api.call(`/${room.id}/traces`);
+    const { traces } = (await list.json()) as any;
+    expect(traces[0]).toMatchObject({ traceId: ctx.traceId, status: "ok", messageId: body.assistantMessage.id });
+  });
+
+  it("without a traceparent a trace is created, and a malformed one is replaced", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const plain = await api.send(room.id, "no header");
+    const created = plain.body.assistantMessage.metadata.traceId;
+    expect(created).toMatch(/^[0-9a-f]{32}$/);
+    const response = await api.call(`/${room.id}/messages`, {
+      method: "POST",
+      headers: { traceparent: `00-${"0".repeat(32)}-${hex(16)}-01` },
+      json: { text: "bad header" }
+    });
+    const replaced = ((await response.json()) as any).assistantMessage.metadata.traceId;
+    expect(replaced).toMatch(/^[0-9a-f]{32}$/);
+    expect(replaced).not.toBe("0".repeat(32));
+    const spans = await settledTrace(api, room.id, replaced);
+    expect(checkTraceTree(spans, { requireClosed: true }).root?.parentSpanId).toBeNull();
+    expect((await api.call(`/${room.id}/traces/${hex(32)}`)).status).toBe(404);
+    expect((await api.call(`/${room.id}/traces/nope`)).status).toBe(400);
+  });
+
+  it("a tool call over the WebSocket: model, tool, model under one turn", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const ctx = clientContext();
+    const socket = await openSocket(api.roomSocketUrl(room.id));
+    const { id, frame } = chatRequest("[[fake:tool=get_current_time]] what time is it");
+    const body = JSON.parse(frame.init.body);
+    frame.init.body = JSON.stringify({ ...body, traceparent: ctx.traceparent });
+    socket.send(frame);
+    await socket.next(isDone(id), 30_000);
+    socket.close();
+
+    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const tree = checkTraceTree(spans, { requireClosed: true });
+    expect(tree.problems).toEqual([]);
+    expect(tree.root?.parentSpanId).toBe(ctx.spanId);
+    const turn = spans.find((s) => s.kind === "turn")!;
+    const models = spans.filter((s) => s.kind === "model");
+    const tools = spans.filter((s) => s.kind === "tool");
+    expect(models).toHaveLength(2);
+    expect(tools.map((t) => t.name)).toEqual(["tool get_current_time"]);
+    for (const span of [...models, ...tools]) expect(span.parentSpanId).toBe(turn.spanId);
+    expect(tools[0].startedAt).toBeGreaterThanOrEqual(models[0].startedAt);
+    expect(spans.every((s) => s.status === "ok")).toBe(true);
+    const upstream = upstreamFor(ctx.traceId);
+    expect(upstream.map((r) => parseTraceparent(r.headers.traceparent)?.spanId).sort()).toEqual(
+      models.map((m) => m.spanId).sort()
+    );
+    const page = await api.messages(room.id);
+    expect(page.messages.at(-1).metadata.traceId).toBe(ctx.traceId);
+  });
+
+  it("a stopped answer closes every span as stopped", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const ctx = clientContext();
+    const socket = await openSocket(api.roomSocketUrl(room.id));
+    const { id, frame } = chatRequest("[[fake:chunks=400,slow=40]] go on");
+    frame.init.body = JSON.stringify({ ...JSON.parse(frame.init.body), traceparent: ctx.traceparent });
+    socket.send(frame);
+    await waitFor(
+      async () => socket.frames.filter((f) => isResponse(id)(f) && String(f.body ?? "").includes("text-delta")).length,
+      (n) => n >= 3
+    );
+    socket.send({ type: "cf_agent_chat_request_cancel", id });
+    const spans = await settledTrace(api, room.id, ctx.traceId);
+    socket.close();
+    expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
+    const byKind = Object.fromEntries(spans.map((s) => [s.kind, s.status]));
+    expect(byKind).toMatchObject({ request: "stopped", turn: "stopped", queue: "ok" });
+    expect(["stopped", "ok"]).toContain(byKind.model);
+  });
+
+  it("an upstream failure records the error code on the turn", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const ctx = clientContext();
+    const response = await api.call(`/${room.id}/messages`, {
+      method: "POST",
+      headers: { traceparent: ctx.traceparent },
+      json: { text: "[[fake:status=401]] fail please" }
+    });
+    expect(response.status).toBe(502);
+    const body = (await response.json()) as any;
+    expect(body.assistantMessage?.metadata?.traceId ?? ctx.traceId).toBe(ctx.traceId);
+    const spans = await settledTrace(api, room.id, ctx.traceId);
+    expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
+    const turn = spans.find((s) => s.kind === "turn")!;
+    expect(turn.status).toBe("error");
+    expect(turn.errorCode).toBe("upstream:http_401");
+    expect(spans.find((s) => s.kind === "model")?.errorCode).toBe("upstream:http_401");
+  });
+});
+
+describe("a server killed mid-answer", () => {
+  it("closes the interrupted spans on wake and the recovered answer keeps its trace", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const ctx = clientContext();
+    const socket = await openSocket(api.roomSocketUrl(room.id));
+    const { id, frame } = chatRequest("[[fake:slow=150]] interrupted answer with quite a few words to stream out");
+    frame.init.body = JSON.stringify({ ...JSON.parse(frame.init.body), traceparent: ctx.traceparent });
+    socket.send(frame);
+    await waitFor(
+      async () => socket.frames.filter((f) => isResponse(id)(f) && String(f.body ?? "").includes("text-delta")).length,
+      (n) => n >= 6
+    );
+    await server.restart({ hard: true });
+
+    const back = await openSocket(api.roomSocketUrl(room.id));
+    const spans = await waitFor(
+      () => trace(api, room.id, ctx.traceId),
+      (s) => s.some((span) => span.name === "turn (recovered)") && s.every((span) => span.endedAt !== null),
+      120_000
+    );
+    back.close();
+    // The framework's recovery continued the answer in the same trace, and
+    // told the provider so.
+    const recovered = spans.find((s) => s.name === "turn (recovered)")!;
+    expect(recovered.status).toBe("ok");
+    const recoveredModel = spans.find((s) => s.kind === "model" && s.parentSpanId === recovered.spanId)!;
+    expect(upstreamFor(ctx.traceId).map((r) => parseTraceparent(r.headers.traceparent)?.spanId)).toContain(
+      recoveredModel.spanId
+    );
+    const tree = checkTraceTree(spans, { requireClosed: true });
+    expect(tree.problems).toEqual([]);
+    const first = spans.find((s) => s.name === "turn")!;
+    expect(first.status).toBe("interrupted");
+    expect(first.errorCode).toBe("interrupted:eviction");
+    expect(tree.root?.status).toBe("interrupted");
+  }, 240_000);
+});
