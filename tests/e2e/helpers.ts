@@ -99,6 +99,8 @@ export interface TestApp {
 export async function startTestApp(extraVars: Record<string, string> = {}): Promise<TestApp> {
   const fake = await startFakeOpenAI();
   const server = await startDevServer({
+    // A shared, busy machine can take minutes to optimise deps and start workerd.
+    startTimeoutMs: 170_000,
     vars: {
       OPENAI_BASE_URL: fake.url,
       OPENAI_API_KEY: "test-key",

@@ -113,6 +113,7 @@ export function useRoomSocket(roomId: string, self: Identity) {
     presence,
     /** Our identity's id, as presence entries name it. */
     selfId: self.id,
+    self,
     state: agent.state,
     connectionError: agent.connectionError,
     serverError,
@@ -262,10 +263,15 @@ export function useRoomChat(socket: RoomSocket, roomId: string) {
   const [actionError, setActionError] = useState<string | null>(null);
   const { sendMessage, regenerate, stop, clearError } = chat;
 
+  /**
+   * Shown on our own message until the server's copy arrives. The server
+   * ignores it and writes the author and time itself from who we are.
+   */
+  const ownMetadata = () => ({ author: { id: socket.self.id, name: socket.self.name }, createdAt: Date.now() });
+
   const send = useStableCallback((text: string) => {
     setActionError(null);
-    // No author or time: the server writes both from who we are.
-    void sendMessage({ text }).catch((error: unknown) => setActionError(errorMessage(error)));
+    void sendMessage({ text, metadata: ownMetadata() }).catch((error: unknown) => setActionError(errorMessage(error)));
   });
 
   const regenerateLast = useStableCallback(async () => {
@@ -283,7 +289,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string) {
     try {
       clearError();
       holdForEdit(messageId);
-      await sendMessage({ text, messageId });
+      await sendMessage({ text, messageId, metadata: ownMetadata() });
     } catch (error) {
       setActionError(errorMessage(error));
     }
