@@ -20,20 +20,23 @@ import { securityHeaders } from "./http/security-headers";
 import { roomRoutes } from "./routes/rooms";
 import { searchRoutes } from "./routes/search";
 import { sessionRoutes } from "./routes/session";
+import { roomTransferRoutes, workspaceExportRoutes } from "./routes/transfer";
+
+const defaultBodyLimit = bodyLimit({
+  maxSize: MAX_REQUEST_BODY_BYTES,
+  onError: () => {
+    throw new AppError(
+      "payload_too_large:body",
+      413,
+      `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`
+    );
+  }
+});
+const IMPORT_PATH = /^\/api\/(workspaces\/[^/]+\/)?rooms\/import$/;
 
 const api = new Hono<AppEnv>()
-  .use(
-    bodyLimit({
-      maxSize: MAX_REQUEST_BODY_BYTES,
-      onError: () => {
-        throw new AppError(
-          "payload_too_large:body",
-          413,
-          `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`
-        );
-      }
-    })
-  )
+  // Import files have their own, larger limit (routes/transfer.ts).
+  .use((c, next) => (IMPORT_PATH.test(c.req.path) ? next() : defaultBodyLimit(c, next)))
   .use(async (c, next) => {
     const method = c.req.method;
     if (
@@ -45,8 +48,12 @@ const api = new Hono<AppEnv>()
     await next();
   })
   .route("/session", sessionRoutes)
+  .route("/rooms", roomTransferRoutes)
+  .route("/workspaces/:workspace/rooms", roomTransferRoutes)
   .route("/rooms", roomRoutes)
   .route("/workspaces/:workspace/rooms", roomRoutes)
+  .route("/export", workspaceExportRoutes)
+  .route("/workspaces/:workspace/export", workspaceExportRoutes)
   .route("/search", searchRoutes)
   .route("/workspaces/:workspace/search", searchRoutes)
   .all("*", (c) => {

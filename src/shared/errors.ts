@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   "bad_request:body",
   "bad_request:json",
   "bad_request:query",
+  "bad_request:import",
   "bad_request:workspace",
   "not_found:room",
   "not_found:message",

@@ -251,6 +251,8 @@ export type RoomServerFrame =
 /** The room's synced agent state (AIChatAgent `setState`). */
 export interface RoomState {
   settings: RoomSettings;
+  /** A forked room: where it came from (room and message). */
+  origin?: { roomId: string; roomName: string; messageId: string } | null;
   usage: TokenUsage;
   activeModel: string;
   offline: boolean;

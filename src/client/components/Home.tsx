@@ -3,6 +3,7 @@ import { useAppUI } from "../app-ui";
 import { useRoomList } from "../hooks/use-room-list";
 import { MOD } from "./AppDialogs";
 import { CenteredState, MobileTopBar, primaryButton } from "./RoomStates";
+import { ImportButton } from "./Transfer";
 import { Kbd } from "./ui/Field";
 
 export function Home() {
@@ -42,6 +43,9 @@ export function Home() {
         ) : (
           <p>Choose a room from the list, or start a new one. Anyone with a room’s link can join the conversation.</p>
         )}
+        <div className="mt-6">
+          <ImportButton />
+        </div>
         {ui.isDesktop && (
           <p className="mt-4 flex flex-wrap items-center justify-center gap-x-3 gap-y-1 text-xs text-zinc-400">
             <span className="inline-flex items-center gap-1">

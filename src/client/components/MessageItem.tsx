@@ -8,6 +8,7 @@ import { formatCount, fullDateTime, messageTime } from "../lib/time";
 import { CopyButton } from "./CopyButton";
 import { PersonaAvatar, PersonaName } from "./personas/persona-colours";
 import { ToolPart } from "./ToolPart";
+import { ForkButton } from "./Transfer";
 import { AssistantAvatar, Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
 import { TypingDots } from "./ui/Spinner";
@@ -25,6 +26,8 @@ export interface MessageItemProps {
   canEdit: boolean;
   onRegenerate: () => void;
   onEdit: (messageId: string, text: string) => void;
+  /** "Fork from here", when offered. */
+  onFork?: (messageId: string) => void;
 }
 
 function PlainText({ text }: { text: string }) {
@@ -152,7 +155,8 @@ export const MessageItem = memo(function MessageItem({
   canRegenerate,
   canEdit,
   onRegenerate,
-  onEdit
+  onEdit,
+  onFork
 }: MessageItemProps) {
   const [editing, setEditing] = useState(false);
   const meta = message.metadata ?? {};
@@ -274,6 +278,7 @@ export const MessageItem = memo(function MessageItem({
               )}
             >
               {text && <CopyButton text={text} />}
+              {onFork && <ForkButton onFork={() => onFork(message.id)} />}
               {canRegenerate && !failed && (
                 <IconButton size="sm" label="Regenerate answer" onClick={onRegenerate}>
                   <RefreshCw />
@@ -295,6 +300,7 @@ export const MessageItem = memo(function MessageItem({
             <div className="h-2" />
             <div className="absolute top-1 right-3 flex items-center gap-0.5 rounded-lg bg-white p-0.5 opacity-0 shadow-sm ring-1 ring-zinc-200 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 sm:right-5 dark:bg-zinc-900 dark:ring-zinc-700 [@media(pointer:coarse)]:static [@media(pointer:coarse)]:-mt-1 [@media(pointer:coarse)]:mb-1 [@media(pointer:coarse)]:justify-end [@media(pointer:coarse)]:bg-transparent [@media(pointer:coarse)]:opacity-100 [@media(pointer:coarse)]:shadow-none [@media(pointer:coarse)]:ring-0">
               {text && <CopyButton text={text} />}
+              {onFork && <ForkButton onFork={() => onFork(message.id)} />}
               {canEdit && (
                 <IconButton size="sm" label="Edit message" onClick={() => setEditing(true)}>
                   <Pencil />

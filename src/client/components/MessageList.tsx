@@ -56,9 +56,10 @@ export interface MessageListProps {
   connected: boolean;
   /** Bumped by the composer on send: scroll to the bottom and stick. */
   stickSignal: number;
+  onFork?: (messageId: string) => void;
 }
 
-export function MessageList({ chat, roomName, selfId, connected, stickSignal }: MessageListProps) {
+export function MessageList({ chat, roomName, selfId, connected, stickSignal, onFork }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const stickRef = useRef(true);
@@ -247,6 +248,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal }: 
                   }
                   onRegenerate={chat.regenerate}
                   onEdit={chat.editAndResend}
+                  onFork={onFork}
                 />
               </MessageErrorBoundary>
             );

@@ -1,6 +1,6 @@
 import { CloudOff, Menu, Pencil, Settings2, Trash2, Users } from "lucide-react";
 import { Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
-import { useNavigate, useParams, useSearchParams } from "react-router";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { PANEL_PREFIX } from "../../shared/personas";
 import type { PresenceUser, RoomState, RoomSummary } from "../../shared/protocol";
 import { useAppUI } from "../app-ui";
@@ -9,6 +9,7 @@ import { useMediaQuery } from "../hooks/use-media-query";
 import { useTypingSignal } from "../hooks/use-presence";
 import { type ConnectionStatus, useRoomList } from "../hooks/use-room-list";
 import { cn } from "../lib/cn";
+import { messagePath } from "../lib/routes";
 import { formatCount } from "../lib/time";
 import { useAuth } from "./AuthGate";
 import { Composer, type ComposerHandle } from "./Composer";
@@ -18,6 +19,7 @@ import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
 import { RoomSettingsDialog } from "./RoomSettingsDialog";
 import { RoomGone } from "./RoomStates";
+import { ExportMenu, ForkButton, useFork } from "./Transfer";
 import { Avatar } from "./ui/Avatar";
 import { IconButton } from "./ui/Button";
 
@@ -123,6 +125,7 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
 }
 
 function RoomHeader({
+  roomId,
   name,
   state,
   socket,
@@ -130,6 +133,7 @@ function RoomHeader({
   onSettings,
   onDelete
 }: {
+  roomId: string;
   name: string;
   state: RoomState | undefined;
   socket: RoomSocket;
@@ -183,6 +187,7 @@ function RoomHeader({
             <Pencil />
           </IconButton>
         )}
+        <ExportMenu roomId={roomId} />
         <IconButton label="Room settings" onClick={onSettings}>
           <Settings2 />
         </IconButton>
@@ -235,6 +240,7 @@ function RoomConversation({
   const [params, setParams] = useSearchParams();
   const jumpTo = params.get("m");
   const leaveJump = () => setParams({}, { replace: true });
+  const forking = useFork(roomId);
 
   useEffect(() => {
     ui.composerFocusRef.current = () => composerRef.current?.focus();
@@ -261,10 +267,34 @@ function RoomConversation({
 
   return (
     <>
+      {forking.error && (
+        <p
+          role="alert"
+          className="shrink-0 border-b border-red-200 bg-red-50 px-4 py-1.5 text-xs text-red-800 dark:border-red-900/50 dark:bg-red-950/40 dark:text-red-200"
+        >
+          Could not fork: {forking.error}
+        </p>
+      )}
       {jumpTo ? (
-        <JumpView roomId={roomId} messageId={jumpTo} onLeave={leaveJump} />
+        <JumpView
+          roomId={roomId}
+          messageId={jumpTo}
+          onLeave={leaveJump}
+          renderActions={(m) => (
+            <div className="flex justify-end px-6 pb-1">
+              <ForkButton onFork={() => void forking.fork(m.id)} />
+            </div>
+          )}
+        />
       ) : (
-        <MessageList chat={chat} roomName={roomName} selfId={selfId} connected={connected} stickSignal={stickSignal} />
+        <MessageList
+          chat={chat}
+          roomName={roomName}
+          selfId={selfId}
+          connected={connected}
+          stickSignal={stickSignal}
+          onFork={(id) => void forking.fork(id)}
+        />
       )}
       <Composer
         ref={composerRef}
@@ -324,6 +354,7 @@ function RoomView({ roomId }: { roomId: string }) {
   return (
     <div className="flex h-full min-w-0 flex-col">
       <RoomHeader
+        roomId={roomId}
         name={name || "Loading…"}
         state={state}
         socket={socket}
@@ -331,6 +362,17 @@ function RoomView({ roomId }: { roomId: string }) {
         onSettings={() => setDialog("settings")}
         onDelete={() => setDialog("delete")}
       />
+      {state?.origin && (
+        <div className="flex shrink-0 items-center justify-center gap-1.5 border-b border-zinc-200/80 px-4 py-1 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
+          Forked from
+          <Link
+            className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+            to={messagePath(state.origin.roomId, state.origin.messageId)}
+          >
+            {state.origin.roomName}
+          </Link>
+        </div>
+      )}
       {state?.offline && (
         <div className="flex shrink-0 items-center justify-center gap-2 border-b border-amber-200/70 bg-amber-50 px-4 py-1.5 text-xs text-amber-900 dark:border-amber-900/40 dark:bg-amber-950/30 dark:text-amber-200">
           <CloudOff className="size-3.5 shrink-0" aria-hidden="true" />

@@ -110,6 +110,8 @@ export const api = {
     request<Persona>(`${roomPath(roomId)}/personas/${encodeURIComponent(personaId)}`, { method: "PATCH", json: body }),
   deletePersona: (roomId: string, personaId: string) =>
     request<void>(`${roomPath(roomId)}/personas/${encodeURIComponent(personaId)}`, { method: "DELETE" }),
+  forkRoom: (id: string, messageId: string) =>
+    request<RoomDetail>(`${roomPath(id)}/fork`, { method: "POST", json: { messageId } }),
   search: (q: string, limit: number, signal?: AbortSignal) =>
     request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit) })}`, { signal }),
   listMessages: (

@@ -45,6 +45,7 @@ import type {
 } from "../../shared/protocol";
 import type { SearchHit } from "../../shared/search";
 import type { TraceDetail, TraceList } from "../../shared/traces";
+import { ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION, type RoomExportHeader, type RoomOrigin } from "../../shared/transfer";
 import { toChatMessage } from "../domain/chat-messages";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
@@ -68,6 +69,7 @@ import { type ConnectionInfo, RoomPresence } from "./room/presence";
 import { type RestArrival, RestTurnBridge } from "./room/rest-bridge";
 import { searchRoomMessages } from "./room/search";
 import { RoomTraceStore } from "./room/traces";
+import { appendFromNdjson, appendMessages, exportJson, exportMarkdown, exportNdjson } from "./room/transfer";
 import { RoomTracer } from "./room/turn-trace";
 
 export type { RestArrival };
@@ -247,6 +249,69 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
         ? pageAround(session, sql, query.around, query.limit)
         : pageAfter(session, sql, query.after ?? "", query.limit)
     );
+  }
+
+  // ── Export, import, fork (see agents/room/transfer.ts) ──
+
+  /** Where this room was forked from, if it was. */
+  #origin(): RoomOrigin | null {
+    this.sql`CREATE TABLE IF NOT EXISTS room_origin (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)`;
+    const row = this.sql<{ json: string }>`SELECT json FROM room_origin WHERE id = 1`[0];
+    return row ? (JSON.parse(row.json) as RoomOrigin) : null;
+  }
+
+  #exportHeader(): RoomExportHeader {
+    return {
+      format: ROOM_EXPORT_FORMAT,
+      version: ROOM_EXPORT_VERSION,
+      exportedAt: new Date().toISOString(),
+      room: {
+        id: this.name,
+        name: this.state.settings.name,
+        settings: this.state.settings,
+        personas: this.#personas.personas(),
+        origin: this.#origin()
+      }
+    };
+  }
+
+  exportRoom(format: "json" | "markdown" | "ndjson", leafId?: string): RpcResult<ReadableStream<Uint8Array>> {
+    const session = this.sessions.session();
+    const header = this.#exportHeader();
+    if (format === "json") return { ok: true, value: exportJson(session, header) };
+    if (format === "markdown") return { ok: true, value: exportMarkdown(session, header) };
+    return { ok: true, value: exportNdjson(session, header, leafId) };
+  }
+
+  /** Whether a message is on this room's history (forks check before they create anything). */
+  async hasMessage(messageId: string): Promise<boolean> {
+    return (await this.sessions.session().getMessage(messageId)) !== null;
+  }
+
+  /** Imports a batch of already-validated messages after the current leaf. */
+  async importMessages(messages: ChatMessage[]): Promise<void> {
+    await appendMessages(this.sessions.session(), messages);
+  }
+
+  /** Reads another room's NDJSON export into this one (a fork), a batch at a time. */
+  async importStream(stream: ReadableStream<Uint8Array>, origin: RoomOrigin | null): Promise<number> {
+    if (origin) {
+      this.#origin();
+      this.sql`INSERT OR REPLACE INTO room_origin (id, json) VALUES (1, ${JSON.stringify(origin)})`;
+      this.setState({ ...this.state, origin });
+    }
+    return appendFromNdjson(this.sessions.session(), stream);
+  }
+
+  /** After an import or fork: re-read the in-memory window and report to the overseer. */
+  async finishImport(): Promise<{ messageCount: number }> {
+    this.messages = (await this.sessions.session().getRecentHistory(this.hydrationByteBudget)).messages as UIMessage[];
+    this.reportActivity();
+    return { messageCount: this.messageCount() };
+  }
+
+  origin(): RoomOrigin | null {
+    return this.#origin();
   }
 
   /** This room's part of a search across rooms (see agents/room/search.ts). */

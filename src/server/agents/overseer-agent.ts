@@ -17,12 +17,14 @@ import { Agent, type Connection, type DynamicAgentStub, type WSMessage } from "a
 import {
   ADDRESS_LIMIT_FACTOR,
   MAX_MESSAGES_PER_ROOM,
+  MAX_ROOM_NAME_LENGTH,
   MAX_ROOMS_PER_WORKSPACE,
   RATE_LIMITS
 } from "../../shared/constants";
 import { authorOf } from "../../shared/identity";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
+  ChatMessage,
   CreateRoomBody,
   MessagePage,
   MessagesQuery,
@@ -36,8 +38,10 @@ import type {
 } from "../../shared/protocol";
 import type { SearchQuery, SearchResponse } from "../../shared/search";
 import type { TraceDetail, TraceList } from "../../shared/traces";
+import type { ImportResult, RoomOrigin } from "../../shared/transfer";
 import { type Caller, limitKeys } from "../domain/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
+import type { ImportedRoom } from "../domain/room-import";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
 import { fanOut, rankHits, SEARCH_CONCURRENCY, searchDeadlineMs } from "../domain/search";
 import { MAX_TRACES_PER_ROOM } from "../domain/trace";
@@ -45,6 +49,15 @@ import type { Env } from "../env";
 import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap } from "../errors";
 import { ChatRoom, type RestArrival } from "./chat-room";
 import { rememberSocketTargets } from "./overseer/socket-targets";
+
+/** Messages per import RPC: keeps each call's payload small. */
+const IMPORT_BATCH = 500;
+
+/** "Design" → "Design (fork)", within the name limit. */
+function forkName(name: string): string {
+  const suffix = " (fork)";
+  return name.slice(0, MAX_ROOM_NAME_LENGTH - suffix.length) + suffix;
+}
 
 const CHAT_ROOM_CLASS = "ChatRoom";
 /** A `/sub/<class>/<name>` with another `/sub/` below it: rooms have no children. */
@@ -158,6 +171,149 @@ export class OverseerAgent extends Agent<Env> {
         query.around || query.after ? unwrap(await room.listMessagesNear(query)) : room.listMessages(query)
       )
     );
+  }
+
+  // ── Export, import, fork (room side: agents/room/transfer.ts) ──
+
+  exportRoom(id: string, format: "json" | "markdown"): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+    return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.exportRoom(format))));
+  }
+
+  /**
+   * Every room as NDJSON, one room after another: each room streams its
+   * own lines, so the workspace is never gathered in one place.
+   */
+  exportWorkspace(): ReadableStream<Uint8Array> {
+    const ids = this.sql<{ id: string }>`SELECT id FROM rooms ORDER BY created_at, id`.map((r) => r.id);
+    let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+    return new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          for (;;) {
+            if (!reader) {
+              const id = ids.shift();
+              if (id === undefined) return controller.close();
+              if (!this.#row(id)) continue; // deleted meanwhile
+              const room = await this.dynamicAgents.get(ChatRoom, id);
+              reader = unwrap(await room.exportRoom("ndjson")).getReader();
+            }
+            const { done, value } = await reader.read();
+            if (!done) return controller.enqueue(value);
+            reader = null;
+          }
+        },
+        cancel: async () => {
+          await reader?.cancel();
+        }
+      },
+      { highWaterMark: 1 }
+    );
+  }
+
+  /**
+   * All or nothing: every room of the file is made and filled before any
+   * appears in the registry; if one fails, every room made so far is
+   * deleted again.
+   */
+  importRooms(rooms: ImportedRoom[], caller: Caller): Promise<RpcResult<ImportResult>> {
+    return asResult(async () => {
+      this.#admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms");
+      this.#reserve(rooms.length);
+      this.#creating += rooms.length;
+      const made: Array<{ id: string; settings: RoomSettings }> = [];
+      try {
+        for (const imported of rooms) {
+          const id = generateRoomId();
+          made.push({ id, settings: imported.settings });
+          const room = await this.dynamicAgents.get(ChatRoom, id);
+          await room.initialize(imported.settings);
+          for (let i = 0; i < imported.messages.length; i += IMPORT_BATCH) {
+            await room.importMessages(imported.messages.slice(i, i + IMPORT_BATCH) as ChatMessage[]);
+          }
+        }
+      } catch (error) {
+        await this.#discard(made.map((m) => m.id));
+        throw error;
+      } finally {
+        this.#creating -= rooms.length;
+      }
+      const result: ImportResult = { rooms: [] };
+      for (const { id, settings } of made) {
+        const { messageCount } = await this.#register(id, settings);
+        result.rooms.push({ id, name: settings.name, messageCount });
+      }
+      return result;
+    });
+  }
+
+  /**
+   * A new room holding the history up to and including `messageId`. The
+   * source streams its messages (NDJSON, a batch per pull) straight into
+   * the new room, so a 100,000-message room is never in memory at once.
+   */
+  forkRoom(id: string, messageId: string, caller: Caller): Promise<RpcResult<RoomDetail>> {
+    return asResult(async () => {
+      this.#admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms");
+      const sourceRow = this.#requireRow(id);
+      const source = await this.dynamicAgents.get(ChatRoom, id);
+      if (!(await source.hasMessage(messageId))) {
+        throw new AppError("not_found:message", 404, `Message "${messageId}" is not in this room.`);
+      }
+      const { settings } = await source.describe();
+      const forkSettings: RoomSettings = { ...settings, name: forkName(settings.name) };
+      this.#reserve(1);
+      this.#creating++;
+      const newId = generateRoomId();
+      try {
+        const room = await this.dynamicAgents.get(ChatRoom, newId);
+        await room.initialize(forkSettings);
+        const stream = unwrap(await source.exportRoom("ndjson", messageId));
+        await room.importStream(stream, { roomId: id, roomName: sourceRow.name, messageId });
+      } catch (error) {
+        await this.#discard([newId]);
+        if (!this.#row(id)) throw roomNotFound(id);
+        throw error;
+      } finally {
+        this.#creating--;
+      }
+      await this.#register(newId, forkSettings);
+      return this.#getRoom(newId);
+    });
+  }
+
+  /** Where a room came from (a fork's link back). */
+  roomOrigin(id: string): Promise<RpcResult<RoomOrigin | null>> {
+    return asResult(() => this.#inRoom(id, (room) => room.origin()));
+  }
+
+  #reserve(count: number) {
+    const [{ n }] = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM rooms`;
+    if (n + this.#creating + count > MAX_ROOMS_PER_WORKSPACE) {
+      throw new AppError(
+        "conflict:room_limit",
+        409,
+        `This workspace has ${n} of at most ${MAX_ROOMS_PER_WORKSPACE} rooms; ${count} more do not fit. Delete some first.`
+      );
+    }
+  }
+
+  async #discard(ids: string[]) {
+    for (const id of ids) {
+      await this.dynamicAgents
+        .delete(ChatRoom, id)
+        .catch((error: unknown) => console.warn(`[OverseerAgent] could not discard half-made room ${id}:`, error));
+    }
+  }
+
+  /** Makes a filled room reachable: its registry row, then its own activity report. */
+  async #register(id: string, settings: RoomSettings): Promise<{ messageCount: number }> {
+    const now = Date.now();
+    this.sql`INSERT INTO rooms (id, name, created_at, last_active_at, message_count, last_preview, activity_seq)
+      VALUES (${id}, ${settings.name}, ${now}, ${now}, 0, NULL, 0)`;
+    const row = this.#requireRow(id);
+    this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
+    const room = await this.dynamicAgents.get(ChatRoom, id);
+    return room.finishImport();
   }
 
   /**

@@ -1,0 +1,169 @@
+/**
+ * Export, import and fork in the UI. Exports are plain download links (the
+ * server streams them; the browser shows the download's progress). Imports
+ * upload with a progress bar, since a ChatGPT export can be tens of MB.
+ */
+import { Download, GitFork, Upload } from "lucide-react";
+import { useId, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import type { RoomDetail } from "../../shared/protocol";
+import { type ImportResult, MAX_IMPORT_BYTES } from "../../shared/transfer";
+import { ApiError, api, errorMessage } from "../lib/api";
+import { roomPath } from "../lib/routes";
+import { Button, IconButton } from "./ui/Button";
+
+const menuItem =
+  "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-zinc-800 hover:bg-zinc-100 dark:text-zinc-100 dark:hover:bg-zinc-800";
+
+/** The room header's export menu. */
+export function ExportMenu({ roomId }: { roomId: string }) {
+  const popoverId = useId();
+  const base = `/api/rooms/${encodeURIComponent(roomId)}/export`;
+  return (
+    <>
+      <IconButton label="Export room" popoverTarget={popoverId}>
+        <Download />
+      </IconButton>
+      <div
+        id={popoverId}
+        popover="auto"
+        className="fixed inset-auto top-14 right-4 m-0 w-56 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900"
+      >
+        <a className={menuItem} href={`${base}?format=json`} download>
+          Export as JSON (re-importable)
+        </a>
+        <a className={menuItem} href={`${base}?format=markdown`} download>
+          Export as Markdown
+        </a>
+      </div>
+    </>
+  );
+}
+
+function upload(file: File, onProgress: (fraction: number) => void): Promise<ImportResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/rooms/import");
+    xhr.setRequestHeader("content-type", "application/json");
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    xhr.onerror = () => reject(new ApiError("Could not reach the server. Check your connection and try again.", 0));
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(body as ImportResult);
+      const message = (body as { error?: { message?: string } } | undefined)?.error?.message;
+      reject(new ApiError(message ?? `The import failed (HTTP ${xhr.status}).`, xhr.status));
+    };
+    xhr.send(file);
+  });
+}
+
+/** Import a Rooms export or a ChatGPT conversations.json, with upload progress. */
+export function ImportButton() {
+  const input = useRef<HTMLInputElement>(null);
+  const navigate = useNavigate();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    setMessage(null);
+    if (file.size > MAX_IMPORT_BYTES) {
+      setMessage({
+        error: true,
+        text: `That file is ${(file.size / 1e6).toFixed(1)} MB; imports take at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`
+      });
+      return;
+    }
+    setProgress(0);
+    try {
+      const result = await upload(file, setProgress);
+      const count = result.rooms.length;
+      setMessage({ error: false, text: `Imported ${count} ${count === 1 ? "room" : "rooms"}.` });
+      if (count === 1) navigate(roomPath(result.rooms[0].id));
+    } catch (error) {
+      setMessage({ error: true, text: errorMessage(error) });
+    } finally {
+      setProgress(null);
+      if (input.current) input.current.value = "";
+    }
+  };
+
+  return (
+    <div className="flex flex-col items-center gap-2">
+      <div className="flex flex-wrap items-center justify-center gap-2">
+        <Button variant="secondary" onClick={() => input.current?.click()} disabled={progress !== null}>
+          <Upload className="size-4" aria-hidden="true" />
+          Import conversations
+        </Button>
+        <a
+          href="/api/export"
+          download
+          className="inline-flex h-9 items-center gap-2 rounded-lg px-3 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"
+        >
+          <Download className="size-4" aria-hidden="true" />
+          Export all rooms
+        </a>
+      </div>
+      <input
+        ref={input}
+        type="file"
+        accept="application/json,.json"
+        className="sr-only"
+        aria-label="Import file (a Rooms JSON export or ChatGPT conversations.json)"
+        onChange={(e) => void onFile(e.target.files?.[0])}
+      />
+      {progress !== null && (
+        <progress
+          aria-label="Import progress"
+          className="h-1.5 w-56 overflow-hidden rounded-full"
+          value={progress < 1 ? progress : undefined}
+          max={1}
+        />
+      )}
+      {progress === 1 && <span className="text-xs text-zinc-500">Creating rooms…</span>}
+      {message && (
+        <p
+          role={message.error ? "alert" : "status"}
+          className={
+            message.error ? "text-sm text-red-700 dark:text-red-300" : "text-sm text-emerald-700 dark:text-emerald-300"
+          }
+        >
+          {message.text}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** "Fork from here": a new room with the history up to this message. */
+export function useFork(roomId: string) {
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const fork = async (messageId: string) => {
+    setError(null);
+    try {
+      const room = await api.forkRoom(roomId, messageId);
+      navigate(roomPath(room.id));
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  return { fork, error, dismiss: () => setError(null) };
+}
+
+export function ForkButton({ onFork }: { onFork: () => void }) {
+  return (
+    <IconButton size="sm" label="Fork from here" onClick={onFork}>
+      <GitFork />
+    </IconButton>
+  );
+}
+
+export type { RoomDetail };

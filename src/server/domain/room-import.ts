@@ -1,0 +1,202 @@
+/**
+ * Import files, validated whole before any room is made: our own export
+ * (`rooms.room-export`) and the `conversations.json` of a ChatGPT data
+ * export. Pure: text in, rooms out, or an AppError naming what is wrong.
+ *
+ * Authorship stays server-decided: an imported question keeps its author's
+ * name as data, under the reserved id `imported`, so no file can make a
+ * message appear written by a real member of this server.
+ */
+
+import { MAX_AUTHOR_LENGTH, MAX_MESSAGES_PER_ROOM } from "../../shared/constants";
+import type { MessageMetadata, RoomSettings } from "../../shared/protocol";
+import { CreateRoomBody } from "../../shared/protocol";
+import { MAX_ROOMS_PER_IMPORT, ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION } from "../../shared/transfer";
+import { AppError } from "../errors";
+import { chatGptConversations, isChatGptExport } from "./chatgpt-import";
+
+export const IMPORTED_AUTHOR_ID = "imported";
+
+export interface ImportedMessage {
+  id: string;
+  role: "user" | "assistant";
+  parts: Array<{ type: string; [key: string]: unknown }>;
+  metadata: MessageMetadata;
+}
+
+export interface ImportedRoom {
+  settings: RoomSettings;
+  messages: ImportedMessage[];
+}
+
+export const badImport = (message: string) => new AppError("bad_request:import", 422, message);
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export function parseImportFile(text: string): ImportedRoom[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new AppError(
+      "bad_request:json",
+      400,
+      `The file is not valid JSON (${error instanceof Error ? error.message : "parse error"}).`
+    );
+  }
+  let rooms: ImportedRoom[];
+  if (isObject(data) && data.format === ROOM_EXPORT_FORMAT) rooms = [fromRoomExport(data)];
+  else if (isChatGptExport(data)) rooms = chatGptConversations(data);
+  else {
+    throw badImport(
+      `Unrecognised file: expected a Rooms export (format "${ROOM_EXPORT_FORMAT}") or a ChatGPT conversations.json (an array of conversations with a "mapping").`
+    );
+  }
+  if (rooms.length === 0) throw badImport("The file holds no conversations to import.");
+  if (rooms.length > MAX_ROOMS_PER_IMPORT) {
+    throw badImport(`The file holds ${rooms.length} conversations; one import takes at most ${MAX_ROOMS_PER_IMPORT}.`);
+  }
+  return rooms;
+}
+
+function fromRoomExport(data: Json): ImportedRoom {
+  if (data.version !== ROOM_EXPORT_VERSION) {
+    throw badImport(
+      `Unsupported export version ${JSON.stringify(data.version)}; this server reads version ${ROOM_EXPORT_VERSION}.`
+    );
+  }
+  if (!isObject(data.room)) throw badImport("room must be an object.");
+  const settings = roomSettings(
+    isObject(data.room.settings) ? data.room.settings : { name: data.room.name },
+    "room.settings"
+  );
+  if (!Array.isArray(data.messages)) throw badImport("messages must be an array.");
+  return { settings, messages: remapIds(data.messages.map((m, i) => message(m, `messages[${i}]`))) };
+}
+
+export function roomSettings(raw: Json, where: string): RoomSettings {
+  const parsed = CreateRoomBody.safeParse({
+    name: raw.name,
+    ...(raw.systemPrompt !== undefined ? { systemPrompt: raw.systemPrompt } : {}),
+    ...(raw.model !== undefined ? { model: raw.model } : {}),
+    ...(raw.temperature !== undefined ? { temperature: raw.temperature } : {})
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw badImport(`${where}.${issue.path.join(".")}: ${issue.message}.`);
+  }
+  return {
+    name: parsed.data.name,
+    systemPrompt: parsed.data.systemPrompt ?? "",
+    model: parsed.data.model ?? null,
+    temperature: parsed.data.temperature ?? null
+  };
+}
+
+function message(raw: unknown, where: string): ImportedMessage {
+  if (!isObject(raw)) throw badImport(`${where} must be an object.`);
+  if (typeof raw.id !== "string" || raw.id.length === 0 || raw.id.length > 128) {
+    throw badImport(`${where}.id must be a string of 1-128 characters.`);
+  }
+  if (raw.role !== "user" && raw.role !== "assistant") throw badImport(`${where}.role must be "user" or "assistant".`);
+  if (!Array.isArray(raw.parts)) throw badImport(`${where}.parts must be an array.`);
+  const parts = raw.parts.map((part, j) => {
+    if (!isObject(part) || typeof part.type !== "string" || part.type.length === 0) {
+      throw badImport(`${where}.parts[${j}] must be an object with a string type.`);
+    }
+    if ((part.type === "text" || part.type === "reasoning") && typeof part.text !== "string") {
+      throw badImport(`${where}.parts[${j}].text must be a string.`);
+    }
+    return part as ImportedMessage["parts"][number];
+  });
+  return { id: raw.id, role: raw.role, parts, metadata: metadata(raw.metadata, raw.role, `${where}.metadata`) };
+}
+
+/** Only the keys this server writes, each checked; anything else is dropped. */
+function metadata(raw: unknown, role: "user" | "assistant", where: string): MessageMetadata {
+  if (raw === undefined) return {};
+  if (!isObject(raw)) throw badImport(`${where} must be an object.`);
+  const out: MessageMetadata = {};
+  const num = (key: string) => {
+    const v = raw[key];
+    if (v === undefined) return undefined;
+    if (typeof v !== "number" || !Number.isFinite(v)) throw badImport(`${where}.${key} must be a number.`);
+    return v;
+  };
+  const str = (key: string, max = 10_000) => {
+    const v = raw[key];
+    if (v === undefined) return undefined;
+    if (typeof v !== "string" || v.length > max)
+      throw badImport(`${where}.${key} must be a string of at most ${max} characters.`);
+    return v;
+  };
+  const createdAt = num("createdAt");
+  if (createdAt !== undefined) out.createdAt = createdAt;
+  if (role === "user") {
+    const name = typeof raw.author === "string" ? raw.author : isObject(raw.author) ? raw.author.name : undefined;
+    if (raw.author !== undefined && (typeof name !== "string" || name.trim().length === 0)) {
+      throw badImport(`${where}.author must be a name or { id, name }.`);
+    }
+    if (typeof name === "string")
+      out.author = { id: IMPORTED_AUTHOR_ID, name: name.trim().slice(0, MAX_AUTHOR_LENGTH) };
+    if (raw.noReply === true) out.noReply = true;
+  } else {
+    const model = str("model", 200);
+    if (model !== undefined) out.model = model;
+    if (typeof raw.offline === "boolean") out.offline = raw.offline;
+    if (raw.stopped === true) out.stopped = true;
+    const error = str("error");
+    if (error !== undefined) out.error = error;
+    const answers = str("answers", 128);
+    if (answers !== undefined) out.answers = answers;
+    if (raw.usage !== undefined) {
+      const u = raw.usage;
+      if (
+        !isObject(u) ||
+        ![u.inputTokens, u.outputTokens, u.totalTokens].every((n) => typeof n === "number" && n >= 0)
+      ) {
+        throw badImport(`${where}.usage must hold inputTokens, outputTokens and totalTokens as numbers.`);
+      }
+      out.usage = {
+        inputTokens: u.inputTokens as number,
+        outputTokens: u.outputTokens as number,
+        totalTokens: u.totalTokens as number
+      };
+    }
+    if (isObject(raw.persona) && typeof raw.persona.id === "string" && typeof raw.persona.name === "string") {
+      out.persona = { id: raw.persona.id.slice(0, 128), name: raw.persona.name.slice(0, 40) };
+    }
+  }
+  // The file's key order, so an export of the imported room reads the same.
+  const kept = out as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(raw)
+      .filter((key) => key in kept)
+      .map((key) => [key, kept[key]])
+  ) as MessageMetadata;
+}
+
+/**
+ * Fresh ids for every message (a file's ids are not ours to trust, and
+ * the framework gives some prefixes meaning); `answers` links follow.
+ */
+export function remapIds(messages: ImportedMessage[]): ImportedMessage[] {
+  if (messages.length > MAX_MESSAGES_PER_ROOM) {
+    throw badImport(`A room holds at most ${MAX_MESSAGES_PER_ROOM} messages; this one has ${messages.length}.`);
+  }
+  const ids = new Map<string, string>();
+  for (const m of messages) {
+    if (ids.has(m.id)) throw badImport(`Message id "${m.id}" appears twice.`);
+    ids.set(m.id, crypto.randomUUID());
+  }
+  return messages.map((m) => {
+    const metadata = { ...m.metadata };
+    if (metadata.answers !== undefined) {
+      const mapped = ids.get(metadata.answers);
+      if (mapped) metadata.answers = mapped;
+      else delete metadata.answers;
+    }
+    return { ...m, id: ids.get(m.id) as string, metadata };
+  });
+}

@@ -1,0 +1,48 @@
+/** Wire types of export, import and fork. */
+import { z } from "zod";
+import type { Persona } from "./personas";
+import type { ChatMessage, RoomSettings } from "./protocol";
+
+/** Our lossless room export: `format` and `version` tell importers what they hold. */
+export const ROOM_EXPORT_FORMAT = "rooms.room-export";
+export const ROOM_EXPORT_VERSION = 1;
+/** Import files are read whole and validated before any room is made. */
+export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
+export const MAX_ROOMS_PER_IMPORT = 200;
+
+export const ExportQuery = z.strictObject({
+  format: z.enum(["json", "markdown"], { error: "format must be json or markdown" }).default("json")
+});
+
+/** The head of an export: everything but the messages, which stream after it. */
+export interface RoomExportHeader {
+  format: typeof ROOM_EXPORT_FORMAT;
+  version: typeof ROOM_EXPORT_VERSION;
+  exportedAt: string;
+  room: {
+    id: string;
+    name: string;
+    settings: RoomSettings;
+    personas: Persona[];
+    origin: RoomOrigin | null;
+  };
+}
+
+/** Where a forked room came from. */
+export interface RoomOrigin {
+  roomId: string;
+  roomName: string;
+  messageId: string;
+}
+
+export interface RoomExport extends RoomExportHeader {
+  messages: ChatMessage[];
+}
+
+export const ForkBody = z.strictObject({
+  messageId: z.string({ error: "messageId must be a string" }).min(1, "messageId must not be empty").max(128)
+});
+
+export interface ImportResult {
+  rooms: Array<{ id: string; name: string; messageCount: number }>;
+}

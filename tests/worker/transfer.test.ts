@@ -1,0 +1,242 @@
+/// <reference types="@cloudflare/vitest-plugin/types" />
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChatRoom, type OverseerAgent } from "../../src/server/index";
+import chatgpt from "../fixtures/chatgpt-conversations.json";
+import { api, createRoom, uniqueName } from "./helpers";
+
+const base = (ws: string) => `/api/workspaces/${ws}/rooms`;
+const send = async (ws: string, roomId: string, text: string) => {
+  const response = await api(`${base(ws)}/${roomId}/messages`, { method: "POST", json: { text } });
+  expect(response.status).toBe(200);
+};
+const exportText = async (ws: string, id: string, format = "json") => {
+  const response = await api(`${base(ws)}/${id}/export?format=${format}`);
+  expect(response.status).toBe(200);
+  return response.text();
+};
+const importFile = (ws: string, body: string) =>
+  api(`${base(ws)}/import`, { method: "POST", body, headers: { "content-type": "application/json" } });
+const list = async (ws: string) => (await (await api(base(ws))).json<any>()).rooms as any[];
+
+/** Replaces every id (rooms, messages, authors) and the export time with stable placeholders. */
+function normalise(text: string): string {
+  const data = JSON.parse(text);
+  const ids = [data.room.id, ...data.messages.map((m: any) => m.id)];
+  let out = text.replace(`"exportedAt":"${data.exportedAt}"`, '"exportedAt":"<time>"');
+  ids.forEach((id: string, i: number) => {
+    out = out.split(`"${id}"`).join(`"<id-${i}>"`);
+  });
+  return out.replace(/"author":\{"id":"[^"]*"/g, '"author":{"id":"<author>"');
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("export", () => {
+  it("streams a lossless JSON export and a readable Markdown transcript", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { name: "Trip", systemPrompt: "Be brief." });
+    await send(ws, room.id, "# Not a heading\nfirst question");
+    await send(ws, room.id, "second question");
+    const response = await api(`${base(ws)}/${room.id}/export`);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(response.headers.get("content-disposition")).toContain("attachment");
+    const data = JSON.parse(await response.text());
+    expect(data).toMatchObject({
+      format: "rooms.room-export",
+      version: 1,
+      room: { id: room.id, name: "Trip", settings: { name: "Trip", systemPrompt: "Be brief." } }
+    });
+    expect(data.messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    const page = await (await api(`${base(ws)}/${room.id}/messages?limit=50`)).json<any>();
+    expect(data.messages).toEqual(page.messages);
+
+    const markdown = await exportText(ws, room.id, "markdown");
+    expect(markdown).toContain("# Trip");
+    expect(markdown).toContain("> Be brief.");
+    expect(markdown).toContain("\\# Not a heading");
+    expect(markdown).toContain("second question");
+    expect(markdown).toMatch(/### Assistant/);
+  });
+
+  it("answers 404 for an unknown room and 400 for an unknown format", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    expect((await api(`${base(ws)}/nope/export`)).status).toBe(404);
+    const bad = await api(`${base(ws)}/${room.id}/export?format=pdf`);
+    expect(bad.status).toBe(400);
+    expect((await bad.json<any>()).error.message).toContain("format must be json or markdown");
+  });
+
+  it("streams the whole workspace as NDJSON, room by room", async () => {
+    const ws = uniqueName();
+    const a = await createRoom(ws, { name: "A" });
+    const b = await createRoom(ws, { name: "B" });
+    await send(ws, a.id, "in a");
+    await send(ws, b.id, "in b");
+    const response = await api(`/api/workspaces/${ws}/export`);
+    expect(response.headers.get("content-type")).toContain("application/x-ndjson");
+    const lines = (await response.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.type, l.type === "room" ? l.id : l.roomId])).toEqual([
+      ["room", a.id],
+      ["message", a.id],
+      ["message", a.id],
+      ["room", b.id],
+      ["message", b.id],
+      ["message", b.id]
+    ]);
+  });
+});
+
+describe("import", () => {
+  it("round-trips: export → import → export is byte-equal apart from ids and times", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { name: "Round trip", systemPrompt: "Keep it short.", temperature: 0.5 });
+    await send(ws, room.id, 'héllo 👋 with "quotes" and\nnewlines');
+    await send(ws, room.id, "second");
+    const first = await exportText(ws, room.id);
+
+    const imported = await importFile(ws, first);
+    expect(imported.status).toBe(201);
+    const made = (await imported.json<any>()).rooms;
+    expect(made).toEqual([{ id: expect.any(String), name: "Round trip", messageCount: 4 }]);
+    const second = await exportText(ws, made[0].id);
+    expect(normalise(second)).toBe(normalise(first));
+
+    // And once more: a fixed point, authors included.
+    const again = (await (await importFile(ws, second)).json<any>()).rooms[0];
+    expect(normalise(await exportText(ws, again.id))).toBe(normalise(second));
+    // Imported questions keep their author's name as data, under the reserved id.
+    const data = JSON.parse(second);
+    expect(data.messages[0].metadata.author).toEqual({ id: "imported", name: "API" });
+    // The registry knows the imported room like any other.
+    await expect.poll(async () => (await list(ws)).find((r) => r.id === made[0].id)?.messageCount).toBe(4);
+  });
+
+  it("imports a ChatGPT conversations.json, one room per conversation, along the current branch", async () => {
+    const ws = uniqueName();
+    const response = await importFile(ws, JSON.stringify(chatgpt));
+    expect(response.status).toBe(201);
+    const { rooms } = await response.json<any>();
+    expect(rooms.map((r: any) => [r.name, r.messageCount])).toEqual([
+      ["Packing for Lisbon", 4],
+      ["Regex help", 2]
+    ]);
+    const data = JSON.parse(await exportText(ws, rooms[0].id));
+    const texts = data.messages.map((m: any) => [m.role, m.parts[0].text]);
+    expect(texts).toEqual([
+      ["user", "What should I pack for Lisbon in May?"],
+      ["assistant", "Light layers, a rain jacket and comfortable shoes for the hills."],
+      ["user", "And for a day trip to Sintra?"],
+      ["assistant", "Bring a sweater: Sintra is cooler and often misty."]
+    ]);
+    expect(data.messages[0].metadata).toEqual({
+      author: { id: "imported", name: "ChatGPT user" },
+      createdAt: 1714000010000
+    });
+    expect(data.messages[1].metadata).toMatchObject({ model: "gpt-4o", createdAt: 1714000020000 });
+    // Imported history is searchable like any other.
+    const search = await (await api(`/api/workspaces/${ws}/search?q=Sintra`)).json<any>();
+    expect(search.results.map((r: any) => r.roomId)).toContain(rooms[0].id);
+  });
+
+  it("refuses bad files with a 4xx that names what is wrong, and makes no room", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { name: "Source" });
+    await send(ws, room.id, "hi");
+    const good = JSON.parse(await exportText(ws, room.id));
+    const cases: Array<[string, number, string]> = [
+      ["{not json", 400, "not valid JSON"],
+      [JSON.stringify({ hello: 1 }), 422, "Unrecognised file"],
+      [JSON.stringify({ ...good, version: 9 }), 422, "Unsupported export version 9"],
+      [JSON.stringify({ ...good, room: { ...good.room, settings: { name: "" } } }), 422, "room.settings.name"],
+      [JSON.stringify({ ...good, messages: [{ ...good.messages[0], role: "robot" }] }), 422, "messages[0].role"],
+      [
+        JSON.stringify({ ...good, messages: [good.messages[0], { ...good.messages[1], parts: [{ type: "text" }] }] }),
+        422,
+        "messages[1].parts[0].text"
+      ],
+      [JSON.stringify({ ...good, messages: [good.messages[0], good.messages[0]] }), 422, "appears twice"],
+      [
+        JSON.stringify([{ title: "x", mapping: { a: { message: { author: {} } } }, current_node: "a" }]),
+        422,
+        "author.role"
+      ]
+    ];
+    for (const [body, status, text] of cases) {
+      const response = await importFile(ws, body);
+      expect(response.status, text).toBe(status);
+      const error = (await response.json<any>()).error;
+      expect(error.message, text).toContain(text);
+    }
+    expect((await list(ws)).map((r) => r.id)).toEqual([room.id]);
+  });
+
+  it("leaves no half-made room when the import fails after rooms were made", async () => {
+    const ws = uniqueName();
+    const original = ChatRoom.prototype.importMessages;
+    let calls = 0;
+    const touched: string[] = [];
+    // Test-only failure: the second room's first batch fails.
+    vi.spyOn(ChatRoom.prototype, "importMessages").mockImplementation(function (this: ChatRoom, messages) {
+      calls++;
+      touched.push(this.name);
+      if (calls === 2) return Promise.reject(new Error("disk full (test)"));
+      return original.call(this, messages);
+    });
+    const response = await importFile(ws, JSON.stringify(chatgpt));
+    expect(response.status).toBe(500);
+    expect(calls).toBe(2);
+    expect(await list(ws)).toEqual([]);
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    expect(new Set(touched).size).toBe(2);
+    await runInDurableObject(stub, (overseer: OverseerAgent) => {
+      // Both rooms were made and filled partly; both are gone again.
+      for (const id of touched) expect(overseer.dynamicAgents.has(ChatRoom, id)).toBe(false);
+    });
+  });
+});
+
+describe("fork", () => {
+  it("copies history up to and including the first, a middle and the last message, with settings and a link back", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { name: "Origin", systemPrompt: "Pirate voice.", temperature: 0.7 });
+    for (const text of ["one", "two", "three"]) await send(ws, room.id, text);
+    const all = (await (await api(`${base(ws)}/${room.id}/messages?limit=50`)).json<any>()).messages;
+    expect(all).toHaveLength(6);
+    for (const cut of [0, 2, 5]) {
+      const response = await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: { messageId: all[cut].id } });
+      expect(response.status).toBe(201);
+      const fork = await response.json<any>();
+      expect(fork.settings).toEqual({
+        name: "Origin (fork)",
+        systemPrompt: "Pirate voice.",
+        model: null,
+        temperature: 0.7
+      });
+      const data = JSON.parse(await exportText(ws, fork.id));
+      expect(data.messages).toEqual(all.slice(0, cut + 1));
+      expect(data.room.origin).toEqual({ roomId: room.id, roomName: "Origin", messageId: all[cut].id });
+      await expect.poll(async () => (await list(ws)).find((r) => r.id === fork.id)?.messageCount).toBe(cut + 1);
+    }
+    // The source is untouched.
+    expect((await (await api(`${base(ws)}/${room.id}/messages?limit=50`)).json<any>()).messages).toEqual(all);
+  });
+
+  it("answers 404 for an unknown message or room, 400 for a bad body, and makes no room", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const missing = await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: { messageId: "nope" } });
+    expect(missing.status).toBe(404);
+    expect((await missing.json<any>()).error.code).toBe("not_found:message");
+    expect((await api(`${base(ws)}/nope/fork`, { method: "POST", json: { messageId: "x" } })).status).toBe(404);
+    expect((await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: {} })).status).toBe(400);
+    expect((await list(ws)).map((r) => r.id)).toEqual([room.id]);
+  });
+});
