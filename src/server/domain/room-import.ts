@@ -14,6 +14,7 @@ import { CreateRoomBody } from "../../shared/protocol";
 import { MAX_ROOMS_PER_IMPORT, ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION } from "../../shared/transfer";
 import { AppError } from "../errors";
 import { chatGptConversations, isChatGptExport } from "./chatgpt-import";
+import { normalizeMessage } from "./persisted-message";
 
 export const IMPORTED_AUTHOR_ID = "imported";
 
@@ -110,7 +111,16 @@ function message(raw: unknown, where: string): ImportedMessage {
     }
     return part as ImportedMessage["parts"][number];
   });
-  return { id: raw.id, role: raw.role, parts, metadata: metadata(raw.metadata, raw.role, `${where}.metadata`) };
+  const checked = {
+    id: raw.id,
+    role: raw.role,
+    parts,
+    metadata: metadata(raw.metadata, raw.role, `${where}.metadata`)
+  };
+  // The same rules as every other write to a room (persisted-message.ts).
+  const stored = normalizeMessage(checked, Date.now());
+  if (!stored) throw badImport(`${where} is not a message this server can store.`);
+  return stored as unknown as ImportedMessage;
 }
 
 /** Only the keys this server writes, each checked; anything else is dropped. */

@@ -34,7 +34,7 @@ function streamOf(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
 
 async function* batches(session: Session, leafId?: string): AsyncGenerator<ChatMessage[]> {
   for await (const batch of session.historyBatches({ batchSize: BATCH, maxBatchBytes: 2 * 1024 * 1024, leafId })) {
-    yield batch.map(toChatMessage);
+    yield batch.map((message) => toChatMessage(message));
   }
 }
 
