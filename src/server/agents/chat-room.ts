@@ -49,6 +49,7 @@ import { ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION, type RoomExportHeader, type Ro
 import { toChatMessage } from "../domain/chat-messages";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
+import { memoryWindowBytes, WINDOW_CHECK_EVERY, windowStart } from "../domain/memory-window";
 import { describeModelError, modelErrorCode } from "../domain/model-errors";
 import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
@@ -82,11 +83,14 @@ const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: ""
 
 export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /**
-   * Wake-time hydration window. Durable storage keeps every message; this
+   * Wake-time hydration window, sized from the context budget
+   * (domain/memory-window.ts). Durable storage keeps every message; this
    * only bounds what sits in memory (and what the context budget can pick
-   * from), so a 100,000-message room wakes as fast as a small one.
+   * from), so a 100,000-message room wakes, and turns, as fast as a small one.
    */
-  hydrationByteBudget = 512 * 1024;
+  hydrationByteBudget = memoryWindowBytes(readModelConfig(this.env).contextTokenBudget);
+  /** Length of `this.messages` when the window was last checked (see #keepWindowBounded). */
+  #windowCheckedAt = 0;
 
   initialState: RoomState = {
     settings: DEFAULT_SETTINGS,
@@ -432,7 +436,23 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       await this.#markEndedEarly(result, traceId);
     }
     if (traceId) this.#turnErrorCodes.delete(traceId);
+    this.#keepWindowBounded();
     this.reportActivity();
+  }
+
+  /**
+   * `this.messages` only grows while the room is awake (every save appends
+   * to it), and the framework's per-save work is over all of it, so a long
+   * session made every turn dearer. Cut it back to the hydration window now
+   * and then; storage keeps everything, and clients take a shorter
+   * snapshot as the live tail (use-chat-room.ts re-anchors on it).
+   */
+  #keepWindowBounded() {
+    if (this.messages.length < this.#windowCheckedAt) this.#windowCheckedAt = this.messages.length;
+    if (this.messages.length - this.#windowCheckedAt < WINDOW_CHECK_EVERY) return;
+    const start = windowStart(this.messages, this.hydrationByteBudget);
+    if (start > 0) this.messages = this.messages.slice(start);
+    this.#windowCheckedAt = this.messages.length;
   }
 
   /** Keeps why an answer ended early in the transcript itself. */
