@@ -132,8 +132,8 @@ export class RoomSocket {
   readonly opened: Promise<void>;
   readonly closed: Promise<{ code: number }>;
 
-  constructor(url: string) {
-    this.ws = new WebSocket(url, { perMessageDeflate: false });
+  constructor(url: string, headers: Record<string, string> = {}) {
+    this.ws = new WebSocket(url, { perMessageDeflate: false, headers });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once("open", () => resolve());
       this.ws.once("error", reject);
@@ -182,8 +182,9 @@ export class RoomSocket {
     });
   }
 
-  static async open(url: string, timeoutMs = 30_000): Promise<RoomSocket> {
-    const socket = new RoomSocket(url);
+  /** `headers`: e.g. a session cookie from `signIn` (a room admits a few sockets per person). */
+  static async open(url: string, timeoutMs = 30_000, headers: Record<string, string> = {}): Promise<RoomSocket> {
+    const socket = new RoomSocket(url, headers);
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       socket.opened,
@@ -284,4 +285,32 @@ export function roomSocketUrl(httpBase: string, workspace: string, roomId: strin
 
 export function listSocketUrl(httpBase: string, workspace: string): string {
   return `${httpBase.replace(/^http/, "ws")}/agents/overseer-agent/${workspace}`;
+}
+
+/**
+ * Signs in as a person (POST /api/session) and returns the headers that
+ * carry the session; each call is another person. Where the app has no
+ * sign-in (older commits), no headers.
+ */
+export async function signIn(httpBase: string, name: string): Promise<Record<string, string>> {
+  const response = await fetch(`${httpBase}/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name })
+  });
+  if (response.status === 404) return {};
+  if (response.status !== 200) throw new Error(`sign-in failed ${response.status}: ${await response.text()}`);
+  const cookie = response.headers.get("set-cookie")?.match(/rooms_session=[^;]+/)?.[0];
+  return cookie ? { cookie } : {};
+}
+
+/** Opens `count` sockets to a room, each as a different signed-in person. */
+export async function openViewers(
+  httpBase: string,
+  url: string,
+  count: number,
+  prefix = "viewer"
+): Promise<RoomSocket[]> {
+  const people = await Promise.all(Array.from({ length: count }, (_, i) => signIn(httpBase, `${prefix}${i}`)));
+  return Promise.all(people.map((headers) => RoomSocket.open(url, 30_000, headers)));
 }

@@ -4,7 +4,7 @@
  * (a facet of the room) asks the fake for a numbered answer, and the room
  * relays all eight growing answers to every socket.
  */
-import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
+import { Api, openViewers, type RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { groupCpuMs } from "../lib/proc.ts";
 import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
@@ -86,9 +86,7 @@ export const panel: Section = async (ctx, out) => {
         });
         personaIds.add(created.body.id);
       }
-      const sockets = await Promise.all(
-        Array.from({ length: warm ? 1 : VIEWERS }, () => RoomSocket.open(roomSocketUrl(app.url, ws, room.id)))
-      );
+      const sockets = await openViewers(app.url, roomSocketUrl(app.url, ws, room.id), warm ? 1 : VIEWERS);
       await new Promise((resolve) => setTimeout(resolve, 300 + 20 * sockets.length));
       const trackers = sockets.map((s) => trackAnswers(s, personaIds));
       const requestsBefore = fake.requests.length;

@@ -2,7 +2,7 @@
  * 2. Streaming throughput: text-delta chunks per second delivered for one
  * long answer, to 1 client and to 20 clients in the same room.
  */
-import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
+import { Api, openViewers, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { groupCpuMs } from "../lib/proc.ts";
 import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
@@ -38,9 +38,7 @@ export const throughput: Section = async (ctx, out) => {
       const cpuVite: number[] = [];
       for (let r = 0; r < runs; r++) {
         const room = await api.createRoom(ws, `tput-${n}-${r}`);
-        const sockets = await Promise.all(
-          Array.from({ length: n }, () => RoomSocket.open(roomSocketUrl(app.url, ws, room.id)))
-        );
+        const sockets = await openViewers(app.url, roomSocketUrl(app.url, ws, room.id), n);
         // Let the presence frames of the joins settle before timing.
         await new Promise((resolve) => setTimeout(resolve, 300 + 20 * n));
         const before = fake.requests.length;
