@@ -19,7 +19,10 @@ afterAll(async () => {
 });
 
 describe("a server killed mid-answer", () => {
-  it("keeps every acknowledged message and settles the interrupted answer after restart", async () => {
+  // Generous: the test restarts the whole dev server, which takes long on a busy machine.
+  it("keeps every acknowledged message and settles the interrupted answer after restart", {
+    timeout: 240_000
+  }, async () => {
     const api = client(server.url);
     const room = await api.createRoom({ name: "Survivor" });
     expect((await api.send(room.id, "before the crash")).status).toBe(200);

@@ -58,11 +58,12 @@ describe("answers from an OpenAI-compatible provider", () => {
     const api = client(server.url);
     const room = await api.createRoom({ systemPrompt: "You are SYS-MARKER.", model: "room-model", temperature: 0.25 });
     const socket = await openSocket(api.roomSocketUrl(room.id));
-    // Paced wider than the 16 ms coalescing window, so each chunk is its own frame.
-    const { id } = await ask(socket, "[[fake:slow=40]] hello provider");
+    // Paced far wider than the 16 ms coalescing window, so the answer arrives
+    // in several frames even on a busy machine (which may still merge some).
+    const { id } = await ask(socket, "[[fake:slow=150]] hello provider");
 
     const deltas = chunksOf(socket.frames, id).filter((c) => c.type === "text-delta");
-    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.length).toBeGreaterThanOrEqual(2);
     expect(textOf(socket.frames, id)).toBe("Echo: hello provider");
 
     const [request] = requestsFor("hello provider");
