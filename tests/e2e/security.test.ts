@@ -111,7 +111,8 @@ describe("what the page may load", () => {
         remote.push({ url: request.url(), referer: request.headers().referer });
       }
     });
-    await page.goto(roomUrl(app.url, room.id));
+    // The first page load of a cold dev server can be slow on a busy machine.
+    await page.goto(roomUrl(app.url, room.id), { timeout: 90_000 });
     const md = encodeURIComponent("Look: ![a pixel](https://tracker.example/p.png?who=reader)");
     await sendFromComposer(page, `[[fake:text=${md}]]`);
     const load = messageRows(page, "assistant")
