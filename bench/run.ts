@@ -167,7 +167,7 @@ async function main() {
   const stamp = new Date(started).toISOString().replace(/[:.]/g, "-");
   const resultsFile = outPath ? path.resolve(outPath) : path.join(tmpdir(), "rooms-bench", `${mode}-${stamp}.json`);
   mkdirSync(path.dirname(resultsFile), { recursive: true });
-  writeFileSync(resultsFile, JSON.stringify(report, null, 2) + "\n");
+  writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
 
   const lines: string[] = [];
   for (const [key, r] of Object.entries(results)) {

@@ -119,7 +119,7 @@ const benchApp = new Hono<AppEnv>()
   .onError(handleError);
 
 export default benchApp;
-export { AuthKeeper } from "../../src/server/index";
-export { BenchChatRoom as ChatRoom, BenchOverseerAgent as OverseerAgent };
 // Facets are found by class name: the app's other facet classes, as they are.
 export { PersonaAgent } from "../../src/server/agents/persona-agent";
+export { AuthKeeper } from "../../src/server/index";
+export { BenchChatRoom as ChatRoom, BenchOverseerAgent as OverseerAgent };

@@ -45,8 +45,7 @@ async function relay(url: string, socket: WebSocket): Promise<void> {
     const { done, value } = await reader.read();
     if (done) break;
     buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
       const event = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       if (!event.startsWith("data: ") || event === "data: [DONE]") continue;

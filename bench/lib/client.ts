@@ -111,7 +111,7 @@ export interface TurnTrace {
 const NUMBERED_CHUNK = /t\d+ /g;
 
 /** How many of the fake's content chunks a delta carries. */
-export function chunksIn(delta: string): number {
+function chunksIn(delta: string): number {
   return Math.max(1, delta.match(NUMBERED_CHUNK)?.length ?? 0);
 }
 

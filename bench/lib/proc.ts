@@ -1,5 +1,5 @@
 /** Linux /proc readers: the processes of a server's group, their RSS and listening ports. */
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 export interface ProcInfo {
   pid: number;
@@ -20,7 +20,7 @@ function stat(pid: number): { comm: string; pgrp: number } | undefined {
   }
 }
 
-export function rssKiB(pid: number): number {
+function rssKiB(pid: number): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) : 0;
@@ -53,44 +53,8 @@ export function workerdRssKiB(pgid: number): number {
   return workerdProcesses(pgid).reduce((sum, p) => sum + p.rssKiB, 0);
 }
 
-/** TCP ports (IPv4 loopback or any) that `pid` is listening on. */
-export function listeningPorts(pid: number): number[] {
-  const inodes = new Set<string>();
-  try {
-    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-      try {
-        const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
-        const m = /^socket:\[(\d+)\]$/.exec(link);
-        if (m) inodes.add(m[1]);
-      } catch {
-        // fd closed meanwhile
-      }
-    }
-  } catch {
-    return [];
-  }
-  const ports: number[] = [];
-  for (const file of ["tcp", "tcp6"]) {
-    let text = "";
-    try {
-      text = readFileSync(`/proc/${pid}/net/${file}`, "utf8");
-    } catch {
-      continue;
-    }
-    for (const line of text.split("\n").slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      if (cols.length < 10) continue;
-      const [, local, , state] = cols;
-      if (state !== "0A") continue; // LISTEN
-      if (!inodes.has(cols[9])) continue;
-      ports.push(parseInt(local.split(":")[1], 16));
-    }
-  }
-  return ports;
-}
-
 /** CPU time (user + system, ms) a process has used so far. */
-export function cpuMs(pid: number): number {
+function cpuMs(pid: number): number {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");

@@ -12,7 +12,7 @@
  */
 import type { Api } from "./client.ts";
 
-export const SEED_PER_CALL = 10_000;
+const SEED_PER_CALL = 10_000;
 
 export type SeedOutcome = { ok: true } | { ok: false; reason: string };
 

@@ -39,5 +39,3 @@ export function fmt(s: Summary): string {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-export const now = () => performance.now();

@@ -69,7 +69,7 @@ function parseDirective(text: string): Map<string, string> {
   return params;
 }
 
-export function sseEvents(opts: { chunks: number; includeUsage: boolean; model: string; id: string }): string[] {
+function sseEvents(opts: { chunks: number; includeUsage: boolean; model: string; id: string }): string[] {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     `data: ${JSON.stringify({

@@ -112,7 +112,7 @@ export const client: Section = async (ctx, out) => {
         await page.addInitScript((needle: string) => {
           const w = window as unknown as { __benchShownAt?: number };
           const check = () => {
-            if (w.__benchShownAt === undefined && document.body && document.body.innerText.includes(needle)) {
+            if (w.__benchShownAt === undefined && document.body && document.body.textContent.includes(needle)) {
               w.__benchShownAt = performance.now();
               observer.disconnect();
             }
@@ -154,7 +154,7 @@ export const client: Section = async (ctx, out) => {
 };
 
 /** Scripts, module preloads and stylesheets referenced by index.html. */
-export function initialAssets(html: string): string[] {
+function initialAssets(html: string): string[] {
   const found = new Set<string>();
   for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)) found.add(m[1]);
   for (const m of html.matchAll(/<link\b[^>]*>/g)) {

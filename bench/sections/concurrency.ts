@@ -85,7 +85,7 @@ export const concurrency: Section = async (ctx, out) => {
       unanswered += Math.max(0, users - answers);
     }
     const total = clients * perClient;
-    out.figures["throughput"] = value(total / seconds, "messages/s", 1);
+    out.figures.throughput = value(total / seconds, "messages/s", 1);
     out.figures["wall time"] = value(seconds, "s", 1);
     out.figures["workerd CPU per message (turn)"] = value((cpu1.workerd - cpu0.workerd) / total, "ms", 1);
     out.figures["workerd CPU busy during the run"] = value(

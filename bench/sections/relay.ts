@@ -209,8 +209,7 @@ async function restSseTurn(url: string, text: string): Promise<{ first: number; 
   for await (const piece of response.body as unknown as AsyncIterable<Uint8Array>) {
     const at = performance.now();
     buffer += decoder.decode(piece, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
       const event = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       if (event.startsWith("event: chunk") && event.includes('"text-delta"')) {

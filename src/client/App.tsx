@@ -56,6 +56,7 @@ function Shell() {
   }, [drawerOpen, isDesktop]);
 
   // Navigating closes the drawer.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
   useEffect(() => {
     setDrawerOpenState(false);
   }, [location.pathname]);
@@ -108,7 +109,9 @@ function Shell() {
       }
       if (event.altKey && !mod && (event.key === "ArrowUp" || event.key === "ArrowDown")) {
         const links = [...document.querySelectorAll<HTMLAnchorElement>("#room-list [data-room-id]")];
-        const ids = links.length ? links.map((a) => a.dataset.roomId!) : (roomsRef.current ?? []).map((r) => r.id);
+        const ids = links.length
+          ? links.flatMap((a) => (a.dataset.roomId ? [a.dataset.roomId] : []))
+          : (roomsRef.current ?? []).map((r) => r.id);
         if (ids.length === 0) return;
         event.preventDefault();
         const current = decodeURIComponent(window.location.pathname.match(/^\/sub\/chat-room\/([^/]+)/)?.[1] ?? "");
@@ -166,9 +169,7 @@ function Shell() {
           id="sidebar"
           inert={drawerHidden}
           aria-hidden={drawerHidden || undefined}
-          role={!isDesktop ? "dialog" : undefined}
-          aria-modal={!isDesktop && drawerOpen ? true : undefined}
-          aria-label={!isDesktop ? "Rooms" : undefined}
+          {...(isDesktop ? {} : { role: "dialog", "aria-modal": drawerOpen || undefined, "aria-label": "Rooms" })}
           className={cn(
             "z-40 shrink-0 border-r border-zinc-200/80 dark:border-zinc-800",
             isDesktop

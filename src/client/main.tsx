@@ -4,7 +4,9 @@ import { App } from "./App";
 import { AuthGate } from "./components/AuthGate";
 import "./styles.css";
 
-createRoot(document.getElementById("root")!).render(
+const root = document.getElementById("root");
+if (!root) throw new Error("index.html has no #root element");
+createRoot(root).render(
   <BrowserRouter>
     <AuthGate>
       <App />

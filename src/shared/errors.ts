@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 
-export const ERROR_CODES = [
+const ERROR_CODES = [
   "bad_request:body",
   "bad_request:json",
   "bad_request:query",

@@ -13,7 +13,7 @@ import { MAX_AUTHOR_LENGTH } from "./constants";
  * - `api`: a script holding the access token, or, on a server without one,
  *   anyone who has not signed in. All API callers share one identity.
  */
-export const IDENTITY_KINDS = ["user", "access", "api"] as const;
+const IDENTITY_KINDS = ["user", "access", "api"] as const;
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 
 /** Collapses runs of whitespace; the server and the browser normalise names alike. */
@@ -29,12 +29,12 @@ export const DisplayName = z
       .string()
       .min(1, "name must not be empty")
       .max(MAX_AUTHOR_LENGTH, `name must be at most ${MAX_AUTHOR_LENGTH} characters`)
-      .refine((s) => !/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/.test(s), {
+      .refine((s) => !/[\p{Cc}\u200b-\u200f\u2028-\u202e\u2066-\u2069]/u.test(s), {
         message: "name must not contain control or direction characters"
       })
   );
 
-export const MAX_IDENTITY_ID_LENGTH = 128;
+const MAX_IDENTITY_ID_LENGTH = 128;
 
 export const Identity = z.strictObject({
   id: z.string().min(1).max(MAX_IDENTITY_ID_LENGTH),

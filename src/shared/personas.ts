@@ -6,26 +6,26 @@
 import { z } from "zod";
 import { ModelName, SystemPrompt, Temperature } from "./protocol";
 
-export { DEFAULT_RESPONDERS, type DefaultResponder } from "./protocol";
+export type { DefaultResponder } from "./protocol";
 
 /** A message starting with this goes to every persona at once (a panel). */
 export const PANEL_PREFIX = "/panel ";
 
 /** A room holds at most this many personas. */
 export const MAX_PERSONAS_PER_ROOM = 8;
-export const MAX_PERSONA_NAME_LENGTH = 24;
+const MAX_PERSONA_NAME_LENGTH = 24;
 
 /**
  * Names are what people type after `@`, so they are one word: a letter, then
  * letters, digits, `_` or `-`. Unique per room, compared case-insensitively.
  */
-export const PERSONA_NAME_PATTERN = /^[\p{L}][\p{L}\p{N}_-]*$/u;
+const PERSONA_NAME_PATTERN = /^[\p{L}][\p{L}\p{N}_-]*$/u;
 
 /** Tools a persona may be allowed to use. */
-export const PERSONA_TOOLS = ["get_current_time", "search_room_history", "remember", "recall"] as const;
-export type PersonaTool = (typeof PERSONA_TOOLS)[number];
+const PERSONA_TOOLS = ["get_current_time", "search_room_history", "remember", "recall"] as const;
+type PersonaTool = (typeof PERSONA_TOOLS)[number];
 
-export const PersonaName = z
+const PersonaName = z
   .string({ error: "name must be a string" })
   .trim()
   .min(1, "name must not be empty")
@@ -35,12 +35,12 @@ export const PersonaName = z
     "name must be one word (a letter, then letters, digits, _ or -) so it can be @-mentioned"
   );
 
-export const PersonaColour = z
+const PersonaColour = z
   .string({ error: "colour must be a string" })
   .regex(/^#[0-9a-fA-F]{6}$/, "colour must be a hex colour like #3366ff")
   .transform((s) => s.toLowerCase());
 
-export const PersonaTools = z
+const PersonaTools = z
   .array(z.enum(PERSONA_TOOLS, { error: `tools may only contain ${PERSONA_TOOLS.join(", ")}` }))
   .max(PERSONA_TOOLS.length)
   .transform((tools) => [...new Set(tools)]);

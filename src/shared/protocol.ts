@@ -21,12 +21,12 @@ import type { Persona, PersonaRef } from "./personas";
 
 // ── Room settings and summaries ──
 
-export const RoomName = z
+const RoomName = z
   .string({ error: "name must be a string" })
   .trim()
   .min(1, "name must not be empty")
   .max(MAX_ROOM_NAME_LENGTH, `name must be at most ${MAX_ROOM_NAME_LENGTH} characters`)
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "name must not contain control characters");
+  .refine((s) => !/\p{Cc}/u.test(s), "name must not contain control characters");
 
 export const SystemPrompt = z
   .string({ error: "systemPrompt must be a string" })
@@ -53,7 +53,7 @@ export const CreateRoomBody = z.strictObject({
 export type CreateRoomBody = z.infer<typeof CreateRoomBody>;
 
 /** Who answers a message that mentions no persona (see shared/personas.ts). */
-export const DEFAULT_RESPONDERS = ["assistant", "personas", "nobody"] as const;
+const DEFAULT_RESPONDERS = ["assistant", "personas", "nobody"] as const;
 export type DefaultResponder = (typeof DEFAULT_RESPONDERS)[number];
 
 export const UpdateRoomBody = z
@@ -133,7 +133,7 @@ export const MessagesQuery = z
   );
 export type MessagesQuery = z.infer<typeof MessagesQuery>;
 
-export const Author = z
+const Author = z
   .string()
   .trim()
   .min(1, "author must not be empty")

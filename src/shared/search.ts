@@ -1,9 +1,9 @@
 /** Wire types of search across rooms (`GET /api/search`). */
 import { z } from "zod";
 
-export const MAX_SEARCH_QUERY_LENGTH = 200;
-export const DEFAULT_SEARCH_LIMIT = 20;
-export const MAX_SEARCH_LIMIT = 100;
+const MAX_SEARCH_QUERY_LENGTH = 200;
+const DEFAULT_SEARCH_LIMIT = 20;
+const MAX_SEARCH_LIMIT = 100;
 
 export const SearchQuery = z.strictObject({
   q: z

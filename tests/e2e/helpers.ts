@@ -12,12 +12,12 @@ import type { ChatMessage, MessagePage, RoomDetail } from "../../src/shared/prot
 import { type DevServer, startDevServer } from "../support/dev-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 
-export const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 /**
  * The README's screenshots are refreshed only on request
  * (`UPDATE_SCREENSHOTS=1 npm test`), so a test run never dirties the tree.
  */
-export const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS
+const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS
   ? path.join(ROOT, "docs/screenshots")
   : path.join(tmpdir(), "rooms-screenshots");
 
@@ -28,7 +28,7 @@ const CHROMIUM_CANDIDATES = [
   "/usr/bin/google-chrome"
 ];
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const found = CHROMIUM_CANDIDATES.find((p): p is string => !!p && existsSync(p));
   if (!found) throw new Error("No Chromium found: apt-get install -y chromium, or set CHROMIUM_PATH.");
   return found;

@@ -137,7 +137,7 @@ describe("fuzzing the running app", () => {
     }
     for (const path of [
       "/api/rooms/%00",
-      "/api/rooms/" + "a".repeat(5000),
+      `/api/rooms/${"a".repeat(5000)}`,
       "/api/workspaces/%2e%2e/rooms",
       "/api/rooms/x/messages/y",
       "/agents/overseer-agent/default/sub/sub/x"

@@ -154,7 +154,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 const APP_VARIABLES =
   /^(OPENAI_|ACCESS_TOKEN$|ALLOWED_ORIGINS$|RATE_LIMIT_SCALE$|CONTEXT_TOKEN_BUDGET$|MODEL_IDLE_TIMEOUT_MS$|ROOMS_)/;
 
-export function inheritedEnv(): NodeJS.ProcessEnv {
+function inheritedEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !APP_VARIABLES.test(key)));
 }
 

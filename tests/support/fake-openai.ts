@@ -68,7 +68,7 @@ import http from "node:http";
 import type { Socket } from "node:net";
 import { clearTimeout, setTimeout } from "node:timers";
 
-export type FakeScenario =
+type FakeScenario =
   | {
       kind: "text";
       /** default: "Echo: <last user message text>" */
@@ -111,18 +111,18 @@ export type FakeScenario =
       kind: "fail-then";
       failures: number;
       status: 429 | 500 | 503;
-      then: FakeScenario;
+      next: FakeScenario;
       /** `retry-after-ms` header on the failures (default 1, so SDK retries are fast); false omits it */
       retryAfterMs?: number | false;
     };
 
 /** Write the SSE bytes in pieces of 1..maxPieceBytes, cut at positions drawn from `seed`. */
-export interface SplitWrites {
+interface SplitWrites {
   seed: number;
   maxPieceBytes?: number;
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   id: number;
   method: string;
   path: string;
@@ -159,7 +159,7 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
-export const FAKE_MODEL_ID = "fake-model";
+const FAKE_MODEL_ID = "fake-model";
 
 const DEFAULT_SCENARIO: FakeScenario = { kind: "text" };
 const DIRECTIVE_RE = /\[\[fake:([^\]]*)\]\]/;
@@ -280,7 +280,7 @@ function scenarioFromParams(p: Map<string, string>): FakeScenario {
       failures: num(p.get("fail"), 1),
       status: num(p.get("status"), 503) as 429 | 500 | 503,
       retryAfterMs: retryms === "none" ? false : num(retryms, 1),
-      then: scenarioFromParams(rest)
+      next: scenarioFromParams(rest)
     };
   }
   if (p.has("status")) {
@@ -602,7 +602,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       return st;
     }
     // nested fail-then: key by the inner object (or the directive + suffix)
-    return resolveFailThen(s.then, byDirective ? `${key as string}#then` : s.then, byDirective);
+    return resolveFailThen(s.next, byDirective ? `${key as string}#then` : s.next, byDirective);
   }
 
   async function handleChat(ctx: Ctx) {

@@ -340,14 +340,14 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
 
   describe("fail-then", () => {
     it("succeeds after N failures when the SDK retries", async () => {
-      fake.setScenario({ kind: "fail-then", failures: 2, status: 503, then: { kind: "text", text: "finally" } });
+      fake.setScenario({ kind: "fail-then", failures: 2, status: 503, next: { kind: "text", text: "finally" } });
       const result = await generateText({ model: model(), prompt: "retry me", maxRetries: 2 });
       expect(result.text).toBe("finally");
       expect(fake.requests.map((r) => r.status)).toEqual([503, 503, 200]);
     });
 
     it("fails when the SDK gives up before N failures", async () => {
-      fake.setScenario({ kind: "fail-then", failures: 3, status: 429, then: { kind: "text" } });
+      fake.setScenario({ kind: "fail-then", failures: 3, status: 429, next: { kind: "text" } });
       await expect(generateText({ model: model(), prompt: "retry me", maxRetries: 1 })).rejects.toThrow();
       expect(fake.requests).toHaveLength(2);
     });

@@ -86,7 +86,7 @@ const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigat
 export const MOD = isMac ? "⌘" : "Ctrl";
 const ALT = isMac ? "⌥" : "Alt";
 
-export const SHORTCUTS: Array<{ keys: string[][]; label: string }> = [
+const SHORTCUTS: Array<{ keys: string[][]; label: string }> = [
   {
     keys: [
       [ALT, "N"],
@@ -118,7 +118,7 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
             <span className="text-zinc-700 dark:text-zinc-300">{shortcut.label}</span>
             <span className="flex flex-wrap items-center justify-end gap-1.5">
               {shortcut.keys.map((combo, i) => (
-                <span key={i} className="flex items-center gap-1">
+                <span key={combo.join("+")} className="flex items-center gap-1">
                   {i > 0 && <span className="px-0.5 text-xs text-zinc-400">or</span>}
                   {combo.map((key) => (
                     <Kbd key={key}>{key}</Kbd>

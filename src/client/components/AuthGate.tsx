@@ -154,6 +154,7 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
           {(props) => (
             <input
               {...props}
+              // biome-ignore lint/a11y/noAutofocus: the sign-in page asks for this one thing, so the cursor starts there
               autoFocus
               autoComplete="nickname"
               maxLength={MAX_AUTHOR_LENGTH}

@@ -69,6 +69,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   }, [autoFocus]);
 
   // Grow with the text, up to a limit, without jumping.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the text is the trigger; the height is read from the DOM
   useEffect(() => {
     const el = textareaRef.current;
     if (!el) return;

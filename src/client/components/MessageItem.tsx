@@ -47,6 +47,7 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
         if (part.type === "text") {
           if (!part.text) return null;
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids, and a message's parts are only ever appended
             <Suspense key={index} fallback={<PlainText text={part.text} />}>
               <Markdown text={part.text} streaming={streaming && index === lastTextIndex} />
             </Suspense>
@@ -55,6 +56,7 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
         if (part.type === "reasoning") {
           if (!part.text) return null;
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids, and a message's parts are only ever appended
             <details key={index} className="my-2 text-sm text-zinc-500 dark:text-zinc-400">
               <summary className="cursor-pointer select-none hover:text-zinc-700 dark:hover:text-zinc-200">
                 Reasoning
@@ -70,7 +72,7 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
         return null;
       })}
       {streaming && !hasVisible && (
-        <div className="flex h-7 items-center text-zinc-400" aria-label="Assistant is thinking">
+        <div role="status" className="flex h-7 items-center text-zinc-400" aria-label="Assistant is thinking">
           <TypingDots />
         </div>
       )}
@@ -96,6 +98,7 @@ function EditForm({
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the text is the trigger; the height is read from the DOM
   useEffect(() => {
     const el = ref.current;
     if (!el) return;

@@ -117,8 +117,9 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
     const top = el.getBoundingClientRect().top;
     for (const row of el.querySelectorAll<HTMLElement>("[data-message-id]")) {
       const rect = row.getBoundingClientRect();
-      if (rect.bottom > top) {
-        anchorRef.current = { id: row.dataset.messageId!, top: rect.top - top };
+      const id = row.dataset.messageId;
+      if (id && rect.bottom > top) {
+        anchorRef.current = { id, top: rect.top - top };
         return;
       }
     }
@@ -150,6 +151,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
   // After older messages were prepended, put the remembered row back where
   // it was (a no-op when the browser's scroll anchoring already did).
   const firstId = messages[0]?.id;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new first message is the trigger; the anchor is in a ref
   useLayoutEffect(() => {
     const anchor = anchorRef.current;
     const el = scrollRef.current;
@@ -162,6 +164,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
   }, [firstId]);
 
   // Still near the top after a page (short messages)? Keep loading.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each render of a page is the trigger to measure again
   useEffect(() => {
     if (!loadingOlder) maybeLoadOlder();
   }, [loadingOlder, renderCount, maybeLoadOlder]);
@@ -184,6 +187,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
         aria-relevant="additions"
         aria-label={`Messages in ${roomName}`}
         aria-busy={busy}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it
         tabIndex={0}
       >
         <div ref={contentRef} className="mx-auto flex min-h-full w-full max-w-3xl flex-col pt-4 pb-6">
@@ -255,7 +259,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
           })}
 
           {waitingForAnswer && (
-            <div className="flex gap-3 px-4 pt-3 pb-2 sm:px-6" aria-label="Assistant is thinking">
+            <div role="status" className="flex gap-3 px-4 pt-3 pb-2 sm:px-6" aria-label="Assistant is thinking">
               <AssistantAvatar />
               <div className="flex h-8 items-center gap-2 text-sm text-zinc-500">
                 <TypingDots className="text-zinc-400" />

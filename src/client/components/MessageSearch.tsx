@@ -23,7 +23,7 @@ type SearchState =
   | { status: "done"; response: SearchResponse }
   | { status: "error"; message: string };
 
-export function useMessageSearch(query: string): SearchState {
+function useMessageSearch(query: string): SearchState {
   const q = query.trim();
   const [state, setState] = useState<SearchState>({ status: "idle" });
   useEffect(() => {

@@ -38,6 +38,7 @@ export function RoomSettingsDialog({
   const { upsert } = useRoomList();
 
   // Take a snapshot of the settings when the panel opens.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a snapshot on open only, not on every live update
   useEffect(() => {
     if (!open) return;
     setError(null);
@@ -58,7 +59,6 @@ export function RoomSettingsDialog({
       if (!controller.signal.aborted) setError(errorMessage(err));
     });
     return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- snapshot on open only
   }, [open, roomId]);
 
   const live = state ?? loaded;

@@ -102,4 +102,4 @@ export function PageNotFound() {
   );
 }
 
-export { linkButton, primaryButton };
+export { primaryButton };

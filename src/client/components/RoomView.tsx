@@ -203,10 +203,10 @@ function RoomHeader({
 
 function ConversationSkeleton() {
   return (
-    <div className="flex min-h-0 flex-1 flex-col" aria-busy="true" aria-label="Loading messages">
+    <div role="status" className="flex min-h-0 flex-1 flex-col" aria-busy="true" aria-label="Loading messages">
       <div className="mx-auto w-full max-w-3xl flex-1 space-y-6 px-4 pt-8 sm:px-6">
-        {[0.7, 0.45, 0.85].map((w, i) => (
-          <div key={i} className="flex animate-pulse gap-3">
+        {[0.7, 0.45, 0.85].map((w) => (
+          <div key={w} className="flex animate-pulse gap-3">
             <div className="size-8 rounded-full bg-zinc-200 dark:bg-zinc-800" />
             <div className="flex-1 space-y-2 pt-1">
               <div className="h-3 w-24 rounded bg-zinc-200 dark:bg-zinc-800" />

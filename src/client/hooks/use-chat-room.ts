@@ -21,7 +21,7 @@ import { fromChatMessage, MessageIdentityCache, messageText, type RoomMessage } 
 import { newTraceparent } from "../lib/trace";
 import type { ConnectionStatus } from "./use-room-list";
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 /** A callback with a stable identity that always runs the latest closure. */
 function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
@@ -206,15 +206,14 @@ export function useRoomChat(socket: RoomSocket, roomId: string) {
     setHistory(current);
   }
 
-  const cacheRef = useRef<MessageIdentityCache | null>(null);
-  cacheRef.current ??= new MessageIdentityCache();
+  const [cache] = useState(() => new MessageIdentityCache());
   const messages = useMemo(() => {
     const liveIds = new Set(current.live.map((m) => m.id));
     const merged = current.older.length
       ? [...current.older.filter((m) => !liveIds.has(m.id)), ...current.live]
       : current.live;
-    return cacheRef.current!.stabilize(merged);
-  }, [current.older, current.live]);
+    return cache.stabilize(merged);
+  }, [cache, current.older, current.live]);
 
   // ── Older pages ──
   const [loadingOlder, setLoadingOlder] = useState(false);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef } from "react";
 import type { RoomClientFrame } from "../../shared/protocol";
 
 /** After this long without a keystroke, we tell the room we stopped typing. */
-export const TYPING_IDLE_MS = 3_000;
+const TYPING_IDLE_MS = 3_000;
 
 interface Sender {
   send(data: string): void;

@@ -75,7 +75,7 @@ export const UNAUTHORIZED_EVENT = "rooms:unauthorized";
 const roomPath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 
 /** Who we are, or how to sign in when no one. */
-export type SessionState = { user: SessionInfo["user"]; signIn: SignInOptions } | { user: null; signIn: SignInOptions };
+type SessionState = { user: SessionInfo["user"]; signIn: SignInOptions } | { user: null; signIn: SignInOptions };
 
 async function currentSession(): Promise<SessionState> {
   let response: Response;

@@ -5,7 +5,7 @@ import type { ChatMessage, MessageMetadata } from "../../shared/protocol";
 export type RoomMessage = UIMessage<MessageMetadata>;
 export type RoomMessagePart = RoomMessage["parts"][number];
 
-export const UNREADABLE_MESSAGE = "This message cannot be shown.";
+const UNREADABLE_MESSAGE = "This message cannot be shown.";
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

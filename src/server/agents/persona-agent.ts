@@ -34,12 +34,12 @@ import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provi
 import { ChatRoom } from "./chat-room";
 
 /** Notes a persona keeps per room; the oldest go first. */
-export const MAX_NOTES = 100;
-export const MAX_NOTE_LENGTH = 1_000;
+const MAX_NOTES = 100;
+const MAX_NOTE_LENGTH = 1_000;
 /** Notes placed in the persona's context on every answer (newest first). */
-export const NOTES_IN_CONTEXT = 20;
+const NOTES_IN_CONTEXT = 20;
 /** Model steps (tool rounds) per persona answer. */
-export const MAX_PERSONA_STEPS = 4;
+const MAX_PERSONA_STEPS = 4;
 
 export interface PersonaAnswerRequest {
   runId: string;

@@ -30,7 +30,7 @@ import type { PersonaAnswerRequest } from "./persona-agent";
 /** A persona answer that runs longer than this is stopped and marked as timed out. */
 export const PERSONA_ANSWER_TIMEOUT_MS = 120_000;
 /** Live updates of one streaming answer are sent at most this often. */
-export const PERSONA_RELAY_INTERVAL_MS = 50;
+const PERSONA_RELAY_INTERVAL_MS = 50;
 
 export interface PersonaAnswerer {
   answer(request: PersonaAnswerRequest): Promise<ReadableStream<Uint8Array>> | ReadableStream<Uint8Array>;
@@ -101,7 +101,7 @@ function decodeChunks(bytes: ReadableStream<Uint8Array>): ReadableStream<UIMessa
 }
 
 /** Runs one persona's answer into its own message. Never throws. */
-export async function runPersonaAnswer(
+async function runPersonaAnswer(
   host: PersonaTurnHost,
   persona: Persona,
   options: PersonaRunOptions

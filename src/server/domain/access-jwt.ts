@@ -26,7 +26,7 @@ export function accessConfig(env: { CF_ACCESS_TEAM_DOMAIN?: string; CF_ACCESS_AU
   return { teamDomain, audience };
 }
 
-export function accessIssuer(teamDomain: string): string {
+function accessIssuer(teamDomain: string): string {
   const host = teamDomain.replace(/^https?:\/\//i, "").replace(/\/+$/, "");
   return `https://${host}`;
 }

@@ -44,7 +44,7 @@ export function decodeCaller(value: string | null | undefined): Caller | null {
   }
 }
 
-export function callerFromRequest(request: Request): Caller | null {
+function callerFromRequest(request: Request): Caller | null {
   return decodeCaller(request.headers.get(CALLER_HEADER));
 }
 

@@ -21,7 +21,7 @@
  */
 import type { StreamTextTransform, TextStreamPart, ToolSet } from "ai";
 
-export const DELTA_WINDOW_MS = 16;
+const DELTA_WINDOW_MS = 16;
 
 type Timers = {
   set: (run: () => void, ms: number) => unknown;

@@ -7,7 +7,7 @@
  */
 import type { UIMessage } from "ai";
 
-export interface BudgetOptions {
+interface BudgetOptions {
   /** Token budget for the history (the system prompt is taken out of it). */
   maxTokens: number;
 }
@@ -29,7 +29,7 @@ export interface ContextWindow {
 /** Fixed per-message overhead (role markers, separators). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Flat estimate for a file / image part (its URL may be a huge data: URL). */
-export const FILE_PART_TOKENS = 256;
+const FILE_PART_TOKENS = 256;
 
 /** Cheap deterministic estimate: ceil(chars / 4). */
 export function estimateTokens(text: string): number {
@@ -123,8 +123,10 @@ export function selectContextWindow(messages: UIMessage[], opts: SelectContextWi
   // Position in `picked` of the oldest user message seen so far (-1: none).
   let oldestUserPos = -1;
 
+  // Newest first, by index: only the messages that fit are ever read.
   for (let i = total - 1; i >= 0; i--) {
-    const message = messages[i]!;
+    const message = messages[i];
+    if (message === undefined) continue;
     const cost = estimateMessageTokens(message);
     if (picked.length > 0 && used + cost > budget) break;
     picked.push(message);
@@ -135,7 +137,7 @@ export function selectContextWindow(messages: UIMessage[], opts: SelectContextWi
 
   // Drop leading non-user messages when the window holds a user message.
   if (oldestUserPos >= 0) {
-    for (let pos = picked.length - 1; pos > oldestUserPos; pos--) used -= costs[pos]!;
+    for (const cost of costs.slice(oldestUserPos + 1)) used -= cost;
     picked.length = oldestUserPos + 1;
   }
 

@@ -7,7 +7,7 @@
  */
 
 /** Characters of each panellist's answer the synthesis request quotes. */
-export const MAX_PANEL_ANSWER_CHARS = 4_000;
+const MAX_PANEL_ANSWER_CHARS = 4_000;
 
 export interface PanelResult {
   name: string;

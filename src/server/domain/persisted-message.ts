@@ -63,8 +63,8 @@ const boundedString = (value: unknown, max: number): string | undefined =>
 export function fitsBounds(value: unknown, maxDepth: number, maxBytes: number): boolean {
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
   let bytes = 0;
-  while (stack.length > 0) {
-    const { value: current, depth } = stack.pop()!;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value: current, depth } = next;
     if (depth > maxDepth) return false;
     if (typeof current === "string") bytes += current.length + 2;
     else if (current === null || typeof current !== "object") bytes += 8;
@@ -86,7 +86,7 @@ export function fitsBounds(value: unknown, maxDepth: number, maxBytes: number): 
 }
 
 /** A timestamp of ours, or `now` in its place. */
-export function serverTimestamp(value: unknown, now: number): number {
+function serverTimestamp(value: unknown, now: number): number {
   return typeof value === "number" &&
     Number.isFinite(value) &&
     value >= MIN_TIMESTAMP &&
@@ -112,7 +112,7 @@ function normalizeRef(value: unknown): { id: string; name: string } | undefined 
 }
 
 /** Keeps only the fields the server writes, each of its type; never walks anything else. */
-export function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number): MessageMetadata {
+function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number): MessageMetadata {
   const source = isRecord(raw) ? raw : {};
   const metadata: MessageMetadata = { createdAt: serverTimestamp(source.createdAt, now) };
   // Messages written before identities carry a bare name (see authorName).

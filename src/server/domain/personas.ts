@@ -13,7 +13,7 @@ import {
 import { AppError } from "../errors";
 import { generateRoomId } from "./rooms";
 
-export const personaNotFound = (id: string) =>
+const personaNotFound = (id: string) =>
   new AppError("not_found:persona", 404, `Persona "${id}" does not exist in this room.`);
 
 /** Names are compared the way people type mentions: case-insensitively. */

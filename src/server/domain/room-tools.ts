@@ -19,12 +19,12 @@ export interface RoomToolDeps {
 /** Step limit for a room turn (use with `stopWhen: stepCountIs(MAX_TOOL_STEPS)`). */
 export const MAX_TOOL_STEPS = 5;
 
-export const DEFAULT_TIME_ZONE = "UTC";
-export const SEARCH_QUERY_MAX_CHARS = 200;
-export const SEARCH_LIMIT_DEFAULT = 5;
-export const SEARCH_LIMIT_MAX = 20;
+const DEFAULT_TIME_ZONE = "UTC";
+const SEARCH_QUERY_MAX_CHARS = 200;
+const SEARCH_LIMIT_DEFAULT = 5;
+const SEARCH_LIMIT_MAX = 20;
 
-export const currentTimeInputSchema = z.object({
+const currentTimeInputSchema = z.object({
   timeZone: z
     .string()
     .trim()
@@ -34,7 +34,7 @@ export const currentTimeInputSchema = z.object({
     .describe('IANA time zone name, e.g. "Europe/Paris", "America/New_York" or "UTC". Omit for UTC.')
 });
 
-export const searchHistoryInputSchema = z.object({
+const searchHistoryInputSchema = z.object({
   query: z
     .string()
     .trim()
@@ -67,7 +67,7 @@ function resolveTimeZone(timeZone: string): string | null {
   }
 }
 
-export function currentTime(now: Date, requested: string | undefined): CurrentTimeResult {
+function currentTime(now: Date, requested: string | undefined): CurrentTimeResult {
   const wanted = requested?.trim() || DEFAULT_TIME_ZONE;
   const timeZone = resolveTimeZone(wanted);
   if (timeZone === null) {
@@ -108,5 +108,3 @@ export function createRoomTools(deps: RoomToolDeps) {
     })
   } satisfies ToolSet;
 }
-
-export type RoomTools = ReturnType<typeof createRoomTools>;

@@ -25,7 +25,7 @@ export function messagePreview(parts: readonly PartLike[], max = PREVIEW_LENGTH)
     .trim();
   if (!text) return null;
   const chars = Array.from(text);
-  return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
 }
 
 export interface RoomRow {

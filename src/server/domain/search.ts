@@ -9,7 +9,7 @@ import type { SearchHit, TextRange } from "../../shared/search";
 /** Rooms searched at once by the overseer: bounded, so 1,000 rooms do not wake at once. */
 export const SEARCH_CONCURRENCY = 16;
 /** How long a search waits for rooms before answering with what it has. */
-export const DEFAULT_SEARCH_DEADLINE_MS = 3_000;
+const DEFAULT_SEARCH_DEADLINE_MS = 3_000;
 
 export function searchDeadlineMs(env: { SEARCH_DEADLINE_MS?: string }): number {
   const n = Number(env.SEARCH_DEADLINE_MS);
@@ -17,7 +17,7 @@ export function searchDeadlineMs(env: { SEARCH_DEADLINE_MS?: string }): number {
 }
 
 /** Characters of context a snippet shows around its first match. */
-export const SNIPPET_LENGTH = 160;
+const SNIPPET_LENGTH = 160;
 
 /**
  * Words of a query, lower-cased. The framework's index matches the query
@@ -32,7 +32,7 @@ export function queryTerms(query: string): string[] {
  * A crude stem, enough to make marks agree with the porter tokenizer on
  * the common English endings ("failed", "failing", "fails" → "fail").
  */
-export function stem(word: string): string {
+function stem(word: string): string {
   const w = word.toLowerCase();
   for (const suffix of ["ingly", "edly", "ing", "ies", "ied", "ed", "es", "ly", "s"]) {
     if (w.length - suffix.length >= 3 && w.endsWith(suffix)) return w.slice(0, -suffix.length);

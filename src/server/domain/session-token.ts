@@ -13,7 +13,7 @@ import { type Identity, Identity as IdentitySchema } from "../../shared/identity
 export const SESSION_COOKIE = "rooms_session";
 export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
-export interface SessionClaims {
+interface SessionClaims {
   sub: string;
   name: string;
   gate: string;

@@ -3,7 +3,7 @@
  * they are sent (pure; the room uses it for its activity reports).
  */
 /** At most one activity report per room per this interval; the last change always gets reported. */
-export const ACTIVITY_REPORT_INTERVAL_MS = 250;
+const ACTIVITY_REPORT_INTERVAL_MS = 250;
 
 /**
  * Coalesces activity reports: the first goes at once, later ones within the

@@ -58,8 +58,9 @@ export function contextForTurn(messages: readonly UIMessage[]): TurnContext {
         threaded.push(message, ...(answersOf.get(message.id) ?? []));
         continue;
       }
-      if (!answersOf.has(message.id)) continue;
-      threaded.push(message, ...answersOf.get(message.id)!);
+      const answers = answersOf.get(message.id);
+      if (!answers) continue;
+      threaded.push(message, ...answers);
     } else if (!placed.has(message)) {
       threaded.push(message);
     }

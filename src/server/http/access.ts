@@ -26,7 +26,7 @@ import type { Env } from "../env";
 import { AppError, rateLimited } from "../errors";
 
 /** How the caller was identified. */
-export type CallerSource = "access" | "session" | "token" | "anonymous";
+type CallerSource = "access" | "session" | "token" | "anonymous";
 
 export type AppEnv = {
   Bindings: Env;
@@ -45,7 +45,7 @@ async function sha256(text: string): Promise<ArrayBuffer> {
 }
 
 /** Constant-time: both sides are hashed to equal length first. */
-export async function tokenMatches(given: string | undefined, expected: string): Promise<boolean> {
+async function tokenMatches(given: string | undefined, expected: string): Promise<boolean> {
   if (!given) return false;
   const [a, b] = await Promise.all([sha256(given), sha256(expected)]);
   // A workerd extension of SubtleCrypto (absent from the DOM typings).
@@ -55,7 +55,7 @@ export async function tokenMatches(given: string | undefined, expected: string):
   );
 }
 
-export function bearerToken(c: Context): string | undefined {
+function bearerToken(c: Context): string | undefined {
   const header = c.req.header("authorization");
   return header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() || undefined;
 }
@@ -107,13 +107,13 @@ export async function checkAccessToken(env: Env, address: string, given: string)
   return correct;
 }
 
-export async function sessionIdentity(c: Context<AppEnv>): Promise<Identity | null> {
+async function sessionIdentity(c: Context<AppEnv>): Promise<Identity | null> {
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;
   return readSession(token, await sessionSecret(c.env), await gateFingerprint(c.env.ACCESS_TOKEN));
 }
 
-export function isAllowedOrigin(
+function isAllowedOrigin(
   origin: string,
   requestUrl: string,
   host: string | undefined,

@@ -14,7 +14,7 @@ import { withoutReservedHeaders } from "./access";
 
 const OVERSEER_SEGMENT = "overseer-agent";
 
-export function checkAgentPath(pathname: string): void {
+function checkAgentPath(pathname: string): void {
   const [, prefix, binding, workspace] = pathname.split("/");
   if (prefix !== "agents" || binding !== OVERSEER_SEGMENT || workspace === undefined) {
     throw new AppError("not_found:route", 404, "No agent at this address.");

@@ -9,7 +9,7 @@ import type { ErrorBody } from "../../shared/errors";
 import { AppError } from "../errors";
 import { logError } from "../log";
 
-export function toAppError(error: unknown): AppError | null {
+function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof HTTPException) {
     if (error.status === 413) return new AppError("payload_too_large:body", 413, error.message);
@@ -28,7 +28,7 @@ export function toAppError(error: unknown): AppError | null {
  * uploading breaks its connection for the next request (seen through the
  * dev server's proxy). Bounded, so a huge upload is cut off instead.
  */
-export async function drainUnreadBody(request: Request, maxBytes = 1024 * 1024) {
+async function drainUnreadBody(request: Request, maxBytes = 1024 * 1024) {
   if (!request.body || request.bodyUsed || request.body.locked) return;
   const reader = request.body.getReader();
   let seen = 0;

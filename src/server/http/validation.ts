@@ -9,7 +9,7 @@ import { AppError } from "../errors";
 
 type IssueList = { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
 
-export function describeIssues(error: IssueList): string {
+function describeIssues(error: IssueList): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => {

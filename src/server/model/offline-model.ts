@@ -36,8 +36,8 @@ export interface OfflineModelOptions {
 /** Model id reported in response metadata, so callers can tell the reply is offline. */
 export const OFFLINE_MODEL_ID = "rooms-offline";
 /** Provider name of the offline model (also the providerMetadata key). */
-export const OFFLINE_PROVIDER = "rooms-offline";
-export const DEFAULT_CHUNK_DELAY_MS = 15;
+const OFFLINE_PROVIDER = "rooms-offline";
+const DEFAULT_CHUNK_DELAY_MS = 15;
 
 const MAX_QUESTION_CHARS = 500;
 const MAX_SYSTEM_PROMPT_CHARS = 200;
@@ -91,10 +91,10 @@ function quoteQuestion(question: string): string {
 }
 
 /** The text of the last user message in the prompt ("" if there is none). */
-export function lastUserQuestion(prompt: LanguageModelV4Prompt): string {
+function lastUserQuestion(prompt: LanguageModelV4Prompt): string {
   for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i]!;
-    if (message.role !== "user") continue;
+    const message = prompt[i];
+    if (message?.role !== "user") continue;
     return message.content
       .flatMap((part) => (part.type === "text" ? [part.text] : []))
       .join("\n")
@@ -255,7 +255,8 @@ export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOp
         },
         async pull(controller) {
           if (done) return;
-          const part = parts[index]!;
+          const part = parts[index];
+          if (!part) throw new Error("The offline model read past its last part.");
           // Pause before each text delta after the first, so it looks like streaming.
           if (delayMs > 0 && part.type === "text-delta" && parts[index - 1]?.type === "text-delta") {
             await new Promise<void>((resolve) => {

@@ -10,9 +10,9 @@ import type { RoomSettings } from "../../shared/protocol";
 import { createOfflineModel, OFFLINE_MODEL_ID, type OfflineRoomFacts } from "./offline-model";
 import { createStreamGuardFetch } from "./stream-guard-fetch";
 
-export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
-export const DEFAULT_CONTEXT_TOKEN_BUDGET = 8_000;
-export const DEFAULT_MODEL_IDLE_TIMEOUT_MS = 60_000;
+const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
+const DEFAULT_CONTEXT_TOKEN_BUDGET = 8_000;
+const DEFAULT_MODEL_IDLE_TIMEOUT_MS = 60_000;
 /** Retries of 429 and 5xx answers, with the AI SDK's exponential backoff. */
 export const MODEL_MAX_RETRIES = 2;
 

@@ -10,10 +10,10 @@
  * A Stop from the user still aborts as an abort, not as an error.
  */
 
-export const IDLE_TIMEOUT_CODE = "rooms_idle_timeout";
-export const CONNECTION_LOST_CODE = "rooms_connection_lost";
+const IDLE_TIMEOUT_CODE = "rooms_idle_timeout";
+const CONNECTION_LOST_CODE = "rooms_connection_lost";
 
-export class ProviderIdleTimeoutError extends Error {
+class ProviderIdleTimeoutError extends Error {
   readonly code = IDLE_TIMEOUT_CODE;
   constructor(ms: number) {
     super(`The model provider sent nothing for ${ms} ms.`);

@@ -49,6 +49,7 @@ export function Dialog({ open, onClose, title, description, children, className,
   }, []);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click closes on the backdrop; the keyboard has Escape, which <dialog> handles itself
     <dialog
       ref={ref}
       aria-labelledby={titleId}

@@ -12,8 +12,7 @@ import { AppError } from "../../errors";
 
 type Sql = <T>(strings: TemplateStringsArray, ...values: (string | number | boolean | null)[]) => T[];
 
-export const messageNotFound = (id: string) =>
-  new AppError("not_found:message", 404, `Message "${id}" is not in this room.`);
+const messageNotFound = (id: string) => new AppError("not_found:message", 404, `Message "${id}" is not in this room.`);
 
 /** Up to `count` messages older than `leafId` (exclusive), oldest first; and whether more exist. */
 async function olderThan(session: Session, leafId: string, count: number) {
