@@ -26,7 +26,7 @@ function summarise(error: unknown): Omit<ErrorSummary, "cause"> {
   };
 }
 
-export function errorSummary(error: unknown): ErrorSummary {
+function errorSummary(error: unknown): ErrorSummary {
   const cause = typeof error === "object" && error !== null ? (error as { cause?: unknown }).cause : undefined;
   return { ...summarise(error), ...(cause !== undefined ? { cause: summarise(cause) } : {}) };
 }

@@ -22,8 +22,8 @@ const MAX_PERSONA_NAME_LENGTH = 24;
 const PERSONA_NAME_PATTERN = /^[\p{L}][\p{L}\p{N}_-]*$/u;
 
 /** Tools a persona may be allowed to use. */
-const PERSONA_TOOLS = ["get_current_time", "search_room_history", "remember", "recall"] as const;
-type PersonaTool = (typeof PERSONA_TOOLS)[number];
+export const PERSONA_TOOLS = ["get_current_time", "search_room_history", "remember", "recall"] as const;
+export type PersonaTool = (typeof PERSONA_TOOLS)[number];
 
 const PersonaName = z
   .string({ error: "name must be a string" })

@@ -39,7 +39,7 @@ export const CONTENT_SECURITY_POLICY = serialise(POLICY);
  * (the HMR client preamble), so scripts may also be inline there. The built
  * client has none.
  */
-export const DEV_CONTENT_SECURITY_POLICY = serialise({
+const DEV_CONTENT_SECURITY_POLICY = serialise({
   ...POLICY,
   "script-src": ["'self'", "'unsafe-inline'"]
 });

@@ -21,7 +21,7 @@ export function PersonaColoursProvider({
 }
 
 /** A deleted persona's old answers keep a neutral grey. */
-export function usePersonaColour(persona: PersonaRef | undefined): string {
+function usePersonaColour(persona: PersonaRef | undefined): string {
   const colours = useContext(PersonaColours);
   return (persona && colours.get(persona.id)) || "#71717a";
 }
