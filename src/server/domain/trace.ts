@@ -80,7 +80,7 @@ export function continueOrStart(traceparent: unknown): { context: TraceContext; 
 }
 
 /** What a span ends with when a turn ends without finishing it itself. */
-export function endingStatus(outcome: "completed" | "error" | "aborted" | "interrupted"): SpanStatus {
+function endingStatus(outcome: "completed" | "error" | "aborted" | "interrupted"): SpanStatus {
   switch (outcome) {
     case "completed":
       return "ok";
