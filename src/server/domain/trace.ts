@@ -79,20 +79,6 @@ export function continueOrStart(traceparent: unknown): { context: TraceContext; 
   return { context: { traceId: newTraceId(), spanId: newSpanId(), flags: "01" }, fromClient: false };
 }
 
-/** What a span ends with when a turn ends without finishing it itself. */
-function endingStatus(outcome: "completed" | "error" | "aborted" | "interrupted"): SpanStatus {
-  switch (outcome) {
-    case "completed":
-      return "ok";
-    case "error":
-      return "error";
-    case "aborted":
-      return "stopped";
-    case "interrupted":
-      return "interrupted";
-  }
-}
-
 export interface TreeCheck {
   ok: boolean;
   /** Why not, for test failure messages. */
