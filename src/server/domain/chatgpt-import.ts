@@ -23,7 +23,7 @@ function conversation(raw: Json, where: string): ImportedRoom {
   if (!isObject(raw.mapping)) throw badImport(`${where}.mapping must be an object of nodes.`);
   const mapping = raw.mapping;
   const title = typeof raw.title === "string" && raw.title.trim() ? raw.title.trim() : "Imported conversation";
-  const name = title.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, MAX_ROOM_NAME_LENGTH);
+  const name = title.replace(/\p{Cc}/gu, " ").slice(0, MAX_ROOM_NAME_LENGTH);
   let leaf = typeof raw.current_node === "string" ? raw.current_node : undefined;
   if (leaf === undefined) {
     // No current node: the deepest node without children.
