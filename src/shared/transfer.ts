@@ -1,7 +1,7 @@
 /** Wire types of export, import and fork. */
 import { z } from "zod";
 import type { Persona } from "./personas";
-import type { ChatMessage, RoomSettings } from "./protocol";
+import type { RoomSettings } from "./protocol";
 
 /** Our lossless room export: `format` and `version` tell importers what they hold. */
 export const ROOM_EXPORT_FORMAT = "rooms.room-export";
@@ -33,10 +33,6 @@ export interface RoomOrigin {
   roomId: string;
   roomName: string;
   messageId: string;
-}
-
-export interface RoomExport extends RoomExportHeader {
-  messages: ChatMessage[];
 }
 
 export const ForkBody = z.strictObject({

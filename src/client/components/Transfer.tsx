@@ -6,7 +6,6 @@
 import { Download, GitFork, Upload } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import type { RoomDetail } from "../../shared/protocol";
 import { type ImportResult, MAX_IMPORT_BYTES } from "../../shared/transfer";
 import { ApiError, api, errorMessage } from "../lib/api";
 import { roomPath } from "../lib/routes";
@@ -165,5 +164,3 @@ export function ForkButton({ onFork }: { onFork: () => void }) {
     </IconButton>
   );
 }
-
-export type { RoomDetail };

@@ -76,7 +76,7 @@ function fromRoomExport(data: Json): ImportedRoom {
   return { settings, messages: remapIds(data.messages.map((m, i) => message(m, `messages[${i}]`))) };
 }
 
-export function roomSettings(raw: Json, where: string): RoomSettings {
+function roomSettings(raw: Json, where: string): RoomSettings {
   const parsed = CreateRoomBody.safeParse({
     name: raw.name,
     ...(raw.systemPrompt !== undefined ? { systemPrompt: raw.systemPrompt } : {}),

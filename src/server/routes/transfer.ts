@@ -40,7 +40,7 @@ function fileStem(name: string): string {
   );
 }
 
-export const importBodyLimit = bodyLimit({
+const importBodyLimit = bodyLimit({
   maxSize: MAX_IMPORT_BYTES,
   onError: () => {
     throw new AppError("payload_too_large:body", 413, `An import file may be at most ${MAX_IMPORT_BYTES} bytes.`);
