@@ -11,6 +11,7 @@
  * <Suspense>.
  */
 import { useAgentChat } from "@cloudflare/ai-chat/react";
+import { MessageType } from "@cloudflare/ai-chat/types";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { DEFAULT_WORKSPACE } from "../../shared/constants";
@@ -60,10 +61,10 @@ export function useRoomSocket(roomId: string, self: Identity) {
     onConnectionError: () => setStatus("closed"),
     onMessage: (event: MessageEvent) => {
       if (typeof event.data !== "string") return;
-      if (event.data.includes('"cf_agent_use_chat_response"')) {
+      if (event.data.includes(`"${MessageType.CF_AGENT_USE_CHAT_RESPONSE}"`)) {
         try {
           const frame = JSON.parse(event.data) as { type?: string; id?: string; done?: boolean; error?: boolean };
-          if (frame.type !== "cf_agent_use_chat_response" || typeof frame.id !== "string") return;
+          if (frame.type !== MessageType.CF_AGENT_USE_CHAT_RESPONSE || typeof frame.id !== "string") return;
           if (frame.done || frame.error) {
             if (activeTurnRef.current === frame.id) activeTurnRef.current = null;
           } else {
@@ -95,7 +96,7 @@ export function useRoomSocket(roomId: string, self: Identity) {
    */
   const cancelActiveTurn = useCallback(() => {
     const id = activeTurnRef.current;
-    if (id) sendRef.current(JSON.stringify({ type: "cf_agent_chat_request_cancel", id }));
+    if (id) sendRef.current(JSON.stringify({ type: MessageType.CF_AGENT_CHAT_REQUEST_CANCEL, id }));
   }, []);
 
   // The room knows us by the identity captured at connect: after a rename,

@@ -4,7 +4,9 @@
  * transcript. Kept out of chat-room.ts so the agent class stays a thin
  * wiring of framework hooks.
  */
+
 import type { AIChatAgent } from "@cloudflare/ai-chat";
+import { MessageType } from "@cloudflare/ai-chat/types";
 import { convertToModelMessages, type UIMessage } from "ai";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../../shared/personas";
 import type { MessageMetadata, RoomState } from "../../../shared/protocol";
@@ -183,7 +185,7 @@ export class RoomPersonas {
       },
       persona: async (id) => (await this.room.dynamicAgents.get(PersonaAgent, id)) as unknown as PersonaAnswerer,
       upsert: (message) => this.upsert(message),
-      relay: (message) => this.room.broadcast(JSON.stringify({ type: "cf_agent_message_updated", message })),
+      relay: (message) => this.room.broadcast(JSON.stringify({ type: MessageType.CF_AGENT_MESSAGE_UPDATED, message })),
       modelLabel: (persona) => ({
         model: activeModelId(config, { model: persona.model ?? settings().model }),
         offline: isOffline(config)
