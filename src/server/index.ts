@@ -81,3 +81,4 @@ export { ChatRoom } from "./agents/chat-room";
 // own names: routing finds them through ctx.exports[Class.name].
 export { OverseerAgent } from "./agents/overseer-agent";
 export { PersonaAgent } from "./agents/persona-agent";
+export { TaskAgent } from "./agents/task-agent";

@@ -170,6 +170,8 @@ export interface MessageMetadata {
   error?: string;
   /** On a question: nobody was asked to answer it (a humans-only room). */
   noReply?: boolean;
+  /** A background task's result, posted by that task. */
+  task?: { id: string; asked: string; status: string };
   /** A panellist's answer, or the assistant's synthesis of a panel. */
   panel?: "answer" | "synthesis";
   /** The answer was written by this persona, not the room's assistant. */

@@ -33,19 +33,18 @@ describe("personas in the browser", () => {
     expect(personas.id).toBe(room.id);
 
     // Alice asks the panel from the composer; Bob watches both answers stream.
-    await composer(alice.page).fill("Which language first? [[fake:chunks=25,slow=150]]");
+    await composer(alice.page).fill("Which language first? [[fake:chunks=40,slow=200]]");
     await alice.page.getByRole("button", { name: "Ask the panel" }).click();
 
-    for (const name of ["Ada", "Grace"]) {
-      const row = personaRow(bob.page, name);
-      await row.getByText(/t4 /).waitFor();
-      // Still streaming when Bob first sees it.
-      expect(await row.textContent()).not.toContain("t24");
-    }
+    const names = ["Ada", "Grace"];
+    await Promise.all(names.map((name) => personaRow(bob.page, name).getByText(/t4 /).waitFor()));
+    // Both still streaming, side by side, when Bob sees them.
+    const partial = await Promise.all(names.map((name) => personaRow(bob.page, name).textContent()));
+    for (const text of partial) expect(text).not.toContain("t39");
     await alice.page.screenshot({ path: screenshotPath("panel") });
-    for (const name of ["Ada", "Grace"]) {
-      await personaRow(bob.page, name).getByText(/t24/).waitFor({ timeout: 30_000 });
-      await personaRow(alice.page, name).getByText(/t24/).waitFor({ timeout: 30_000 });
+    for (const name of names) {
+      await personaRow(bob.page, name).getByText(/t39/).waitFor({ timeout: 30_000 });
+      await personaRow(alice.page, name).getByText(/t39/).waitFor({ timeout: 30_000 });
     }
     // Then the assistant's synthesis, naming the panellists.
     const synthesis = messageRows(bob.page, "assistant").filter({ hasText: "panel synthesis" });

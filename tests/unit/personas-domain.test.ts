@@ -1,5 +1,12 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
+import {
+  limitMessage,
+  limitReached,
+  MAX_TASK_STEPS,
+  MAX_TASK_TOKENS,
+  taskPrompt
+} from "../../src/server/domain/delegation";
 import { isPanelQuestion, mentionedPersonas, planTurn } from "../../src/server/domain/mentions";
 import { panelInstructions, synthesisRequest } from "../../src/server/domain/panel";
 import { personaSystemPrompt, transcriptFor } from "../../src/server/domain/persona-context";
@@ -130,5 +137,30 @@ describe("panel synthesis request", () => {
 
   it("tells each panellist who else is on the panel and the question", () => {
     expect(panelInstructions("Ship?", ["Ada", "Bob"])).toMatch(/@Ada, @Bob[\s\S]*The panel question: Ship\?/);
+  });
+});
+
+describe("delegation limits", () => {
+  const call = (toolName: string, input: unknown) => ({ toolCalls: [{ toolName, input }] });
+  it("detect the same tool with the same arguments three times, not different arguments", () => {
+    expect(limitReached([call("t", { a: 1 }), call("t", { a: 1 })])).toBeNull();
+    expect(limitReached([call("t", { a: 1 }), call("t", { a: 2 }), call("t", { a: 1 })])).toBeNull();
+    expect(limitReached([call("t", { a: 1 }), call("t", { a: 2 }), call("t", { a: 1 }), call("t", { a: 1 })])).toEqual({
+      limit: "loop",
+      detail: "t"
+    });
+  });
+
+  it("end a task past its token budget or out of steps while still calling tools", () => {
+    expect(limitReached([{ usage: { totalTokens: MAX_TASK_TOKENS + 1 } }])).toEqual({ limit: "tokens" });
+    const steps = Array.from({ length: MAX_TASK_STEPS }, (_, i) => call("t", { i }));
+    expect(limitReached(steps)).toEqual({ limit: "steps" });
+    expect(limitReached([...steps.slice(1), { toolCalls: [] }])).toBeNull();
+    expect(limitMessage("steps")).toContain(String(MAX_TASK_STEPS));
+  });
+
+  it("give the task only its text and the excerpts passed", () => {
+    expect(taskPrompt("Do it", [])).toBe("Do it");
+    expect(taskPrompt("Do it", ["a\nb"])).toBe("Do it\n\nExcerpts from the room:\n> a\n> b");
   });
 });

@@ -1,2 +1,2 @@
 // The production Worker, unchanged: tests exercise exactly what ships.
-export { AuthKeeper, ChatRoom, default, OverseerAgent, PersonaAgent } from "../../src/server/index";
+export { AuthKeeper, ChatRoom, default, OverseerAgent, PersonaAgent, TaskAgent } from "../../src/server/index";

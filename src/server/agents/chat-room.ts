@@ -21,7 +21,7 @@
  *   ended early.
  */
 import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from "@cloudflare/ai-chat";
-import type { Connection, ConnectionContext, WSMessage } from "agents";
+import type { AgentToolLifecycleResult, AgentToolRunInfo, Connection, ConnectionContext, WSMessage } from "agents";
 import { wrapAISDK } from "agents/observability/ai";
 import * as ai from "ai";
 import {
@@ -49,6 +49,7 @@ import { ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION, type RoomExportHeader, type Ro
 import { toChatMessage } from "../domain/chat-messages";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
+import { MAX_TASKS_PER_ROOM } from "../domain/delegation";
 import { memoryWindowBytes, WINDOW_CHECK_EVERY, windowStart } from "../domain/memory-window";
 import { describeModelError, modelErrorCode } from "../domain/model-errors";
 import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
@@ -63,6 +64,7 @@ import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveMo
 import type { PersonaFootprint } from "./persona-agent";
 import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
+import { RoomDelegation } from "./room/delegation";
 import { FrameGuard } from "./room/frame-guard";
 import { pageAfter, pageAround } from "./room/history-pages";
 import { RoomPersonas } from "./room/personas";
@@ -113,6 +115,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     () => Number(this.env.PERSONA_TIMEOUT_MS) || PERSONA_ANSWER_TIMEOUT_MS
   );
   #presence = new RoomPresence(this);
+  #delegation = new RoomDelegation(this, (message) => this.#personas.upsert(message));
+  /** The framework's own cap on child runs, behind RoomDelegation's clearer refusal. */
+  maxConcurrentAgentTools = MAX_TASKS_PER_ROOM + 1;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -375,12 +380,13 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       messages: panel ? [{ role: "user", content: panel.prompt }] : await convertToModelMessages(window.messages),
       tools: panel
         ? undefined
-        : trace.traceTools(
-            createRoomTools({
+        : trace.traceTools({
+            ...createRoomTools({
               now: () => new Date(),
               searchHistory: (query, limit) => this.searchHistory(query, limit)
-            })
-          ),
+            }),
+            delegate: this.#delegation.tool()
+          }),
       stopWhen: isStepCount(MAX_TOOL_STEPS),
       // One frame per ~16 ms per stream instead of one per token.
       experimental_transform: coalesceDeltas(),
@@ -437,7 +443,14 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     }
     if (traceId) this.#turnErrorCodes.delete(traceId);
     this.#keepWindowBounded();
+    // The turn's task results are in the transcript now: drop their facets.
+    await this.#delegation.removeFinished();
     this.reportActivity();
+  }
+
+  /** A background task ended (called by name by the agent-tool runtime, see room/delegation.ts). */
+  async onTaskFinished(run: AgentToolRunInfo, result: AgentToolLifecycleResult) {
+    await this.#delegation.finished(run, result);
   }
 
   /**

@@ -139,6 +139,13 @@ function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number
     if (typeof source.errorCode === "string" && ERROR_CODE.test(source.errorCode))
       metadata.errorCode = source.errorCode;
     if (typeof source.traceId === "string" && TRACE_ID.test(source.traceId)) metadata.traceId = source.traceId;
+    if (source.panel === "answer" || source.panel === "synthesis") metadata.panel = source.panel;
+    if (isRecord(source.task)) {
+      const id = boundedString(source.task.id, PERSIST_LIMITS.maxIdLength);
+      const asked = boundedString(source.task.asked, PERSIST_LIMITS.maxErrorLength);
+      const status = boundedString(source.task.status, 32);
+      if (id) metadata.task = { id, asked: asked ?? "", status: status ?? "completed" };
+    }
   }
   return metadata;
 }

@@ -1,0 +1,157 @@
+/**
+ * The room assistant's `delegate` tool. Hand-written around the framework's
+ * `runAgentTool` rather than `agentTool()`, because one tool must offer both
+ * modes (wait for the result, or run in the background and post it later)
+ * and enforce the room's limits before a child is spawned; `runAgentTool`
+ * still does the work: it spawns the TaskAgent facet, streams its turn,
+ * bridges the abort signal (Stop ends a waiting task), bounds background
+ * runs by `maxBudgetMs` and calls back by method name after eviction.
+ */
+import type { AIChatAgent } from "@cloudflare/ai-chat";
+import type { AgentToolLifecycleResult, AgentToolRunInfo } from "agents";
+import { type Tool, tool, type UIMessage } from "ai";
+import { z } from "zod";
+import type { MessageMetadata, RoomState } from "../../../shared/protocol";
+import {
+  limitMessage,
+  MAX_EXCERPT_LENGTH,
+  MAX_EXCERPTS,
+  MAX_TASK_LENGTH,
+  MAX_TASKS_PER_ROOM,
+  TASK_WALL_TIME_MS
+} from "../../domain/delegation";
+import type { Env } from "../../env";
+import { TaskAgent, type TaskInput } from "../task-agent";
+
+const TERMINAL = ["completed", "error", "aborted", "interrupted"] as const;
+
+export const delegateInput = z.object({
+  task: z.string().trim().min(1).max(MAX_TASK_LENGTH).describe("A self-contained task: everything the agent needs."),
+  excerpts: z
+    .array(z.string().max(MAX_EXCERPT_LENGTH))
+    .max(MAX_EXCERPTS)
+    .optional()
+    .describe("Exact excerpts from the room the task needs; the task agent sees nothing else."),
+  background: z
+    .boolean()
+    .optional()
+    .describe("true: answer now and post the task's result in the room when done. false (default): wait for it.")
+});
+
+export interface TaskOutcome {
+  ok: boolean;
+  status: string;
+  result?: string;
+  limit?: string;
+  error?: string;
+  taskId?: string;
+  background?: boolean;
+}
+
+type RoomAgent = AIChatAgent<Env, RoomState>;
+
+export class RoomDelegation {
+  /** Tasks this room runs now (in memory: a wake forgets finished ones anyway). */
+  #running = new Set<string>();
+
+  constructor(
+    private readonly room: RoomAgent,
+    private readonly post: (message: UIMessage) => Promise<void>
+  ) {}
+
+  tool(): Tool {
+    return tool({
+      description:
+        "Hand a self-contained task to a separate task agent with its own context (only the task and the excerpts " +
+        "you pass). Use it for focused sub-work. Set background to true for long work whose result can arrive later.",
+      inputSchema: delegateInput,
+      execute: (input, { toolCallId, abortSignal }) => this.#delegate(input, toolCallId, abortSignal)
+    });
+  }
+
+  async #delegate(input: TaskInput & { background?: boolean }, toolCallId: string, abortSignal?: AbortSignal) {
+    if (this.#running.size >= MAX_TASKS_PER_ROOM) {
+      return { ok: false, status: "refused", error: limitMessage("tasks") } satisfies TaskOutcome;
+    }
+    const taskInput: TaskInput = { task: input.task, excerpts: input.excerpts ?? [] };
+    if (input.background) {
+      const run = await this.room.runAgentTool(TaskAgent, {
+        input: taskInput,
+        parentToolCallId: toolCallId,
+        detached: { onFinish: "onTaskFinished", maxBudgetMs: TASK_WALL_TIME_MS }
+      });
+      if (run.status === "error") return { ok: false, status: "error", error: run.error } satisfies TaskOutcome;
+      this.#running.add(run.runId);
+      return {
+        ok: true,
+        status: "running",
+        background: true,
+        taskId: run.runId,
+        result: "The task runs in the background; its result will be posted in the room."
+      } satisfies TaskOutcome;
+    }
+    const wall = AbortSignal.timeout(TASK_WALL_TIME_MS);
+    const signal = abortSignal ? AbortSignal.any([abortSignal, wall]) : wall;
+    const runId = crypto.randomUUID();
+    this.#running.add(runId);
+    try {
+      const run = await this.room.runAgentTool(TaskAgent, {
+        runId,
+        input: taskInput,
+        parentToolCallId: toolCallId,
+        signal
+      });
+      const limit = (await this.#limitOf(run.runId)) ?? (wall.aborted ? limitMessage("wall_time") : null);
+      return {
+        ok: run.status === "completed" && !limit,
+        status: run.status,
+        taskId: run.runId,
+        result: run.summary ?? "",
+        ...(limit ? { limit } : {}),
+        ...(run.error ? { error: run.error } : {})
+      } satisfies TaskOutcome;
+    } finally {
+      this.#running.delete(runId);
+    }
+  }
+
+  /** Background task done: post its result as a message from that task, then remove its facet. */
+  async finished(run: AgentToolRunInfo, result: AgentToolLifecycleResult) {
+    this.#running.delete(run.runId);
+    const asked = (run.inputPreview as TaskInput | undefined)?.task ?? "";
+    const limit = await this.#limitOf(run.runId);
+    const budget = result.status === "interrupted" && result.reason === "budget-exceeded";
+    const ending = limit ?? (budget ? limitMessage("wall_time") : null);
+    const text =
+      result.status === "completed" && !ending
+        ? result.summary || "(The task finished without a result.)"
+        : (ending ?? result.error ?? `The task ended: ${result.status}.`);
+    const metadata: MessageMetadata = {
+      createdAt: Date.now(),
+      task: { id: run.runId, asked: asked.slice(0, 200), status: result.status },
+      ...(result.status !== "completed" || ending ? { error: ending ?? result.error ?? result.status } : {})
+    };
+    await this.post({ id: `task_${run.runId}`, role: "assistant", parts: [{ type: "text", text }], metadata });
+    await this.room.dynamicAgents.delete(TaskAgent, run.runId);
+    await this.removeFinished();
+  }
+
+  /**
+   * Finished tasks' facets go once their results are in the transcript.
+   * Not while a background task runs: its finish callback still needs its run.
+   */
+  async removeFinished(): Promise<void> {
+    if (this.#running.size > 0) return;
+    await this.room.clearAgentToolRuns({ status: [...TERMINAL] });
+  }
+
+  async #limitOf(runId: string): Promise<string | null> {
+    try {
+      const task = await this.room.dynamicAgents.get(TaskAgent, runId);
+      return await task.limitHit();
+    } catch (error) {
+      console.warn("[RoomDelegation] could not read the task's limit:", error);
+      return null;
+    }
+  }
+}

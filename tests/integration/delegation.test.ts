@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { LOOP_REPEAT_LIMIT, MAX_TASKS_PER_ROOM, TASK_SYSTEM_PROMPT } from "../../src/server/domain/delegation";
+import { type DevServer, startDevServer } from "../support/dev-server";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { client, messageText, uniqueName, waitFor } from "./helpers";
+
+// Delegation over the real dev server: the room's assistant (driven by the
+// fake provider) calls `delegate`; a TaskAgent facet answers through the
+// same fake provider with only the task and the excerpts as its context.
+let fake: FakeOpenAI;
+let server: DevServer;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  server = await startDevServer({
+    vars: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key-not-secret", OPENAI_MODEL: "fake-model" }
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+beforeEach(() => fake.reset());
+
+const delegateDirective = (args: Record<string, unknown>) =>
+  `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify(args))}]]`;
+const systemOf = (request: { body: any }) =>
+  (request.body.messages as any[])
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n");
+const taskRequests = () => fake.requests.filter((r) => systemOf(r).includes(TASK_SYSTEM_PROMPT));
+
+function delegateOutput(message: any) {
+  const part = message.parts.find((p: any) => p.type === "tool-delegate");
+  return part?.output;
+}
+
+describe("delegation", () => {
+  it("runs a task with only the task and its excerpts as context, and uses the result", async () => {
+    const api = client(server.url, uniqueName("ws"));
+    const room = await api.createRoom();
+    expect((await api.send(room.id, "secret room chatter")).status).toBe(200);
+    const sent = await api.send(
+      room.id,
+      `Please delegate ${delegateDirective({ task: "Summarise the excerpt", excerpts: ["The launch is Friday."] })}`
+    );
+    expect(sent.status).toBe(200);
+
+    const [task] = taskRequests();
+    expect(task.lastUserText).toBe("Summarise the excerpt\n\nExcerpts from the room:\n> The launch is Friday.");
+    expect(JSON.stringify(task.body.messages)).not.toContain("secret room chatter");
+
+    const { messages } = await api.messages(room.id);
+    const answer = messages.at(-1);
+    expect(delegateOutput(answer)).toMatchObject({
+      ok: true,
+      status: "completed",
+      result: expect.stringContaining("Echo: Summarise the excerpt")
+    });
+    expect(messageText(answer)).toContain("Tool said:");
+  });
+
+  it(`ends a task that repeats the same tool call ${LOOP_REPEAT_LIMIT} times, with a clear reason`, async () => {
+    const api = client(server.url, uniqueName("ws"));
+    const room = await api.createRoom();
+    const sent = await api.send(
+      room.id,
+      `Go ${delegateDirective({ task: "Check the time forever [[fake:tool=get_current_time,loop]]" })}`
+    );
+    expect(sent.status).toBe(200);
+    expect(taskRequests()).toHaveLength(LOOP_REPEAT_LIMIT);
+    const { messages } = await api.messages(room.id);
+    expect(delegateOutput(messages.at(-1))).toMatchObject({
+      ok: false,
+      limit: expect.stringContaining(`same arguments ${LOOP_REPEAT_LIMIT} times`)
+    });
+  });
+
+  it("refuses delegation from inside a task (nesting depth)", async () => {
+    const api = client(server.url, uniqueName("ws"));
+    const room = await api.createRoom();
+    const inner = `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify({ task: "deeper" }))}]]`;
+    const sent = await api.send(room.id, `Nest ${delegateDirective({ task: `Delegate again ${inner}` })}`);
+    expect(sent.status).toBe(200);
+    const { messages } = await api.messages(room.id);
+    expect(delegateOutput(messages.at(-1))).toMatchObject({
+      ok: false,
+      limit: expect.stringContaining("nesting depth")
+    });
+  });
+
+  it("runs tasks in the background, posts each result as a message from that task, and caps tasks at once", async () => {
+    const api = client(server.url, uniqueName("ws"));
+    const room = await api.createRoom();
+    const quick = await api.send(room.id, `Later ${delegateDirective({ task: "Background job", background: true })}`);
+    expect(quick.status).toBe(200);
+    const posted = await waitFor(
+      () => api.messages(room.id),
+      (page) => page.messages.some((m) => m.metadata?.task),
+      30_000
+    );
+    const result = posted.messages.find((m) => m.metadata?.task);
+    expect(result.metadata.task).toMatchObject({ asked: "Background job", status: "completed" });
+    expect(messageText(result)).toBe("Echo: Background job");
+
+    // Fill the room with tasks that never finish, then one more is refused.
+    for (let i = 0; i < MAX_TASKS_PER_ROOM; i++) {
+      const sent = await api.send(
+        room.id,
+        `Hang ${i} ${delegateDirective({ task: `Stuck ${i} [[fake:hang]]`, background: true })}`
+      );
+      expect(sent.status).toBe(200);
+    }
+    const refused = await api.send(room.id, `One more ${delegateDirective({ task: "Too many", background: true })}`);
+    expect(refused.status).toBe(200);
+    const { messages } = await api.messages(room.id);
+    expect(delegateOutput(messages.at(-1))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining(`already runs ${MAX_TASKS_PER_ROOM} tasks`)
+    });
+    // Deleting the room stops the stuck tasks' upstream requests.
+    const stuck = fake.requests.filter((r) => r.lastUserText?.startsWith("Stuck"));
+    expect(stuck).toHaveLength(MAX_TASKS_PER_ROOM);
+    expect((await api.call(`/${room.id}`, { method: "DELETE" })).status).toBe(204);
+    await Promise.all(stuck.map((r) => fake.waitForClientClose(r.id, 15_000)));
+  });
+});
