@@ -77,6 +77,7 @@ export class RoomDelegation {
     if (input.background) {
       const run = await this.room.runAgentTool(TaskAgent, {
         input: taskInput,
+        inputPreview: taskInput,
         parentToolCallId: toolCallId,
         detached: { onFinish: "onTaskFinished", maxBudgetMs: TASK_WALL_TIME_MS }
       });
