@@ -5,7 +5,7 @@
  */
 
 /** Tasks cannot delegate further: the room's assistant is depth 0, its tasks depth 1. */
-export const MAX_DELEGATION_DEPTH = 1;
+const MAX_DELEGATION_DEPTH = 1;
 /** Tasks running at once per room (sync and background together). */
 export const MAX_TASKS_PER_ROOM = 3;
 /** Model steps (tool rounds) per task. */

@@ -25,7 +25,7 @@ import { TaskAgent, type TaskInput } from "../task-agent";
 
 const TERMINAL = ["completed", "error", "aborted", "interrupted"] as const;
 
-export const delegateInput = z.object({
+const delegateInput = z.object({
   task: z.string().trim().min(1).max(MAX_TASK_LENGTH).describe("A self-contained task: everything the agent needs."),
   excerpts: z
     .array(z.string().max(MAX_EXCERPT_LENGTH))
@@ -38,7 +38,7 @@ export const delegateInput = z.object({
     .describe("true: answer now and post the task's result in the room when done. false (default): wait for it.")
 });
 
-export interface TaskOutcome {
+interface TaskOutcome {
   ok: boolean;
   status: string;
   result?: string;
