@@ -1,4 +1,4 @@
-import type { UIMessage } from "ai";
+import { getToolName, isToolUIPart, type UIMessage } from "ai";
 import type { ChatMessage, MessageMetadata } from "../../shared/protocol";
 
 /** The AI SDK message shape with our server's metadata. */
@@ -60,16 +60,15 @@ export interface ToolPartView {
 
 /** `tool-<name>` and `dynamic-tool` parts, normalised for display. */
 export function asToolPart(part: RoomMessagePart): ToolPartView | null {
-  const record = part as unknown as Record<string, unknown>;
-  const type = String(record.type);
-  if (type !== "dynamic-tool" && !type.startsWith("tool-")) return null;
+  if (!isToolUIPart(part)) return null;
+  // Stored parts passed the server's checks, but old rooms may lack fields.
   return {
-    name: type === "dynamic-tool" ? String(record.toolName ?? "tool") : type.slice("tool-".length),
-    state: String(record.state ?? ""),
-    input: record.input,
-    output: record.output,
-    errorText: typeof record.errorText === "string" ? record.errorText : undefined,
-    toolCallId: String(record.toolCallId ?? "")
+    name: getToolName(part) ?? "tool",
+    state: String(part.state ?? ""),
+    input: part.input,
+    output: "output" in part ? part.output : undefined,
+    errorText: "errorText" in part && typeof part.errorText === "string" ? part.errorText : undefined,
+    toolCallId: String(part.toolCallId ?? "")
   };
 }
 
