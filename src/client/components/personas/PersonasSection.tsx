@@ -8,6 +8,7 @@ import { useState } from "react";
 import {
   type DefaultResponder,
   MAX_PERSONAS_PER_ROOM,
+  PERSONA_PALETTE,
   PERSONA_TOOLS,
   type Persona,
   type PersonaTool
@@ -39,10 +40,10 @@ interface Draft {
   tools: PersonaTool[];
 }
 
-const emptyDraft = (): Draft => ({
+const emptyDraft = (taken: readonly Persona[]): Draft => ({
   id: null,
   name: "",
-  colour: "#2563eb",
+  colour: PERSONA_PALETTE.find((c) => !taken.some((p) => p.colour === c)) ?? PERSONA_PALETTE[0],
   systemPrompt: "",
   model: "",
   temperature: "",
@@ -119,7 +120,7 @@ export function PersonasSection({
           </span>
         </h3>
         {!draft && personas.length < MAX_PERSONAS_PER_ROOM && (
-          <Button type="button" size="sm" variant="secondary" onClick={() => setDraft(emptyDraft())}>
+          <Button type="button" size="sm" variant="secondary" onClick={() => setDraft(emptyDraft(personas))}>
             <Plus className="size-3.5" aria-hidden="true" />
             Add persona
           </Button>
