@@ -17,6 +17,8 @@ const ERROR_CODES = [
   "not_found:persona",
   "conflict:room_limit",
   "conflict:room_full",
+  "conflict:not_latest",
+  "forbidden:not_author",
   "conflict:persona_limit",
   "conflict:persona_name",
   "payload_too_large:body",

@@ -160,6 +160,8 @@ export interface MessageMetadata {
    * as an earlier version (a sibling in the room's message tree).
    */
   versionOf?: string;
+  /** Which version of its position this is (1 is the original); the newest is shown. */
+  version?: number;
   createdAt?: number;
   model?: string;
   offline?: boolean;
@@ -184,6 +186,17 @@ export interface MessageMetadata {
 
 /** A stored message as REST returns it: the AI SDK's UIMessage. */
 export type ChatMessage = UIMessage<MessageMetadata>;
+
+/**
+ * `GET …/messages/:id/versions`: every version of a message's position,
+ * oldest first (the room shows the newest), each with the messages that
+ * followed it on its own branch (at most 20).
+ */
+export interface MessageVersions {
+  messageId: string;
+  parentId: string | null;
+  versions: Array<{ messages: ChatMessage[] }>;
+}
 
 export interface MessagePage {
   messages: ChatMessage[];

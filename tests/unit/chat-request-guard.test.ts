@@ -3,18 +3,19 @@ import { describe, expect, it } from "vitest";
 import { guardChatRequest } from "../../src/server/domain/chat-request-guard";
 
 const limits = { maxMessageLength: 100, maxMessages: 10 };
+const AUTHOR = { id: "u_ann", name: "Ann" };
+const BEN = { id: "u_ben", name: "Ben" };
 const stored = (id: string, role: "user" | "assistant", text: string): UIMessage => ({
   id,
   role,
   parts: [{ type: "text", text }],
-  metadata: { author: "orig" }
+  metadata: { author: role === "user" ? AUTHOR : undefined }
 });
 const transcript = [stored("u1", "user", "hello"), stored("a1", "assistant", "hi there")];
 const known = new Map(transcript.map((m) => [m.id, m]));
-const AUTHOR = { id: "u_ann", name: "Ann" };
 const NOW = 1_700_000_000_000;
-const send = (messages: unknown[], trigger = "submit-message", history: UIMessage[] = transcript) =>
-  guardChatRequest(JSON.stringify({ messages, trigger }), history, limits, AUTHOR, NOW);
+const send = (messages: unknown[], trigger = "submit-message", history: UIMessage[] = transcript, as = AUTHOR) =>
+  guardChatRequest(JSON.stringify({ messages, trigger }), history, limits, as, NOW, () => "new-id");
 const newUser = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
   id,
   role: "user",
@@ -51,13 +52,43 @@ describe("guardChatRequest", () => {
     expect(result.ok && JSON.parse(result.body).messages.map((m: UIMessage) => m.id)).toEqual(["u1", "a1", "u2"]);
   });
 
-  it("lets a user message be edited under its own id, dropping what followed it", () => {
+  it("turns an edit into a new version beside the original, deleting nothing", () => {
     const longer = [...transcript, stored("u2", "user", "second"), stored("a2", "assistant", "reply")];
     const result = send([newUser("u2", "second, edited")], "submit-message", longer);
-    expect(result.ok && JSON.parse(result.body).messages).toEqual([
-      ...transcript,
-      newUser("u2", "second, edited", { metadata: { author: AUTHOR, createdAt: NOW } })
-    ]);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const edited = newUser("new-id", "second, edited", {
+      metadata: { author: AUTHOR, createdAt: NOW, versionOf: "u2", version: 2 }
+    });
+    expect(result.branch).toEqual({ kind: "edit", parentId: "a1", message: edited, path: [...transcript, edited] });
+    expect(JSON.parse(result.body).messages).toEqual([...transcript, edited]);
+  });
+
+  it("lets only the author edit a message", () => {
+    const result = send([newUser("u1", "Ben rewrites Ann")], "submit-message", transcript, BEN);
+    expect(result).toMatchObject({ ok: false, code: "forbidden:not_author" });
+    const legacy = [{ ...stored("u1", "user", "old"), metadata: { author: "Ann" } }];
+    expect(send([newUser("u1", "mine?")], "submit-message", legacy)).toMatchObject({ ok: false });
+  });
+
+  it("regenerates only the latest answer, as a new version beside it", () => {
+    const longer = [...transcript, stored("u2", "user", "second"), stored("a2", "assistant", "reply")];
+    const latest = send([{ id: "u2", role: "user", parts: [] }], "regenerate-message", longer);
+    expect(latest.ok).toBe(true);
+    if (!latest.ok) return;
+    expect(latest.branch).toEqual({
+      kind: "regenerate",
+      parentId: "u2",
+      message: {
+        id: "new-id",
+        role: "assistant",
+        parts: [],
+        metadata: { createdAt: NOW, versionOf: "a2", version: 2 }
+      },
+      path: longer.slice(0, 3)
+    });
+    const oldest = send([{ id: "u1", role: "user", parts: [] }], "regenerate-message", longer);
+    expect(oldest).toMatchObject({ ok: false, code: "conflict:not_latest" });
   });
 
   it.each([
@@ -97,6 +128,9 @@ describe("guardChatRequest", () => {
       messages: [known.get("u1")],
       trigger: "regenerate-message"
     });
+    // An unanswered question is simply answered.
+    const unanswered = send([{ id: "u1", role: "user", parts: [] }], "regenerate-message", [known.get("u1")!]);
+    expect(unanswered.ok && unanswered.branch).toBeUndefined();
     expect(send([{ id: "ghost", role: "user", parts: [] }], "regenerate-message").ok).toBe(false);
   });
 });

@@ -15,6 +15,7 @@ const METADATA_KEYS = new Set([
   "author",
   "answers",
   "versionOf",
+  "version",
   "createdAt",
   "model",
   "offline",
@@ -22,7 +23,10 @@ const METADATA_KEYS = new Set([
   "stopped",
   "error",
   "noReply",
-  "persona"
+  "persona",
+  "panel",
+  "traceId",
+  "errorCode"
 ]);
 const PART_TYPE = /^(text|reasoning|step-start|source-url|source-document|file|dynamic-tool|tool-[A-Za-z0-9_-]{1,64})$/;
 

@@ -37,6 +37,7 @@ import type {
   ChatMessage,
   MessageMetadata,
   MessagePage,
+  MessageVersions,
   MessagesQuery,
   RoomSettings,
   RoomState,
@@ -52,6 +53,7 @@ import { selectContextWindow } from "../domain/context-budget";
 import { MAX_TASKS_PER_ROOM } from "../domain/delegation";
 import { memoryWindowBytes, WINDOW_CHECK_EVERY, windowStart } from "../domain/memory-window";
 import { describeModelError, modelErrorCode } from "../domain/model-errors";
+import type { Branch } from "../domain/chat-request-guard";
 import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
 import { ThrottledReports } from "../domain/throttled-reports";
@@ -74,6 +76,7 @@ import { searchRoomMessages } from "./room/search";
 import { RoomTraceStore } from "./room/traces";
 import { appendFromNdjson, appendMessages, exportJson, exportMarkdown, exportNdjson } from "./room/transfer";
 import { RoomTracer } from "./room/turn-trace";
+import { messageVersions } from "./room/versions";
 
 export type { RestArrival };
 
@@ -103,6 +106,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   };
 
   #activity = new RoomActivityLog(this.sql.bind(this), () => this.sessions.session().sessionId);
+  /** The empty version a regeneration's answer fills in (see writeBranch). */
+  #pendingAnswer: UIMessage | null = null;
   /** Trace of every turn (room/turn-trace.ts). Spans left open by an eviction are closed on wake. */
   #tracer = new RoomTracer(new RoomTraceStore(this.ctx.storage.sql, () => this.name));
   #frameGuard = new FrameGuard(this, this.env.RATE_LIMIT_SCALE, (messageId, traceparent) =>
@@ -323,6 +328,35 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     return this.#origin();
   }
 
+  /** Every version of a message's position, oldest first (agents/room/versions.ts). */
+  async messageVersions(messageId: string): Promise<RpcResult<MessageVersions>> {
+    const session = this.sessions.session();
+    return asResult(() => messageVersions(session, this.sql.bind(this), messageId));
+  }
+
+  /**
+   * Writes an edit or a regeneration as a new version beside what it
+   * replaces, before the turn runs (the chat-request guard planned it).
+   * The framework would otherwise rewrite the message in place and delete
+   * every later turn; here nothing is deleted, and the transcript the turn
+   * sees is the new branch. Refused while an answer streams, so that
+   * answer cannot land on the new branch.
+   */
+  async writeBranch(branch: Branch): Promise<{ ok: true } | { ok: false; message: string }> {
+    if (this._resumableStream.hasActiveStream()) {
+      return { ok: false, message: "Wait for the current answer to finish (or stop it), then try again." };
+    }
+    const now = Date.now();
+    const stored = normalizeMessage(branch.message, now);
+    if (!stored) return { ok: false, message: "That version cannot be stored." };
+    await this.sessions.session().appendMessage(stored, { parentId: branch.parentId });
+    // The change feed appended it to the old branch's window; the turn sees the new branch.
+    this.messages = branch.kind === "edit" ? [...branch.path.slice(0, -1), stored] : [...branch.path];
+    // A regeneration's answer fills in the empty version just written (see onChatMessage).
+    this.#pendingAnswer = branch.kind === "regenerate" ? stored : null;
+    return { ok: true };
+  }
+
   /** This room's part of a search across rooms (see agents/room/search.ts). */
   async searchMessages(query: string, limit: number): Promise<SearchHit[]> {
     return searchRoomMessages(this.sessions.session(), query, limit);
@@ -399,7 +433,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     });
 
     const startedAt = Date.now();
+    // A regeneration answers into the version written for it, on its branch.
+    const version = options?.continuation ? null : this.#pendingAnswer;
+    this.#pendingAnswer = null;
+    const versionMetadata = version?.metadata as MessageMetadata | undefined;
     return result.toUIMessageStreamResponse({
+      ...(version ? { originalMessages: [] as UIMessage<MessageMetadata>[], generateMessageId: () => version.id } : {}),
       messageMetadata: ({ part }): MessageMetadata | undefined => {
         if (part.type === "start") {
           return {
@@ -408,7 +447,10 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
             offline,
             traceId: trace.traceId,
             ...(turn.answering ? { answers: turn.answering } : {}),
-            ...(panel ? { panel: "synthesis" as const } : {})
+            ...(panel ? { panel: "synthesis" as const } : {}),
+            ...(versionMetadata?.versionOf
+              ? { versionOf: versionMetadata.versionOf, version: versionMetadata.version }
+              : {})
           };
         }
         if (part.type === "finish") return { usage: toTokenUsage(part.totalUsage) };
@@ -425,6 +467,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #turnErrorCodes = new Map<string, string>();
 
   protected async onChatResponse(result: ChatResponseResult) {
+    // An answer written into an existing row (a regeneration's version) is
+    // an update, which the framework's message mirror does not add.
+    if (result.message.id && !this.messages.some((m) => m.id === result.message.id)) {
+      const stored = await this.sessions.session().getMessage(result.message.id);
+      if (stored) this.messages = [...this.messages, stored as UIMessage];
+    }
     const metadata = (result.message.metadata ?? {}) as MessageMetadata;
     const traceId = this.#tracer.traceOf(result.requestId) ?? metadata.traceId;
     const errorCode = traceId ? (this.#turnErrorCodes.get(traceId) ?? null) : null;

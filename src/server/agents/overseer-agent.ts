@@ -27,6 +27,7 @@ import type {
   ChatMessage,
   CreateRoomBody,
   MessagePage,
+  MessageVersions,
   MessagesQuery,
   OverseerFrame,
   RoomDetail,
@@ -314,6 +315,11 @@ export class OverseerAgent extends Agent<Env> {
     this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
     const room = await this.dynamicAgents.get(ChatRoom, id);
     return room.finishImport();
+  }
+
+  /** Every version of a message's position (edits and regenerations keep what they replace). */
+  messageVersions(id: string, messageId: string): Promise<RpcResult<MessageVersions>> {
+    return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.messageVersions(messageId))));
   }
 
   /**

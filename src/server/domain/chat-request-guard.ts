@@ -7,21 +7,47 @@
  * contributes only which message is new, edited or regenerated, and the text
  * of a new or edited user message (bounded). No one can alter history by
  * sending it back changed, and no stale client can delete what it never saw.
+ *
+ * Nothing is deleted either: an edit or a regeneration becomes a new
+ * version beside the message it replaces (a sibling in the room's message
+ * tree), which the room writes before the turn (see `branch` below). Only
+ * the author may edit a message; only the latest answer can be regenerated.
  */
 import type { UIMessage } from "ai";
-import type { MessageAuthor } from "../../shared/identity";
+import { authorId, type MessageAuthor } from "../../shared/identity";
+import type { MessageMetadata } from "../../shared/protocol";
+
+/**
+ * A new version to write beside the message it replaces before the turn:
+ * - an edit: `message` (a new id) under `parentId`;
+ * - a regeneration: an empty answer `message` under `parentId`, which the
+ *   turn fills in (its id is the answer's id).
+ * `path` is the room's transcript that the turn then sees, ending at the
+ * parent (regeneration) or at the new message (edit).
+ */
+export interface Branch {
+  kind: "edit" | "regenerate";
+  parentId: string | null;
+  message: UIMessage;
+  path: UIMessage[];
+}
 
 export type GuardResult =
   | {
       ok: true;
       body: string;
       newText: string | null;
-      /** The message this request sends or asks to answer again. */
+      /** The message this request sends (a new version's id, for an edit) or asks to answer again. */
       messageId: string;
       /** The client's W3C trace context, unchecked (see domain/trace.ts). */
       traceparent: string | null;
+      branch?: Branch;
     }
-  | { ok: false; code: "bad_request:body" | "payload_too_large:body"; message: string };
+  | {
+      ok: false;
+      code: "bad_request:body" | "payload_too_large:body" | "forbidden:not_author" | "conflict:not_latest";
+      message: string;
+    };
 
 export interface GuardLimits {
   maxMessageLength: number;
@@ -30,8 +56,14 @@ export interface GuardLimits {
 
 const MAX_ID_LENGTH = 128;
 
-function fail(message: string, code: "bad_request:body" | "payload_too_large:body" = "bad_request:body"): GuardResult {
+function fail(message: string, code: Extract<GuardResult, { ok: false }>["code"] = "bad_request:body"): GuardResult {
   return { ok: false, code, message };
+}
+
+/** How many versions a message's position holds, counting it (metadata written at creation). */
+function versionNumber(message: UIMessage): number {
+  const version = (message.metadata as MessageMetadata | undefined)?.version;
+  return typeof version === "number" && Number.isInteger(version) && version > 0 ? version : 1;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -47,7 +79,8 @@ export function guardChatRequest(
   transcript: readonly UIMessage[],
   limits: GuardLimits,
   author: MessageAuthor | null = null,
-  now = Date.now()
+  now = Date.now(),
+  newId: () => string = () => crypto.randomUUID()
 ): GuardResult {
   if (typeof rawBody !== "string") return fail("A chat request needs a JSON body.");
   let body: unknown;
@@ -81,16 +114,34 @@ export function guardChatRequest(
   const traceparent = typeof body.traceparent === "string" ? body.traceparent.slice(0, 512) : null;
 
   if (trigger === "regenerate-message") {
-    // Re-answer the client's last message: the room's transcript up to it.
+    // The client names the message before the answer it wants again.
     const at = indexOf.get(last.id);
     if (at === undefined)
       return fail("That message is not in this room's recent history, so it cannot be regenerated.");
+    const body = (messages: UIMessage[]) => JSON.stringify({ messages, trigger });
+    if (at === transcript.length - 1) {
+      // Nothing answers it yet (e.g. the answer failed before it began): just answer.
+      if (transcript[at].role !== "user") return fail("Only an answer can be regenerated.");
+      return { ok: true, body: body(transcript.slice(0, at + 1)), newText: null, messageId: last.id, traceparent };
+    }
+    const replaced = transcript[at + 1];
+    if (at + 1 !== transcript.length - 1 || replaced.role !== "assistant") {
+      return fail("Only the latest answer can be regenerated.", "conflict:not_latest");
+    }
+    const path = transcript.slice(0, at + 1);
+    const message: UIMessage = {
+      id: newId(),
+      role: "assistant",
+      parts: [],
+      metadata: { createdAt: now, versionOf: replaced.id, version: versionNumber(replaced) + 1 }
+    };
     return {
       ok: true,
-      body: JSON.stringify({ messages: transcript.slice(0, at + 1), trigger }),
+      body: body(path),
       newText: null,
       messageId: last.id,
-      traceparent
+      traceparent,
+      branch: { kind: "regenerate", parentId: transcript[at].id, message, path }
     };
   }
 
@@ -111,12 +162,37 @@ export function guardChatRequest(
     return fail(`A message may be at most ${limits.maxMessageLength} characters.`, "payload_too_large:body");
   }
   // Nothing the client sent as metadata is kept.
-  const metadata = author ? { author, createdAt: now } : { createdAt: now };
-  const message: UIMessage = { id: last.id, role: "user", parts: [{ type: "text", text }], metadata };
-  // A new message follows the whole transcript; an edit replaces its
-  // original and everything after it.
-  const before = at === undefined ? transcript : transcript.slice(0, at);
-  const kept = [...before, message];
-  const newText = text;
-  return { ok: true, body: JSON.stringify({ messages: kept, trigger }), newText, messageId: last.id, traceparent };
+  const metadata: MessageMetadata = author ? { author, createdAt: now } : { createdAt: now };
+  if (at === undefined) {
+    // A new message follows the whole transcript.
+    const message: UIMessage = { id: last.id, role: "user", parts: [{ type: "text", text }], metadata };
+    return {
+      ok: true,
+      body: JSON.stringify({ messages: [...transcript, message], trigger }),
+      newText: text,
+      messageId: last.id,
+      traceparent
+    };
+  }
+  // An edit: a new version beside the original, which stays as it was.
+  const original = transcript[at];
+  const ownerId = authorId((original.metadata as MessageMetadata | undefined)?.author);
+  if (!author || ownerId === null || ownerId !== author.id) {
+    return fail("Only the person who wrote a message can edit it.", "forbidden:not_author");
+  }
+  const message: UIMessage = {
+    id: newId(),
+    role: "user",
+    parts: [{ type: "text", text }],
+    metadata: { ...metadata, versionOf: original.id, version: versionNumber(original) + 1 }
+  };
+  const path = [...transcript.slice(0, at), message];
+  return {
+    ok: true,
+    body: JSON.stringify({ messages: path, trigger }),
+    newText: text,
+    messageId: message.id,
+    traceparent,
+    branch: { kind: "edit", parentId: at > 0 ? transcript[at - 1].id : null, message, path }
+  };
 }

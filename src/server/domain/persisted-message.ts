@@ -124,10 +124,14 @@ function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number
     const id = boundedString(source[key], PERSIST_LIMITS.maxIdLength);
     if (id) metadata[key] = id;
   }
+  if (typeof source.version === "number" && Number.isInteger(source.version) && source.version > 1) {
+    metadata.version = Math.min(source.version, 1_000_000);
+  }
   if (role === "user" && source.noReply === true) metadata.noReply = true;
   if (role === "assistant") {
     const persona = normalizeRef(source.persona);
     if (persona) metadata.persona = persona;
+    if (source.panel === "answer" || source.panel === "synthesis") metadata.panel = source.panel;
     const model = boundedString(source.model, MAX_MODEL_NAME_LENGTH);
     if (model) metadata.model = model;
     if (typeof source.offline === "boolean") metadata.offline = source.offline;
@@ -136,6 +140,10 @@ function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number
     if (source.stopped === true) metadata.stopped = true;
     const error = boundedString(source.error, PERSIST_LIMITS.maxErrorLength);
     if (error) metadata.error = error;
+    const errorCode = boundedString(source.errorCode, 64);
+    if (errorCode && error) metadata.errorCode = errorCode;
+    const traceId = boundedString(source.traceId, 64);
+    if (traceId) metadata.traceId = traceId;
     if (typeof source.errorCode === "string" && ERROR_CODE.test(source.errorCode))
       metadata.errorCode = source.errorCode;
     if (typeof source.traceId === "string" && TRACE_ID.test(source.traceId)) metadata.traceId = source.traceId;

@@ -37,6 +37,7 @@ type RestMethods =
   | "updateRoom"
   | "deleteRoom"
   | "listMessages"
+  | "messageVersions"
   | "sendMessage"
   | "streamMessage"
   | "listTraces"
@@ -99,6 +100,13 @@ export const roomRoutes = new Hono<AppEnv>()
     }
     const overseer = await overseerFor(c);
     return c.json(unwrap(await overseer.getTrace(c.req.param("id"), traceId)));
+  })
+  .get("/:id/messages/:messageId/versions", async (c) => {
+    const overseer = await overseerFor(c);
+    const messageId = c.req.param("messageId");
+    if (messageId.length > 128)
+      throw new AppError("bad_request:query", 400, "A message id has at most 128 characters.");
+    return c.json(unwrap(await overseer.messageVersions(c.req.param("id"), messageId)));
   })
   .post("/:id/messages", zValidator("json", SendMessageBody, rejectInvalid("bad_request:body")), async (c) => {
     // When the Worker got it: the trace's root span (and its queue wait) starts here.

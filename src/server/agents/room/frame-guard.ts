@@ -19,7 +19,7 @@ import {
 import type { ErrorCode } from "../../../shared/errors";
 import { authorOf } from "../../../shared/identity";
 import { callerOf, limitKeys } from "../../domain/caller";
-import { guardChatRequest } from "../../domain/chat-request-guard";
+import { type Branch, guardChatRequest } from "../../domain/chat-request-guard";
 import { RateLimiter, rateScaleFrom, scaled } from "../../domain/rate-limit";
 import { decideRoomFrame } from "../../domain/room-frames";
 import { parseJson, sendRoomError } from "./frames";
@@ -28,6 +28,7 @@ import { parseJson, sendRoomError } from "./frames";
 interface GuardedRoom {
   readonly messages: UIMessage[];
   messageCount(): number;
+  writeBranch(branch: Branch): Promise<{ ok: true } | { ok: false; message: string }>;
 }
 
 type Next = (connection: Connection, message: WSMessage) => unknown;
@@ -125,11 +126,20 @@ export class FrameGuard {
           caller ? authorOf(caller.identity) : null
         );
         if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
+        let body = guarded.body;
+        if (guarded.branch) {
+          const written = await this.room.writeBranch(guarded.branch);
+          if (!written.ok) return refuse("conflict:not_latest", written.message, requestId);
+          body = JSON.stringify({ messages: this.room.messages, trigger: JSON.parse(body).trigger });
+          // The sender's own copy still holds what it edited or regenerated:
+          // give it the room's transcript (the framework tells everyone else).
+          connection.send(JSON.stringify({ type: MessageType.CF_AGENT_CHAT_MESSAGES, messages: this.room.messages }));
+        }
         // The client's trace context rides in the chat request body (a
         // browser cannot set headers on a WebSocket, and the upgrade is one
         // per socket, not per turn); the framework never sees it.
         this.onAccepted(guarded.messageId, guarded.traceparent);
-        return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body: guarded.body } }));
+        return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body } }));
       }
     }
   }
