@@ -9,7 +9,9 @@
 import type { Session } from "agents/sessions";
 import type { ChatMessage, MessageVersions } from "../../../shared/protocol";
 import { toChatMessage } from "../../domain/chat-messages";
-import { messageNotFound } from "./history-pages";
+import { AppError } from "../../errors";
+
+const messageNotFound = (id: string) => new AppError("not_found:message", 404, `Message "${id}" is not in this room.`);
 
 type Sql = <T>(strings: TemplateStringsArray, ...values: (string | number | boolean | null)[]) => T[];
 
