@@ -37,8 +37,8 @@ import type {
   ChatMessage,
   MessageMetadata,
   MessagePage,
-  MessageVersions,
   MessagesQuery,
+  MessageVersions,
   RoomSettings,
   RoomState,
   SendMessageBody,
@@ -48,12 +48,12 @@ import type { SearchHit } from "../../shared/search";
 import type { TraceDetail, TraceList } from "../../shared/traces";
 import { ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION, type RoomExportHeader, type RoomOrigin } from "../../shared/transfer";
 import { toChatMessage } from "../domain/chat-messages";
+import type { Branch } from "../domain/chat-request-guard";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
 import { MAX_TASKS_PER_ROOM } from "../domain/delegation";
 import { memoryWindowBytes, WINDOW_CHECK_EVERY, windowStart } from "../domain/memory-window";
 import { describeModelError, modelErrorCode } from "../domain/model-errors";
-import type { Branch } from "../domain/chat-request-guard";
 import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
 import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
 import { ThrottledReports } from "../domain/throttled-reports";

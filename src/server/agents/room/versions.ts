@@ -16,8 +16,8 @@ const messageNotFound = (id: string) => new AppError("not_found:message", 404, `
 type Sql = <T>(strings: TemplateStringsArray, ...values: (string | number | boolean | null)[]) => T[];
 
 /** Versions of one position, and messages shown after each (its branch, newest child first). */
-export const MAX_VERSIONS = 50;
-export const MAX_THREAD_MESSAGES = 20;
+const MAX_VERSIONS = 50;
+const MAX_THREAD_MESSAGES = 20;
 
 export async function messageVersions(session: Session, sql: Sql, messageId: string): Promise<MessageVersions> {
   const sessionId = session.sessionId;
