@@ -46,10 +46,13 @@ describe("personas in the browser", () => {
       await personaRow(bob.page, name).getByText(/t39/).waitFor({ timeout: 30_000 });
       await personaRow(alice.page, name).getByText(/t39/).waitFor({ timeout: 30_000 });
     }
-    // Then the assistant's synthesis, naming the panellists.
+    // Then the assistant's synthesis (the question's directive makes the fake
+    // stream it too), asked with both panellists' answers by name.
     const synthesis = messageRows(bob.page, "assistant").filter({ hasText: "panel synthesis" });
-    await synthesis.getByText(/@Ada said:/).waitFor({ timeout: 30_000 });
-    await expect.poll(() => synthesis.textContent()).toContain("@Grace said:");
+    await synthesis.getByText(/t39/).waitFor({ timeout: 30_000 });
+    const request = setup.app.fake.requests.find((r) => r.lastUserText?.startsWith("Panel question:"));
+    expect(request?.lastUserText).toContain("@Ada said:");
+    expect(request?.lastUserText).toContain("@Grace said:");
     await alice.context.close();
     await bob.context.close();
   });
