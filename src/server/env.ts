@@ -33,4 +33,8 @@ export interface Env {
   RATE_LIMIT_SCALE?: string;
   /** Milliseconds a search across rooms waits for rooms before answering partially (default 3000). */
   SEARCH_DEADLINE_MS?: string;
+  /** Default daily token budget of a room that sets none (0 = unlimited). */
+  ROOM_DAILY_TOKEN_BUDGET?: string;
+  /** Default daily token budget of a workspace that sets none (0 = unlimited). */
+  WORKSPACE_DAILY_TOKEN_BUDGET?: string;
 }

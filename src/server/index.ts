@@ -20,6 +20,7 @@ import { securityHeaders } from "./http/security-headers";
 import { roomRoutes } from "./routes/rooms";
 import { searchRoutes } from "./routes/search";
 import { sessionRoutes } from "./routes/session";
+import { statusRoutes, workspaceSettingsRoutes } from "./routes/status";
 import { roomTransferRoutes, workspaceExportRoutes } from "./routes/transfer";
 
 const defaultBodyLimit = bodyLimit({
@@ -52,6 +53,9 @@ const api = new Hono<AppEnv>()
   .route("/workspaces/:workspace/rooms", roomTransferRoutes)
   .route("/rooms", roomRoutes)
   .route("/workspaces/:workspace/rooms", roomRoutes)
+  .route("/status", statusRoutes)
+  .route("/workspaces/:workspace/status", statusRoutes)
+  .route("/workspaces/:workspace/settings", workspaceSettingsRoutes)
   .route("/export", workspaceExportRoutes)
   .route("/workspaces/:workspace/export", workspaceExportRoutes)
   .route("/search", searchRoutes)

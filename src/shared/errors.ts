@@ -27,6 +27,8 @@ const ERROR_CODES = [
   "unauthorized:access",
   "forbidden:origin",
   "rate_limited:requests",
+  "budget_exceeded:room",
+  "budget_exceeded:workspace",
   "upstream:model",
   "internal:unexpected"
 ] as const;

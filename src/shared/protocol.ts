@@ -5,6 +5,7 @@
  */
 import type { UIMessage } from "ai";
 import { z } from "zod";
+import { DailyTokenBudget } from "./budgets";
 import {
   DEFAULT_PAGE_SIZE,
   MAX_AUTHOR_LENGTH,
@@ -64,11 +65,13 @@ export const UpdateRoomBody = z
     temperature: Temperature.nullable().optional(),
     defaultResponder: z
       .enum(DEFAULT_RESPONDERS, { error: `defaultResponder must be one of ${DEFAULT_RESPONDERS.join(", ")}` })
-      .optional()
+      .optional(),
+    /** Tokens per UTC day (0 = unlimited, null = the server default). */
+    dailyTokenBudget: DailyTokenBudget.nullable().optional()
   })
   .refine(
     (b) => Object.keys(b).length > 0,
-    "give at least one of name, systemPrompt, model, temperature, defaultResponder"
+    "give at least one of name, systemPrompt, model, temperature, defaultResponder, dailyTokenBudget"
   );
 export type UpdateRoomBody = z.infer<typeof UpdateRoomBody>;
 
@@ -82,6 +85,8 @@ export interface RoomSettings {
   temperature: number | null;
   /** Absent on rooms made before personas: read as "assistant". */
   defaultResponder?: DefaultResponder;
+  /** Tokens per UTC day; 0 = unlimited; null or absent = the server default (ROOM_DAILY_TOKEN_BUDGET). */
+  dailyTokenBudget?: number | null;
 }
 
 /** One row of the overseer's registry, as every client sees it. */
@@ -211,6 +216,8 @@ export interface SendMessageResult {
   assistantMessage: ChatMessage | null;
   status: "completed" | "error" | "aborted" | "skipped";
   error?: string;
+  /** With `error`: its code (e.g. "budget_exceeded:room", answered with 429). */
+  errorCode?: string;
 }
 
 // ── Overseer frames (room list, live) ──

@@ -142,7 +142,7 @@ describe("traces", () => {
     expect(page.messages.at(-1).metadata.traceId).toBe(ctx.traceId);
   });
 
-  it("a stopped answer closes every span as stopped", async () => {
+  it("a stopped answer closes every span as stopped (and is reported streaming until then)", async () => {
     const api = client(server.url);
     const room = await api.createRoom();
     const ctx = clientContext();
@@ -154,6 +154,9 @@ describe("traces", () => {
       async () => socket.frames.filter((f) => isResponse(id)(f) && String(f.body ?? "").includes("text-delta")).length,
       (n) => n >= 3
     );
+    // Introspection sees the answer streaming, on its model call, in this trace.
+    const agents = (await (await api.call(`/${room.id}/agents`)).json()) as any;
+    expect(agents.room).toMatchObject({ status: "streaming", activity: "chat fake-model", traceId: ctx.traceId });
     socket.send({ type: "cf_agent_chat_request_cancel", id });
     const spans = await settledTrace(api, room.id, ctx.traceId);
     socket.close();

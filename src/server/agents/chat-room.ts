@@ -21,17 +21,28 @@
  *   ended early.
  */
 import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from "@cloudflare/ai-chat";
-import type { AgentToolLifecycleResult, AgentToolRunInfo, Connection, ConnectionContext, WSMessage } from "agents";
+import {
+  type AgentToolLifecycleResult,
+  type AgentToolRunInfo,
+  type Connection,
+  type ConnectionContext,
+  getAgentByName,
+  type WSMessage
+} from "agents";
 import { wrapAISDK } from "agents/observability/ai";
 import * as ai from "ai";
 import {
   convertToModelMessages,
+  createUIMessageStream,
+  createUIMessageStreamResponse,
   type GenerateTextOnFinishCallback,
   isStepCount,
   type ToolSet,
   type UIMessage
 } from "ai";
+import type { StructuredError } from "../../shared/budgets";
 import type { MessageAuthor } from "../../shared/identity";
+import type { AgentNode, AgentTree, RoomLive } from "../../shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
   ChatMessage,
@@ -47,11 +58,13 @@ import type {
 import type { SearchHit } from "../../shared/search";
 import type { TraceDetail, TraceList } from "../../shared/traces";
 import { ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION, type RoomExportHeader, type RoomOrigin } from "../../shared/transfer";
+import { budgetDefaults, overBudget } from "../domain/budgets";
 import { toChatMessage } from "../domain/chat-messages";
 import type { Branch } from "../domain/chat-request-guard";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
 import { MAX_TASKS_PER_ROOM } from "../domain/delegation";
+import { utcDay } from "../domain/introspection";
 import { memoryWindowBytes, WINDOW_CHECK_EVERY, windowStart } from "../domain/memory-window";
 import { describeModelError, modelErrorCode } from "../domain/model-errors";
 import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
@@ -63,7 +76,7 @@ import type { Env } from "../env";
 import { AppError, asResult, type RpcResult } from "../errors";
 import { logModelError } from "../log";
 import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
-import type { PersonaFootprint } from "./persona-agent";
+import { PersonaAgent, type PersonaFootprint } from "./persona-agent";
 import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
 import { RoomDelegation } from "./room/delegation";
@@ -76,6 +89,7 @@ import { searchRoomMessages } from "./room/search";
 import { RoomTraceStore } from "./room/traces";
 import { appendFromNdjson, appendMessages, exportJson, exportMarkdown, exportNdjson } from "./room/transfer";
 import { RoomTracer } from "./room/turn-trace";
+import { UsageLedger } from "./room/usage-ledger";
 import { messageVersions } from "./room/versions";
 
 export type { RestArrival };
@@ -114,6 +128,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     this.#tracer.arrive(messageId, traceparent, "websocket")
   );
   #rest = new RestTurnBridge(this, this.#tracer);
+  /** Provider-reported tokens per UTC day (budgets, status). */
+  #usageLedger = new UsageLedger(this.ctx.storage.sql);
   #personas = new RoomPersonas(
     this,
     () => readModelConfig(this.env),
@@ -385,6 +401,13 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     });
     this.reportActivity();
 
+    // Over budget: the turn ends with a structured error before any model call.
+    const refusal = await this.#budgetRefusal();
+    if (refusal) {
+      this.#turnErrorCodes.set(trace.traceId, refusal.code);
+      return refusedTurn(refusal, { createdAt: Date.now(), traceId: trace.traceId, answers: turn.answering });
+    }
+
     // Personas, or nobody, may answer instead of the assistant (room-personas.ts).
     const plan = this.#personas.plan(turn, options?.continuation ?? false);
     if (plan.kind === "nobody" || plan.kind === "personas") {
@@ -483,6 +506,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       errorCode: result.status === "error" ? (errorCode ?? "upstream:model") : null,
       messageId: result.message.id || undefined
     });
+    // Provider-reported usage counts against budgets however the turn ended.
+    if (metadata.usage) this.#usageLedger.add(metadata.usage);
     if (result.status === "completed" && metadata.usage) {
       this.setState({ ...this.state, usage: addUsage(this.state.usage, metadata.usage) });
     }
@@ -538,7 +563,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
         id: result.message.id || crypto.randomUUID(),
         role: "assistant",
         parts: [],
-        metadata: { createdAt: Date.now(), ...mark }
+        metadata: { createdAt: Date.now(), ...answersOf(result.message), ...mark }
       };
       await this.persistMessages([...this.messages, failed]);
     }
@@ -604,16 +629,98 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   async onConnect(connection: Connection<ConnectionInfo>, ctx: ConnectionContext) {
     this.#presence.join(connection, ctx);
+    this.reportActivity(); // the overseer's socket count
   }
 
   async onClose(_connection: Connection) {
     this.#presence.leave();
+    this.reportActivity();
   }
 
   async onMessage(connection: Connection<ConnectionInfo>, message: WSMessage) {
     // AIChatAgent has already taken its own protocol frames; what reaches
     // here is ours or garbage.
     this.#presence.receive(connection, message);
+  }
+
+  // ── Introspection and budgets ──
+
+  /** What the room tells its overseer about itself with each activity report. */
+  #liveReport(): RoomLive {
+    const { status, activity } = this.#tracer.live();
+    let sockets = 0;
+    for (const _ of this.getConnections()) sockets++;
+    return {
+      status,
+      activity,
+      sockets,
+      storageBytes: this.ctx.storage.sql.databaseSize,
+      day: utcDay(),
+      tokensToday: this.#usageLedger.today()
+    };
+  }
+
+  /** The room's live agent tree: the room, and each persona under it. */
+  async describeAgents(): Promise<AgentTree> {
+    const live = this.#tracer.live();
+    const personas = await Promise.all(this.#personas.personas().map((p) => this.#personaNode(p.id, p.name)));
+    return {
+      room: {
+        id: "room",
+        kind: "room",
+        name: this.state.settings.name,
+        status: live.status,
+        activity: live.activity,
+        storageBytes: this.ctx.storage.sql.databaseSize,
+        messages: this.messageCount(),
+        tokens: { today: this.#usageLedger.today(), total: this.state.usage },
+        lastActiveAt: this.#tracer.lastActiveAt,
+        traceId: live.traceId,
+        children: personas
+      }
+    };
+  }
+
+  async #personaNode(id: string, name: string): Promise<AgentNode> {
+    const running = this.#tracer.agentActivity(id);
+    // Only a persona that has run has a facet; asking one that has not
+    // would create it.
+    const footprint = this.dynamicAgents.has(PersonaAgent, id) ? await this.#personas.footprint(id) : null;
+    return {
+      id,
+      kind: "persona",
+      name,
+      status: running ? "streaming" : "idle",
+      activity: running?.activity ?? null,
+      storageBytes: null,
+      messages: footprint?.answers ?? 0,
+      tokens: footprint ? { today: 0, total: footprint.usage } : null,
+      lastActiveAt: running?.startedAt ?? null,
+      traceId: running?.traceId ?? null,
+      children: []
+    };
+  }
+
+  /** The turn's budget check, before any model call: the room's own day, then its workspace's. */
+  async #budgetRefusal(): Promise<StructuredError | null> {
+    const roomBudget = this.state.settings.dailyTokenBudget ?? budgetDefaults(this.env).room;
+    const roomUsed = this.#usageLedger.today();
+    const local = overBudget({ room: { budget: roomBudget, used: roomUsed }, workspace: null });
+    if (local) return local;
+    const overseerName = this.parentPath.at(-1)?.name;
+    if (!overseerName) return null;
+    try {
+      const overseer = await getAgentByName(this.env.OverseerAgent, overseerName);
+      const workspace = await overseer.workspaceBudget();
+      return overBudget({
+        room: { budget: 0, used: 0 },
+        workspace: { budget: workspace.dailyTokenBudget, used: workspace.tokensToday }
+      });
+    } catch (error) {
+      // The overseer is unreachable: the room's own budget still held.
+      console.warn("[ChatRoom] workspace budget unknown:", error);
+      return null;
+    }
   }
 
   // ── Reporting to the overseer ──
@@ -635,7 +742,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   async #sendActivity() {
     const overseerName = this.parentPath.at(-1)?.name;
     if (!overseerName) return console.warn("[ChatRoom] not a facet: no overseer to report activity to");
-    const activity = this.#activity.next(this.messages);
+    const activity = { ...this.#activity.next(this.messages), live: this.#liveReport() };
     await reportToOverseer(this.env, overseerName, this.name, activity).catch((error: unknown) =>
       console.warn("[ChatRoom] failed to report activity:", error)
     );
@@ -654,4 +761,34 @@ function lastAnswerTraceId(messages: readonly UIMessage[]): string | null {
     return typeof traceId === "string" ? traceId : null;
   }
   return null;
+}
+
+/**
+ * A turn refused before any model call: a stream of one answer that carries
+ * the error, so every client (socket or REST) sees it the way it sees any
+ * failed answer, and the reason is kept in the transcript.
+ */
+function refusedTurn(error: StructuredError, metadata: { createdAt: number; traceId: string; answers: string | null }) {
+  return createUIMessageStreamResponse({
+    stream: createUIMessageStream({
+      execute: ({ writer }) => {
+        writer.write({
+          type: "start",
+          messageMetadata: {
+            createdAt: metadata.createdAt,
+            traceId: metadata.traceId,
+            errorCode: error.code,
+            ...(metadata.answers ? { answers: metadata.answers } : {})
+          } satisfies MessageMetadata
+        });
+        writer.write({ type: "error", errorText: error.message });
+      }
+    })
+  });
+}
+
+/** Which question an answer answers, from the metadata its stream started with. */
+function answersOf(message: UIMessage): Pick<MessageMetadata, "answers"> {
+  const answers = (message.metadata as MessageMetadata | undefined)?.answers;
+  return typeof answers === "string" ? { answers } : {};
 }

@@ -14,6 +14,7 @@
  * wakes a single facet.
  */
 import { Agent, type Connection, type DynamicAgentStub, type WSMessage } from "agents";
+import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "../../shared/budgets";
 import {
   ADDRESS_LIMIT_FACTOR,
   MAX_MESSAGES_PER_ROOM,
@@ -22,6 +23,7 @@ import {
   RATE_LIMITS
 } from "../../shared/constants";
 import { authorOf } from "../../shared/identity";
+import type { AgentTree, WorkspaceStatus } from "../../shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
   ChatMessage,
@@ -40,6 +42,7 @@ import type {
 import type { SearchQuery, SearchResponse } from "../../shared/search";
 import type { TraceDetail, TraceList } from "../../shared/traces";
 import type { ImportResult, RoomOrigin } from "../../shared/transfer";
+import { budgetDefaults } from "../domain/budgets";
 import { type Caller, limitKeys } from "../domain/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import type { ImportedRoom } from "../domain/room-import";
@@ -49,6 +52,8 @@ import { MAX_TRACES_PER_ROOM } from "../domain/trace";
 import type { Env } from "../env";
 import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap } from "../errors";
 import { ChatRoom, type RestArrival } from "./chat-room";
+import { LiveStatusTable } from "./overseer/live-status";
+import { WorkspaceSettingsTable } from "./overseer/settings";
 import { rememberSocketTargets } from "./overseer/socket-targets";
 
 /** Messages per import RPC: keeps each call's payload small. */
@@ -90,7 +95,13 @@ export class OverseerAgent extends Agent<Env> {
       activity_seq INTEGER NOT NULL DEFAULT 0
     )`);
     ctx.storage.sql.exec("CREATE INDEX IF NOT EXISTS rooms_by_activity ON rooms (last_active_at DESC, id)");
+    this.#live = new LiveStatusTable(ctx.storage.sql);
+    this.#settings = new WorkspaceSettingsTable(ctx.storage.sql);
   }
+
+  /** What rooms last reported about themselves (overseer/live-status.ts). */
+  #live: LiveStatusTable;
+  #settings: WorkspaceSettingsTable;
 
   // ── Sockets ──
 
@@ -395,6 +406,10 @@ export class OverseerAgent extends Agent<Env> {
 
   // ── Traces: each room keeps its own (room/traces.ts) ──
 
+  describeAgents(id: string): Promise<RpcResult<AgentTree>> {
+    return asResult(() => this.#inRoom(id, (room) => room.describeAgents()));
+  }
+
   listTraces(id: string, limit: number): Promise<RpcResult<TraceList>> {
     return asResult(() => this.#inRoom(id, (room) => room.listTraces(limit)));
   }
@@ -519,8 +534,36 @@ export class OverseerAgent extends Agent<Env> {
   async #deleteRoom(id: string): Promise<void> {
     this.#requireRow(id);
     this.sql`DELETE FROM rooms WHERE id = ${id}`;
+    this.#live.forget(id);
     this.#broadcast({ type: "room_deleted", id });
     await this.dynamicAgents.delete(ChatRoom, id);
+  }
+
+  // ── Introspection and budgets (answered from the overseer's own SQLite: no room wakes) ──
+
+  workspaceStatus(): WorkspaceStatus {
+    return this.#live.status(this.name, {
+      roomListSockets: [...this.getConnections()].length,
+      dailyTokenBudget: this.#dailyBudget()
+    });
+  }
+
+  workspaceSettings(): WorkspaceSettings {
+    return { dailyTokenBudget: this.#dailyBudget() };
+  }
+
+  updateWorkspaceSettings(patch: UpdateWorkspaceSettingsBody): WorkspaceSettings {
+    if (patch.dailyTokenBudget !== undefined) this.#settings.set("dailyTokenBudget", patch.dailyTokenBudget);
+    return this.workspaceSettings();
+  }
+
+  /** A room asks before each turn: the workspace's daily budget and what its rooms reported using today. */
+  workspaceBudget(): { dailyTokenBudget: number; tokensToday: number } {
+    return { dailyTokenBudget: this.#dailyBudget(), tokensToday: this.#live.tokensToday() };
+  }
+
+  #dailyBudget(): number {
+    return this.#settings.get("dailyTokenBudget") ?? budgetDefaults(this.env).workspace;
   }
 
   /** Called by a room after its transcript changed. Stale reports are dropped. */
@@ -531,6 +574,7 @@ export class OverseerAgent extends Agent<Env> {
     if (!next) return;
     this.sql`UPDATE rooms SET message_count = ${next.message_count}, last_preview = ${next.last_preview},
       last_active_at = ${next.last_active_at}, activity_seq = ${next.activity_seq} WHERE id = ${id}`;
+    if (activity.live) this.#live.record(id, activity.live);
     this.#broadcast({ type: "room_upserted", room: toRoomSummary(next) });
   }
 

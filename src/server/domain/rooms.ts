@@ -3,6 +3,7 @@
  * No storage, no env: unit-tested in Node.
  */
 import { PREVIEW_LENGTH } from "../../shared/constants";
+import type { RoomLive } from "../../shared/introspection";
 import type { RoomSummary } from "../../shared/protocol";
 
 /** 16 url-safe characters from 96 random bits. */
@@ -56,6 +57,8 @@ export interface RoomActivity {
   messageCount: number;
   lastMessagePreview: string | null;
   lastActiveAt: number;
+  /** Status, sockets, storage and tokens today (the overseer keeps them apart, in room_live). */
+  live?: RoomLive;
 }
 
 /** Applies a report to a registry row, or null when the report is stale. */

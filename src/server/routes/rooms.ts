@@ -42,7 +42,11 @@ type RestMethods =
   | "streamMessage"
   | "listTraces"
   | "getTrace"
-  | "search";
+  | "search"
+  | "describeAgents"
+  | "workspaceStatus"
+  | "workspaceSettings"
+  | "updateWorkspaceSettings";
 
 /**
  * The overseer's RPC surface as REST uses it, derived from the class itself.
@@ -93,6 +97,10 @@ export const roomRoutes = new Hono<AppEnv>()
     const overseer = await overseerFor(c);
     return c.json(unwrap(await overseer.listTraces(c.req.param("id"), c.req.valid("query").limit)));
   })
+  .get("/:id/agents", async (c) => {
+    const overseer = await overseerFor(c);
+    return c.json(unwrap(await overseer.describeAgents(c.req.param("id"))));
+  })
   .get("/:id/traces/:traceId", async (c) => {
     const traceId = c.req.param("traceId");
     if (!TRACE_ID.test(traceId)) {
@@ -120,5 +128,7 @@ export const roomRoutes = new Hono<AppEnv>()
       });
     }
     const result = unwrap(await overseer.sendMessage(id, c.req.valid("json"), requireCaller(c), arrival));
-    return c.json(result, result.status === "error" ? 502 : 200);
+    // Over budget is the caller's limit, not the provider failing.
+    const failed = result.errorCode?.startsWith("budget_exceeded:") ? 429 : 502;
+    return c.json(result, result.status === "error" ? failed : 200);
   });

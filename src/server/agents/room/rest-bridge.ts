@@ -8,7 +8,7 @@ import type { AIChatAgent } from "@cloudflare/ai-chat";
 import { MessageType } from "@cloudflare/ai-chat/types";
 import type { UIMessage } from "ai";
 import type { MessageAuthor } from "../../../shared/identity";
-import type { SendMessageBody, SendMessageResult } from "../../../shared/protocol";
+import type { MessageMetadata, SendMessageBody, SendMessageResult } from "../../../shared/protocol";
 import { answerTo, restUserMessage, toChatMessage } from "../../domain/chat-messages";
 
 /** Frames of the AIChatAgent protocol we tap for the REST SSE path. */
@@ -119,11 +119,13 @@ export class RestTurnBridge {
     try {
       const result = await this.room.saveMessages((messages) => [...messages, userMessage]);
       const answer = answerTo(this.room.messages, userMessage.id);
+      const errorCode = (answer?.metadata as MessageMetadata | undefined)?.errorCode;
       return {
         userMessage: toChatMessage(userMessage),
         assistantMessage: answer ? toChatMessage(answer) : null,
         status: result.status,
-        ...(result.error ? { error: result.error } : {})
+        ...(result.error ? { error: result.error } : {}),
+        ...(errorCode ? { errorCode } : {})
       };
     } finally {
       this.#restTurns.delete(userMessage.id);

@@ -251,9 +251,11 @@ export class RoomTraceStore {
     }
   }
 
+  /** One line per turn (its root span) and one per span that failed: enough to follow, cheap per turn. */
   #logEnd(row: SpanRow) {
+    if (row.kind !== "request" && row.status === "ok") return;
     log(row.status === "error" ? "warn" : "info", {
-      event: "span.end",
+      event: row.kind === "request" ? "trace.end" : "span.end",
       room: this.roomId(),
       agent: row.agent,
       traceId: row.trace_id,

@@ -12,12 +12,20 @@
 import type { LanguageModelV4Middleware, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import type { LanguageModel, ToolSet } from "ai";
 import { wrapLanguageModel } from "ai";
+import type { AgentStatus } from "../../../shared/introspection";
 import type { TokenUsage } from "../../../shared/protocol";
 import { modelErrorCode } from "../../domain/model-errors";
 import { continueOrStart, formatTraceparent, newSpanId, type TraceContext } from "../../domain/trace";
 import type { RoomTraceStore } from "./traces";
 
 export type TurnOrigin = "rest" | "websocket" | "recovery";
+
+/** A child facet's run inside a turn (see RoomTracer.startAgent). */
+export interface AgentRun {
+  /** Hand this to the child, so its own work joins the trace. */
+  traceparent: string | null;
+  end(status: "ok" | "error" | "stopped", errorCode?: string | null): void;
+}
 
 /** What the room knows about a send when it arrives, before its turn runs. */
 export interface TurnArrival {
@@ -34,6 +42,8 @@ export class TurnTrace {
   readonly turnSpanId: string;
   readonly #flags: string;
   #ended = false;
+  /** Spans open now under the turn, newest last: what the turn is doing. */
+  #open = new Map<string, string>();
 
   private constructor(
     private readonly store: RoomTraceStore,
@@ -216,8 +226,26 @@ export class TurnTrace {
     return this.#ended;
   }
 
-  #startSpan(name: string, kind: "model" | "tool" | "agent", model: string | null): string {
+  /** A span for a child facet's work under this turn, and the context to hand the child. */
+  startChild(name: string, agent: string) {
+    const spanId = this.#startSpan(name, "agent", null, agent);
+    return {
+      traceparent: formatTraceparent(this.childContext(spanId)),
+      end: (status: "ok" | "error" | "stopped", errorCode: string | null) => {
+        this.#open.delete(spanId);
+        this.store.end(this.traceId, spanId, { endedAt: Date.now(), status, errorCode });
+      }
+    };
+  }
+
+  /** What the turn is doing now: its newest open model, tool or agent span, or "turn". */
+  get activity(): string {
+    return [...this.#open.values()].at(-1) ?? "turn";
+  }
+
+  #startSpan(name: string, kind: "model" | "tool" | "agent", model: string | null, agent = this.agent): string {
     const spanId = newSpanId();
+    this.#open.set(spanId, name);
     if (!this.#ended) {
       this.store.start({
         traceId: this.traceId,
@@ -227,7 +255,7 @@ export class TurnTrace {
         kind,
         startedAt: Date.now(),
         model,
-        agent: this.agent
+        agent
       });
     }
     return spanId;
@@ -243,6 +271,7 @@ export class TurnTrace {
       firstTokenAt?: number | null;
     }
   ) {
+    this.#open.delete(spanId);
     this.store.end(this.traceId, spanId, { endedAt: Date.now(), ...end });
   }
 }
@@ -256,6 +285,7 @@ export class RoomTracer {
   readonly store: RoomTraceStore;
   #arrivals = new Map<string, TurnArrival>();
   #turns = new Map<string, TurnTrace>();
+  #lastOutcome: "completed" | "error" | "aborted" | null = null;
   /** The newest trace an eviction interrupted, until a recovery turn picks it up. */
   #interrupted: string | null = null;
 
@@ -315,6 +345,7 @@ export class RoomTracer {
     }
     this.#turns.get(request.requestId)?.finish("aborted");
     this.#turns.set(request.requestId, trace);
+    this.lastActiveAt = now;
     return trace;
   }
 
@@ -326,6 +357,8 @@ export class RoomTracer {
   ) {
     const trace = this.#turns.get(requestId);
     this.#turns.delete(requestId);
+    this.#lastOutcome = outcome;
+    this.lastActiveAt = Date.now();
     if (trace) return trace.finish(outcome, opts);
     if (opts.traceId) {
       const status = outcome === "completed" ? "ok" : outcome === "aborted" ? "stopped" : "error";
@@ -337,8 +370,48 @@ export class RoomTracer {
     return this.#turns.get(requestId)?.traceId;
   }
 
-  /** Turns running now (for introspection). */
-  get running(): TurnTrace[] {
-    return [...this.#turns.values()];
+  /** When a turn last began or ended here (null: not since this wake). */
+  lastActiveAt: number | null = null;
+  #agents = new Map<string, { activity: string; startedAt: number; traceId: string }>();
+
+  /** What a child facet (persona, task) is doing for the running turn, if anything. */
+  agentActivity(agentId: string) {
+    return this.#agents.get(agentId) ?? null;
+  }
+
+  /**
+   * A child facet's part of the running turn: its own span under the turn
+   * (the `traceparent` to hand it) and its live status until it ends.
+   */
+  startAgent(agentId: string, name: string): AgentRun {
+    const turn = [...this.#turns.values()].at(-1);
+    const startedAt = Date.now();
+    const child = turn?.startChild(`agent ${name}`, agentId) ?? null;
+    if (turn) this.#agents.set(agentId, { activity: `answering (${name})`, startedAt, traceId: turn.traceId });
+    let done = false;
+    return {
+      traceparent: child?.traceparent ?? null,
+      end: (status, errorCode = null) => {
+        if (done) return;
+        done = true;
+        this.#agents.delete(agentId);
+        child?.end(status, errorCode);
+      }
+    };
+  }
+
+  /** The room's status and what it does now, for introspection and its reports. */
+  live(): { status: AgentStatus; activity: string | null; traceId: string | null } {
+    const running = [...this.#turns.values()].at(-1);
+    if (running) {
+      const waiting = this.#arrivals.size;
+      return {
+        status: "streaming",
+        activity: waiting ? `${running.activity} (${waiting} queued)` : running.activity,
+        traceId: running.traceId
+      };
+    }
+    if (this.#arrivals.size > 0) return { status: "queued", activity: `${this.#arrivals.size} queued`, traceId: null };
+    return { status: this.#lastOutcome === "error" ? "failed" : "idle", activity: null, traceId: null };
   }
 }
