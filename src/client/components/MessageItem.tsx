@@ -8,6 +8,7 @@ import { formatCount, fullDateTime, messageTime } from "../lib/time";
 import { CopyButton } from "./CopyButton";
 import { PersonaAvatar, PersonaName } from "./personas/persona-colours";
 import { ToolPart } from "./ToolPart";
+import { TraceButton } from "./TraceWaterfall";
 import { ForkButton } from "./Transfer";
 import { AssistantAvatar, Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
@@ -287,6 +288,7 @@ export const MessageItem = memo(function MessageItem({
                   <RefreshCw />
                 </IconButton>
               )}
+              {meta.traceId && <TraceButton traceId={meta.traceId} />}
               {meta.usage && meta.usage.totalTokens > 0 && (
                 <span
                   className="ml-1.5 tabular-nums"

@@ -17,6 +17,7 @@ import { JumpView } from "./JumpView";
 import { MessageList } from "./MessageList";
 import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
+import { RoomInfoButton } from "./RoomInfo";
 import { RoomSettingsDialog } from "./RoomSettingsDialog";
 import { RoomGone } from "./RoomStates";
 import { ExportMenu, ForkButton, useFork } from "./Transfer";
@@ -188,6 +189,7 @@ function RoomHeader({
           </IconButton>
         )}
         <ExportMenu roomId={roomId} />
+        <RoomInfoButton roomId={roomId} />
         <IconButton label="Room settings" onClick={onSettings}>
           <Settings2 />
         </IconButton>

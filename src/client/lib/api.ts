@@ -4,9 +4,11 @@
  * can show `error.message` as is.
  */
 import type { SessionInfo, SignInOptions } from "../../shared/identity";
+import type { AgentTree } from "../../shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type { CreateRoomBody, MessagePage, RoomDetail, RoomSummary, UpdateRoomBody } from "../../shared/protocol";
 import type { SearchResponse } from "../../shared/search";
+import type { TraceDetail } from "../../shared/traces";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -112,6 +114,10 @@ export const api = {
     request<void>(`${roomPath(roomId)}/personas/${encodeURIComponent(personaId)}`, { method: "DELETE" }),
   forkRoom: (id: string, messageId: string) =>
     request<RoomDetail>(`${roomPath(id)}/fork`, { method: "POST", json: { messageId } }),
+  getTrace: (roomId: string, traceId: string) =>
+    request<TraceDetail>(`${roomPath(roomId)}/traces/${encodeURIComponent(traceId)}`),
+  describeAgents: (roomId: string, signal?: AbortSignal) =>
+    request<AgentTree>(`${roomPath(roomId)}/agents`, { signal }),
   search: (q: string, limit: number, signal?: AbortSignal) =>
     request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit) })}`, { signal }),
   listMessages: (

@@ -632,7 +632,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     this.reportActivity(); // the overseer's socket count
   }
 
-  async onClose(_connection: Connection) {
+  /** Sockets whose onClose ran, until the framework stops listing them. */
+  #closedSockets = new Set<string>();
+
+  async onClose(connection: Connection) {
+    this.#closedSockets.add(connection.id);
     this.#presence.leave();
     this.reportActivity();
   }
@@ -648,8 +652,14 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /** What the room tells its overseer about itself with each activity report. */
   #liveReport(): RoomLive {
     const { status, activity } = this.#tracer.live();
+    // A socket that just closed is still listed while its onClose runs.
     let sockets = 0;
-    for (const _ of this.getConnections()) sockets++;
+    const listed = new Set<string>();
+    for (const connection of this.getConnections()) {
+      listed.add(connection.id);
+      if (!this.#closedSockets.has(connection.id)) sockets++;
+    }
+    for (const id of this.#closedSockets) if (!listed.has(id)) this.#closedSockets.delete(id);
     return {
       status,
       activity,

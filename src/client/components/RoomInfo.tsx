@@ -1,0 +1,107 @@
+/**
+ * The room's "info" panel: its live agent tree (GET /api/rooms/:id/agents),
+ * refreshed while open, so you can see who is streaming, on what, and what
+ * each agent stores and spends.
+ */
+import { Info } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { AgentNode, AgentTree } from "../../shared/introspection";
+import { api, errorMessage } from "../lib/api";
+import { cn } from "../lib/cn";
+import { formatCount } from "../lib/time";
+import { IconButton } from "./ui/Button";
+import { Dialog } from "./ui/Dialog";
+import { Spinner } from "./ui/Spinner";
+
+/** How often the open panel asks again. */
+const REFRESH_MS = 1_500;
+
+const STATUS_STYLE: Record<AgentNode["status"], string> = {
+  idle: "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300",
+  queued: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300",
+  streaming: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300",
+  failed: "bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300"
+};
+
+function bytes(n: number | null): string {
+  if (n === null) return "—";
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function Node({ node, depth }: { node: AgentNode; depth: number }) {
+  return (
+    <li data-agent={node.id} data-agent-status={node.status} className="space-y-1">
+      <div className="flex flex-wrap items-baseline gap-2 text-sm" style={{ paddingLeft: `${depth}rem` }}>
+        <span className="font-medium text-zinc-900 dark:text-zinc-100">
+          {node.kind === "room" ? node.name : `@${node.name}`}
+        </span>
+        <span className={cn("rounded px-1.5 text-[11px] font-medium", STATUS_STYLE[node.status])}>{node.status}</span>
+        {node.activity && <span className="text-xs text-zinc-500 dark:text-zinc-400">{node.activity}</span>}
+      </div>
+      <p className="text-xs text-zinc-500 tabular-nums dark:text-zinc-400" style={{ paddingLeft: `${depth}rem` }}>
+        {node.messages ?? "—"} messages · {bytes(node.storageBytes)} ·{" "}
+        {node.tokens
+          ? `${formatCount(node.tokens.today)} tokens today, ${formatCount(node.tokens.total.totalTokens)} in all`
+          : "no tokens yet"}
+        {node.lastActiveAt ? ` · active ${new Date(node.lastActiveAt).toLocaleTimeString()}` : ""}
+      </p>
+      {node.children.length > 0 && (
+        <ul className="space-y-2">
+          {node.children.map((child) => (
+            <Node key={child.id} node={child} depth={depth + 1} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+export function RoomInfoButton({ roomId }: { roomId: string }) {
+  const [open, setOpen] = useState(false);
+  const [tree, setTree] = useState<AgentTree | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async () => {
+      try {
+        setTree(await api.describeAgents(roomId, controller.signal));
+        setError(null);
+      } catch (e) {
+        if (controller.signal.aborted) return;
+        setError(errorMessage(e));
+      }
+      if (!controller.signal.aborted) timer = setTimeout(load, REFRESH_MS);
+    };
+    void load();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [open, roomId]);
+
+  return (
+    <>
+      <IconButton label="Room info" onClick={() => setOpen(true)}>
+        <Info />
+      </IconButton>
+      <Dialog open={open} onClose={() => setOpen(false)} title="Room info" description="The room and its agents, live.">
+        {error && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            {error}
+          </p>
+        )}
+        {!tree && !error && <Spinner />}
+        {tree && (
+          <ul aria-label="Agents" data-testid="agent-tree">
+            <Node node={tree.room} depth={0} />
+          </ul>
+        )}
+      </Dialog>
+    </>
+  );
+}

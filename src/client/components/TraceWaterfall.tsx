@@ -1,0 +1,143 @@
+/**
+ * An answer's trace as a waterfall (GET /api/rooms/:id/traces/:traceId):
+ * the request, its queue wait, the turn, each model call (time to first
+ * token, tokens per second) and each tool or persona as its own bar.
+ */
+import { Activity } from "lucide-react";
+import { useEffect, useState } from "react";
+import { useParams } from "react-router";
+import type { TraceSpan } from "../../shared/traces";
+import { ApiError, api, errorMessage } from "../lib/api";
+import { cn } from "../lib/cn";
+import { layoutWaterfall } from "../lib/waterfall";
+import { IconButton } from "./ui/Button";
+import { Dialog } from "./ui/Dialog";
+import { Spinner } from "./ui/Spinner";
+
+const BAR: Record<TraceSpan["kind"], string> = {
+  request: "bg-zinc-400 dark:bg-zinc-500",
+  queue: "bg-amber-400",
+  turn: "bg-indigo-500",
+  model: "bg-sky-500",
+  tool: "bg-emerald-500",
+  agent: "bg-fuchsia-500"
+};
+
+function ms(value: number | null): string {
+  if (value === null) return "—";
+  return value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`;
+}
+
+export function TraceWaterfall({
+  roomId,
+  traceId,
+  open,
+  onClose
+}: {
+  roomId: string;
+  traceId: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const [spans, setSpans] = useState<TraceSpan[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    let cancelled = false;
+    setError(null);
+    api
+      .getTrace(roomId, traceId)
+      .then((trace) => {
+        if (!cancelled) setSpans(trace.spans);
+      })
+      .catch((e: unknown) => {
+        if (!cancelled) setError(e instanceof ApiError ? e.message : errorMessage(e));
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [open, roomId, traceId]);
+
+  const waterfall = spans ? layoutWaterfall(spans) : null;
+  return (
+    <Dialog open={open} onClose={onClose} title="Trace of this answer" description={<code>{traceId}</code>}>
+      {error && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      {!error && !waterfall && <Spinner />}
+      {waterfall && (
+        <div className="space-y-3" data-testid="trace-waterfall">
+          <dl className="grid grid-cols-2 gap-2 text-xs sm:grid-cols-4">
+            {[
+              ["Total", ms(waterfall.totalMs)],
+              ["Queue wait", ms(waterfall.queueMs)],
+              ["First token", ms(waterfall.timeToFirstTokenMs)],
+              ["Tokens/s", waterfall.tokensPerSecond === null ? "—" : waterfall.tokensPerSecond.toFixed(1)]
+            ].map(([label, value]) => (
+              <div key={label} className="rounded-md bg-zinc-50 px-2 py-1.5 dark:bg-zinc-800/60">
+                <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+                <dd className="font-medium tabular-nums text-zinc-900 dark:text-zinc-100" data-figure={label}>
+                  {value}
+                </dd>
+              </div>
+            ))}
+          </dl>
+          <ol className="space-y-1" aria-label="Spans">
+            {waterfall.rows.map(({ span, depth, left, width, durationMs }) => (
+              <li
+                key={span.spanId}
+                data-span-kind={span.kind}
+                data-span-status={span.status}
+                className="grid grid-cols-[minmax(0,14rem)_1fr_4.5rem] items-center gap-2 text-xs"
+              >
+                <span
+                  className="truncate text-zinc-700 dark:text-zinc-300"
+                  style={{ paddingLeft: `${depth * 0.75}rem` }}
+                  title={`${span.name} (${span.status}${span.errorCode ? `, ${span.errorCode}` : ""})`}
+                >
+                  {span.name}
+                  {span.status !== "ok" && (
+                    <span
+                      className={cn(
+                        "ml-1 rounded px-1 text-[10px]",
+                        span.status === "error"
+                          ? "bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300"
+                          : "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300"
+                      )}
+                    >
+                      {span.errorCode ?? span.status}
+                    </span>
+                  )}
+                </span>
+                <span className="relative h-3 rounded bg-zinc-100 dark:bg-zinc-800" aria-hidden="true">
+                  <span
+                    className={cn("absolute inset-y-0 rounded", BAR[span.kind])}
+                    style={{ left: `${left * 100}%`, width: `max(2px, ${width * 100}%)` }}
+                  />
+                </span>
+                <span className="text-right tabular-nums text-zinc-500 dark:text-zinc-400">{ms(durationMs)}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+/** The answer's "Show trace" action: one click from the answer to its waterfall. */
+export function TraceButton({ traceId }: { traceId: string }) {
+  const { roomId = "" } = useParams();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <IconButton size="sm" label="Show trace" onClick={() => setOpen(true)}>
+        <Activity />
+      </IconButton>
+      {open && <TraceWaterfall roomId={roomId} traceId={traceId} open={open} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
