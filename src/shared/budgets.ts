@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** The largest budget a setting accepts (tokens per UTC day). */
-export const MAX_DAILY_TOKEN_BUDGET = 1_000_000_000;
+const MAX_DAILY_TOKEN_BUDGET = 1_000_000_000;
 
 export const DailyTokenBudget = z
   .number({ error: "dailyTokenBudget must be a number" })

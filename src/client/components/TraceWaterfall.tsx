@@ -28,7 +28,7 @@ function ms(value: number | null): string {
   return value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`;
 }
 
-export function TraceWaterfall({
+function TraceWaterfall({
   roomId,
   traceId,
   open,

@@ -5,7 +5,7 @@
  */
 import type { TraceSpan } from "../../shared/traces";
 
-export interface WaterfallRow {
+interface WaterfallRow {
   span: TraceSpan;
   depth: number;
   /** Offset and width as fractions of the whole trace (0..1). */

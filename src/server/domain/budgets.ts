@@ -7,8 +7,8 @@
 import type { StructuredError } from "../../shared/budgets";
 
 /** Defaults when neither the room nor the workspace sets one: unlimited. */
-export const DEFAULT_ROOM_DAILY_TOKEN_BUDGET = 0;
-export const DEFAULT_WORKSPACE_DAILY_TOKEN_BUDGET = 0;
+const DEFAULT_ROOM_DAILY_TOKEN_BUDGET = 0;
+const DEFAULT_WORKSPACE_DAILY_TOKEN_BUDGET = 0;
 
 type BudgetEnv = { ROOM_DAILY_TOKEN_BUDGET?: string; WORKSPACE_DAILY_TOKEN_BUDGET?: string };
 

@@ -6,7 +6,7 @@
 import type { AgentStatus, RoomStorage, WorkspaceStatus } from "../../shared/introspection";
 
 /** Rooms listed in a workspace status's storage table. */
-export const STATUS_STORAGE_ROWS = 50;
+const STATUS_STORAGE_ROWS = 50;
 
 export function utcDay(now = Date.now()): string {
   return new Date(now).toISOString().slice(0, 10);
