@@ -173,6 +173,8 @@ export interface MessageMetadata {
   usage?: TokenUsage;
   /** The answer was stopped by a user before it finished. */
   stopped?: boolean;
+  /** Who stopped it: the identity of the socket that sent the cancel (written by the server only). */
+  stoppedBy?: MessageAuthor;
   /** The answer ended with a provider error; the text says why. */
   error?: string;
   /** On a question: nobody was asked to answer it (a humans-only room). */
@@ -268,7 +270,9 @@ export type RoomClientFrame = z.infer<typeof RoomClientFrame>;
 /** Room → clients. */
 export type RoomServerFrame =
   | { type: "rooms_presence"; users: PresenceUser[] }
-  | { type: "rooms_error"; code: string; message: string };
+  | { type: "rooms_error"; code: string; message: string }
+  /** An outbox send is stored (or was already: `duplicate`), see shared/outbox.ts. */
+  | { type: "rooms_ack"; clientMessageId: string; duplicate: boolean };
 
 /** The room's synced agent state (AIChatAgent `setState`). */
 export interface RoomState {

@@ -2,6 +2,7 @@ import { ArrowUp, Square, Users, WifiOff } from "lucide-react";
 import { forwardRef, type KeyboardEvent, useEffect, useId, useImperativeHandle, useRef, useState } from "react";
 import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
 import type { PresenceUser } from "../../shared/protocol";
+import { useMediaQuery } from "../hooks/use-media-query";
 import { cn } from "../lib/cn";
 import { Spinner } from "./ui/Spinner";
 
@@ -15,9 +16,13 @@ export interface ComposerHandle {
 export interface ComposerProps {
   roomId: string;
   roomName: string;
-  /** Why sending is impossible right now, or null. */
-  disabledReason: string | null;
+  /**
+   * Why messages cannot leave right now (offline, reconnecting), or null.
+   * The composer stays editable: sends wait in the outbox.
+   */
+  offlineReason: string | null;
   connecting: boolean;
+  /** An answer is streaming in the room (anyone's): Stop is offered beside Send. */
   busy: boolean;
   typingUsers: PresenceUser[];
   onSend: (text: string) => void;
@@ -41,7 +46,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   {
     roomId,
     roomName,
-    disabledReason,
+    offlineReason,
     connecting,
     busy,
     typingUsers,
@@ -77,9 +82,11 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     el.style.height = `${Math.min(el.scrollHeight, 240)}px`;
   }, [text]);
 
-  const disabled = disabledReason !== null;
+  // Soft keyboards have no Shift: on touch screens Enter makes a new line
+  // and the Send button sends.
+  const coarsePointer = useMediaQuery("(pointer: coarse)");
   const tooLong = text.length > MAX_MESSAGE_LENGTH;
-  const canSend = !disabled && !busy && text.trim().length > 0 && !tooLong;
+  const canSend = text.trim().length > 0 && !tooLong;
 
   const submit = (send: (text: string) => void = onSend) => {
     if (!canSend) return;
@@ -90,6 +97,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (coarsePointer) return;
     if (event.key === "Enter" && !event.shiftKey && !event.altKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       submit();
@@ -97,7 +105,6 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   };
 
   const typing = typingLabel(typingUsers);
-  const status = disabledReason ?? (busy ? "An answer is being written. Stop it or wait to send." : null);
 
   return (
     <div className="shrink-0 px-3 pb-3 sm:px-6 sm:pb-4">
@@ -120,8 +127,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             submit();
           }}
           className={cn(
-            "relative flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm transition-colors focus-within:border-indigo-500 focus-within:ring-3 focus-within:ring-indigo-500/15 dark:border-zinc-700 dark:bg-zinc-900 dark:focus-within:border-indigo-400",
-            disabled && "bg-zinc-50 dark:bg-zinc-900/60"
+            "relative flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm transition-colors focus-within:border-indigo-500 focus-within:ring-3 focus-within:ring-indigo-500/15 dark:border-zinc-700 dark:bg-zinc-900 dark:focus-within:border-indigo-400"
           )}
         >
           <label htmlFor={inputId} className="sr-only">
@@ -132,10 +138,10 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             ref={textareaRef}
             value={text}
             rows={1}
-            disabled={disabled}
+            enterKeyHint={coarsePointer ? "enter" : "send"}
             aria-describedby={hintId}
             aria-invalid={tooLong || undefined}
-            placeholder={disabled ? (disabledReason ?? "") : `Message ${roomName}`}
+            placeholder={`Message ${roomName}`}
             onChange={(event) => {
               setText(event.target.value);
               if (event.target.value) onTyping();
@@ -143,46 +149,43 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             }}
             onKeyDown={onKeyDown}
             onBlur={onStopTyping}
-            className="thin-scrollbar max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-zinc-900 placeholder:text-zinc-400 focus:outline-none disabled:cursor-not-allowed dark:text-zinc-100 dark:placeholder:text-zinc-500"
+            className="thin-scrollbar max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-zinc-900 placeholder:text-zinc-500 focus:outline-none dark:text-zinc-100 dark:placeholder:text-zinc-400"
           />
-          {busy ? (
+          {busy && (
             <button
               type="button"
               onClick={onStop}
               aria-label="Stop generating"
               title="Stop generating"
-              className="inline-flex size-10 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-zinc-900 text-white transition-colors hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-white"
+              className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-zinc-900 text-white transition-colors hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-white"
             >
               <Square className="size-3.5 fill-current" aria-hidden="true" />
             </button>
-          ) : (
-            <button
-              type="submit"
-              disabled={!canSend}
-              aria-label="Send message"
-              title="Send message (Enter)"
-              className="inline-flex size-10 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-indigo-600 text-white transition-colors hover:bg-indigo-500 disabled:cursor-not-allowed disabled:bg-zinc-200 disabled:text-zinc-400 dark:bg-indigo-500 dark:hover:bg-indigo-400 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-500"
-            >
-              <ArrowUp className="size-5" aria-hidden="true" />
-            </button>
           )}
+          <button
+            type="submit"
+            disabled={!canSend}
+            aria-label="Send message"
+            title={coarsePointer ? "Send message" : "Send message (Enter)"}
+            className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-indigo-600 text-white transition-colors hover:bg-indigo-500 disabled:cursor-not-allowed disabled:bg-zinc-200 disabled:text-zinc-500 dark:bg-indigo-500 dark:hover:bg-indigo-400 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-400"
+          >
+            <ArrowUp className="size-5" aria-hidden="true" />
+          </button>
         </form>
         <div
           id={hintId}
           className="flex min-h-6 items-center gap-2 px-1 pt-1.5 text-xs text-zinc-500 dark:text-zinc-400"
         >
-          {disabledReason ? (
-            <span className="flex items-center gap-1.5 font-medium text-amber-700 dark:text-amber-400" role="status">
+          {offlineReason ? (
+            <span className="flex items-center gap-1.5 font-medium text-amber-800 dark:text-amber-300">
               {connecting ? (
                 <Spinner className="[&_svg]:size-3" />
               ) : (
                 <WifiOff className="size-3.5" aria-hidden="true" />
               )}
-              {disabledReason}
+              {offlineReason}
             </span>
-          ) : status ? (
-            <span>{status}</span>
-          ) : (
+          ) : coarsePointer ? null : (
             <span className="hidden sm:inline">
               <b className="font-medium">Enter</b> to send, <b className="font-medium">Shift + Enter</b> for a new line
             </span>
@@ -192,7 +195,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               type="button"
               disabled={!canSend}
               onClick={() => submit(onAskPanel)}
-              className="ml-auto inline-flex cursor-pointer items-center gap-1 rounded-md px-2 py-0.5 font-medium text-indigo-700 hover:bg-indigo-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-indigo-300 dark:hover:bg-indigo-950/50"
+              className="ml-auto inline-flex cursor-pointer items-center gap-1 rounded-md px-2 py-0.5 pointer-coarse:min-h-11 font-medium text-indigo-700 hover:bg-indigo-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-indigo-300 dark:hover:bg-indigo-950/50"
             >
               <Users className="size-3.5" aria-hidden="true" />
               Ask the panel

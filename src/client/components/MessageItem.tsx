@@ -271,7 +271,7 @@ export const MessageItem = memo(function MessageItem({
             {meta.stopped && (
               <span className="mr-1.5 inline-flex items-center gap-1 rounded-md bg-amber-50 px-1.5 py-0.5 font-medium text-amber-700 ring-1 ring-amber-200 ring-inset dark:bg-amber-950/40 dark:text-amber-300 dark:ring-amber-900">
                 <Square className="size-2.5 fill-current" aria-hidden="true" />
-                Stopped
+                {authorName(meta.stoppedBy) ? `Stopped by ${authorName(meta.stoppedBy)}` : "Stopped"}
               </span>
             )}
             <div

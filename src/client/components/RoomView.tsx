@@ -1,11 +1,13 @@
 import { CloudOff, Menu, Pencil, Settings2, Trash2, Users } from "lucide-react";
 import { Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { authorOf } from "../../shared/identity";
 import { PANEL_PREFIX } from "../../shared/personas";
 import type { PresenceUser, RoomState, RoomSummary } from "../../shared/protocol";
 import { useAppUI } from "../app-ui";
 import { type RoomSocket, useRoomChat, useRoomSocket } from "../hooks/use-chat-room";
 import { useMediaQuery } from "../hooks/use-media-query";
+import { useOutbox } from "../hooks/use-outbox";
 import { useTypingSignal } from "../hooks/use-presence";
 import { type ConnectionStatus, useRoomList } from "../hooks/use-room-list";
 import { cn } from "../lib/cn";
@@ -15,6 +17,7 @@ import { useAuth } from "./AuthGate";
 import { Composer, type ComposerHandle } from "./Composer";
 import { JumpView } from "./JumpView";
 import { MessageList } from "./MessageList";
+import { OutboxTray } from "./OutboxTray";
 import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
 import { RoomInfoButton } from "./RoomInfo";
@@ -243,6 +246,8 @@ function RoomConversation({
   const jumpTo = params.get("m");
   const leaveJump = () => setParams({}, { replace: true });
   const forking = useFork(roomId);
+  const { user } = useAuth();
+  const outbox = useOutbox(roomId, socket, chat.appendStored);
 
   useEffect(() => {
     ui.composerFocusRef.current = () => composerRef.current?.focus();
@@ -258,14 +263,14 @@ function RoomConversation({
 
   if (chat.initialError?.status === 404) return <RoomGone kind="not-found" />;
 
-  const disabledReason =
+  const offlineReason =
     socket.status === "open"
       ? null
       : socket.status === "connecting"
-        ? "Connecting to the room…"
+        ? "Connecting to the room… You can write now; messages are sent once connected."
         : socket.status === "reconnecting"
-          ? "Connection lost. Reconnecting…"
-          : "Disconnected from the room. Reload the page to try again.";
+          ? "Connection lost. Reconnecting… Messages you send wait and go out on reconnect."
+          : "Disconnected. Messages you send wait here; reload the page to reconnect.";
 
   return (
     <>
@@ -298,24 +303,25 @@ function RoomConversation({
           onFork={(id) => void forking.fork(id)}
         />
       )}
+      <OutboxTray outbox={outbox} online={connected} />
       <Composer
         ref={composerRef}
         roomId={roomId}
         roomName={roomName}
-        disabledReason={disabledReason}
+        offlineReason={offlineReason}
         connecting={socket.status === "connecting" || socket.status === "reconnecting"}
         busy={chat.busy}
         typingUsers={typingUsers}
         onSend={(text) => {
           if (jumpTo) leaveJump();
-          chat.send(text);
+          outbox.enqueue(text, authorOf(user));
           setStickSignal((n) => n + 1);
         }}
         onAskPanel={
           socket.state?.personas?.length
             ? (text) => {
                 if (jumpTo) leaveJump();
-                chat.send(`${PANEL_PREFIX}${text}`);
+                outbox.enqueue(`${PANEL_PREFIX}${text}`, authorOf(user));
                 setStickSignal((n) => n + 1);
               }
             : undefined

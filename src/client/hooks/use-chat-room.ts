@@ -14,6 +14,7 @@ import { useAgentChat } from "@cloudflare/ai-chat/react";
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { MessageAuthor } from "../../shared/identity";
 import { DEFAULT_WORKSPACE } from "../../shared/constants";
 import type { Identity } from "../../shared/identity";
 import type { PresenceUser, RoomState } from "../../shared/protocol";
@@ -47,6 +48,8 @@ export function useRoomSocket(roomId: string, self: Identity) {
   const sendRef = useRef<(data: string) => void>(() => {});
   /** The chat turn streaming in this room right now, whoever started it. */
   const activeTurnRef = useRef<string | null>(null);
+  /** Raw text frames, for hooks that speak their own part of the protocol (the outbox). */
+  const frameListenersRef = useRef(new Set<(data: string) => void>());
 
   const sub = useMemo(() => [{ agent: "ChatRoom", name: roomId }], [roomId]);
   const agent = useAgent<RoomState>({
@@ -61,6 +64,7 @@ export function useRoomSocket(roomId: string, self: Identity) {
     onConnectionError: () => setStatus("closed"),
     onMessage: (event: MessageEvent) => {
       if (typeof event.data !== "string") return;
+      for (const listener of frameListenersRef.current) listener(event.data);
       if (event.data.includes(`"${MessageType.CF_AGENT_USE_CHAT_RESPONSE}"`)) {
         try {
           const frame = JSON.parse(event.data) as { type?: string; id?: string; done?: boolean; error?: boolean };
@@ -108,9 +112,19 @@ export function useRoomSocket(roomId: string, self: Identity) {
     agent.reconnect();
   }, [self.name, agent]);
 
+  const onFrame = useCallback((listener: (data: string) => void) => {
+    frameListenersRef.current.add(listener);
+    return () => {
+      frameListenersRef.current.delete(listener);
+    };
+  }, []);
+  const sendFrame = useCallback((data: string) => sendRef.current(data), []);
+
   return {
     agent,
     status,
+    onFrame,
+    sendFrame,
     presence,
     /** Our identity's id, as presence entries name it. */
     selfId: self.id,
@@ -317,6 +331,26 @@ export function useRoomChat(socket: RoomSocket, roomId: string) {
   });
   const dismissActionError = useCallback(() => setActionError(null), []);
 
+  /** An outbox send the room has stored: it joins the transcript (the room does not echo it back to us). */
+  const appendStored = useCallback(
+    (item: { id: string; text: string; author?: MessageAuthor; createdAt: number }) => {
+      setMessages((list) =>
+        list.some((m) => m.id === item.id)
+          ? list
+          : [
+              ...list,
+              {
+                id: item.id,
+                role: "user",
+                parts: [{ type: "text", text: item.text }],
+                metadata: { createdAt: item.createdAt, ...(item.author ? { author: item.author } : {}) }
+              }
+            ]
+      );
+    },
+    [setMessages]
+  );
+
   const busy = chat.status === "submitted" || chat.isStreaming || chat.isRecovering;
 
   return {
@@ -336,6 +370,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string) {
     olderError,
     loadOlder,
     send,
+    appendStored,
     stop: stopStreaming,
     regenerate: regenerateLast,
     retry,

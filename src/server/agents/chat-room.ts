@@ -82,6 +82,7 @@ import { RoomActivityLog, reportToOverseer } from "./room/activity";
 import { RoomDelegation } from "./room/delegation";
 import { FrameGuard } from "./room/frame-guard";
 import { pageAfter, pageAround } from "./room/history-pages";
+import { OutboxSends } from "./room/outbox-sends";
 import { RoomPersonas } from "./room/personas";
 import { type ConnectionInfo, RoomPresence } from "./room/presence";
 import { type RestArrival, RestTurnBridge } from "./room/rest-bridge";
@@ -124,8 +125,16 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #pendingAnswer: UIMessage | null = null;
   /** Trace of every turn (room/turn-trace.ts). Spans left open by an eviction are closed on wake. */
   #tracer = new RoomTracer(new RoomTraceStore(this.ctx.storage.sql, () => this.name));
-  #frameGuard = new FrameGuard(this, this.env.RATE_LIMIT_SCALE, (messageId, traceparent) =>
-    this.#tracer.arrive(messageId, traceparent, "websocket")
+  #outbox = new OutboxSends({
+    messages: () => this.messages,
+    isStoredBeyondWindow: async (id) => (await this.sessions.session().getMessage(id)) !== null,
+    getConnection: (id) => this.getConnection(id)
+  });
+  #frameGuard = new FrameGuard(
+    this,
+    this.env.RATE_LIMIT_SCALE,
+    (messageId, traceparent) => this.#tracer.arrive(messageId, traceparent, "websocket"),
+    this.#outbox
   );
   #rest = new RestTurnBridge(this, this.#tracer);
   /** Provider-reported tokens per UTC day (budgets, status). */
@@ -544,8 +553,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /** Keeps why an answer ended early in the transcript itself. */
   async #markEndedEarly(result: ChatResponseResult, traceId?: string) {
     const errorCode = traceId ? this.#turnErrorCodes.get(traceId) : undefined;
+    const stoppedBy = this.#outbox.stoppedBy(result.requestId);
     const mark: MessageMetadata = {
-      ...(result.status === "aborted" ? { stopped: true } : { error: result.error ?? "The model request failed." }),
+      ...(result.status === "aborted"
+        ? { stopped: true, ...(stoppedBy ? { stoppedBy } : {}) }
+        : { error: result.error ?? "The model request failed." }),
       ...(result.status === "error" && errorCode ? { errorCode } : {}),
       ...(traceId ? { traceId } : {})
     };
@@ -572,6 +584,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /**
    * Only messages of the two roles the app knows are ever written: this is
    * the one write path (sockets, REST, marks, recovery all come through it).
+   * Also where outbox sends learn they are stored.
    */
   async persistMessages(
     messages: UIMessage[],
@@ -581,7 +594,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     const kept = messages.filter((m) => normalizeMessage(m, Date.now()) !== null);
     if (kept.length < messages.length)
       console.warn(`[ChatRoom] refused ${messages.length - kept.length} invalid message(s)`);
-    return super.persistMessages(kept, excludeBroadcastIds, options);
+    await super.persistMessages(kept, excludeBroadcastIds, options);
+    // Acknowledge the outbox sends this stored (room/outbox-sends.ts).
+    this.#outbox.persisted(kept);
   }
 
   /**

@@ -23,6 +23,7 @@ import { type Branch, guardChatRequest } from "../../domain/chat-request-guard";
 import { RateLimiter, rateScaleFrom, scaled } from "../../domain/rate-limit";
 import { decideRoomFrame } from "../../domain/room-frames";
 import { parseJson, sendRoomError } from "./frames";
+import type { OutboxSends } from "./outbox-sends";
 
 /** What the guard needs from its room. */
 interface GuardedRoom {
@@ -46,7 +47,8 @@ export class FrameGuard {
     private readonly room: GuardedRoom,
     rateLimitScale: string | undefined,
     /** Where an accepted chat request's trace starts (room/turn-trace.ts). */
-    private readonly onAccepted: (messageId: string, traceparent: string | null) => void = () => {}
+    private readonly onAccepted: (messageId: string, traceparent: string | null) => void = () => {},
+    private readonly outbox?: OutboxSends
   ) {
     const scale = rateScaleFrom(rateLimitScale);
     this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale));
@@ -85,6 +87,9 @@ export class FrameGuard {
       case "refused":
         return refuse("bad_request:body", decision.message);
       case "framework":
+        if (type === MessageType.CF_AGENT_CHAT_REQUEST_CANCEL && requestId) {
+          this.outbox?.cancelRequested(connection, requestId);
+        }
         return next(connection, decision.frame);
       case "room": {
         if (
@@ -118,6 +123,9 @@ export class FrameGuard {
           );
         }
         const init = (frame as { init?: { method?: unknown; body?: unknown } }).init;
+        const outboxSend = this.outbox ? await this.outbox.admit(connection, requestId, init?.body) : null;
+        if (outboxSend?.kind === "invalid") return refuse("bad_request:body", outboxSend.message, requestId);
+        if (outboxSend?.kind === "duplicate") return;
         // The author is who opened this socket, whatever the frame says.
         const guarded = guardChatRequest(
           init?.body,
@@ -139,6 +147,7 @@ export class FrameGuard {
         // browser cannot set headers on a WebSocket, and the upgrade is one
         // per socket, not per turn); the framework never sees it.
         this.onAccepted(guarded.messageId, guarded.traceparent);
+        if (outboxSend?.kind === "new") this.outbox?.accepted(connection, outboxSend.clientMessageId);
         return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body } }));
       }
     }

@@ -1,0 +1,97 @@
+/**
+ * Outbox sends and stop requests, for one room (see domain/client-sends.ts).
+ *
+ * - A chat request carrying a client message id is stored at most once:
+ *   a copy of one already stored (or admitted and about to be) is settled as
+ *   skipped and acknowledged again, never stored twice and never taken as an
+ *   edit of the stored message.
+ * - Its sender learns it is stored from a `rooms_ack` frame, sent once the
+ *   framework has persisted it (the framework itself does not echo a send
+ *   back to the socket that sent it).
+ * - A cancel records who sent it, so the stopped answer can say who stopped it.
+ */
+import { MessageType } from "@cloudflare/ai-chat/types";
+import type { Connection } from "agents";
+import type { UIMessage } from "ai";
+import { authorOf, type MessageAuthor } from "../../../shared/identity";
+import type { RoomServerFrame } from "../../../shared/protocol";
+import { callerOf } from "../../domain/caller";
+import { RecentIds, readClientSend, StopRequests } from "../../domain/client-sends";
+
+interface OutboxRoom {
+  messages(): readonly UIMessage[];
+  /** Whether a message with this id is stored beyond the hydrated window. */
+  isStoredBeyondWindow(messageId: string): Promise<boolean>;
+  getConnection(id: string): Connection | undefined;
+}
+
+export type OutboxAdmission =
+  | { kind: "plain" }
+  | { kind: "new"; clientMessageId: string }
+  | { kind: "duplicate" }
+  | { kind: "invalid"; message: string };
+
+export class OutboxSends {
+  #recent = new RecentIds();
+  /** Admitted sends to acknowledge once persisted: message id → connection id. */
+  #pendingAcks = new Map<string, string>();
+  #stops = new StopRequests<MessageAuthor>();
+
+  constructor(private readonly room: OutboxRoom) {}
+
+  /** First look at a chat request body: plain, a new outbox send, or a copy of one. */
+  async admit(connection: Connection, requestId: string, rawBody: unknown): Promise<OutboxAdmission> {
+    const read = readClientSend(rawBody);
+    if (read.kind !== "outbox") return read;
+    const { clientMessageId } = read;
+    const seen =
+      this.#recent.has(clientMessageId, Date.now()) ||
+      this.room.messages().some((m) => m.id === clientMessageId) ||
+      (await this.room.isStoredBeyondWindow(clientMessageId)) ||
+      this.#recent.has(clientMessageId, Date.now());
+    if (!seen) return { kind: "new", clientMessageId };
+    // Settle the copy's request, as the framework settles a skipped one.
+    connection.send(
+      JSON.stringify({
+        type: MessageType.CF_AGENT_USE_CHAT_RESPONSE,
+        id: requestId,
+        body: "",
+        done: true,
+        outcome: "skipped"
+      })
+    );
+    if (this.#pendingAcks.has(clientMessageId)) this.#pendingAcks.set(clientMessageId, connection.id);
+    else this.#ack(connection.id, clientMessageId, true);
+    return { kind: "duplicate" };
+  }
+
+  /** The send passed every other check and goes to the framework now. */
+  accepted(connection: Connection, clientMessageId: string) {
+    this.#recent.add(clientMessageId, Date.now());
+    this.#pendingAcks.set(clientMessageId, connection.id);
+  }
+
+  /** After every persist: acknowledge the sends it stored. */
+  persisted(messages: readonly UIMessage[]) {
+    if (this.#pendingAcks.size === 0) return;
+    for (const [messageId, connectionId] of this.#pendingAcks) {
+      if (!messages.some((m) => m.id === messageId)) continue;
+      this.#pendingAcks.delete(messageId);
+      this.#ack(connectionId, messageId, false);
+    }
+  }
+
+  cancelRequested(connection: Connection, requestId: string) {
+    const caller = callerOf(connection);
+    if (caller) this.#stops.record(requestId, authorOf(caller.identity));
+  }
+
+  stoppedBy(requestId: string): MessageAuthor | undefined {
+    return this.#stops.take(requestId);
+  }
+
+  #ack(connectionId: string, clientMessageId: string, duplicate: boolean) {
+    const frame: RoomServerFrame = { type: "rooms_ack", clientMessageId, duplicate };
+    this.room.getConnection(connectionId)?.send(JSON.stringify(frame));
+  }
+}
