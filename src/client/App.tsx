@@ -1,4 +1,13 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  lazy,
+  type KeyboardEvent as ReactKeyboardEvent,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState
+} from "react";
 import { Route, Routes, useLocation, useNavigate } from "react-router";
 import { type AppUI, AppUIContext } from "./app-ui";
 import { DisplayNameDialog, ShortcutsDialog } from "./components/AppDialogs";
@@ -42,12 +51,13 @@ function Shell() {
     setDrawerOpenState(open);
   }, []);
 
-  // Drawer focus: into the filter on open, back to the opener on close.
+  // Drawer focus: to its heading on open (not the filter, whose soft keyboard
+  // would cover the list), back to the opener on close.
   const wasOpen = useRef(false);
   useEffect(() => {
     if (isDesktop) return;
     if (drawerOpen) {
-      requestAnimationFrame(() => filterRef.current?.focus({ preventScroll: true }));
+      requestAnimationFrame(() => document.getElementById("sidebar-heading")?.focus({ preventScroll: true }));
     } else if (wasOpen.current) {
       const opener = drawerOpenerRef.current;
       if (opener?.isConnected) opener.focus();
@@ -145,11 +155,14 @@ function Shell() {
   }, [drawerOpen, isDesktop, navigate, setDrawerOpen]);
 
   const drawerHidden = !isDesktop && !drawerOpen;
+  // The open drawer is modal: everything behind it is inert.
+  const behindDrawer = !isDesktop && drawerOpen;
 
   return (
     <AppUIContext.Provider value={ui}>
       <a
         href="#main"
+        inert={behindDrawer}
         className="sr-only z-50 rounded-lg bg-white px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 dark:bg-zinc-900"
       >
         Skip to conversation
@@ -170,6 +183,7 @@ function Shell() {
           inert={drawerHidden}
           aria-hidden={drawerHidden || undefined}
           {...(isDesktop ? {} : { role: "dialog", "aria-modal": drawerOpen || undefined, "aria-label": "Rooms" })}
+          onKeyDown={behindDrawer ? trapTab : undefined}
           className={cn(
             "z-40 shrink-0 border-r border-zinc-200/80 dark:border-zinc-800",
             isDesktop
@@ -182,7 +196,7 @@ function Shell() {
         >
           <Sidebar />
         </div>
-        <main id="main" className="flex min-w-0 flex-1 flex-col">
+        <main id="main" inert={behindDrawer} className="flex min-w-0 flex-1 flex-col">
           <Routes>
             <Route path="/" element={<Home />} />
             <Route
@@ -202,6 +216,30 @@ function Shell() {
       <DisplayNameDialog open={dialog === "name"} onClose={() => setDialog(null)} />
     </AppUIContext.Provider>
   );
+}
+
+/** Keeps Tab inside a modal container: past the last element back to the first, and the reverse. */
+function trapTab(event: ReactKeyboardEvent<HTMLElement>) {
+  if (event.key !== "Tab") return;
+  const focusable = [
+    ...event.currentTarget.querySelectorAll<HTMLElement>(
+      'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select, [tabindex]:not([tabindex="-1"])'
+    )
+  ].filter((el) => el.getClientRects().length > 0);
+  const first = focusable[0];
+  const last = focusable.at(-1);
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (
+    event.shiftKey &&
+    (active === first || !event.currentTarget.contains(active) || active?.id === "sidebar-heading")
+  ) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }
 
 export function App() {

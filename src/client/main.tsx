@@ -1,3 +1,4 @@
+import "./lib/early-room-list";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { App } from "./App";

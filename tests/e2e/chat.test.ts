@@ -171,13 +171,14 @@ describe("a room, one person", () => {
     const { page, id } = await openRoom(uniqueName("Errors"));
     // Three failures: the first try and both SDK retries fail, the fourth works.
     await sendFromComposer(page, `Flaky please [[fake:fail=3,status=500,id=${Date.now()}]]`);
-    const alert = lastAssistant(page).getByRole("alert");
+    // Not an alert: the room's status region speaks it (see people.test.ts).
+    const alert = lastAssistant(page).locator("[data-answer-error]");
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/failed/i);
 
     await alert.getByRole("button", { name: "Retry" }).click();
     await lastAssistant(page).getByText("Echo: Flaky please").waitFor();
-    await expect.poll(() => lastAssistant(page).getByRole("alert").count()).toBe(0);
+    await expect.poll(() => lastAssistant(page).locator("[data-answer-error]").count()).toBe(0);
     const stored = await eventually(
       () => rest.messages(setup.app.url, id),
       (p) => p.messages.length === 2 && !p.messages[1].metadata?.error

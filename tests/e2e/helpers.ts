@@ -85,6 +85,8 @@ export async function newUser(
   }
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
+  // A dev server on a busy machine can take well over 20 s to serve a first page.
+  page.setDefaultNavigationTimeout(60_000);
   return { context, page };
 }
 

@@ -2,12 +2,15 @@
  * A room for people: talking while the AI answers, stopping with a name,
  * and an outbox that keeps what you send while the connection is down.
  */
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   composer,
   messageRows,
   newUser,
+  PHONE,
+  ROOT,
   rest,
   roomUrl,
   sendFromComposer,
@@ -16,7 +19,31 @@ import {
   useAppAndBrowser
 } from "./helpers";
 
-const setup = useAppAndBrowser();
+// The bench-only seed route fills long rooms fast.
+const setup = useAppAndBrowser({ ROOMS_BENCH_SEED: "1" });
+
+async function seed(roomId: string, count: number) {
+  const response = await fetch(`${setup.app.url}/api/rooms/${roomId}/__bench/seed`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ count })
+  });
+  expect(response.status).toBe(200);
+}
+
+/** Records every text the room's status region speaks. */
+async function recordAnnouncements(page: Page) {
+  await page.addInitScript(() => {
+    const spoken: string[] = [];
+    (window as unknown as { spoken: string[] }).spoken = spoken;
+    new MutationObserver(() => {
+      const region = document.querySelector('[role="status"][aria-label="Room announcements"]');
+      const text = region?.textContent?.trim();
+      if (text && spoken.at(-1) !== text) spoken.push(text);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { spoken: string[] }).spoken);
+}
 
 const live = (page: Page) => page.getByRole("status", { name: "Connection: Live" });
 
@@ -29,6 +56,45 @@ async function twoPeople(prefix: string) {
   await expect.poll(() => bob.page.getByRole("button", { name: /^2 people here/ }).count()).toBe(1);
   return { room, alice, bob };
 }
+
+// First, while the workspace is still empty.
+describe("first paint", () => {
+  it("never flashes the wrong empty state, and shows the list without waiting for the socket", async () => {
+    const { context, page } = await newUser(setup.browser);
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { seenHeadings: string[] }).seenHeadings = seen;
+      new MutationObserver(() => {
+        for (const h of document.querySelectorAll("h1")) {
+          const text = h.textContent ?? "";
+          if (seen.at(-1) !== text) seen.push(text);
+        }
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    await page.goto(setup.app.url);
+    await page.getByRole("heading", { name: "Create your first room" }).waitFor();
+    const seen = await page.evaluate(() => (window as unknown as { seenHeadings: string[] }).seenHeadings);
+    expect(seen).not.toContain("Pick a room");
+    await context.close();
+
+    // With the workspace socket held back, the list still comes, from the
+    // request the page started.
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("First paint") });
+    const second = await newUser(setup.browser);
+    await second.context.routeWebSocket(
+      (url) => /\/agents\/overseer-agent\/[^/]+$/.test(url.pathname),
+      () => {}
+    );
+    const listRequests: number[] = [];
+    second.page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/rooms") listRequests.push(Date.now());
+    });
+    await second.page.goto(setup.app.url);
+    await second.page.getByRole("navigation", { name: "Rooms" }).getByText(room.name).waitFor();
+    expect(listRequests.length).toBeGreaterThanOrEqual(1);
+    await second.context.close();
+  });
+});
 
 describe("talking while the AI answers", () => {
   it("lets a second person send while an answer streams, and answers both in order", async () => {
@@ -114,5 +180,208 @@ describe("the outbox", () => {
     ]);
     expect(await messageRows(page, "user").count()).toBe(2);
     await context.close();
+  });
+});
+
+describe("phones", () => {
+  const phone = { viewport: PHONE, hasTouch: true, isMobile: true } as const;
+
+  it("makes Enter a new line on a touch composer and sends with the button", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Phone enter") });
+    const { context, page } = await newUser(setup.browser, { displayName: "Pat", ...phone });
+    await page.goto(roomUrl(setup.app.url, room.id));
+    await expect.poll(() => live(page).count()).toBe(1);
+    const box = composer(page);
+    expect(await box.getAttribute("enterkeyhint")).toBe("enter");
+    await box.fill("line one");
+    await box.press("Enter");
+    await box.pressSequentially("line two");
+    expect(await box.inputValue()).toBe("line one\nline two");
+    expect(await messageRows(page, "user").count()).toBe(0);
+    await page.getByRole("button", { name: "Send message" }).tap();
+    await messageRows(page, "assistant").filter({ hasText: "Echo: line one" }).waitFor({ timeout: 60_000 });
+    await context.close();
+  });
+
+  it("makes the page behind the drawer inert, traps focus in it and focuses its heading", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Phone drawer") });
+    const { context, page } = await newUser(setup.browser, { displayName: "Pat", ...phone });
+    await page.goto(roomUrl(setup.app.url, room.id));
+    await expect.poll(() => live(page).count()).toBe(1);
+    await page.getByRole("button", { name: "Open sidebar" }).tap();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("sidebar-heading");
+    expect(await page.evaluate(() => (document.getElementById("main") as HTMLElement).inert)).toBe(true);
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press(i % 5 === 4 ? "Shift+Tab" : "Tab");
+      const inside = await page.evaluate(() => !!document.activeElement?.closest("#sidebar"));
+      expect(inside, `focus left the drawer after ${i + 1} presses`).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.evaluate(() => (document.getElementById("main") as HTMLElement).inert)).toBe(false);
+    await context.close();
+  });
+
+  it("gives every control at least 44 by 44 pixels on a touch screen", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Phone targets") });
+    await rest.send(setup.app.url, room.id, "Something to act on", "Pat");
+    const { context, page } = await newUser(setup.browser, { displayName: "Pat", ...phone });
+    await page.goto(roomUrl(setup.app.url, room.id));
+    await messageRows(page, "assistant").filter({ hasText: "Echo: Something to act on" }).waitFor();
+    const tooSmall = () =>
+      page.evaluate(() =>
+        [
+          ...document.querySelectorAll<HTMLElement>(
+            "button, a[href], input:not([type=hidden]), textarea, select, [role=button]"
+          )
+        ]
+          .filter((el) => {
+            if (el.closest("[inert]") || el.closest(".markdown, [data-markdown]")) return false;
+            const style = getComputedStyle(el);
+            if (style.visibility === "hidden" || style.opacity === "0") return false;
+            const rect = el.getBoundingClientRect();
+            return rect.width > 0 && rect.height > 0;
+          })
+          .map((el) => {
+            const rect = el.getBoundingClientRect();
+            return {
+              name: el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30),
+              w: Math.round(rect.width),
+              h: Math.round(rect.height)
+            };
+          })
+          .filter((r) => r.w < 44 || r.h < 44)
+      );
+    expect(await tooSmall()).toEqual([]);
+    await page.getByRole("button", { name: "Open sidebar" }).tap();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("sidebar-heading");
+    expect(await tooSmall()).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("screen readers", () => {
+  it("speaks answering, the answer, others' messages and stops in one status region; the log is not live", async () => {
+    const { alice, bob } = await twoPeople("Announce");
+    const spoken = await recordAnnouncements(alice.page);
+    await alice.page.reload();
+    await expect.poll(() => live(alice.page).count()).toBe(1);
+    expect(await alice.page.getByRole("log").getAttribute("aria-live")).toBe("off");
+    expect(await alice.page.locator("[aria-live=polite]").count()).toBe(1);
+
+    await sendFromComposer(bob.page, "Hello from Bob");
+    await expect.poll(spoken).toContainEqual(expect.stringContaining("New message from Bob: Hello from Bob"));
+    await expect.poll(spoken).toContain("The assistant is answering…");
+    await expect.poll(spoken).toContainEqual(expect.stringContaining("Answer: Echo: Hello from Bob"));
+
+    // A heading per message.
+    await expect
+      .poll(() => alice.page.getByRole("log").getByRole("heading", { level: 3 }).count())
+      .toBe(await messageRows(alice.page).count());
+
+    // Stop: announced with who, and focus goes to the composer, not <body>.
+    await sendFromComposer(alice.page, "Go on and on [[fake:chunks=300,slow=100]]");
+    await messageRows(alice.page, "assistant").last().getByText(/t3 /).waitFor();
+    await alice.page.getByRole("button", { name: "Stop generating" }).click();
+    await expect.poll(spoken).toContain("Answer stopped by Alice.");
+    expect(await alice.page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it("keeps focus off <body> after loading earlier messages and after deleting the room", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Focus") });
+    await seed(room.id, 120);
+    const { context, page } = await newUser(setup.browser, { displayName: "Fay" });
+    await page.goto(roomUrl(setup.app.url, room.id));
+    await expect.poll(() => live(page).count()).toBe(1);
+    const loadEarlier = page.getByRole("button", { name: /Load earlier messages/ });
+    for (let i = 0; i < 4 && (await loadEarlier.count()) > 0; i++) {
+      await loadEarlier.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe("BODY");
+    }
+    await page.getByText(/This is the start of/).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe("BODY");
+
+    await page.getByRole("button", { name: "Delete room" }).click();
+    await page
+      .getByRole("dialog")
+      .getByRole("button", { name: /Delete/ })
+      .last()
+      .click();
+    await page.waitForURL(`${setup.app.url}/`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
+    await context.close();
+  });
+});
+
+describe("accessibility (axe-core)", () => {
+  const AXE = path.join(ROOT, "node_modules/axe-core/axe.min.js");
+
+  /** Serious and critical axe violations on the page as it is now. */
+  async function seriousViolations(page: Page, where: string): Promise<string[]> {
+    if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<any> } }).axe;
+      const result = await axe.run(document, { resultTypes: ["violations"] });
+      return (result.violations as any[])
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.nodes.map((n: any) => `${n.target.join(" ")} (${n.failureSummary})`).join("; ")}`);
+    });
+    return violations.map((v) => `${where}: ${v}`);
+  }
+
+  it.each(["light", "dark"] as const)("finds no serious or critical violation in the %s theme", async (colorScheme) => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName(`Axe ${colorScheme}`) });
+    await rest.send(setup.app.url, room.id, "A question with `code` and **bold**", "Axel");
+    const found: string[] = [];
+
+    const desktop = await newUser(setup.browser, { displayName: "Axel", colorScheme });
+    const page = desktop.page;
+    await page.goto(setup.app.url);
+    await page.getByRole("navigation", { name: "Rooms" }).getByText(room.name).waitFor();
+    found.push(...(await seriousViolations(page, "home")));
+
+    await page.goto(roomUrl(setup.app.url, room.id));
+    await expect.poll(() => live(page).count()).toBe(1);
+    await messageRows(page, "assistant").filter({ hasText: "Echo:" }).waitFor();
+    await sendFromComposer(page, "Stop me [[fake:chunks=300,slow=100]]");
+    await messageRows(page, "assistant").last().getByText(/t3 /).waitFor();
+    await page.getByRole("button", { name: "Stop generating" }).click();
+    await messageRows(page, "assistant").last().getByText("Stopped by Axel").waitFor();
+    found.push(...(await seriousViolations(page, "room")));
+
+    const dialogs: [string, () => Promise<void>][] = [
+      ["new room", () => page.getByRole("button", { name: "New room" }).first().click()],
+      ["settings", () => page.getByRole("button", { name: "Room settings" }).click()],
+      ["delete", () => page.getByRole("button", { name: "Delete room" }).click()],
+      ["shortcuts", () => page.getByRole("button", { name: "Keyboard shortcuts" }).click()],
+      ["display name", () => page.getByRole("button", { name: /Change display name/ }).click()]
+    ];
+    for (const [name, open] of dialogs) {
+      await open();
+      await page.getByRole("dialog").waitFor();
+      found.push(...(await seriousViolations(page, `${name} dialog`)));
+      await page.keyboard.press("Escape");
+      await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
+    }
+    await desktop.context.close();
+
+    const phone = await newUser(setup.browser, {
+      displayName: "Axel",
+      colorScheme,
+      viewport: PHONE,
+      hasTouch: true,
+      isMobile: true
+    });
+    await phone.page.goto(roomUrl(setup.app.url, room.id));
+    await expect.poll(() => live(phone.page).count()).toBe(1);
+    found.push(...(await seriousViolations(phone.page, "phone room")));
+    await phone.page.getByRole("button", { name: "Open sidebar" }).tap();
+    await expect.poll(() => phone.page.evaluate(() => document.activeElement?.id)).toBe("sidebar-heading");
+    found.push(...(await seriousViolations(phone.page, "phone drawer")));
+    await phone.context.close();
+
+    expect(found).toEqual([]);
   });
 });

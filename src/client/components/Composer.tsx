@@ -109,7 +109,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   return (
     <div className="shrink-0 px-3 pb-3 sm:px-6 sm:pb-4">
       <div className="mx-auto w-full max-w-3xl">
-        <div className="flex h-6 items-center px-1 text-xs text-zinc-500 dark:text-zinc-400" aria-live="polite">
+        <div className="flex h-6 items-center px-1 text-xs text-zinc-600 dark:text-zinc-400">
           {typing && (
             <span className="flex min-w-0 items-center gap-1.5 animate-fade-in">
               <span className="inline-flex gap-[3px]" aria-hidden="true">

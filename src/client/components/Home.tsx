@@ -1,15 +1,36 @@
 import { MessageSquarePlus, MessagesSquare, PanelLeftOpen } from "lucide-react";
+import { useEffect } from "react";
+import { useLocation } from "react-router";
 import { useAppUI } from "../app-ui";
 import { useRoomList } from "../hooks/use-room-list";
 import { MOD } from "./AppDialogs";
 import { CenteredState, MobileTopBar, primaryButton } from "./RoomStates";
 import { ImportButton } from "./Transfer";
 import { Kbd } from "./ui/Field";
+import { Spinner } from "./ui/Spinner";
 
 export function Home() {
   const { rooms } = useRoomList();
   const ui = useAppUI();
+  const location = useLocation();
+  // Arriving here because the room in view was deleted: focus lands on this
+  // page's heading, not on <body>.
+  const focusHeading = (location.state as { focusHeading?: boolean } | null)?.focusHeading === true;
+  useEffect(() => {
+    if (focusHeading && rooms !== null) document.querySelector<HTMLElement>("main h1")?.focus();
+  }, [focusHeading, rooms]);
   const empty = rooms !== null && rooms.length === 0;
+  // Until the list is known, say nothing that could turn out wrong.
+  if (rooms === null) {
+    return (
+      <div className="flex h-full flex-col" aria-busy="true">
+        <MobileTopBar title="Rooms" />
+        <div className="flex flex-1 items-center justify-center">
+          <Spinner label="Loading rooms" />
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="flex h-full flex-col">
       <MobileTopBar title="Rooms" />
@@ -26,7 +47,7 @@ export function Home() {
               <button
                 type="button"
                 onClick={() => ui.setDrawerOpen(true)}
-                className="inline-flex h-9 cursor-pointer items-center gap-2 rounded-lg border border-zinc-300 bg-white px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+                className="inline-flex h-9 cursor-pointer pointer-coarse:h-11 items-center gap-2 rounded-lg border border-zinc-300 bg-white px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
               >
                 <PanelLeftOpen className="size-4" aria-hidden="true" />
                 Browse rooms

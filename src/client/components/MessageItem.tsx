@@ -198,13 +198,14 @@ export const MessageItem = memo(function MessageItem({
           ))}
       </div>
       <div className="min-w-0 flex-1">
+        {/* A heading per message (the author), so screen readers can jump between messages. */}
+        {grouped && <h3 className="sr-only">{author}</h3>}
         {!grouped && (
           <header className="flex min-w-0 items-baseline gap-2">
-            {persona ? (
-              <PersonaName persona={persona} />
-            ) : (
-              <span className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100">{author}</span>
-            )}
+            {/* The author line is the message's heading (screen readers jump by headings). */}
+            <h3 className="min-w-0 truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100">
+              {persona ? <PersonaName persona={persona} /> : author}
+            </h3>
             {meta.panel && (
               <span className="rounded-md bg-indigo-50 px-1.5 py-px text-[11px] font-medium text-indigo-700 dark:bg-indigo-950/60 dark:text-indigo-300">
                 {meta.panel === "synthesis" ? "panel synthesis" : "panel"}
@@ -244,7 +245,7 @@ export const MessageItem = memo(function MessageItem({
 
         {failed && (
           <div
-            role="alert"
+            data-answer-error
             className="mt-1.5 flex flex-wrap items-start gap-x-3 gap-y-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
           >
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />

@@ -163,6 +163,26 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
     if (Math.abs(delta) > 1) el.scrollTop += delta;
   }, [firstId]);
 
+  // Reaching the start removes "Load earlier messages": if it had focus,
+  // hand focus to the log rather than let it fall to the page.
+  const showsLoadOlder = (!reachedStart || hiddenAbove > 0) && messages.length > 0;
+  const loadOlderFocused = useRef(false);
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const onFocusIn = (event: FocusEvent) => {
+      loadOlderFocused.current = (event.target as HTMLElement).matches("[data-load-older]");
+    };
+    el.addEventListener("focusin", onFocusIn);
+    return () => el.removeEventListener("focusin", onFocusIn);
+  }, []);
+  useLayoutEffect(() => {
+    if (!showsLoadOlder && loadOlderFocused.current) {
+      loadOlderFocused.current = false;
+      scrollRef.current?.focus({ preventScroll: true });
+    }
+  }, [showsLoadOlder]);
+
   // Still near the top after a page (short messages)? Keep loading.
   // biome-ignore lint/correctness/useExhaustiveDependencies: each render of a page is the trigger to measure again
   useEffect(() => {
@@ -183,8 +203,9 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
         onScroll={onScroll}
         className="thin-scrollbar h-full overflow-y-auto overscroll-contain"
         role="log"
-        aria-live="polite"
-        aria-relevant="additions"
+        // Not live: a streamed answer would be read as dozens of insertions.
+        // The room's status region (LiveAnnouncer) speaks for it.
+        aria-live="off"
         aria-label={`Messages in ${roomName}`}
         aria-busy={busy}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it
@@ -200,13 +221,22 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
                     Try again
                   </Button>
                 </span>
-              ) : loadingOlder ? (
-                <span className="flex items-center gap-2">
-                  <Spinner /> Loading earlier messages…
-                </span>
               ) : (
-                <Button size="sm" variant="ghost" onClick={showOlder}>
-                  Load earlier messages
+                // One button, loading or not, so focus stays on it across a load.
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  data-load-older
+                  aria-disabled={loadingOlder || undefined}
+                  onClick={() => !loadingOlder && showOlder()}
+                >
+                  {loadingOlder ? (
+                    <>
+                      <Spinner /> Loading earlier messages…
+                    </>
+                  ) : (
+                    "Load earlier messages"
+                  )}
                 </Button>
               )}
             </div>
@@ -270,10 +300,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
 
           {showStreamError && (
             <div className="px-4 pt-2 sm:px-6">
-              <div
-                role="alert"
-                className="ml-11 flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
-              >
+              <div className="ml-11 flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200">
                 <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
                 <span className="min-w-0 flex-1 break-words">{chat.error?.message || "The answer failed."}</span>
                 {connected && (
@@ -288,10 +315,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
 
           {chat.serverError && chat.serverError !== chat.error?.message && !chat.actionError && (
             <div className="px-4 pt-2 sm:px-6">
-              <div
-                role="alert"
-                className="ml-11 flex items-center gap-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200"
-              >
+              <div className="ml-11 flex items-center gap-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200">
                 <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
                 <span className="min-w-0 flex-1 break-words">{chat.serverError}</span>
                 <Button size="sm" variant="ghost" onClick={chat.clearServerError}>
@@ -303,10 +327,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
 
           {chat.actionError && (
             <div className="px-4 pt-2 sm:px-6">
-              <div
-                role="alert"
-                className="ml-11 flex items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
-              >
+              <div className="ml-11 flex items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200">
                 <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
                 <span className="min-w-0 flex-1 break-words">{chat.actionError}</span>
                 <Button size="sm" variant="ghost" onClick={chat.dismissActionError}>
@@ -330,7 +351,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
           aria-hidden={atBottom}
           onClick={() => scrollToBottom(true)}
           className={cn(
-            "inline-flex cursor-pointer items-center gap-1.5 rounded-full bg-white px-3.5 py-1.5 text-sm font-medium text-zinc-700 shadow-lg ring-1 ring-zinc-900/10 hover:bg-zinc-50 dark:bg-zinc-800 dark:text-zinc-100 dark:ring-white/10 dark:hover:bg-zinc-700",
+            "inline-flex cursor-pointer items-center gap-1.5 rounded-full bg-white px-3.5 py-1.5 pointer-coarse:min-h-11 text-sm font-medium text-zinc-700 shadow-lg ring-1 ring-zinc-900/10 hover:bg-zinc-50 dark:bg-zinc-800 dark:text-zinc-100 dark:ring-white/10 dark:hover:bg-zinc-700",
             !atBottom && "pointer-events-auto"
           )}
         >

@@ -9,6 +9,7 @@ import { type RoomSocket, useRoomChat, useRoomSocket } from "../hooks/use-chat-r
 import { useMediaQuery } from "../hooks/use-media-query";
 import { useOutbox } from "../hooks/use-outbox";
 import { useTypingSignal } from "../hooks/use-presence";
+import { useRoomAnnouncer } from "../hooks/use-room-announcer";
 import { type ConnectionStatus, useRoomList } from "../hooks/use-room-list";
 import { cn } from "../lib/cn";
 import { messagePath } from "../lib/routes";
@@ -16,6 +17,7 @@ import { formatCount } from "../lib/time";
 import { useAuth } from "./AuthGate";
 import { Composer, type ComposerHandle } from "./Composer";
 import { JumpView } from "./JumpView";
+import { LiveAnnouncer } from "./LiveAnnouncer";
 import { MessageList } from "./MessageList";
 import { OutboxTray } from "./OutboxTray";
 import { PersonaColoursProvider } from "./personas/persona-colours";
@@ -91,7 +93,7 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
         popoverTarget={popoverId}
         aria-label={`${label}: ${unique.map((u) => u.name).join(", ")}`}
         title={label}
-        className="flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        className="flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 pointer-coarse:h-11 pointer-coarse:min-w-11 hover:bg-zinc-100 dark:hover:bg-zinc-800"
       >
         <span className="flex -space-x-1">
           {shown.map((u) => (
@@ -248,6 +250,12 @@ function RoomConversation({
   const forking = useFork(roomId);
   const { user } = useAuth();
   const outbox = useOutbox(roomId, socket, chat.appendStored);
+  const announcement = useRoomAnnouncer({
+    messages: chat.messages,
+    busy: chat.busy,
+    selfId,
+    errors: [chat.serverError, chat.actionError, chat.olderError, chat.error?.message]
+  });
 
   useEffect(() => {
     ui.composerFocusRef.current = () => composerRef.current?.focus();
@@ -303,6 +311,7 @@ function RoomConversation({
           onFork={(id) => void forking.fork(id)}
         />
       )}
+      <LiveAnnouncer message={announcement} />
       <OutboxTray outbox={outbox} online={connected} />
       <Composer
         ref={composerRef}
@@ -326,7 +335,11 @@ function RoomConversation({
               }
             : undefined
         }
-        onStop={chat.stop}
+        onStop={() => {
+          chat.stop();
+          // The Stop button is about to go: keep focus where the person works.
+          composerRef.current?.focus();
+        }}
         onTyping={notifyTyping}
         onStopTyping={stopTyping}
         autoFocus={isDesktop}
@@ -409,7 +422,7 @@ function RoomView({ roomId }: { roomId: string }) {
         room={roomForDialogs}
         open={dialog === "delete"}
         onClose={() => setDialog(null)}
-        onDeleted={() => navigate("/", { replace: true })}
+        onDeleted={() => navigate("/", { replace: true, state: { focusHeading: true } })}
       />
     </div>
   );

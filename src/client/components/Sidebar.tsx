@@ -113,7 +113,14 @@ export function Sidebar({ className }: { className?: string }) {
               <path d="M4 6.5A2.5 2.5 0 0 1 6.5 4h11A2.5 2.5 0 0 1 20 6.5v7a2.5 2.5 0 0 1-2.5 2.5H10l-4.5 4v-4A2.5 2.5 0 0 1 4 13.5z" />
             </svg>
           </span>
-          <span className="text-[15px] font-semibold tracking-tight">Rooms</span>
+          {/* The drawer focuses this heading on open (App.tsx), not the filter: a soft keyboard would cover the list. */}
+          <h2
+            id="sidebar-heading"
+            tabIndex={-1}
+            className="text-[15px] font-semibold tracking-tight focus:outline-none"
+          >
+            Rooms
+          </h2>
           {status !== "open" && (
             <span
               className="ml-1 inline-flex items-center gap-1 text-xs text-amber-600 dark:text-amber-400"
@@ -168,7 +175,7 @@ export function Sidebar({ className }: { className?: string }) {
             }}
             placeholder="Search rooms and messages"
             autoComplete="off"
-            className="h-9 w-full rounded-lg border border-zinc-200 bg-white pr-14 pl-8.5 text-sm text-zinc-900 placeholder:text-zinc-400 hover:border-zinc-300 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:border-zinc-700 [&::-webkit-search-cancel-button]:hidden"
+            className="h-9 w-full rounded-lg border pointer-coarse:h-11 border-zinc-200 bg-white pr-14 pl-8.5 text-sm text-zinc-900 placeholder:text-zinc-400 hover:border-zinc-300 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:border-zinc-700 [&::-webkit-search-cancel-button]:hidden"
           />
           {query ? (
             <IconButton
@@ -224,8 +231,8 @@ export function Sidebar({ className }: { className?: string }) {
         <button
           type="button"
           onClick={ui.openDisplayName}
-          className="flex min-w-0 flex-1 cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 text-left hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"
-          aria-label={`Your display name: ${displayName}. Change it`}
+          className="flex min-w-0 flex-1 cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 pointer-coarse:min-h-11 text-left hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"
+          aria-label={`${displayName}: Change display name`}
         >
           <Avatar name={displayName} size="sm" />
           <span className="min-w-0 flex-1">

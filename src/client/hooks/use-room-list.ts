@@ -17,6 +17,7 @@ import {
 import { DEFAULT_WORKSPACE } from "../../shared/constants";
 import { OverseerFrameSchema, type RoomSummary } from "../../shared/protocol";
 import { api } from "../lib/api";
+import { earlyRoomList } from "../lib/early-room-list";
 
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
 
@@ -106,7 +107,18 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
     }
   });
 
-  // If the socket is slow to come up, show the list from REST meanwhile.
+  // The list requested with the page shows until the socket's first frame.
+  useEffect(() => {
+    let live = true;
+    void earlyRoomList.then((list) => {
+      if (live && list && !gotFrame.current) setRooms(new Map(list.map((r) => [r.id, toSummary(r)])));
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  // If neither has arrived after a while (the early request failed), ask again.
   useEffect(() => {
     const timer = setTimeout(() => {
       if (gotFrame.current) return;

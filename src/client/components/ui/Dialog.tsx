@@ -84,7 +84,12 @@ export function Dialog({ open, onClose, title, description, children, className,
                 </p>
               )}
             </div>
-            <IconButton label="Close dialog" size="sm" className="-mr-1.5 size-8" onClick={onClose}>
+            <IconButton
+              label="Close dialog"
+              size="sm"
+              className="-mr-1.5 size-8 pointer-coarse:size-11"
+              onClick={onClose}
+            >
               <X />
             </IconButton>
           </header>

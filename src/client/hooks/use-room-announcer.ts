@@ -1,0 +1,82 @@
+/**
+ * What a screen reader hears about a room, in one polite status region:
+ * "answering", the finished answer, stops, errors and other people's new
+ * messages. The transcript itself is not live (a streamed answer would be
+ * read as dozens of insertions); this hook says each thing once, when done.
+ */
+import { useEffect, useRef, useState } from "react";
+import { authorId, authorName } from "../../shared/identity";
+import { messageText, type RoomMessage } from "../lib/messages";
+
+/** Long answers are cut: the reader can read on in the log. */
+const MAX_ANNOUNCED_CHARS = 400;
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > MAX_ANNOUNCED_CHARS ? `${flat.slice(0, MAX_ANNOUNCED_CHARS)}…` : flat;
+}
+
+export interface AnnouncerInput {
+  messages: RoomMessage[];
+  busy: boolean;
+  /** The reader's identity id: their own messages are not news to them. */
+  selfId: string;
+  errors: (string | null | undefined)[];
+}
+
+export function useRoomAnnouncer({ messages, busy, selfId, errors }: AnnouncerInput): string {
+  const [announcement, setAnnouncement] = useState("");
+  const say = (text: string) =>
+    // A repeated text is made distinct, or the region would not speak it again.
+    setAnnouncement((previous) => (previous === text ? `${text}\u00a0` : text));
+
+  // ── Answers: started, then finished, stopped or failed ──
+  const wasBusy = useRef(busy);
+  const lastAnswerAnnounced = useRef<string | null>(null);
+  const messagesRef = useRef(messages);
+  messagesRef.current = messages;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on busy changes only; reads the latest messages
+  useEffect(() => {
+    if (busy && !wasBusy.current) say("The assistant is answering…");
+    if (!busy && wasBusy.current) {
+      const last = messagesRef.current.at(-1);
+      if (last?.role === "assistant" && lastAnswerAnnounced.current !== last.id) {
+        lastAnswerAnnounced.current = last.id;
+        const meta = last.metadata ?? {};
+        const stopper = authorName(meta.stoppedBy);
+        if (meta.stopped) say(stopper ? `Answer stopped by ${stopper}.` : "Answer stopped.");
+        else if (meta.error) say(`The answer failed: ${meta.error}`);
+        else say(`Answer: ${clip(messageText(last))}`);
+      }
+    }
+    wasBusy.current = busy;
+  }, [busy]);
+
+  // ── Other people's messages ──
+  const seen = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    if (!seen.current) {
+      // What was there when the room opened is history, not news.
+      seen.current = new Set(messages.map((m) => m.id));
+      return;
+    }
+    const known = seen.current;
+    const fresh = messages.filter((m) => !known.has(m.id));
+    for (const m of fresh) known.add(m.id);
+    const fromOthers = fresh.filter((m) => m.role === "user" && authorId(m.metadata?.author) !== selfId);
+    if (fromOthers.length === 1) {
+      const m = fromOthers[0];
+      say(`New message from ${authorName(m.metadata?.author) ?? "someone"}: ${clip(messageText(m))}`);
+    } else if (fromOthers.length > 1) {
+      say(`${fromOthers.length} new messages.`);
+    }
+  }, [messages, selfId]);
+
+  // ── Errors ──
+  const errorKey = errors.filter(Boolean).join("\n");
+  useEffect(() => {
+    if (errorKey) say(`Error: ${errorKey}`);
+  }, [errorKey]);
+
+  return announcement;
+}
