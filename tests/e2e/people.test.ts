@@ -5,12 +5,12 @@
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { ROOT } from "../support/dev-server";
 import {
   composer,
   messageRows,
   newUser,
   PHONE,
-  ROOT,
   rest,
   roomUrl,
   sendFromComposer,
@@ -19,16 +19,11 @@ import {
   useAppAndBrowser
 } from "./helpers";
 
-// The bench-only seed route fills long rooms fast.
-const setup = useAppAndBrowser({ ROOMS_BENCH_SEED: "1" });
+const setup = useAppAndBrowser();
 
-async function seed(roomId: string, count: number) {
-  const response = await fetch(`${setup.app.url}/api/rooms/${roomId}/__bench/seed`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ count })
-  });
-  expect(response.status).toBe(200);
+/** `turns` questions (and their answers) in a room, sent at once over REST. */
+async function seed(roomId: string, turns: number) {
+  await Promise.all(Array.from({ length: turns }, (_, i) => rest.send(setup.app.url, roomId, `Seeded question ${i}`)));
 }
 
 /** Records every text the room's status region speaks. */
@@ -138,7 +133,7 @@ describe("talking while the AI answers", () => {
       await messageRows(page, "assistant").last().getByText("Stopped by Bob").waitFor();
     }
     const stored = await rest.messages(setup.app.url, room.id);
-    expect(stored.messages.at(-1)?.metadata).toMatchObject({ stopped: true, stoppedBy: "Bob" });
+    expect(stored.messages.at(-1)?.metadata).toMatchObject({ stopped: true, stoppedBy: { name: "Bob" } });
     await alice.context.close();
     await bob.context.close();
   });
@@ -235,7 +230,8 @@ describe("phones", () => {
           )
         ]
           .filter((el) => {
-            if (el.closest("[inert]") || el.closest(".markdown, [data-markdown]")) return false;
+            // Off-screen until focused (the skip link), inert, or inside rendered Markdown.
+            if (el.closest("[inert], .sr-only") || el.closest(".markdown, [data-markdown]")) return false;
             const style = getComputedStyle(el);
             if (style.visibility === "hidden" || style.opacity === "0") return false;
             const rect = el.getBoundingClientRect();
@@ -290,7 +286,7 @@ describe("screen readers", () => {
 
   it("keeps focus off <body> after loading earlier messages and after deleting the room", async () => {
     const room = await rest.createRoom(setup.app.url, { name: uniqueName("Focus") });
-    await seed(room.id, 120);
+    await seed(room.id, 40);
     const { context, page } = await newUser(setup.browser, { displayName: "Fay" });
     await page.goto(roomUrl(setup.app.url, room.id));
     await expect.poll(() => live(page).count()).toBe(1);
@@ -383,5 +379,42 @@ describe("accessibility (axe-core)", () => {
     await phone.context.close();
 
     expect(found).toEqual([]);
+  });
+});
+
+describe("presence of the room", () => {
+  it("copies a room's link from the header and the room list, and the link opens the room for someone else", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Invite") });
+    const alice = await newUser(setup.browser, { displayName: "Alice" });
+    await alice.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: setup.app.url });
+    await alice.page.goto(roomUrl(setup.app.url, room.id));
+    await expect.poll(() => live(alice.page).count()).toBe(1);
+    const clipboard = () => alice.page.evaluate(() => navigator.clipboard.readText());
+
+    await alice.page
+      .getByRole("banner")
+      .getByRole("button", { name: `Copy link to ${room.name}` })
+      .click();
+    await alice.page.getByRole("banner").getByRole("button", { name: "Link copied" }).waitFor();
+    const link = await clipboard();
+    expect(link).toBe(roomUrl(setup.app.url, room.id));
+
+    await alice.page.evaluate(() => navigator.clipboard.writeText(""));
+    const row = alice.page
+      .getByRole("navigation", { name: "Rooms" })
+      .getByRole("listitem")
+      .filter({ hasText: room.name });
+    await row.hover();
+    await row.getByRole("button", { name: `Copy link to ${room.name}` }).click();
+    await expect.poll(clipboard).toBe(link);
+    // Copying did not follow the row's link.
+    expect(alice.page.url()).toBe(roomUrl(setup.app.url, room.id));
+
+    const bob = await newUser(setup.browser, { displayName: "Bob" });
+    await bob.page.goto(link);
+    await expect.poll(() => bob.page.getByRole("heading", { level: 1 }).textContent()).toBe(room.name);
+    await expect.poll(() => alice.page.getByRole("button", { name: /^2 people here/ }).count()).toBe(1);
+    await alice.context.close();
+    await bob.context.close();
   });
 });

@@ -119,7 +119,7 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
             <span className="flex flex-wrap items-center justify-end gap-1.5">
               {shortcut.keys.map((combo, i) => (
                 <span key={combo.join("+")} className="flex items-center gap-1">
-                  {i > 0 && <span className="px-0.5 text-xs text-zinc-400">or</span>}
+                  {i > 0 && <span className="px-0.5 text-xs text-zinc-500 dark:text-zinc-400">or</span>}
                   {combo.map((key) => (
                     <Kbd key={key}>{key}</Kbd>
                   ))}

@@ -149,7 +149,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             }}
             onKeyDown={onKeyDown}
             onBlur={onStopTyping}
-            className="thin-scrollbar max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-zinc-900 placeholder:text-zinc-500 focus:outline-none dark:text-zinc-100 dark:placeholder:text-zinc-400"
+            className="thin-scrollbar max-h-60 min-h-10 pointer-coarse:min-h-11 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-zinc-900 placeholder:text-zinc-500 focus:outline-none dark:text-zinc-100 dark:placeholder:text-zinc-400"
           />
           {busy && (
             <button

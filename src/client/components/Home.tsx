@@ -68,7 +68,7 @@ export function Home() {
           <ImportButton />
         </div>
         {ui.isDesktop && (
-          <p className="mt-4 flex flex-wrap items-center justify-center gap-x-3 gap-y-1 text-xs text-zinc-400">
+          <p className="mt-4 flex flex-wrap items-center justify-center gap-x-3 gap-y-1 text-xs text-zinc-500 dark:text-zinc-400">
             <span className="inline-flex items-center gap-1">
               <Kbd>Alt</Kbd>
               <Kbd>N</Kbd> new room

@@ -73,7 +73,7 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
         return null;
       })}
       {streaming && !hasVisible && (
-        <div role="status" className="flex h-7 items-center text-zinc-400" aria-label="Assistant is thinking">
+        <div role="status" className="flex h-7 items-center text-zinc-500 dark:text-zinc-400" aria-label="Assistant is thinking">
           <TypingDots />
         </div>
       )}
@@ -220,7 +220,7 @@ export const MessageItem = memo(function MessageItem({
               <time
                 dateTime={new Date(createdAt).toISOString()}
                 title={fullDateTime(createdAt)}
-                className="shrink-0 text-xs text-zinc-400 tabular-nums dark:text-zinc-500"
+                className="shrink-0 text-xs text-zinc-500 tabular-nums dark:text-zinc-400"
               >
                 {messageTime(createdAt, Date.now())}
               </time>
@@ -265,12 +265,12 @@ export const MessageItem = memo(function MessageItem({
         {!editing && isAssistant && (
           <div
             className={cn(
-              "flex h-8 items-center gap-0.5 text-xs text-zinc-400 dark:text-zinc-500",
+              "flex h-8 items-center gap-0.5 text-xs text-zinc-500 dark:text-zinc-400",
               streaming && "invisible"
             )}
           >
             {meta.stopped && (
-              <span className="mr-1.5 inline-flex items-center gap-1 rounded-md bg-amber-50 px-1.5 py-0.5 font-medium text-amber-700 ring-1 ring-amber-200 ring-inset dark:bg-amber-950/40 dark:text-amber-300 dark:ring-amber-900">
+              <span className="mr-1.5 inline-flex items-center gap-1 rounded-md bg-amber-50 px-1.5 py-0.5 font-medium text-amber-800 ring-1 ring-amber-200 ring-inset dark:bg-amber-950/40 dark:text-amber-300 dark:ring-amber-900">
                 <Square className="size-2.5 fill-current" aria-hidden="true" />
                 {authorName(meta.stoppedBy) ? `Stopped by ${authorName(meta.stoppedBy)}` : "Stopped"}
               </span>

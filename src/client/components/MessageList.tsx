@@ -213,7 +213,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
       >
         <div ref={contentRef} className="mx-auto flex min-h-full w-full max-w-3xl flex-col pt-4 pb-6">
           {(!reachedStart || hiddenAbove > 0) && messages.length > 0 && (
-            <div className="flex h-12 items-center justify-center text-sm text-zinc-500">
+            <div className="flex h-12 items-center justify-center text-sm text-zinc-500 dark:text-zinc-400">
               {chat.olderError ? (
                 <span className="flex items-center gap-2">
                   <span className="text-red-600 dark:text-red-400">{chat.olderError}</span>
@@ -291,7 +291,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
           {waitingForAnswer && (
             <div role="status" className="flex gap-3 px-4 pt-3 pb-2 sm:px-6" aria-label="Assistant is thinking">
               <AssistantAvatar />
-              <div className="flex h-8 items-center gap-2 text-sm text-zinc-500">
+              <div className="flex h-8 items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
                 <TypingDots className="text-zinc-400" />
                 <span>{chat.isRecovering ? "Recovering the answer…" : "Thinking…"}</span>
               </div>

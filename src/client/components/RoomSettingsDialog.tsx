@@ -237,7 +237,7 @@ export function RoomSettingsDialog({
             </Field>
             {error && <ErrorNotice>{error}</ErrorNotice>}
             {saved && (
-              <p role="status" className="text-sm text-emerald-600">
+              <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
                 Saved.
               </p>
             )}

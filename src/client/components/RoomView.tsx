@@ -16,6 +16,7 @@ import { messagePath } from "../lib/routes";
 import { formatCount } from "../lib/time";
 import { useAuth } from "./AuthGate";
 import { Composer, type ComposerHandle } from "./Composer";
+import { CopyLinkButton } from "./CopyLinkButton";
 import { JumpView } from "./JumpView";
 import { LiveAnnouncer } from "./LiveAnnouncer";
 import { MessageList } from "./MessageList";
@@ -44,8 +45,8 @@ function ConnectionBadge({ status }: { status: ConnectionStatus }) {
       aria-label={`Connection: ${label}`}
       className={cn(
         "inline-flex shrink-0 items-center gap-1.5 text-xs font-medium",
-        status === "open" && "text-emerald-600 dark:text-emerald-400",
-        (status === "connecting" || status === "reconnecting") && "text-amber-600 dark:text-amber-400",
+        status === "open" && "text-emerald-700 dark:text-emerald-400",
+        (status === "connecting" || status === "reconnecting") && "text-amber-800 dark:text-amber-300",
         status === "closed" && "text-red-600 dark:text-red-400"
       )}
     >
@@ -119,7 +120,7 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
               <Avatar name={u.name} size="sm" />
               <span className="min-w-0 flex-1 truncate">
                 {u.name}
-                {u.self && <span className="text-zinc-400"> (you)</span>}
+                {u.self && <span className="text-zinc-500 dark:text-zinc-400"> (you)</span>}
               </span>
               {u.typing && <span className="text-xs text-zinc-500">typing…</span>}
             </li>
@@ -193,6 +194,7 @@ function RoomHeader({
             <Pencil />
           </IconButton>
         )}
+        <CopyLinkButton roomId={roomId} roomName={name} />
         <ExportMenu roomId={roomId} />
         <RoomInfoButton roomId={roomId} />
         <IconButton label="Room settings" onClick={onSettings}>

@@ -12,6 +12,7 @@ import { roomPath } from "../lib/routes";
 import { formatCount, fullDateTime, relativeTime } from "../lib/time";
 import { MOD } from "./AppDialogs";
 import { SignOutButton } from "./AuthGate";
+import { CopyLinkButton } from "./CopyLinkButton";
 import { MessageSearchResults } from "./MessageSearch";
 import { Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
@@ -35,14 +36,14 @@ const RoomRow = memo(function RoomRow({
   onSelect: () => void;
 }) {
   return (
-    <li>
+    <li className="group/row relative">
       <NavLink
         to={roomPath(room.id)}
         onClick={onSelect}
         data-room-id={room.id}
         className={({ isActive }) =>
           cn(
-            "group block rounded-lg px-3 py-2 transition-colors",
+            "group block rounded-lg px-3 py-2 transition-colors pointer-coarse:pr-12",
             isActive
               ? "bg-white shadow-xs ring-1 ring-zinc-900/5 dark:bg-zinc-800 dark:ring-white/5"
               : "hover:bg-zinc-200/50 dark:hover:bg-zinc-800/50"
@@ -56,7 +57,7 @@ const RoomRow = memo(function RoomRow({
           <time
             dateTime={new Date(room.lastActiveAt).toISOString()}
             title={fullDateTime(room.lastActiveAt)}
-            className="shrink-0 text-[11px] text-zinc-400 tabular-nums dark:text-zinc-500"
+            className="shrink-0 text-[11px] text-zinc-500 tabular-nums dark:text-zinc-400"
           >
             {relativeTime(room.lastActiveAt, now)}
           </time>
@@ -80,6 +81,12 @@ const RoomRow = memo(function RoomRow({
           )}
         </div>
       </NavLink>
+      {/* Beside the link, not inside it: a button may not sit in a link. */}
+      <CopyLinkButton
+        roomId={room.id}
+        roomName={room.name}
+        className="absolute top-1 right-1 bg-sidebar opacity-0 group-hover/row:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100"
+      />
     </li>
   );
 });
@@ -123,7 +130,7 @@ export function Sidebar({ className }: { className?: string }) {
           </h2>
           {status !== "open" && (
             <span
-              className="ml-1 inline-flex items-center gap-1 text-xs text-amber-600 dark:text-amber-400"
+              className="ml-1 inline-flex items-center gap-1 text-xs text-amber-800 dark:text-amber-300"
               role="status"
             >
               <span className="size-1.5 animate-pulse rounded-full bg-current" />
@@ -142,7 +149,7 @@ export function Sidebar({ className }: { className?: string }) {
         <Button variant="primary" className="w-full justify-start" onClick={ui.openCreateRoom}>
           <MessageSquarePlus className="size-4" aria-hidden="true" />
           New room
-          <span aria-hidden="true" className="ml-auto hidden text-xs font-normal text-white/70 md:inline">
+          <span aria-hidden="true" className="ml-auto hidden text-xs font-normal text-white md:inline">
             Alt N
           </span>
         </Button>
@@ -175,7 +182,7 @@ export function Sidebar({ className }: { className?: string }) {
             }}
             placeholder="Search rooms and messages"
             autoComplete="off"
-            className="h-9 w-full rounded-lg border pointer-coarse:h-11 border-zinc-200 bg-white pr-14 pl-8.5 text-sm text-zinc-900 placeholder:text-zinc-400 hover:border-zinc-300 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:border-zinc-700 [&::-webkit-search-cancel-button]:hidden"
+            className="h-9 w-full rounded-lg border pointer-coarse:h-11 border-zinc-200 bg-white pr-14 pl-8.5 text-sm text-zinc-900 placeholder:text-zinc-500 hover:border-zinc-300 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:border-zinc-700 [&::-webkit-search-cancel-button]:hidden"
           />
           {query ? (
             <IconButton

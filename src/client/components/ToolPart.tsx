@@ -44,7 +44,7 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
         <span
           className={cn(
             "ml-auto inline-flex shrink-0 items-center gap-1 text-xs",
-            s.tone === "ok" && "text-emerald-600 dark:text-emerald-400",
+            s.tone === "ok" && "text-emerald-700 dark:text-emerald-400",
             s.tone === "error" && "text-red-600 dark:text-red-400",
             s.tone === "busy" && "text-zinc-500"
           )}

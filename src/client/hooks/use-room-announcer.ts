@@ -4,7 +4,7 @@
  * messages. The transcript itself is not live (a streamed answer would be
  * read as dozens of insertions); this hook says each thing once, when done.
  */
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { authorId, authorName } from "../../shared/identity";
 import { messageText, type RoomMessage } from "../lib/messages";
 
@@ -26,9 +26,11 @@ export interface AnnouncerInput {
 
 export function useRoomAnnouncer({ messages, busy, selfId, errors }: AnnouncerInput): string {
   const [announcement, setAnnouncement] = useState("");
-  const say = (text: string) =>
-    // A repeated text is made distinct, or the region would not speak it again.
-    setAnnouncement((previous) => (previous === text ? `${text}\u00a0` : text));
+  // A repeated text is made distinct, or the region would not speak it again.
+  const say = useCallback(
+    (text: string) => setAnnouncement((previous) => (previous === text ? `${text}\u00a0` : text)),
+    []
+  );
 
   // ── Answers: started, then finished, stopped or failed ──
   const wasBusy = useRef(busy);
@@ -43,14 +45,29 @@ export function useRoomAnnouncer({ messages, busy, selfId, errors }: AnnouncerIn
       if (last?.role === "assistant" && lastAnswerAnnounced.current !== last.id) {
         lastAnswerAnnounced.current = last.id;
         const meta = last.metadata ?? {};
-        const stopper = authorName(meta.stoppedBy);
-        if (meta.stopped) say(stopper ? `Answer stopped by ${stopper}.` : "Answer stopped.");
-        else if (meta.error) say(`The answer failed: ${meta.error}`);
-        else say(`Answer: ${clip(messageText(last))}`);
+        // A stop is said by the stop effect below, when its mark arrives.
+        if (meta.error) say(`The answer failed: ${meta.error}`);
+        else if (!meta.stopped) say(`Answer: ${clip(messageText(last))}`);
       }
     }
     wasBusy.current = busy;
   }, [busy]);
+
+  // A stop is marked on the answer after it ends: say it when the mark arrives.
+  const last = messages.at(-1);
+  const stoppedId = last?.role === "assistant" && last.metadata?.stopped ? last.id : null;
+  const stopper = stoppedId ? authorName(last?.metadata?.stoppedBy) : null;
+  // undefined until the first run: a stop already in the history is not news.
+  const stopAnnounced = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (stopAnnounced.current === undefined) {
+      stopAnnounced.current = stoppedId;
+      return;
+    }
+    if (!stoppedId || stopAnnounced.current === stoppedId) return;
+    stopAnnounced.current = stoppedId;
+    say(stopper ? `Answer stopped by ${stopper}.` : "Answer stopped.");
+  }, [stoppedId, stopper, say]);
 
   // ── Other people's messages ──
   const seen = useRef<Set<string> | null>(null);
@@ -70,13 +87,13 @@ export function useRoomAnnouncer({ messages, busy, selfId, errors }: AnnouncerIn
     } else if (fromOthers.length > 1) {
       say(`${fromOthers.length} new messages.`);
     }
-  }, [messages, selfId]);
+  }, [messages, selfId, say]);
 
   // ── Errors ──
   const errorKey = errors.filter(Boolean).join("\n");
   useEffect(() => {
     if (errorKey) say(`Error: ${errorKey}`);
-  }, [errorKey]);
+  }, [errorKey, say]);
 
   return announcement;
 }

@@ -108,20 +108,20 @@ export class MessageIdentityCache {
   }
 }
 
-/** Stable, pleasant colour per name (for avatars). */
+/** Stable, pleasant colour per name (for avatars): dark enough for white initials at WCAG AA. */
 const AVATAR_COLORS = [
-  "bg-rose-500",
-  "bg-orange-500",
-  "bg-amber-500",
-  "bg-lime-600",
-  "bg-emerald-500",
-  "bg-teal-500",
-  "bg-cyan-600",
-  "bg-sky-500",
-  "bg-blue-500",
-  "bg-violet-500",
-  "bg-fuchsia-500",
-  "bg-pink-500"
+  "bg-rose-700",
+  "bg-orange-700",
+  "bg-amber-700",
+  "bg-lime-700",
+  "bg-emerald-700",
+  "bg-teal-700",
+  "bg-cyan-700",
+  "bg-sky-700",
+  "bg-blue-600",
+  "bg-violet-600",
+  "bg-fuchsia-700",
+  "bg-pink-700"
 ];
 
 export function avatarColor(name: string): string {

@@ -2,7 +2,7 @@ import { type ReactNode, useId } from "react";
 import { cn } from "../../lib/cn";
 
 export const inputClass =
-  "block w-full rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs transition-colors placeholder:text-zinc-400 hover:border-zinc-400 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none disabled:opacity-60 aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100 dark:placeholder:text-zinc-500 dark:hover:border-zinc-600 dark:focus:border-indigo-400";
+  "block w-full rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs transition-colors placeholder:text-zinc-500 hover:border-zinc-400 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none disabled:opacity-60 aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100 dark:placeholder:text-zinc-500 dark:hover:border-zinc-600 dark:focus:border-indigo-400";
 
 export function Field({
   label,
@@ -29,7 +29,7 @@ export function Field({
         <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
           {label}
         </label>
-        {counter && <span className="text-xs text-zinc-400 tabular-nums">{counter}</span>}
+        {counter && <span className="text-xs text-zinc-500 tabular-nums dark:text-zinc-400">{counter}</span>}
       </div>
       {children({ id, "aria-describedby": describedBy, "aria-invalid": error ? true : undefined })}
       {hint && (

@@ -1,0 +1,51 @@
+/**
+ * "Copy link": a room's address, for inviting people (anyone signed in to
+ * this workspace can open it). Says "Link copied" for a moment, also to
+ * screen readers (the button's name changes).
+ */
+import { Check, Link2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { roomPath } from "../lib/routes";
+import { copyText } from "./CopyButton";
+import { IconButton } from "./ui/Button";
+
+export function roomLink(roomId: string): string {
+  return new URL(roomPath(roomId), window.location.origin).href;
+}
+
+export function CopyLinkButton({
+  roomId,
+  roomName,
+  className
+}: {
+  roomId: string;
+  roomName: string;
+  className?: string;
+}) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  useEffect(() => {
+    if (state === "idle") return;
+    const timer = setTimeout(() => setState("idle"), 2_000);
+    return () => clearTimeout(timer);
+  }, [state]);
+  const label =
+    state === "copied" ? "Link copied" : state === "failed" ? "Could not copy the link" : `Copy link to ${roomName}`;
+  return (
+    <IconButton
+      label={label}
+      title={state === "idle" ? "Copy link" : label}
+      className={className}
+      onClick={(event) => {
+        // Inside a room row (a link): copy, do not navigate.
+        event.preventDefault();
+        event.stopPropagation();
+        copyText(roomLink(roomId)).then(
+          () => setState("copied"),
+          () => setState("failed")
+        );
+      }}
+    >
+      {state === "copied" ? <Check className="text-emerald-700 dark:text-emerald-300" /> : <Link2 />}
+    </IconButton>
+  );
+}
