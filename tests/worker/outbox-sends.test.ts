@@ -31,7 +31,8 @@ describe("outbox sends (client message ids)", () => {
     expect(await userTexts(ws, room.id)).toEqual(["only once please"]);
     socket.ws.close();
     other.ws.close();
-  });
+    // The first answer in a fresh workerd also waits for it to warm up.
+  }, 90_000);
 
   it("stores two copies sent back to back once", async () => {
     const ws = uniqueName();

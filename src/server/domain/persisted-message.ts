@@ -138,6 +138,8 @@ function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number
     const usage = normalizeUsage(source.usage);
     if (usage) metadata.usage = usage;
     if (source.stopped === true) metadata.stopped = true;
+    const stoppedBy = source.stopped === true ? normalizeRef(source.stoppedBy) : undefined;
+    if (stoppedBy) metadata.stoppedBy = stoppedBy;
     const error = boundedString(source.error, PERSIST_LIMITS.maxErrorLength);
     if (error) metadata.error = error;
     const errorCode = boundedString(source.errorCode, 64);
