@@ -392,10 +392,10 @@ describe("presence of the room", () => {
     const clipboard = () => alice.page.evaluate(() => navigator.clipboard.readText());
 
     await alice.page
-      .getByRole("banner")
+      .locator("main")
       .getByRole("button", { name: `Copy link to ${room.name}` })
       .click();
-    await alice.page.getByRole("banner").getByRole("button", { name: "Link copied" }).waitFor();
+    await alice.page.locator("main").getByRole("button", { name: "Link copied" }).waitFor();
     const link = await clipboard();
     expect(link).toBe(roomUrl(setup.app.url, room.id));
 

@@ -14,17 +14,18 @@ export function Avatar({
   return (
     <span
       aria-hidden="true"
+      // The initials are drawn, not written: as text they would be part of a
+      // button's visible label that its accessible name does not contain.
+      data-initials={initials(name)}
       className={cn(
-        "inline-flex shrink-0 items-center justify-center rounded-full font-semibold text-white select-none",
+        "inline-flex shrink-0 items-center justify-center rounded-full font-semibold text-white select-none before:content-[attr(data-initials)]",
         avatarColor(name),
         size === "xs" && "size-5 text-[9px]",
         size === "sm" && "size-7 text-[11px]",
         size === "md" && "size-8 text-xs",
         className
       )}
-    >
-      {initials(name)}
-    </span>
+    />
   );
 }
 
