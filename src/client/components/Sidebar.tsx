@@ -239,7 +239,6 @@ export function Sidebar({ className }: { className?: string }) {
           type="button"
           onClick={ui.openDisplayName}
           className="flex min-w-0 flex-1 cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 pointer-coarse:min-h-11 text-left hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"
-          aria-label={`${displayName}: Change display name`}
         >
           <Avatar name={displayName} size="sm" />
           <span className="min-w-0 flex-1">
