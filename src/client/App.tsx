@@ -178,6 +178,7 @@ function Shell() {
             )}
           />
         )}
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: on phones this is role="dialog" (set below), and the Tab trap only runs then */}
         <div
           id="sidebar"
           inert={drawerHidden}

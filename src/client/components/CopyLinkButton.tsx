@@ -9,7 +9,7 @@ import { roomPath } from "../lib/routes";
 import { copyText } from "./CopyButton";
 import { IconButton } from "./ui/Button";
 
-export function roomLink(roomId: string): string {
+function roomLink(roomId: string): string {
   return new URL(roomPath(roomId), window.location.origin).href;
 }
 

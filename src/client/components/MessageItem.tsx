@@ -73,7 +73,11 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
         return null;
       })}
       {streaming && !hasVisible && (
-        <div role="status" className="flex h-7 items-center text-zinc-500 dark:text-zinc-400" aria-label="Assistant is thinking">
+        <div
+          role="status"
+          className="flex h-7 items-center text-zinc-500 dark:text-zinc-400"
+          aria-label="Assistant is thinking"
+        >
           <TypingDots />
         </div>
       )}

@@ -43,7 +43,7 @@ function isOutboxItem(value: unknown): value is OutboxItem {
   );
 }
 
-export function readOutbox(roomId: string): OutboxItem[] {
+function readOutbox(roomId: string): OutboxItem[] {
   try {
     const raw = JSON.parse(localStorage.getItem(storageKey(roomId)) ?? "[]");
     return Array.isArray(raw) ? raw.filter(isOutboxItem) : [];

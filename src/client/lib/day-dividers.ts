@@ -4,7 +4,7 @@
  */
 
 /** The local calendar day of a timestamp, as a comparable key. */
-export function dayKey(timestamp: number): string {
+function dayKey(timestamp: number): string {
   const d = new Date(timestamp);
   return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
 }

@@ -7,7 +7,7 @@
  */
 import type { RoomSummary } from "../../shared/protocol";
 
-export const ROOM_LIST_URL = "/api/rooms";
+const ROOM_LIST_URL = "/api/rooms";
 
 /** Settles with the list, or null when it could not be had (signed out, offline…). */
 export const earlyRoomList: Promise<RoomSummary[] | null> = fetch(ROOM_LIST_URL)
