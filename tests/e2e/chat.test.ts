@@ -4,6 +4,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import type { MessageVersions } from "../../src/shared/protocol";
 import {
   composer,
   eventually,
@@ -135,7 +136,7 @@ describe("a room, one person", () => {
     await page.context().close();
   });
 
-  it("edits a question and resends it, replacing everything after it", async () => {
+  it("edits a question and resends it: the new version replaces the rest on screen, the original is kept", async () => {
     const { page, id } = await openRoom(uniqueName("Edit"));
     await sendFromComposer(page, "Original question");
     await lastAssistant(page).getByText("Echo: Original question").waitFor();
@@ -160,6 +161,14 @@ describe("a room, one person", () => {
       (p) => p.messages.length === 2 && textOf(p.messages[1]) === "Echo: Edited question"
     );
     expect(stored.messages.map(textOf)).toEqual(["Edited question", "Echo: Edited question"]);
+    // Nothing was deleted: the original and its thread are version 1.
+    const versions = (await fetch(`${setup.app.url}/api/rooms/${id}/messages/${stored.messages[0].id}/versions`).then(
+      (r) => r.json()
+    )) as MessageVersions;
+    expect(versions.versions.map((v) => v.messages.map(textOf))).toEqual([
+      ["Original question", "Echo: Original question", "Follow-up question", "Echo: Follow-up question"],
+      ["Edited question", "Echo: Edited question"]
+    ]);
     await page.reload();
     await lastAssistant(page).getByText("Echo: Edited question").first().waitFor();
     expect(await messageRows(page).count()).toBe(2);

@@ -186,6 +186,11 @@ function reanchor(prev: History, live: RoomMessage[]): History {
   if (combined.length === 0 || prev.live[0]?.id === first.id) return { ...prev, live };
   const k = combined.findIndex((m) => m.id === first.id);
   if (k >= 0) return { live, older: combined.slice(0, k), reachedStart: prev.reachedStart };
+  // live[0] is a new version (an edit or a regeneration) of a message we
+  // hold: it takes that message's place, and the branch after it goes.
+  const replaced = first.metadata?.versionOf;
+  const r = replaced ? combined.findIndex((m) => m.id === replaced) : -1;
+  if (r >= 0) return { live, older: combined.slice(0, r), reachedStart: prev.reachedStart };
   // live[0] is new to us: keep what is older than it by timestamp.
   const liveIds = new Set(live.map((m) => m.id));
   const older = combined.filter((m) => !liveIds.has(m.id) && createdAt(m) > 0 && createdAt(m) < createdAt(first));
