@@ -241,3 +241,50 @@ describe("fork", () => {
     expect((await list(ws)).map((r) => r.id)).toEqual([room.id]);
   });
 });
+
+describe("export and fork of a room longer than the framework's 10,000-step path walk", () => {
+  /** Writes `count` messages through the room's own import method, as an import or fork does. */
+  async function seed(ws: string, roomId: string, count: number): Promise<string[]> {
+    const ids: string[] = [];
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    await runInDurableObject(stub, async (overseer: OverseerAgent) => {
+      const room = await overseer.dynamicAgents.get(ChatRoom, roomId);
+      for (let start = 0; start < count; start += 2_000) {
+        const batch = Array.from({ length: Math.min(2_000, count - start) }, (_, i) => {
+          const n = start + i;
+          const id = `seed-${n}`;
+          ids.push(id);
+          const role = n % 2 === 0 ? "user" : "assistant";
+          return { id, role, parts: [{ type: "text", text: `message #${n}` }], metadata: { createdAt: 1_000 + n } };
+        });
+        await room.importMessages(batch as any);
+      }
+      await room.finishImport();
+    });
+    return ids;
+  }
+
+  it("exports every message of a 12,001-message room, first to last, in order, as JSON, Markdown and via fork", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { name: "Long" });
+    const ids = await seed(ws, room.id, 12_001);
+
+    const data = JSON.parse(await exportText(ws, room.id));
+    expect(data.messages).toHaveLength(ids.length);
+    expect(data.messages.map((m: any) => m.id)).toEqual(ids);
+    expect(data.messages[0].parts[0].text).toBe("message #0");
+
+    const markdown = await exportText(ws, room.id, "markdown");
+    const numbers = [...markdown.matchAll(/message #(\d+)/g)].map((match) => Number(match[1]));
+    expect(numbers).toEqual(ids.map((_, n) => n));
+
+    // A fork streams the source's history up to the cut: every message before it arrives.
+    const cut = ids.length - 2;
+    const response = await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: { messageId: ids[cut] } });
+    expect(response.status).toBe(201);
+    const fork = await response.json<any>();
+    const forked = JSON.parse(await exportText(ws, fork.id));
+    expect(forked.messages.map((m: any) => m.id)).toEqual(ids.slice(0, cut + 1));
+    await expect.poll(async () => (await list(ws)).find((r) => r.id === fork.id)?.messageCount).toBe(cut + 1);
+  }, 180_000);
+});

@@ -316,10 +316,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   exportRoom(format: "json" | "markdown" | "ndjson", leafId?: string): RpcResult<ReadableStream<Uint8Array>> {
     const session = this.sessions.session();
+    const sql = this.sql.bind(this);
     const header = this.#exportHeader();
-    if (format === "json") return { ok: true, value: exportJson(session, header) };
-    if (format === "markdown") return { ok: true, value: exportMarkdown(session, header) };
-    return { ok: true, value: exportNdjson(session, header, leafId) };
+    if (format === "json") return { ok: true, value: exportJson(session, sql, header) };
+    if (format === "markdown") return { ok: true, value: exportMarkdown(session, sql, header) };
+    return { ok: true, value: exportNdjson(session, sql, header, leafId) };
   }
 
   /** Whether a message is on this room's history (forks check before they create anything). */

@@ -1,6 +1,6 @@
 /**
- * The room's half of export, import and fork. Exports stream: they page
- * through the framework's history reader (bounded batches) and enqueue one
+ * The room's half of export, import and fork. Exports stream: they read the
+ * branch oldest first in bounded segments (see `batches`) and enqueue one
  * batch per pull, so a 100,000-message room never sits in memory at once.
  * Imports and forks append with `importMessage`, which writes a historical
  * message verbatim (its parent and time) without the change-feed work of a
@@ -13,7 +13,11 @@ import { toChatMessage } from "../../domain/chat-messages";
 import { renderMarkdownHeader, renderMarkdownMessage } from "../../domain/room-export";
 
 const BATCH = 100;
+/** Path steps read per segment; under the framework's 10,000-step walk cap, and ids only. */
+const SEGMENT = 5_000;
 const encoder = new TextEncoder();
+
+type Sql = <T>(strings: TemplateStringsArray, ...values: (string | number | boolean | null)[]) => T[];
 
 /** A stream fed by an async generator of strings, one pull at a time (back-pressure, bounded memory). */
 function streamOf(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
@@ -32,20 +36,62 @@ function streamOf(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
   );
 }
 
-async function* batches(session: Session, leafId?: string): AsyncGenerator<ChatMessage[]> {
-  for await (const batch of session.historyBatches({ batchSize: BATCH, maxBatchBytes: 2 * 1024 * 1024, leafId })) {
-    yield batch.map((message) => toChatMessage(message));
+/**
+ * The path ending at `newestId`, at most SEGMENT messages long, oldest first
+ * (with `oldestOnly`, just its oldest row). The oldest row's `parent_id` is
+ * where the next older segment ends.
+ */
+function segment(sql: Sql, sessionId: string, newestId: string, oldestOnly: boolean) {
+  return sql<{ id: string; parent_id: string | null }>`
+    WITH RECURSIVE path(id, parent_id, depth) AS (
+      SELECT id, parent_id, 0 FROM cf_agents_session_messages WHERE session_id = ${sessionId} AND id = ${newestId}
+      UNION ALL
+      SELECT m.id, m.parent_id, p.depth + 1 FROM cf_agents_session_messages m JOIN path p ON m.id = p.parent_id
+      WHERE m.session_id = ${sessionId} AND p.depth < ${SEGMENT - 1}
+    )
+    SELECT id, parent_id FROM path ORDER BY depth DESC LIMIT ${oldestOnly ? 1 : SEGMENT}`;
+}
+
+/**
+ * The branch ending at `leafId` (default: the latest leaf), root first, in
+ * batches of BATCH. Written by hand because every framework path walk
+ * (`history`, `historyBatches`, `getHistory`) stops 10,000 steps from the
+ * leaf (MAX_PATH_DEPTH), so a larger room's export silently lost its oldest
+ * messages. We walk back once recording only where each SEGMENT-long stretch
+ * ends (a few ids per 100,000 messages), then read the stretches oldest first
+ * as ids and load each batch's messages by id: memory stays one segment of ids
+ * plus one batch.
+ */
+async function* batches(session: Session, sql: Sql, leafId?: string): AsyncGenerator<ChatMessage[]> {
+  const leaf = leafId ?? (await session.getLatestLeaf())?.id;
+  if (!leaf) return;
+  const ends: string[] = [leaf];
+  for (;;) {
+    const parent = segment(sql, session.sessionId, ends[ends.length - 1], true)[0]?.parent_id;
+    if (!parent) break;
+    ends.push(parent);
+  }
+  for (const end of ends.reverse()) {
+    const ids = segment(sql, session.sessionId, end, false).map((row) => row.id);
+    for (let at = 0; at < ids.length; at += BATCH) {
+      const batch: ChatMessage[] = [];
+      for (const id of ids.slice(at, at + BATCH)) {
+        const message = await session.getMessage(id);
+        if (message) batch.push(toChatMessage(message));
+      }
+      yield batch;
+    }
   }
 }
 
 /** Our JSON export: the header's fields, then `messages`, one per line. */
-export function exportJson(session: Session, header: RoomExportHeader): ReadableStream<Uint8Array> {
+export function exportJson(session: Session, sql: Sql, header: RoomExportHeader): ReadableStream<Uint8Array> {
   return streamOf(
     (async function* () {
       const head = JSON.stringify(header);
       yield `${head.slice(0, -1)},"messages":[`;
       let first = true;
-      for await (const batch of batches(session)) {
+      for await (const batch of batches(session, sql)) {
         let out = "";
         for (const message of batch) {
           out += `${first ? "\n" : ",\n"}${JSON.stringify(message)}`;
@@ -58,11 +104,11 @@ export function exportJson(session: Session, header: RoomExportHeader): Readable
   );
 }
 
-export function exportMarkdown(session: Session, header: RoomExportHeader): ReadableStream<Uint8Array> {
+export function exportMarkdown(session: Session, sql: Sql, header: RoomExportHeader): ReadableStream<Uint8Array> {
   return streamOf(
     (async function* () {
       yield renderMarkdownHeader(header);
-      for await (const batch of batches(session)) yield batch.map(renderMarkdownMessage).join("");
+      for await (const batch of batches(session, sql)) yield batch.map(renderMarkdownMessage).join("");
     })()
   );
 }
@@ -71,11 +117,16 @@ export function exportMarkdown(session: Session, header: RoomExportHeader): Read
  * NDJSON: a `room` line, then one `message` line each. The workspace export
  * concatenates these; a fork reads one (cut at `leafId`) into a new room.
  */
-export function exportNdjson(session: Session, header: RoomExportHeader, leafId?: string): ReadableStream<Uint8Array> {
+export function exportNdjson(
+  session: Session,
+  sql: Sql,
+  header: RoomExportHeader,
+  leafId?: string
+): ReadableStream<Uint8Array> {
   return streamOf(
     (async function* () {
       yield `${JSON.stringify({ type: "room", ...header.room })}\n`;
-      for await (const batch of batches(session, leafId)) {
+      for await (const batch of batches(session, sql, leafId)) {
         yield batch
           .map((message) => `${JSON.stringify({ type: "message", roomId: header.room.id, message })}\n`)
           .join("");
