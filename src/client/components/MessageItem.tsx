@@ -13,6 +13,7 @@ import { ForkButton } from "./Transfer";
 import { AssistantAvatar, Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
 import { TypingDots } from "./ui/Spinner";
+import { VersionSwitcher } from "./VersionSwitcher";
 
 const Markdown = lazy(() => import("./Markdown"));
 
@@ -231,6 +232,8 @@ export const MessageItem = memo(function MessageItem({
             )}
           </header>
         )}
+
+        {(meta.version ?? 1) >= 2 && <VersionSwitcher messageId={message.id} version={meta.version ?? 2} />}
 
         {editing ? (
           <EditForm

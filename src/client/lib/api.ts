@@ -6,7 +6,14 @@
 import type { SessionInfo, SignInOptions } from "../../shared/identity";
 import type { AgentTree } from "../../shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
-import type { CreateRoomBody, MessagePage, RoomDetail, RoomSummary, UpdateRoomBody } from "../../shared/protocol";
+import type {
+  CreateRoomBody,
+  MessagePage,
+  MessageVersions,
+  RoomDetail,
+  RoomSummary,
+  UpdateRoomBody
+} from "../../shared/protocol";
 import type { SearchResponse } from "../../shared/search";
 import type { TraceDetail } from "../../shared/traces";
 
@@ -120,6 +127,8 @@ export const api = {
     request<AgentTree>(`${roomPath(roomId)}/agents`, { signal }),
   search: (q: string, limit: number, signal?: AbortSignal) =>
     request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit) })}`, { signal }),
+  messageVersions: (roomId: string, messageId: string) =>
+    request<MessageVersions>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/versions`),
   listMessages: (
     id: string,
     query: { before?: string; around?: string; after?: string; limit?: number } = {},
