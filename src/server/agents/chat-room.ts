@@ -653,7 +653,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   async onClose(connection: Connection) {
     this.#closedSockets.add(connection.id);
-    this.#presence.leave();
+    this.#presence.leave(connection);
     this.reportActivity();
   }
 

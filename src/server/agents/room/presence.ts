@@ -54,8 +54,23 @@ export class RoomPresence {
     return true;
   }
 
-  leave() {
+  /**
+   * The framework still lists a socket while its onClose runs, so the list
+   * sent then would still hold the person leaving (and, being unchanged, not
+   * be sent at all). Remember who left until the framework stops listing them.
+   */
+  #gone = new Set<string>();
+
+  leave(connection: Connection) {
+    this.#gone.add(connection.id);
     this.#coalescer.request();
+  }
+
+  #present(): Connection<ConnectionInfo>[] {
+    const listed = [...this.room.getConnections<ConnectionInfo>()];
+    const ids = new Set(listed.map((c) => c.id));
+    for (const id of this.#gone) if (!ids.has(id)) this.#gone.delete(id);
+    return listed.filter((c) => !this.#gone.has(c.id));
   }
 
   /**
@@ -100,7 +115,7 @@ export class RoomPresence {
 
   #frame(): string {
     const users = presenceList(
-      [...this.room.getConnections<ConnectionInfo>()].map((c) => ({
+      this.#present().map((c) => ({
         caller: callerOf(c),
         typing: c.state?.typing ?? false
       }))
