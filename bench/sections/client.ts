@@ -108,6 +108,9 @@ export const client: Section = async (ctx, out) => {
         const name = `Bench room ${Math.random().toString(36).slice(2, 10)}`;
         await api.createRoom("default", name);
         const context = await browser.newContext();
+        // A first visit asks for a name: sign in first, so the room list is what shows.
+        const signedIn = await context.request.post(`${preview.url}/api/session`, { data: { name: "Bench" } });
+        if (!signedIn.ok()) throw new Error(`sign-in failed: ${signedIn.status()}`);
         const page = await context.newPage();
         await page.addInitScript((needle: string) => {
           const w = window as unknown as { __benchShownAt?: number };

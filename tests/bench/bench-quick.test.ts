@@ -11,7 +11,17 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const SECTIONS = ["relay", "throughput", "history", "registry", "concurrency", "memory", "client"];
+const SECTIONS = [
+  "relay",
+  "throughput",
+  "history",
+  "registry",
+  "concurrency",
+  "memory",
+  "client",
+  "panel",
+  "findshare"
+];
 
 const dir = mkdtempSync(path.join(tmpdir(), "rooms-bench-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ export default defineConfig({
     name: "bench",
     environment: "node",
     include: ["tests/bench/**/*.test.ts"],
-    testTimeout: 240_000,
+    testTimeout: 900_000,
     hookTimeout: 240_000
   }
 });
