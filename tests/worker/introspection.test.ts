@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import type { AgentTree, WorkspaceStatus } from "../../src/shared/introspection";
 import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
@@ -11,15 +11,14 @@ async function status(ws: string): Promise<WorkspaceStatus> {
 }
 
 async function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await probe();
-  while (!accept(last)) {
-    if (Date.now() > deadline)
-      throw new Error(`not met within ${timeoutMs} ms: ${JSON.stringify(last).slice(0, 1500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await probe();
-  }
-  return last;
+  return vi.waitFor(
+    async () => {
+      const value = await probe();
+      if (!accept(value)) throw new Error(`not met within ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 1500)}`);
+      return value;
+    },
+    { timeout: timeoutMs, interval: 100 }
+  );
 }
 
 /** Counts every time the overseer reaches for a room facet (all facet access goes through ctx.facets.get). */
