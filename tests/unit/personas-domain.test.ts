@@ -12,7 +12,7 @@ import { panelInstructions, synthesisRequest } from "../../src/server/domain/pan
 import { personaSystemPrompt, transcriptFor } from "../../src/server/domain/persona-context";
 import { addPersona, removePersona, updatePersona } from "../../src/server/domain/personas";
 import { contextForTurn } from "../../src/server/domain/turn-context";
-import { AppError } from "../../src/server/http/errors";
+import { AppError } from "../../src/server/errors";
 import { CreatePersonaBody, MAX_PERSONAS_PER_ROOM, type Persona } from "../../src/shared/personas";
 
 let n = 0;
