@@ -1,7 +1,8 @@
 /**
  * The Worker entry: wiring only.
  *
- *   /api/*      REST (Hono), see routes/rooms.ts and routes/session.ts
+ *   /api/*      REST (Hono), see routes/rooms.ts and routes/session.ts;
+ *               /api/share/<token>/* is a share link's read-only viewer (routes/shares.ts)
  *   /agents/*   agents router: the overseer's room-list socket and, under
  *               /sub/chat-room/<id>, each room's socket
  *               (both behind http/access.ts: who is calling, Origin checks;
@@ -20,6 +21,7 @@ import { securityHeaders } from "./http/security-headers";
 import { roomRoutes } from "./routes/rooms";
 import { searchRoutes } from "./routes/search";
 import { sessionRoutes } from "./routes/session";
+import { roomShareRoutes, shareViewerRoutes } from "./routes/shares";
 import { statusRoutes, workspaceSettingsRoutes } from "./routes/status";
 import { roomTransferRoutes, workspaceExportRoutes } from "./routes/transfer";
 
@@ -51,8 +53,11 @@ const api = new Hono<AppEnv>()
   .route("/session", sessionRoutes)
   .route("/rooms", roomTransferRoutes)
   .route("/workspaces/:workspace/rooms", roomTransferRoutes)
+  .route("/rooms", roomShareRoutes)
+  .route("/workspaces/:workspace/rooms", roomShareRoutes)
   .route("/rooms", roomRoutes)
   .route("/workspaces/:workspace/rooms", roomRoutes)
+  .route("/share", shareViewerRoutes)
   .route("/status", statusRoutes)
   .route("/workspaces/:workspace/status", statusRoutes)
   .route("/workspaces/:workspace/settings", workspaceSettingsRoutes)

@@ -30,8 +30,17 @@ function routeTable(workspace: string, roomId: string) {
   return routes;
 }
 
-// Routes that must answer without a token: signing in itself.
-const OPEN = new Set(["GET /api/session", "POST /api/session", "PATCH /api/session", "DELETE /api/session"]);
+// Routes that must answer without a token: signing in itself, and a share
+// link's viewer, whose signed link is its credential (tests/worker/shares.test.ts).
+const OPEN = new Set([
+  "GET /api/session",
+  "POST /api/session",
+  "PATCH /api/session",
+  "DELETE /api/session",
+  "GET /api/share/:token",
+  "GET /api/share/:token/messages",
+  "GET /api/share/:token/socket"
+]);
 
 describe("the access token", () => {
   it("is required on every route but sign-in (a new route without protection fails here)", async () => {

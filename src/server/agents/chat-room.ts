@@ -56,9 +56,11 @@ import type {
   SendMessageResult
 } from "../../shared/protocol";
 import type { SearchHit } from "../../shared/search";
+import { SHARE_CLOSED_CODE } from "../../shared/shares";
 import type { TraceDetail, TraceList } from "../../shared/traces";
 import { ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION, type RoomExportHeader, type RoomOrigin } from "../../shared/transfer";
 import { budgetDefaults, overBudget } from "../domain/budgets";
+import { callerOf, isViewerRequest } from "../domain/caller";
 import { toChatMessage } from "../domain/chat-messages";
 import type { Branch } from "../domain/chat-request-guard";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
@@ -639,6 +641,34 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /** Only the server changes room state; clients change settings over REST. */
   validateStateChange(_next: RoomState, source: Connection | "server") {
     if (source !== "server") throw new Error("Room state is read-only for clients.");
+  }
+
+  // ── Share-link viewers (routes/shares.ts opens them; room/frame-guard.ts refuses their writes) ──
+
+  /**
+   * A viewer's socket is the framework's readonly connection: it cannot
+   * write state even if some later code path lets a frame through. The
+   * frame guard refuses every frame that would act, since readonly alone
+   * only guards setState, not chat requests.
+   */
+  shouldConnectionBeReadonly(_connection: Connection, ctx: ConnectionContext): boolean {
+    return isViewerRequest(ctx.request);
+  }
+
+  /** Viewers get the transcript and its streams, not the room's state (settings, system prompt, personas). */
+  shouldSendProtocolMessages(_connection: Connection, ctx: ConnectionContext): boolean {
+    return !isViewerRequest(ctx.request);
+  }
+
+  /** A link was revoked or expired: everyone watching through it is let go at once. */
+  closeViewers(shareId: string): number {
+    let closed = 0;
+    for (const connection of this.getConnections()) {
+      if (callerOf(connection)?.viewerOf !== shareId) continue;
+      connection.close(SHARE_CLOSED_CODE, "This share link is no longer valid.");
+      closed++;
+    }
+    return closed;
   }
 
   // ── Presence and typing ──

@@ -22,7 +22,7 @@ import {
   MAX_ROOMS_PER_WORKSPACE,
   RATE_LIMITS
 } from "../../shared/constants";
-import { authorOf } from "../../shared/identity";
+import { authorOf, type MessageAuthor } from "../../shared/identity";
 import type { AgentTree, WorkspaceStatus } from "../../shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
@@ -40,10 +40,11 @@ import type {
   UpdateRoomBody
 } from "../../shared/protocol";
 import type { SearchQuery, SearchResponse } from "../../shared/search";
+import { MAX_SHARES_PER_ROOM, type ShareView } from "../../shared/shares";
 import type { TraceDetail, TraceList } from "../../shared/traces";
 import type { ImportResult, RoomOrigin } from "../../shared/transfer";
 import { budgetDefaults } from "../domain/budgets";
-import { type Caller, limitKeys } from "../domain/caller";
+import { CALLER_HEADER, type Caller, decodeCaller, limitKeys } from "../domain/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import type { ImportedRoom } from "../domain/room-import";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
@@ -54,10 +55,13 @@ import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap }
 import { ChatRoom, type RestArrival } from "./chat-room";
 import { LiveStatusTable } from "./overseer/live-status";
 import { WorkspaceSettingsTable } from "./overseer/settings";
+import { type ShareRow, ShareTable } from "./overseer/shares";
 import { rememberSocketTargets } from "./overseer/socket-targets";
 
 /** Messages per import RPC: keeps each call's payload small. */
 const IMPORT_BATCH = 500;
+
+const shareGone = () => new AppError("not_found:share", 404, "This share link is no longer valid.");
 
 /** "Design" → "Design (fork)", within the name limit. */
 function forkName(name: string): string {
@@ -97,11 +101,14 @@ export class OverseerAgent extends Agent<Env> {
     ctx.storage.sql.exec("CREATE INDEX IF NOT EXISTS rooms_by_activity ON rooms (last_active_at DESC, id)");
     this.#live = new LiveStatusTable(ctx.storage.sql);
     this.#settings = new WorkspaceSettingsTable(ctx.storage.sql);
+    this.#shares = new ShareTable(ctx.storage.sql);
   }
 
   /** What rooms last reported about themselves (overseer/live-status.ts). */
   #live: LiveStatusTable;
   #settings: WorkspaceSettingsTable;
+  /** Share links of this workspace's rooms (overseer/shares.ts). */
+  #shares: ShareTable;
 
   // ── Sockets ──
 
@@ -153,6 +160,92 @@ export class OverseerAgent extends Agent<Env> {
     ) {
       return new Response(`Room "${child.name}" not found`, { status: 404 });
     }
+    // A share viewer reaches only its link's room, and only while the link
+    // works (the Worker checked too; this closes the gap to a revoke).
+    const viewerOf = decodeCaller(request.headers.get(CALLER_HEADER))?.viewerOf;
+    if (viewerOf !== undefined && !this.#liveShare(viewerOf, child.name)) {
+      return new Response("This share link is no longer valid.", { status: 404 });
+    }
+  }
+
+  // ── Share links (tokens are signed by the Worker, routes/shares.ts; rows live in overseer/shares.ts) ──
+
+  /** Records a link the Worker signed. An expiring one is ended on time by an alarm, closing its viewers. */
+  createShare(
+    roomId: string,
+    share: { id: string; tokenHash: string; createdAt: number; expiresAt: number | null; createdBy: MessageAuthor }
+  ): Promise<RpcResult<ShareRow>> {
+    return asResult(async () => {
+      this.#requireRow(roomId);
+      const now = Date.now();
+      this.#shares.deleteExpired(now);
+      if (this.#shares.active(roomId, now).length >= MAX_SHARES_PER_ROOM) {
+        throw new AppError(
+          "conflict:share_limit",
+          409,
+          `This room has ${MAX_SHARES_PER_ROOM} active share links, the most it keeps. Revoke one first.`
+        );
+      }
+      const row = {
+        id: share.id,
+        room_id: roomId,
+        token_hash: share.tokenHash,
+        created_at: share.createdAt,
+        expires_at: share.expiresAt
+      };
+      this.#shares.insert({ ...row, createdBy: share.createdBy });
+      if (share.expiresAt !== null) {
+        await this.schedule(new Date(share.expiresAt), "expireShare", { roomId, shareId: share.id });
+      }
+      return { ...row, created_by: JSON.stringify(share.createdBy) };
+    });
+  }
+
+  listShares(roomId: string): Promise<RpcResult<ShareRow[]>> {
+    return asResult(() => {
+      this.#requireRow(roomId);
+      return this.#shares.active(roomId, Date.now());
+    });
+  }
+
+  /** Deletes the link at once, then closes every socket opened with it. */
+  revokeShare(roomId: string, shareId: string): Promise<RpcResult<void>> {
+    return asResult(async () => {
+      this.#requireRow(roomId);
+      if (!this.#shares.delete(roomId, shareId)) {
+        throw new AppError("not_found:share", 404, `No active share link "${shareId.slice(0, 64)}" on this room.`);
+      }
+      await this.#closeViewers(roomId, shareId);
+    });
+  }
+
+  /** What a viewer holding a valid token may see; 404 for a revoked, expired or mismatched one. */
+  openShare(shareId: string, roomId: string, tokenHash: string): Promise<RpcResult<ShareView>> {
+    return asResult(() => {
+      const share = this.#liveShare(shareId, roomId);
+      const room = share && share.token_hash === tokenHash ? this.#row(roomId) : undefined;
+      if (!share || !room) throw shareGone();
+      return { roomId, roomName: room.name, expiresAt: share.expires_at };
+    });
+  }
+
+  /** The alarm set by createShare. */
+  async expireShare(payload: { roomId: string; shareId: string }) {
+    this.#shares.deleteExpired(Date.now());
+    await this.#closeViewers(payload.roomId, payload.shareId);
+  }
+
+  #liveShare(shareId: string, roomId: string): ShareRow | null {
+    const share = this.#shares.get(shareId);
+    if (!share || share.room_id !== roomId) return null;
+    if (share.expires_at !== null && share.expires_at <= Date.now()) return null;
+    return share;
+  }
+
+  async #closeViewers(roomId: string, shareId: string) {
+    if (!this.#row(roomId) || !this.dynamicAgents.has(ChatRoom, roomId)) return;
+    const room = await this.dynamicAgents.get(ChatRoom, roomId);
+    await room.closeViewers(shareId);
   }
 
   // ── Registry RPC (called by the REST routes) ──
@@ -535,6 +628,7 @@ export class OverseerAgent extends Agent<Env> {
     this.#requireRow(id);
     this.sql`DELETE FROM rooms WHERE id = ${id}`;
     this.#live.forget(id);
+    this.#shares.deleteRoom(id);
     this.#broadcast({ type: "room_deleted", id });
     await this.dynamicAgents.delete(ChatRoom, id);
   }

@@ -20,6 +20,11 @@ export interface Caller {
   identity: Identity;
   /** `cf-connecting-ip`; "local" where there is none (dev, tests). */
   address: string;
+  /**
+   * Set only for a socket opened through a share link (routes/shares.ts):
+   * the share's id. Such a socket is a read-only viewer of that one room.
+   */
+  viewerOf?: string;
 }
 
 /** Set by the Worker only; any client-sent copy is stripped first. */
@@ -35,10 +40,15 @@ export function encodeCaller(caller: Caller): string {
 export function decodeCaller(value: string | null | undefined): Caller | null {
   if (!value) return null;
   try {
-    const raw = JSON.parse(decodeURIComponent(value)) as { identity?: unknown; address?: unknown };
+    const raw = JSON.parse(decodeURIComponent(value)) as { identity?: unknown; address?: unknown; viewerOf?: unknown };
     const identity = Identity.safeParse(raw.identity);
     if (!identity.success || typeof raw.address !== "string" || raw.address.length > 64) return null;
-    return { identity: identity.data, address: raw.address };
+    if (raw.viewerOf !== undefined && (typeof raw.viewerOf !== "string" || raw.viewerOf.length > 64)) return null;
+    return {
+      identity: identity.data,
+      address: raw.address,
+      ...(typeof raw.viewerOf === "string" ? { viewerOf: raw.viewerOf } : {})
+    };
   } catch {
     return null;
   }
@@ -46,6 +56,16 @@ export function decodeCaller(value: string | null | undefined): Caller | null {
 
 function callerFromRequest(request: Request): Caller | null {
   return decodeCaller(request.headers.get(CALLER_HEADER));
+}
+
+/** Whether a socket's upgrade came through a share link (checked before onConnect stores the caller). */
+export function isViewerRequest(request: Request): boolean {
+  return callerFromRequest(request)?.viewerOf !== undefined;
+}
+
+/** Whether this socket is a share link's read-only viewer. */
+export function isViewer(connection: Connection): boolean {
+  return callerOf(connection)?.viewerOf !== undefined;
 }
 
 /** Connection state keeps the caller under this key; other keys are free for the room's own use. */
@@ -74,6 +94,9 @@ export function callerOf(connection: Connection): Caller | null {
 export function limitKeys(caller: Caller | null): { identity: string; address: string } {
   if (!caller) return { identity: "id:unknown", address: "ip:unknown" };
   const { identity, address } = caller;
+  // Viewers of one link are told apart by address, like anonymous callers.
+  if (caller.viewerOf !== undefined)
+    return { identity: `id:viewer:${caller.viewerOf}@${address}`, address: `ip:${address}` };
   // Everyone anonymous shares the API identity: tell them apart by address.
   const id = identity.kind === "api" ? `api@${address}` : identity.id;
   return { identity: `id:${id}`, address: `ip:${address}` };

@@ -39,6 +39,8 @@ export type AppEnv = {
 
 /** Paths that answer without an identity: signing in itself. */
 const OPEN_PATHS = new Set(["/api/session"]);
+/** A share link's viewer: the signed link is the credential (routes/shares.ts checks it). */
+const SHARE_VIEWER_PREFIX = "/api/share/";
 
 async function sha256(text: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -167,7 +169,8 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   const address = clientAddress(c.req.raw);
   const resolved = await resolveCaller(c, address);
-  if (!resolved && !OPEN_PATHS.has(new URL(c.req.url).pathname)) {
+  const pathname = new URL(c.req.url).pathname;
+  if (!resolved && !OPEN_PATHS.has(pathname) && !pathname.startsWith(SHARE_VIEWER_PREFIX)) {
     if (accessConfig(c.env)) {
       throw new AppError(
         "unauthorized:access",

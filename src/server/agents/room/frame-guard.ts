@@ -18,7 +18,7 @@ import {
 } from "../../../shared/constants";
 import type { ErrorCode } from "../../../shared/errors";
 import { authorOf } from "../../../shared/identity";
-import { callerOf, limitKeys } from "../../domain/caller";
+import { callerOf, isViewer, limitKeys } from "../../domain/caller";
 import { type Branch, guardChatRequest } from "../../domain/chat-request-guard";
 import { RateLimiter, rateScaleFrom, scaled } from "../../domain/rate-limit";
 import { decideRoomFrame } from "../../domain/room-frames";
@@ -33,6 +33,12 @@ interface GuardedRoom {
 }
 
 type Next = (connection: Connection, message: WSMessage) => unknown;
+
+/** What a share link's viewer may send: rejoining the running answer's stream after connecting. */
+const VIEWER_FRAMES: ReadonlySet<string> = new Set([
+  MessageType.CF_AGENT_STREAM_RESUME_REQUEST,
+  MessageType.CF_AGENT_STREAM_RESUME_ACK
+]);
 
 export class FrameGuard {
   /**
@@ -83,6 +89,16 @@ export class FrameGuard {
         ? (frame as { id: string }).id.slice(0, 128)
         : undefined;
     const decision = decideRoomFrame(frame);
+    // A share link's viewer only reads: it may ask to rejoin a running
+    // answer's stream, and nothing else (no sends, stops, typing, state).
+    if (isViewer(connection)) {
+      if (decision.kind === "framework" && VIEWER_FRAMES.has(String(type))) return next(connection, decision.frame);
+      return refuse(
+        "forbidden:read_only",
+        "This is a read-only share link: it can watch the room, not act in it.",
+        requestId
+      );
+    }
     switch (decision.kind) {
       case "refused":
         return refuse("bad_request:body", decision.message);

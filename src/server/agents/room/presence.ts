@@ -11,7 +11,7 @@
 import type { Connection, ConnectionContext, WSMessage } from "agents";
 import { MAX_SOCKETS_PER_IDENTITY, MAX_SOCKETS_PER_ROOM, PRESENCE_INTERVAL_MS } from "../../../shared/constants";
 import { RoomClientFrame, type RoomServerFrame } from "../../../shared/protocol";
-import { type Caller, callerOf, limitKeys, rememberCaller } from "../../domain/caller";
+import { type Caller, callerOf, isViewer, limitKeys, rememberCaller } from "../../domain/caller";
 import { Coalescer, presenceList } from "../../domain/presence";
 import { parseJson, sendRoomError } from "./frames";
 
@@ -46,6 +46,8 @@ export class RoomPresence {
       return false;
     }
     connection.setState((state) => ({ ...(state ?? {}), typing: false }));
+    // A share link's viewer neither sees who is here nor is listed.
+    if (isViewer(connection)) return true;
     // The newcomer gets the list at once; everyone else a coalesced update.
     const frame = this.#frame();
     connection.send(frame);
@@ -70,7 +72,7 @@ export class RoomPresence {
     const listed = [...this.room.getConnections<ConnectionInfo>()];
     const ids = new Set(listed.map((c) => c.id));
     for (const id of this.#gone) if (!ids.has(id)) this.#gone.delete(id);
-    return listed.filter((c) => !this.#gone.has(c.id));
+    return listed.filter((c) => !this.#gone.has(c.id) && !isViewer(c));
   }
 
   /**
@@ -130,6 +132,7 @@ export class RoomPresence {
     this.#greeted.clear();
     if (frame === this.#lastSent) return;
     this.#lastSent = frame;
-    this.room.broadcast(frame, greeted);
+    const viewers = [...this.room.getConnections()].filter(isViewer).map((c) => c.id);
+    this.room.broadcast(frame, [...greeted, ...viewers]);
   }
 }

@@ -1,0 +1,304 @@
+/// <reference types="@cloudflare/vitest-plugin/types" />
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import app from "../../src/server/index";
+import {
+  api,
+  BASE,
+  chatRequest,
+  connect,
+  createRoom,
+  isDone,
+  roomPath,
+  type SignedIn,
+  signIn,
+  type TestSocket,
+  uniqueName
+} from "./helpers";
+
+const rooms = (ws: string) => `/api/workspaces/${ws}/rooms`;
+const open: TestSocket[] = [];
+
+async function track(socket: Promise<TestSocket>): Promise<TestSocket> {
+  const s = await socket;
+  open.push(s);
+  return s;
+}
+
+afterEach(() => {
+  for (const socket of open.splice(0)) {
+    try {
+      socket.ws.close(1000, "test over");
+    } catch {
+      // already closed
+    }
+  }
+});
+
+async function share(ws: string, roomId: string, member: SignedIn, body: object = {}) {
+  const response = await api(`${rooms(ws)}/${roomId}/shares`, { method: "POST", json: body, headers: member.headers });
+  expect(response.status, await response.clone().text()).toBe(201);
+  const link = await response.json<any>();
+  return { ...link, token: link.path.replace(/^\/share\//, "") as string };
+}
+
+async function roomWithHistory(ws: string, member: SignedIn) {
+  const room = await createRoom(ws, { name: "Shared room" });
+  const sent = await api(`${rooms(ws)}/${room.id}/messages`, {
+    method: "POST",
+    json: { text: "hello from the team" },
+    headers: member.headers
+  });
+  expect(sent.status).toBe(200);
+  return room;
+}
+
+const errorBody = async (response: Response) => (await response.json<any>()).error;
+
+describe("share links over REST", () => {
+  it("are created, listed with the same link, opened without a session, and revoked at once", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await roomWithHistory(ws, ann);
+    const link = await share(ws, room.id, ann);
+    expect(link).toMatchObject({ roomId: room.id, expiresAt: null, createdBy: { id: ann.user.id, name: "Ann" } });
+    expect(link.path).toMatch(/^\/share\/[\w-]+\.[\w-]+\.[\w-]+$/);
+
+    const listed = await (await api(`${rooms(ws)}/${room.id}/shares`, { headers: ann.headers })).json<any>();
+    expect(listed.shares).toEqual([
+      {
+        id: link.id,
+        roomId: room.id,
+        path: link.path,
+        createdAt: link.createdAt,
+        expiresAt: null,
+        createdBy: link.createdBy
+      }
+    ]);
+
+    const view = await api(`/api/share/${link.token}`);
+    expect(view.status).toBe(200);
+    expect(view.headers.get("cache-control")).toBe("no-store");
+    expect(await view.json()).toEqual({ roomId: room.id, roomName: "Shared room", expiresAt: null });
+    const page = await (await api(`/api/share/${link.token}/messages?limit=10`)).json<any>();
+    expect(page.messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
+    expect(page.messages[0].parts[0].text).toBe("hello from the team");
+
+    expect(
+      (await api(`${rooms(ws)}/${room.id}/shares/${link.id}`, { method: "DELETE", headers: ann.headers })).status
+    ).toBe(204);
+    const gone = await api(`/api/share/${link.token}`);
+    expect(gone.status).toBe(404);
+    expect((await errorBody(gone)).code).toBe("not_found:share");
+    expect((await api(`/api/share/${link.token}/messages`)).status).toBe(404);
+    expect((await (await api(`${rooms(ws)}/${room.id}/shares`)).json<any>()).shares).toEqual([]);
+    expect((await api(`${rooms(ws)}/${room.id}/shares/${link.id}`, { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("refuse bad input with a clear 4xx", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await createRoom(ws);
+    for (const body of [{ expiresIn: 0 }, { expiresIn: "1h" }, { expiresIn: 1.5 }, { roomId: "other" }]) {
+      const response = await api(`${rooms(ws)}/${room.id}/shares`, {
+        method: "POST",
+        json: body,
+        headers: ann.headers
+      });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect((await errorBody(response)).code).toBe("bad_request:body");
+    }
+    const unknownRoom = await api(`${rooms(ws)}/no-such-room/shares`, {
+      method: "POST",
+      json: {},
+      headers: ann.headers
+    });
+    expect(unknownRoom.status).toBe(404);
+    expect((await api(`${rooms(ws)}/${room.id}/shares/not-an-id`, { method: "DELETE" })).status).toBe(404);
+    expect((await api(`/api/share/${room.id}/messages?limit=1000`)).status).toBe(400);
+    for (const token of ["nonsense", "a.b.c", "x".repeat(2000)]) {
+      expect((await api(`/api/share/${token}`)).status, token.slice(0, 10)).toBe(404);
+    }
+  });
+
+  it("reach only their own room: a link edited to name another room, or revoked on another room, does nothing", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const mine = await roomWithHistory(ws, ann);
+    const other = await roomWithHistory(ws, ann);
+    const link = await share(ws, mine.id, ann);
+    const [header, payload, signature] = link.token.split(".");
+    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/")));
+    const edited = btoa(JSON.stringify({ ...claims, room: other.id }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
+    expect((await api(`/api/share/${header}.${edited}.${signature}`)).status).toBe(404);
+    expect((await api(`/api/share/${header}.${edited}.${signature}/messages`)).status).toBe(404);
+    // A share id is revoked only on its own room.
+    expect((await api(`${rooms(ws)}/${other.id}/shares/${link.id}`, { method: "DELETE" })).status).toBe(404);
+    expect((await api(`/api/share/${link.token}`)).status).toBe(200);
+    // Deleting the room ends its links.
+    expect((await api(`${rooms(ws)}/${mine.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await api(`/api/share/${link.token}`)).status).toBe(404);
+  });
+
+  it("expire: opens answer 404 after expiresIn and the expiry is listed", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await createRoom(ws);
+    const link = await share(ws, room.id, ann, { expiresIn: 2 });
+    expect(link.expiresAt).toBeGreaterThan(Date.now());
+    expect(link.expiresAt).toBeLessThanOrEqual(Date.now() + 2_000);
+    expect((await api(`/api/share/${link.token}`)).status).toBe(200);
+    await vi.waitFor(async () => expect((await api(`/api/share/${link.token}`)).status).toBe(404), {
+      timeout: 15_000,
+      interval: 250
+    });
+    expect((await (await api(`${rooms(ws)}/${room.id}/shares`)).json<any>()).shares).toEqual([]);
+  });
+});
+
+describe("a share link's viewer socket", () => {
+  it("sees the room live (others' messages and streamed answers) but no presence and no room state", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await createRoom(ws, { systemPrompt: "secret instructions" });
+    const link = await share(ws, room.id, ann);
+    const viewer = await track(connect(`/api/share/${link.token}/socket`));
+    const member = await track(connect(roomPath(ws, room.id), ann.headers));
+    await member.next((f) => f?.type === "rooms_presence");
+    const { id, frame } = chatRequest("live question");
+    member.send(frame);
+    await member.next(isDone(id), 20_000);
+    await viewer.next(isDone(id), 20_000);
+    await viewer.next(
+      (f) =>
+        f?.type === "cf_agent_chat_messages" && f.messages.some((m: any) => m.parts?.[0]?.text === "live question"),
+      20_000
+    );
+    expect(viewer.frames.some((f: any) => f?.type === "cf_agent_use_chat_response" && f.id === id && f.body)).toBe(
+      true
+    );
+    expect(viewer.frames.some((f: any) => f?.type === "rooms_presence")).toBe(false);
+    expect(viewer.frames.some((f: any) => f?.type === "cf_agent_state")).toBe(false);
+    // (The offline model repeats the system prompt in its answer, which is transcript; settings themselves never go.)
+    expect(JSON.stringify(viewer.frames)).not.toContain("systemPrompt");
+    // Nor is the viewer listed to members.
+    const latest = member.frames.filter((f: any) => f?.type === "rooms_presence").at(-1) as any;
+    expect(latest.users.map((u: any) => u.name)).toEqual(["Ann"]);
+  });
+
+  it("is refused every write: sends, stops, typing, state, RPC, clearing; the room is unchanged", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await roomWithHistory(ws, ann);
+    const link = await share(ws, room.id, ann);
+    const viewer = await track(connect(`/api/share/${link.token}/socket`));
+    const ask = chatRequest("viewer question");
+    const writes = [
+      ask.frame,
+      { type: "cf_agent_chat_request_cancel", id: "x" },
+      { type: "rooms_typing", typing: true },
+      { type: "rooms_hello" },
+      { type: "cf_agent_state", state: { settings: { name: "hacked" } } },
+      { type: "rpc", id: "r1", method: "updateSettings", args: [{ name: "hacked" }] },
+      { type: "cf_agent_chat_clear" },
+      { type: "cf_agent_chat_messages", messages: [] },
+      "not json"
+    ];
+    for (const write of writes) viewer.send(write);
+    await vi.waitFor(
+      () => expect(viewer.frames.filter((f: any) => f?.type === "rooms_error").length).toBe(writes.length),
+      { timeout: 15_000 }
+    );
+    for (const error of viewer.frames.filter((f: any) => f?.type === "rooms_error") as any[]) {
+      expect(error.code).toBe("forbidden:read_only");
+    }
+    expect(viewer.frames.some((f: any) => f?.type === "cf_agent_use_chat_response" && f.id === ask.id && f.error)).toBe(
+      true
+    );
+    const page = await (await api(`${rooms(ws)}/${room.id}/messages`)).json<any>();
+    expect(page.messages).toHaveLength(2);
+    const detail = await (await api(`${rooms(ws)}/${room.id}`)).json<any>();
+    expect(detail.name).toBe("Shared room");
+  });
+
+  it("is closed with 4404 when its link is revoked, while members stay connected; reopening is refused", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await createRoom(ws);
+    const revoked = await share(ws, room.id, ann);
+    const kept = await share(ws, room.id, ann);
+    const viewer = await track(connect(`/api/share/${revoked.token}/socket`));
+    const otherViewer = await track(connect(`/api/share/${kept.token}/socket`));
+    const member = await track(connect(roomPath(ws, room.id), ann.headers));
+    await member.next((f) => f?.type === "rooms_presence");
+    expect((await api(`${rooms(ws)}/${room.id}/shares/${revoked.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await viewer.closed).code).toBe(4404);
+    const again = await api(`/api/share/${revoked.token}/socket`, { headers: { Upgrade: "websocket" } });
+    expect(again.status).toBe(404);
+    // The other link's viewer and the member are untouched.
+    const { id, frame } = chatRequest("still here");
+    member.send(frame);
+    await otherViewer.next(isDone(id), 20_000);
+  });
+
+  it("is closed when its link expires", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await createRoom(ws);
+    const link = await share(ws, room.id, ann, { expiresIn: 2 });
+    const viewer = await track(connect(`/api/share/${link.token}/socket`));
+    const closed = await Promise.race([
+      viewer.closed,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))
+    ]);
+    expect(closed?.code).toBe(4404);
+  });
+});
+
+describe("share links on a server with an access token", () => {
+  const guardedEnv = { ...env, ACCESS_TOKEN: "correct horse battery staple" };
+  async function call(path: string, init: RequestInit = {}) {
+    const ctx = createExecutionContext();
+    const response = await app.fetch(new Request(`${BASE}${path}`, init), guardedEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+
+  it("open without a session, while every other route, room and socket still needs one", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await roomWithHistory(ws, ann);
+    const other = await createRoom(ws);
+    const link = await share(ws, room.id, ann);
+    expect((await call(`/api/share/${link.token}`)).status).toBe(200);
+    expect((await call(`/api/share/${link.token}/messages`)).status).toBe(200);
+    const socket = await call(`/api/share/${link.token}/socket`, { headers: { Upgrade: "websocket" } });
+    expect(socket.status).toBe(101);
+    socket.webSocket?.accept();
+    socket.webSocket?.close(1000, "done");
+    for (const path of [
+      "/api/rooms",
+      `${rooms(ws)}`,
+      `${rooms(ws)}/${other.id}/messages`,
+      `${rooms(ws)}/${room.id}/shares`,
+      "/api/search?q=hello",
+      `/api/workspaces/${ws}/export`
+    ]) {
+      expect((await call(path)).status, path).toBe(401);
+    }
+    const create = await call(`${rooms(ws)}/${room.id}/shares`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}"
+    });
+    expect(create.status).toBe(401);
+    const roomSocket = await call(roomPath(ws, other.id), { headers: { Upgrade: "websocket" } });
+    expect(roomSocket.status).toBe(401);
+    const listSocket = await call(`/agents/overseer-agent/${ws}`, { headers: { Upgrade: "websocket" } });
+    expect(listSocket.status).toBe(401);
+  });
+});
