@@ -26,6 +26,7 @@ import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
 import { RoomInfoButton } from "./RoomInfo";
 import { RoomSettingsDialog } from "./RoomSettingsDialog";
 import { RoomGone } from "./RoomStates";
+import { ShareButton, ShareDialog } from "./ShareDialog";
 import { ExportMenu, ForkButton, useFork } from "./Transfer";
 import { Avatar } from "./ui/Avatar";
 import { IconButton } from "./ui/Button";
@@ -138,7 +139,8 @@ function RoomHeader({
   socket,
   onRename,
   onSettings,
-  onDelete
+  onDelete,
+  onShare
 }: {
   roomId: string;
   name: string;
@@ -147,6 +149,7 @@ function RoomHeader({
   onRename: () => void;
   onSettings: () => void;
   onDelete: () => void;
+  onShare: () => void;
 }) {
   const ui = useAppUI();
   return (
@@ -195,6 +198,7 @@ function RoomHeader({
           </IconButton>
         )}
         <CopyLinkButton roomId={roomId} roomName={name} />
+        <ShareButton onClick={onShare} />
         <ExportMenu roomId={roomId} />
         <RoomInfoButton roomId={roomId} />
         <IconButton label="Room settings" onClick={onSettings}>
@@ -355,7 +359,7 @@ function RoomView({ roomId }: { roomId: string }) {
   const socket = useRoomSocket(roomId, user);
   const { rooms, deletedIds } = useRoomList();
   const navigate = useNavigate();
-  const [dialog, setDialog] = useState<null | "rename" | "settings" | "delete">(null);
+  const [dialog, setDialog] = useState<null | "rename" | "settings" | "delete" | "share">(null);
   const summary: RoomSummary | undefined = useMemo(() => rooms?.find((r) => r.id === roomId), [rooms, roomId]);
   const state = socket.state?.settings ? socket.state : undefined;
   const name = summary?.name ?? state?.settings.name ?? "";
@@ -384,6 +388,7 @@ function RoomView({ roomId }: { roomId: string }) {
         onRename={() => setDialog("rename")}
         onSettings={() => setDialog("settings")}
         onDelete={() => setDialog("delete")}
+        onShare={() => setDialog("share")}
       />
       {state?.origin && (
         <div className="flex shrink-0 items-center justify-center gap-1.5 border-b border-zinc-200/80 px-4 py-1 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
@@ -412,6 +417,12 @@ function RoomView({ roomId }: { roomId: string }) {
       </Suspense>
 
       <RenameRoomDialog room={roomForDialogs} open={dialog === "rename"} onClose={() => setDialog(null)} />
+      <ShareDialog
+        roomId={roomId}
+        roomName={roomForDialogs.name}
+        open={dialog === "share"}
+        onClose={() => setDialog(null)}
+      />
       <RoomSettingsDialog
         roomId={roomId}
         summary={summary}

@@ -16,7 +16,7 @@ import { useAgent } from "agents/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { DEFAULT_WORKSPACE } from "../../shared/constants";
 import type { Identity, MessageAuthor } from "../../shared/identity";
-import type { PresenceUser, RoomState } from "../../shared/protocol";
+import type { MessagePage, PresenceUser, RoomState } from "../../shared/protocol";
 import { ApiError, api, errorMessage } from "../lib/api";
 import { fromChatMessage, MessageIdentityCache, messageText, type RoomMessage } from "../lib/messages";
 import { newTraceparent } from "../lib/trace";
@@ -38,8 +38,10 @@ function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...a
 /**
  * The socket acts as the signed-in identity (the session cookie goes with
  * the upgrade); the server captures it at connect, so a rename reconnects.
+ * A share link's viewer connects at `basePath` instead (the link's own
+ * socket address), which the server routes to the one room it names.
  */
-export function useRoomSocket(roomId: string, self: Identity) {
+export function useRoomSocket(roomId: string, self: Identity, options: { basePath?: string } = {}) {
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [presence, setPresence] = useState<PresenceUser[]>([]);
   /** The last refusal the room sent us (rate limit, too large, …). */
@@ -50,11 +52,15 @@ export function useRoomSocket(roomId: string, self: Identity) {
   /** Raw text frames, for hooks that speak their own part of the protocol (the outbox). */
   const frameListenersRef = useRef(new Set<(data: string) => void>());
 
-  const sub = useMemo(() => [{ agent: "ChatRoom", name: roomId }], [roomId]);
+  const sub = useMemo(
+    () => (options.basePath ? undefined : [{ agent: "ChatRoom", name: roomId }]),
+    [roomId, options.basePath]
+  );
   const agent = useAgent<RoomState>({
     agent: "OverseerAgent",
     name: DEFAULT_WORKSPACE,
     sub,
+    ...(options.basePath ? { basePath: options.basePath } : {}),
     onOpen: () => setStatus("open"),
     onClose: () => {
       setStatus((s) => (s === "closed" ? s : "reconnecting"));
@@ -146,13 +152,25 @@ interface InitialPageInfo {
 }
 const initialPages = new Map<string, InitialPageInfo>();
 
-async function loadNewestPage({ name }: { name: string }): Promise<RoomMessage[]> {
+/** Where pages of a room's history come from: its REST API, or a share link's. */
+export interface HistorySource {
+  /** Names the source's first page in the cache below. */
+  key: string;
+  page: (query: { before?: string; limit: number }) => Promise<MessagePage>;
+}
+
+const roomHistory = (roomId: string): HistorySource => ({
+  key: roomId,
+  page: (query) => api.listMessages(roomId, query)
+});
+
+async function loadNewestPage(source: HistorySource): Promise<RoomMessage[]> {
   try {
-    const page = await api.listMessages(name, { limit: PAGE_SIZE });
-    initialPages.set(name, { nextCursor: page.nextCursor });
+    const page = await source.page({ limit: PAGE_SIZE });
+    initialPages.set(source.key, { nextCursor: page.nextCursor });
     return page.messages.map(fromChatMessage);
   } catch (error) {
-    initialPages.set(name, {
+    initialPages.set(source.key, {
       nextCursor: null,
       error: error instanceof ApiError ? error : new ApiError(errorMessage(error), 0)
     });
@@ -197,10 +215,13 @@ function reanchor(prev: History, live: RoomMessage[]): History {
   return { live, older, reachedStart: prev.reachedStart && older.length === 0 ? false : prev.reachedStart };
 }
 
-export function useRoomChat(socket: RoomSocket, roomId: string) {
+export function useRoomChat(socket: RoomSocket, roomId: string, source: HistorySource = roomHistory(roomId)) {
+  const sourceRef = useRef(source);
+  sourceRef.current = source;
   const chat = useAgentChat<RoomState, RoomMessage>({
     agent: socket.agent,
-    getInitialMessages: loadNewestPage,
+    // Called once per socket address (the framework caches the promise).
+    getInitialMessages: () => loadNewestPage(sourceRef.current),
     // The transcript is server-authoritative; our local list is a window.
     syncMessagesToServer: false,
     // The room rebuilds every request from its own transcript and reads
@@ -212,7 +233,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string) {
     })
   });
   const live = chat.messages;
-  const initialInfo = initialPages.get(roomId);
+  const initialInfo = initialPages.get(source.key);
 
   const [history, setHistory] = useState<History>(() => ({
     live,
@@ -250,7 +271,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string) {
     setLoadingOlder(true);
     setOlderError(null);
     try {
-      const page = await api.listMessages(roomId, { before, limit: PAGE_SIZE });
+      const page = await sourceRef.current.page({ before, limit: PAGE_SIZE });
       setHistory((h) => {
         const known = new Set([...h.older, ...h.live].map((m) => m.id));
         const fresh = page.messages.map(fromChatMessage).filter((m) => !known.has(m.id));
@@ -262,7 +283,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string) {
       loadingRef.current = false;
       setLoadingOlder(false);
     }
-  }, [roomId, reachedStart]);
+  }, [reachedStart]);
 
   /**
    * The chat hook can only edit messages it holds; a question from an older

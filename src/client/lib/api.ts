@@ -15,6 +15,7 @@ import type {
   UpdateRoomBody
 } from "../../shared/protocol";
 import type { SearchResponse } from "../../shared/search";
+import type { ShareLink, ShareList, ShareView } from "../../shared/shares";
 import type { TraceDetail } from "../../shared/traces";
 
 export class ApiError extends Error {
@@ -127,6 +128,21 @@ export const api = {
     request<AgentTree>(`${roomPath(roomId)}/agents`, { signal }),
   search: (q: string, limit: number, signal?: AbortSignal) =>
     request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit) })}`, { signal }),
+  createShare: (roomId: string, expiresIn?: number) =>
+    request<ShareLink>(`${roomPath(roomId)}/shares`, {
+      method: "POST",
+      json: expiresIn === undefined ? {} : { expiresIn }
+    }),
+  listShares: (roomId: string) => request<ShareList>(`${roomPath(roomId)}/shares`),
+  revokeShare: (roomId: string, shareId: string) =>
+    request<void>(`${roomPath(roomId)}/shares/${encodeURIComponent(shareId)}`, { method: "DELETE" }),
+  /** A share link's viewer: no session, the token is the credential. */
+  openShare: (token: string) => request<ShareView>(`/api/share/${encodeURIComponent(token)}`),
+  shareMessages: (token: string, query: { before?: string; limit: number }) => {
+    const params = new URLSearchParams({ limit: String(query.limit) });
+    if (query.before) params.set("before", query.before);
+    return request<MessagePage>(`/api/share/${encodeURIComponent(token)}/messages?${params}`);
+  },
   messageVersions: (roomId: string, messageId: string) =>
     request<MessageVersions>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/versions`),
   listMessages: (

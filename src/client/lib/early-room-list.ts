@@ -9,10 +9,12 @@ import type { RoomSummary } from "../../shared/protocol";
 
 const ROOM_LIST_URL = "/api/rooms";
 
-/** Settles with the list, or null when it could not be had (signed out, offline…). */
-export const earlyRoomList: Promise<RoomSummary[] | null> = fetch(ROOM_LIST_URL)
+/** Settles with the list, or null when it could not be had (signed out, offline, a share link's viewer…). */
+export const earlyRoomList: Promise<RoomSummary[] | null> = (
+  window.location.pathname.startsWith("/share/") ? Promise.resolve(null) : fetch(ROOM_LIST_URL)
+)
   .then(async (response) => {
-    if (!response.ok) return null;
+    if (!response?.ok) return null;
     const body = (await response.json()) as { rooms?: unknown };
     return Array.isArray(body.rooms) ? (body.rooms as RoomSummary[]) : null;
   })

@@ -9,3 +9,14 @@ export function roomPath(id: string): string {
 export function messagePath(roomId: string, messageId: string): string {
   return `${roomPath(roomId)}?m=${encodeURIComponent(messageId)}`;
 }
+
+/** The token of a `/share/<token>` page, or null on every other page. */
+export function shareToken(pathname: string): string | null {
+  const match = pathname.match(/^\/share\/([^/]+)\/?$/);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
