@@ -272,7 +272,14 @@ export type RoomServerFrame =
   | { type: "rooms_presence"; users: PresenceUser[] }
   | { type: "rooms_error"; code: string; message: string }
   /** An outbox send is stored (or was already: `duplicate`), see shared/outbox.ts. */
-  | { type: "rooms_ack"; clientMessageId: string; duplicate: boolean };
+  | { type: "rooms_ack"; clientMessageId: string; duplicate: boolean }
+  /**
+   * A persona or panel turn started or ended (agents/room/live-turns.ts):
+   * its request id is what anyone in the room cancels to stop it.
+   */
+  | { type: "rooms_turn"; requestId: string; kind: LiveTurnKind; running: boolean };
+
+export type LiveTurnKind = "personas" | "panel";
 
 /** The room's synced agent state (AIChatAgent `setState`). */
 export interface RoomState {

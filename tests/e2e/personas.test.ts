@@ -56,4 +56,38 @@ describe("personas in the browser", () => {
     await alice.context.close();
     await bob.context.close();
   });
+
+  it("a person who only watches sees a persona answer live and can stop it", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Stop") });
+    const added = await fetch(`${setup.app.url}/api/rooms/${room.id}/personas`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Ada", systemPrompt: "Long-winded. [[fake:chunks=2000,slow=50]]" })
+    });
+    expect(added.status).toBe(201);
+    const alice = await newUser(setup.browser, { displayName: "Alice" });
+    const bob = await newUser(setup.browser, { displayName: "Bob" });
+    try {
+      await alice.page.goto(roomUrl(setup.app.url, room.id));
+      await bob.page.goto(roomUrl(setup.app.url, room.id));
+      await composer(bob.page).waitFor();
+
+      await composer(alice.page).fill("@Ada tell me everything");
+      await composer(alice.page).press("Enter");
+      await personaRow(bob.page, "Ada").getByText(/t4 /).waitFor({ timeout: 30_000 });
+      const stop = bob.page.getByRole("button", { name: "Stop generating" });
+      await stop.click({ timeout: 15_000 });
+
+      for (const page of [bob.page, alice.page]) {
+        await personaRow(page, "Ada").getByText("Stopped by Bob").waitFor({ timeout: 30_000 });
+        await page.getByRole("button", { name: "Stop generating" }).waitFor({ state: "detached", timeout: 15_000 });
+      }
+      const request = setup.app.fake.requests.find((r) => r.systemText?.includes("Long-winded."));
+      expect(request).toBeDefined();
+      await setup.app.fake.waitForClientClose(request!.id, 15_000);
+    } finally {
+      await alice.context.close();
+      await bob.context.close();
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SYNTHESIS_SYSTEM_PROMPT } from "../../src/server/domain/panel";
 import { type DevServer, startDevServer } from "../support/dev-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { chatRequest, client, isDone, messageText, openSocket, uniqueName } from "./helpers";
+import { chatRequest, client, isDone, messageText, openSocket, type Socket, signIn, uniqueName } from "./helpers";
 
 // Panels over the real dev server: fan-out to every persona facet, fan-in
 // by the room's assistant, with one panellist failing and one timing out.
@@ -106,5 +106,60 @@ describe("panels", () => {
     expect(answers).toHaveLength(3);
     expect(answers.every((m) => m.metadata.stopped === true)).toBe(true);
     socket.close();
+  });
+
+  it("everyone in the room sees a panel turn live, and anyone can stop it", async () => {
+    const { api, room } = await panelRoom({ Ada: "Slow. [[fake:chunks=2000,slow=50]]", Cy: "Stuck. [[fake:hang]]" });
+    const sockets: Socket[] = [];
+    try {
+      const [alice, bob, carol] = await Promise.all(["Alice", "Bob", "Carol"].map((n) => signIn(server.url, n)));
+      const aliceSocket = await openSocket(api.roomSocketUrl(room.id), alice.headers);
+      const bobSocket = await openSocket(api.roomSocketUrl(room.id), bob.headers);
+      sockets.push(aliceSocket, bobSocket);
+      const request = chatRequest("/panel Who watches the watchers?");
+      aliceSocket.send(request.frame);
+
+      // Bob, who sent nothing, learns which turn runs and watches an answer grow.
+      const isTurn = (running: boolean) => (f: any) =>
+        f?.type === "rooms_turn" && f.requestId === request.id && f.running === running;
+      const started = await bobSocket.next(isTurn(true), 20_000);
+      expect(started.kind).toBe("panel");
+      await bobSocket.next(
+        (f) =>
+          f?.type === "cf_agent_message_updated" &&
+          f.message?.metadata?.persona?.name === "Ada" &&
+          messageText(f.message).includes("t3 "),
+        30_000
+      );
+      // Carol joins mid-turn and is told at once.
+      const carolSocket = await openSocket(api.roomSocketUrl(room.id), carol.headers);
+      sockets.push(carolSocket);
+      await carolSocket.next(isTurn(true), 10_000);
+      await fake.waitForRequest((r) => systemOf(r).includes("Stuck."), 20_000);
+
+      bobSocket.send({ type: "cf_agent_chat_request_cancel", id: request.id });
+      await Promise.all([
+        bobSocket.next(isTurn(false), 20_000),
+        carolSocket.next(isTurn(false), 20_000),
+        aliceSocket.next(isDone(request.id), 20_000)
+      ]);
+      const calls = fake.requests.filter((r) => systemOf(r).includes("This is a panel"));
+      expect(calls).toHaveLength(2);
+      await Promise.all(calls.map((call) => fake.waitForClientClose(call.id, 10_000)));
+      expect(fake.requests.some((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
+
+      const { messages } = await api.messages(room.id);
+      const answers = messages.filter((m) => m.role === "assistant");
+      expect(answers.map((m) => m.metadata.persona?.name).sort()).toEqual(["Ada", "Cy"]);
+      for (const answer of answers) {
+        expect(answer.metadata.stopped).toBe(true);
+        expect(answer.metadata.stoppedBy?.name).toBe("Bob");
+      }
+      // Ada's partial answer is kept.
+      expect(messageText(answers.find((m) => m.metadata.persona?.name === "Ada"))).toContain("t3 ");
+    } finally {
+      for (const socket of sockets) socket.close();
+      await Promise.all(sockets.map((socket) => socket.closed));
+    }
   });
 });

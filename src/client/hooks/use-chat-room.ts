@@ -49,6 +49,11 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
   const sendRef = useRef<(data: string) => void>(() => {});
   /** The chat turn streaming in this room right now, whoever started it. */
   const activeTurnRef = useRef<string | null>(null);
+  /**
+   * A persona or panel turn the room announced (`rooms_turn`): its answers
+   * stream outside the chat hook's view, so this is how we know to offer Stop.
+   */
+  const [liveTurn, setLiveTurn] = useState<string | null>(null);
   /** Raw text frames, for hooks that speak their own part of the protocol (the outbox). */
   const frameListenersRef = useRef(new Set<(data: string) => void>());
 
@@ -65,6 +70,8 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     onClose: () => {
       setStatus((s) => (s === "closed" ? s : "reconnecting"));
       setPresence([]);
+      // The room greets us with the turn still running when we are back.
+      setLiveTurn(null);
     },
     onConnectionError: () => setStatus("closed"),
     onMessage: (event: MessageEvent) => {
@@ -76,6 +83,8 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
           if (frame.type !== MessageType.CF_AGENT_USE_CHAT_RESPONSE || typeof frame.id !== "string") return;
           if (frame.done || frame.error) {
             if (activeTurnRef.current === frame.id) activeTurnRef.current = null;
+            const ended = frame.id;
+            setLiveTurn((current) => (current === ended ? null : current));
           } else {
             activeTurnRef.current = frame.id;
           }
@@ -86,8 +95,23 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
       }
       if (!event.data.includes('"rooms_')) return;
       try {
-        const frame = JSON.parse(event.data) as { type?: string; users?: unknown; message?: unknown };
-        if (frame.type === "rooms_presence" && Array.isArray(frame.users)) {
+        const frame = JSON.parse(event.data) as {
+          type?: string;
+          users?: unknown;
+          message?: unknown;
+          requestId?: unknown;
+          running?: unknown;
+        };
+        if (frame.type === "rooms_turn" && typeof frame.requestId === "string") {
+          const requestId = frame.requestId;
+          if (frame.running === true) {
+            activeTurnRef.current = requestId;
+            setLiveTurn(requestId);
+          } else {
+            if (activeTurnRef.current === requestId) activeTurnRef.current = null;
+            setLiveTurn((current) => (current === requestId ? null : current));
+          }
+        } else if (frame.type === "rooms_presence" && Array.isArray(frame.users)) {
           setPresence(frame.users as PresenceUser[]);
         } else if (frame.type === "rooms_error" && typeof frame.message === "string") {
           setServerError(frame.message);
@@ -138,7 +162,9 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     connectionError: agent.connectionError,
     serverError,
     clearServerError: useCallback(() => setServerError(null), []),
-    cancelActiveTurn
+    cancelActiveTurn,
+    /** A persona or panel turn runs in the room (anyone's). */
+    liveTurnRunning: liveTurn !== null
   };
 }
 
@@ -376,7 +402,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string, source: HistoryS
     [setMessages]
   );
 
-  const busy = chat.status === "submitted" || chat.isStreaming || chat.isRecovering;
+  const busy = chat.status === "submitted" || chat.isStreaming || chat.isRecovering || socket.liveTurnRunning;
 
   return {
     messages,

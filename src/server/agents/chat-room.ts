@@ -84,6 +84,7 @@ import { RoomActivityLog, reportToOverseer } from "./room/activity";
 import { RoomDelegation } from "./room/delegation";
 import { FrameGuard } from "./room/frame-guard";
 import { pageAfter, pageAround } from "./room/history-pages";
+import { LiveTurns } from "./room/live-turns";
 import { OutboxSends } from "./room/outbox-sends";
 import { RoomPersonas } from "./room/personas";
 import { type ConnectionInfo, RoomPresence } from "./room/presence";
@@ -147,6 +148,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     () => Number(this.env.PERSONA_TIMEOUT_MS) || PERSONA_ANSWER_TIMEOUT_MS
   );
   #presence = new RoomPresence(this);
+  /** Persona and panel turns, announced so anyone in the room can stop them (room/live-turns.ts). */
+  #liveTurns = new LiveTurns(this);
   #delegation = new RoomDelegation(this, (message) => this.#personas.upsert(message));
   /** The framework's own cap on child runs, behind RoomDelegation's clearer refusal. */
   maxConcurrentAgentTools = MAX_TASKS_PER_ROOM + 1;
@@ -422,12 +425,28 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
     // Personas, or nobody, may answer instead of the assistant (room-personas.ts).
     const plan = this.#personas.plan(turn, options?.continuation ?? false);
-    if (plan.kind === "nobody" || plan.kind === "personas") {
-      return this.#personas.runWithoutAssistant(plan, turn, options?.abortSignal);
+    const requestId = options?.requestId;
+    const control = {
+      signal: options?.abortSignal,
+      stoppedBy: () => (requestId ? this.#outbox.stopperOf(requestId) : undefined)
+    };
+    // Persona answers stream outside the framework's turn stream: say which turn runs.
+    const live = requestId && (plan.kind === "personas" || plan.kind === "panel") ? requestId : null;
+    if (live) this.#liveTurns.begin(live, plan.kind === "panel" ? "panel" : "personas");
+    let panel: Awaited<ReturnType<RoomPersonas["runPanel"]>> = null;
+    try {
+      if (plan.kind === "nobody" || plan.kind === "personas") {
+        return await this.#personas.runWithoutAssistant(plan, turn, control);
+      }
+      // A panel: every persona answers first, then the assistant sums up.
+      if (plan.kind === "panel") {
+        panel = await this.#personas.runPanel(plan, turn, control);
+        if (!panel) return new Response(null);
+      }
+    } finally {
+      // A panel's synthesis streams through the framework; its turn ends in onChatResponse.
+      if (live && !panel) this.#liveTurns.end(live);
     }
-    // A panel: every persona answers first, then the assistant sums up.
-    const panel = plan.kind === "panel" ? await this.#personas.runPanel(plan, turn, options?.abortSignal) : null;
-    if (plan.kind === "panel" && !panel) return new Response(null);
 
     const config = readModelConfig(this.env);
     const { settings } = this.state;
@@ -502,6 +521,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #turnErrorCodes = new Map<string, string>();
 
   protected async onChatResponse(result: ChatResponseResult) {
+    this.#liveTurns.end(result.requestId);
     // An answer written into an existing row (a regeneration's version) is
     // an update, which the framework's message mirror does not add.
     if (result.message.id && !this.messages.some((m) => m.id === result.message.id)) {
@@ -674,7 +694,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   // ── Presence and typing ──
 
   async onConnect(connection: Connection<ConnectionInfo>, ctx: ConnectionContext) {
-    this.#presence.join(connection, ctx);
+    if (this.#presence.join(connection, ctx)) this.#liveTurns.greet(connection);
     this.reportActivity(); // the overseer's socket count
   }
 

@@ -22,6 +22,7 @@
  * One persona failing or timing out only marks its own message.
  */
 import { type ModelMessage, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import type { MessageAuthor } from "../../shared/identity";
 import type { Persona, PersonaRef } from "../../shared/personas";
 import type { MessageMetadata, RoomSettings, TokenUsage } from "../../shared/protocol";
 import { describeModelError } from "../domain/model-errors";
@@ -68,6 +69,8 @@ export interface PersonaRunOptions {
   timeoutMs?: number;
   /** Marks the answers as a panel's (the UI shows them side by side). */
   panel?: boolean;
+  /** Who stopped the turn, read when an answer ends stopped. */
+  stoppedBy?: () => MessageAuthor | undefined;
 }
 
 function textOf(message: UIMessage): string {
@@ -210,7 +213,11 @@ async function runPersonaAnswer(
     : streamError
       ? { status: "error", error: streamError }
       : { status: "completed" };
-  if (outcome.status === "aborted") finalMeta.stopped = true;
+  if (outcome.status === "aborted") {
+    finalMeta.stopped = true;
+    const stopper = options.stoppedBy?.();
+    if (stopper) finalMeta.stoppedBy = stopper;
+  }
   if (outcome.status === "error") finalMeta.error = outcome.error ?? "The model request failed.";
   current = { ...current, metadata: finalMeta };
   await host.upsert(current);

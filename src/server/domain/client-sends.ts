@@ -75,6 +75,11 @@ export class StopRequests<Who = string> {
     while (this.#byRequest.size > this.capacity) this.#byRequest.delete(this.#byRequest.keys().next().value as string);
   }
 
+  /** Who stopped the turn, leaving the record for the turn's own end. */
+  peek(requestId: string): Who | undefined {
+    return this.#byRequest.get(requestId);
+  }
+
   take(requestId: string): Who | undefined {
     const who = this.#byRequest.get(requestId);
     this.#byRequest.delete(requestId);

@@ -90,6 +90,11 @@ export class OutboxSends {
     return this.#stops.take(requestId);
   }
 
+  /** Who stopped a turn that is still ending (its persona answers each read it). */
+  stopperOf(requestId: string): MessageAuthor | undefined {
+    return this.#stops.peek(requestId);
+  }
+
   #ack(connectionId: string, clientMessageId: string, duplicate: boolean) {
     const frame: RoomServerFrame = { type: "rooms_ack", clientMessageId, duplicate };
     this.room.getConnection(connectionId)?.send(JSON.stringify(frame));

@@ -8,6 +8,7 @@
 import type { AIChatAgent } from "@cloudflare/ai-chat";
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { convertToModelMessages, type UIMessage } from "ai";
+import type { MessageAuthor } from "../../../shared/identity";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../../shared/personas";
 import type { MessageMetadata, RoomState } from "../../../shared/protocol";
 import { selectContextWindow } from "../../domain/context-budget";
@@ -34,6 +35,13 @@ export interface TurnInput {
   answering: string | null;
   /** The threaded conversation, ending with the question. */
   messages: UIMessage[];
+}
+
+/** What a persona or panel turn gets from the framework's turn. */
+export interface TurnControl {
+  signal?: AbortSignal;
+  /** Who stopped the turn, if someone did. */
+  stoppedBy?: () => MessageAuthor | undefined;
 }
 
 function textOf(message: UIMessage | undefined): string {
@@ -99,13 +107,13 @@ export class RoomPersonas {
   async runWithoutAssistant(
     plan: Extract<TurnPlan, { kind: "nobody" | "personas" }>,
     turn: TurnInput,
-    signal: AbortSignal | undefined
+    control: TurnControl
   ): Promise<Response> {
     if (plan.kind === "nobody") {
       await this.#markNoReply(turn.answering);
       return new Response(null);
     }
-    await this.answer(plan.personas, turn, { signal });
+    await this.answer(plan.personas, turn, control);
     return new Response(null);
   }
 
@@ -117,15 +125,15 @@ export class RoomPersonas {
   async runPanel(
     plan: Extract<TurnPlan, { kind: "panel" }>,
     turn: TurnInput,
-    signal: AbortSignal | undefined
+    control: TurnControl
   ): Promise<{ system: string; prompt: string } | null> {
     const names = plan.personas.map((p) => p.name);
     const answers = await this.answer(plan.personas, turn, {
-      signal,
+      ...control,
       panel: true,
       instructions: panelInstructions(plan.question, names)
     });
-    if (signal?.aborted) return null;
+    if (control.signal?.aborted) return null;
     const results: PanelResult[] = answers.map((a) => ({
       name: a.persona.name,
       status: a.status,
@@ -139,7 +147,7 @@ export class RoomPersonas {
   async answer(
     personas: readonly Persona[],
     turn: TurnInput,
-    options: { signal?: AbortSignal; instructions?: string; panel?: boolean }
+    options: TurnControl & { instructions?: string; panel?: boolean }
   ): Promise<PersonaAnswer[]> {
     const answers = await runPersonaAnswers(this.#host(turn), personas, {
       answering: turn.answering,
