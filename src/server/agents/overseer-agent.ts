@@ -24,7 +24,7 @@ import {
 } from "../../shared/constants";
 import { authorOf, type MessageAuthor } from "../../shared/identity";
 import type { AgentTree, WorkspaceStatus } from "../../shared/introspection";
-import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
+import type { CreatePersonaBody, Persona, PersonaRef, UpdatePersonaBody } from "../../shared/personas";
 import type {
   ChatMessage,
   CreateRoomBody,
@@ -46,7 +46,7 @@ import type { ImportResult, RoomOrigin } from "../../shared/transfer";
 import { budgetDefaults } from "../domain/budgets";
 import { CALLER_HEADER, type Caller, decodeCaller, limitKeys } from "../domain/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
-import type { ImportedRoom } from "../domain/room-import";
+import { type ImportedRoom, withPersonaIds } from "../domain/room-import";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
 import { fanOut, rankHits, SEARCH_CONCURRENCY, searchDeadlineMs } from "../domain/search";
 import { MAX_TRACES_PER_ROOM } from "../domain/trace";
@@ -332,8 +332,15 @@ export class OverseerAgent extends Agent<Env> {
           made.push({ id, settings: imported.settings });
           const room = await this.dynamicAgents.get(ChatRoom, id);
           await room.initialize(imported.settings);
-          for (let i = 0; i < imported.messages.length; i += IMPORT_BATCH) {
-            await room.importMessages(imported.messages.slice(i, i + IMPORT_BATCH) as ChatMessage[]);
+          // Personas first: their new ids go on the answers they wrote.
+          const personaIds = new Map<string, PersonaRef>();
+          for (const persona of imported.personas) {
+            const created = unwrap(await room.createPersona(persona.body));
+            personaIds.set(persona.id, { id: created.id, name: created.name });
+          }
+          const messages = withPersonaIds(imported.messages, personaIds);
+          for (let i = 0; i < messages.length; i += IMPORT_BATCH) {
+            await room.importMessages(messages.slice(i, i + IMPORT_BATCH) as ChatMessage[]);
           }
         }
       } catch (error) {

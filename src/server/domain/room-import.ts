@@ -9,6 +9,7 @@
  */
 
 import { MAX_AUTHOR_LENGTH, MAX_MESSAGES_PER_ROOM } from "../../shared/constants";
+import { CreatePersonaBody, MAX_PERSONAS_PER_ROOM, type PersonaRef } from "../../shared/personas";
 import type { MessageMetadata, RoomSettings } from "../../shared/protocol";
 import { CreateRoomBody } from "../../shared/protocol";
 import { MAX_ROOMS_PER_IMPORT, ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION } from "../../shared/transfer";
@@ -25,8 +26,16 @@ export interface ImportedMessage {
   metadata: MessageMetadata;
 }
 
+/** A persona of the file, re-created in the new room (which gives it a new id). */
+export interface ImportedPersona {
+  /** Its id in the file, which the file's answers name. */
+  id: string;
+  body: CreatePersonaBody;
+}
+
 export interface ImportedRoom {
   settings: RoomSettings;
+  personas: ImportedPersona[];
   messages: ImportedMessage[];
 }
 
@@ -73,7 +82,57 @@ function fromRoomExport(data: Json): ImportedRoom {
     "room.settings"
   );
   if (!Array.isArray(data.messages)) throw badImport("messages must be an array.");
-  return { settings, messages: remapIds(data.messages.map((m, i) => message(m, `messages[${i}]`))) };
+  return {
+    settings,
+    personas: personas(data.room.personas),
+    messages: remapIds(data.messages.map((m, i) => message(m, `messages[${i}]`)))
+  };
+}
+
+/** The roster, checked as REST checks a new persona; absent means none. */
+function personas(raw: unknown): ImportedPersona[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw badImport("room.personas must be an array.");
+  if (raw.length > MAX_PERSONAS_PER_ROOM) {
+    throw badImport(`room.personas holds ${raw.length} personas; a room holds at most ${MAX_PERSONAS_PER_ROOM}.`);
+  }
+  const names = new Set<string>();
+  return raw.map((entry, i) => {
+    const where = `room.personas[${i}]`;
+    if (!isObject(entry)) throw badImport(`${where} must be an object.`);
+    if (typeof entry.id !== "string" || entry.id.length === 0 || entry.id.length > 128) {
+      throw badImport(`${where}.id must be a string of 1-128 characters.`);
+    }
+    const parsed = CreatePersonaBody.safeParse({
+      name: entry.name,
+      ...Object.fromEntries(
+        (["colour", "systemPrompt", "model", "temperature", "tools"] as const)
+          .filter((key) => entry[key] !== undefined)
+          .map((key) => [key, entry[key]])
+      )
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw badImport(`${where}.${issue.path.join(".")}: ${issue.message}.`);
+    }
+    const key = parsed.data.name.toLowerCase();
+    if (names.has(key)) throw badImport(`${where}.name: "${parsed.data.name}" appears twice.`);
+    names.add(key);
+    return { id: entry.id, body: parsed.data };
+  });
+}
+
+/**
+ * Answers name the persona that wrote them: point those at the persona's new
+ * id in the imported room. An answer by a persona the file no longer lists
+ * keeps the name it was written under.
+ */
+export function withPersonaIds(messages: ImportedMessage[], ids: ReadonlyMap<string, PersonaRef>): ImportedMessage[] {
+  if (ids.size === 0) return messages;
+  return messages.map((m) => {
+    const persona = m.metadata.persona ? ids.get(m.metadata.persona.id) : undefined;
+    return persona ? { ...m, metadata: { ...m.metadata, persona } } : m;
+  });
 }
 
 function roomSettings(raw: Json, where: string): RoomSettings {
