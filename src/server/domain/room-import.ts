@@ -27,7 +27,7 @@ export interface ImportedMessage {
 }
 
 /** A persona of the file, re-created in the new room (which gives it a new id). */
-export interface ImportedPersona {
+interface ImportedPersona {
   /** Its id in the file, which the file's answers name. */
   id: string;
   body: CreatePersonaBody;
