@@ -18,12 +18,13 @@ import { Sidebar } from "./components/Sidebar";
 import { DESKTOP_QUERY, useMediaQuery } from "./hooks/use-media-query";
 import { RoomListProvider, useRoomList } from "./hooks/use-room-list";
 import { cn } from "./lib/cn";
+import { retryingImport } from "./lib/retrying-import";
 import { ROOM_ROUTE, roomPath } from "./lib/routes";
 
 /** The room view (chat runtime, AI SDK) is its own chunk; start loading it early on deep links. */
 const loadRoomView = () => import("./components/RoomView");
 if (/^\/sub\/chat-room\//.test(window.location.pathname)) void loadRoomView();
-const RoomPage = lazy(() => loadRoomView().then((m) => ({ default: m.RoomPage })));
+const RoomPage = lazy(retryingImport(() => loadRoomView().then((m) => ({ default: m.RoomPage }))));
 
 function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;

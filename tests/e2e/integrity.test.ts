@@ -43,3 +43,38 @@ describe("a message the UI cannot render", () => {
     await context.close();
   });
 });
+
+describe("a part of the app that fails to download", () => {
+  it("shows answers as plain text while the Markdown chunk fails, then as Markdown once it loads", async () => {
+    const { app, browser } = ctx;
+    const room = await rest.createRoom(app.url, { name: uniqueName("Blip") });
+    await rest.send(app.url, room.id, "**bold** words", "Ann");
+    const { context, page } = await newUser(browser, { displayName: "Ann" });
+    // The first two downloads of the Markdown chunk fail, as on a network blip.
+    let refused = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/components\/Markdown\.tsx/, async (route) => {
+      if (refused < 2) {
+        refused++;
+        if (refused === 2) release();
+        await route.abort("connectionreset");
+      } else {
+        await route.continue();
+      }
+    });
+    await page.goto(roomUrl(app.url, room.id));
+    // Readable as plain text (the Markdown source), not lost to "cannot be shown".
+    await messageRows(page, "assistant").filter({ hasText: "Echo: **bold** words" }).waitFor();
+    await released;
+    expect(await page.getByText("This message cannot be shown").count()).toBe(0);
+    // The retry loads the chunk, and the answer renders as Markdown (no asterisks left).
+    await messageRows(page, "assistant")
+      .locator(".markdown", { hasText: "Echo: bold words" })
+      .waitFor({ timeout: 60_000 });
+    expect(refused).toBe(2);
+    await context.close();
+  });
+});

@@ -207,13 +207,17 @@ describe("shared rooms", () => {
       (url) => url.pathname === "/" && url.searchParams.has("token"),
       () => {}
     );
+    const pageLog: string[] = [];
+    page.on("console", (m) => pageLog.push(`${m.type()}: ${m.text()}`));
+    page.on("pageerror", (e) => pageLog.push(`pageerror: ${e.message}`));
     await page.goto(roomUrl(setup.app.url, room.id));
     await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
     // One answer before the restart, so every lazily loaded chunk is in the
     // page (a restarted Vite re-optimises dependencies, which a page loading
     // a chunk afterwards would pick up twice; a real deployment does not).
     await sendFromComposer(page, "before the restart");
-    await messageRows(page, "assistant").filter({ hasText: "Echo: before the restart" }).waitFor();
+    // Rendered as Markdown, not the plain-text fallback shown while that chunk loads.
+    await messageRows(page, "assistant").filter({ hasText: "Echo: before the restart" }).locator(".markdown").waitFor();
 
     const restarting = setup.app.server.restart();
     await page
@@ -245,7 +249,8 @@ describe("shared rooms", () => {
           .catch(() => "");
         const onServer = await rest.messages(setup.app.url, room.id).catch(() => null);
         console.error("outbox:", tray, "server:", JSON.stringify(onServer?.messages.map((m) => [m.role, textOf(m)])));
-        await page.screenshot({ path: "/tmp/x/restart.png" });
+        const shown = await messageRows(page).allTextContents();
+        console.error("page shows:", JSON.stringify(shown), "console:", JSON.stringify(pageLog));
         throw error;
       });
     const stored = await eventually(

@@ -1,11 +1,12 @@
 import { AlertTriangle, Pencil, RefreshCw, RotateCcw, Square } from "lucide-react";
-import { type KeyboardEvent, lazy, memo, Suspense, useEffect, useId, useRef, useState } from "react";
+import { type KeyboardEvent, memo, useEffect, useId, useRef, useState } from "react";
 import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
 import { authorName } from "../../shared/identity";
 import { cn } from "../lib/cn";
 import { asToolPart, messageText, type RoomMessage } from "../lib/messages";
 import { formatCount, fullDateTime, messageTime } from "../lib/time";
 import { CopyButton } from "./CopyButton";
+import { MessageText, PlainText } from "./MessageText";
 import { PersonaAvatar, PersonaName } from "./personas/persona-colours";
 import { ToolPart } from "./ToolPart";
 import { TraceButton } from "./TraceWaterfall";
@@ -14,8 +15,6 @@ import { AssistantAvatar, Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
 import { TypingDots } from "./ui/Spinner";
 import { VersionSwitcher } from "./VersionSwitcher";
-
-const Markdown = lazy(() => import("./Markdown"));
 
 export interface MessageItemProps {
   message: RoomMessage;
@@ -32,10 +31,6 @@ export interface MessageItemProps {
   onFork?: (messageId: string) => void;
 }
 
-function PlainText({ text }: { text: string }) {
-  return <div className="text-[15px] leading-7 break-words whitespace-pre-wrap">{text}</div>;
-}
-
 function AssistantBody({ message, streaming }: { message: RoomMessage; streaming: boolean }) {
   const parts = message.parts;
   let lastTextIndex = -1;
@@ -50,9 +45,7 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
           if (!part.text) return null;
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids, and a message's parts are only ever appended
-            <Suspense key={index} fallback={<PlainText text={part.text} />}>
-              <Markdown text={part.text} streaming={streaming && index === lastTextIndex} />
-            </Suspense>
+            <MessageText key={index} text={part.text} streaming={streaming && index === lastTextIndex} />
           );
         }
         if (part.type === "reasoning") {
