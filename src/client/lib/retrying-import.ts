@@ -6,7 +6,7 @@
  * sees a rejection once every attempt has failed. While it retries, the
  * Suspense fallback (plain text for Markdown) stays on screen.
  */
-export const IMPORT_RETRY_DELAYS_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000];
+const IMPORT_RETRY_DELAYS_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000];
 
 export function retryingImport<T>(
   load: () => Promise<T>,
