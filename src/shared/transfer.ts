@@ -1,7 +1,7 @@
 /** Wire types of export, import and fork. */
 import { z } from "zod";
 import type { Persona } from "./personas";
-import type { RoomSettings } from "./protocol";
+import type { ChatMessage, RoomSettings } from "./protocol";
 
 /** Our lossless room export: `format` and `version` tell importers what they hold. */
 export const ROOM_EXPORT_FORMAT = "rooms.room-export";
@@ -26,6 +26,12 @@ export interface RoomExportHeader {
     personas: Persona[];
     origin: RoomOrigin | null;
   };
+}
+
+/** A message off the room's transcript (an edit's or regeneration's earlier version, or what followed it). */
+export interface ExportedVersion {
+  parentId: string | null;
+  message: ChatMessage;
 }
 
 /** Where a forked room came from. */

@@ -58,7 +58,13 @@ import type {
 import type { SearchHit } from "../../shared/search";
 import { SHARE_CLOSED_CODE } from "../../shared/shares";
 import type { TraceDetail, TraceList } from "../../shared/traces";
-import { ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION, type RoomExportHeader, type RoomOrigin } from "../../shared/transfer";
+import {
+  type ExportedVersion,
+  ROOM_EXPORT_FORMAT,
+  ROOM_EXPORT_VERSION,
+  type RoomExportHeader,
+  type RoomOrigin
+} from "../../shared/transfer";
 import { budgetDefaults, overBudget } from "../domain/budgets";
 import { callerOf, isViewerRequest } from "../domain/caller";
 import { toChatMessage } from "../domain/chat-messages";
@@ -91,7 +97,14 @@ import { type ConnectionInfo, RoomPresence } from "./room/presence";
 import { type RestArrival, RestTurnBridge } from "./room/rest-bridge";
 import { searchRoomMessages } from "./room/search";
 import { RoomTraceStore } from "./room/traces";
-import { appendFromNdjson, appendMessages, exportJson, exportMarkdown, exportNdjson } from "./room/transfer";
+import {
+  appendFromNdjson,
+  appendMessages,
+  exportJson,
+  exportMarkdown,
+  exportNdjson,
+  insertVersions
+} from "./room/transfer";
 import { RoomTracer } from "./room/turn-trace";
 import { UsageLedger } from "./room/usage-ledger";
 import { messageVersions } from "./room/versions";
@@ -334,8 +347,13 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   }
 
   /** Imports a batch of already-validated messages after the current leaf. */
-  async importMessages(messages: ChatMessage[]): Promise<void> {
-    await appendMessages(this.sessions.session(), messages);
+  async importMessages(messages: ChatMessage[], after?: string | null): Promise<void> {
+    await appendMessages(this.sessions.session(), messages, after);
+  }
+
+  /** Imports kept earlier versions, each under its parent (before the transcript; see room/transfer.ts). */
+  async importVersions(versions: ExportedVersion[]): Promise<void> {
+    await insertVersions(this.sessions.session(), versions);
   }
 
   /** Reads another room's NDJSON export into this one (a fork), a batch at a time. */

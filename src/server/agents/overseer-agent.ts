@@ -42,7 +42,7 @@ import type {
 import type { SearchQuery, SearchResponse } from "../../shared/search";
 import { MAX_SHARES_PER_ROOM, type ShareView } from "../../shared/shares";
 import type { TraceDetail, TraceList } from "../../shared/traces";
-import type { ImportResult, RoomOrigin } from "../../shared/transfer";
+import type { ExportedVersion, ImportResult, RoomOrigin } from "../../shared/transfer";
 import { budgetDefaults } from "../domain/budgets";
 import { CALLER_HEADER, type Caller, decodeCaller, limitKeys } from "../domain/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
@@ -338,9 +338,20 @@ export class OverseerAgent extends Agent<Env> {
             const created = unwrap(await room.createPersona(persona.body));
             personaIds.set(persona.id, { id: created.id, name: created.name });
           }
+          // Earlier versions first, so the transcript's last message ends up the room's latest leaf.
+          const versions = imported.versions.map((v) => ({
+            ...v,
+            message: withPersonaIds([v.message], personaIds)[0]
+          }));
+          for (let i = 0; i < versions.length; i += IMPORT_BATCH) {
+            await room.importVersions(versions.slice(i, i + IMPORT_BATCH) as ExportedVersion[]);
+          }
           const messages = withPersonaIds(imported.messages, personaIds);
+          let after: string | null = null;
           for (let i = 0; i < messages.length; i += IMPORT_BATCH) {
-            await room.importMessages(messages.slice(i, i + IMPORT_BATCH) as ChatMessage[]);
+            const batch = messages.slice(i, i + IMPORT_BATCH);
+            await room.importMessages(batch as ChatMessage[], after);
+            after = batch[batch.length - 1].id;
           }
         }
       } catch (error) {

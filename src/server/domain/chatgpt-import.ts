@@ -76,6 +76,7 @@ function conversation(raw: Json, where: string): ImportedRoom {
   return {
     settings: { name, systemPrompt: "", model: null, temperature: null },
     personas: [],
-    messages: remapIds(messages)
+    messages: remapIds(messages),
+    versions: []
   };
 }

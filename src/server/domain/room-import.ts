@@ -33,10 +33,18 @@ interface ImportedPersona {
   body: CreatePersonaBody;
 }
 
+/** A kept earlier version (or what followed it), under its parent. */
+interface ImportedVersion {
+  parentId: string | null;
+  message: ImportedMessage;
+}
+
 export interface ImportedRoom {
   settings: RoomSettings;
   personas: ImportedPersona[];
   messages: ImportedMessage[];
+  /** Off the transcript; each parent is a transcript message or an earlier entry. */
+  versions: ImportedVersion[];
 }
 
 export const badImport = (message: string) => new AppError("bad_request:import", 422, message);
@@ -82,11 +90,37 @@ function fromRoomExport(data: Json): ImportedRoom {
     "room.settings"
   );
   if (!Array.isArray(data.messages)) throw badImport("messages must be an array.");
+  const messages = data.messages.map((m, i) => message(m, `messages[${i}]`));
+  const versions = versionList(data.versions, messages);
+  const remapped = remapIds([...messages, ...versions.map((v) => v.message)]);
+  const idOf = new Map([...messages, ...versions.map((v) => v.message)].map((m, i) => [m.id, remapped[i].id]));
   return {
     settings,
     personas: personas(data.room.personas),
-    messages: remapIds(data.messages.map((m, i) => message(m, `messages[${i}]`)))
+    messages: remapped.slice(0, messages.length),
+    versions: versions.map((v, i) => ({
+      parentId: v.parentId === null ? null : (idOf.get(v.parentId) as string),
+      message: remapped[messages.length + i]
+    }))
   };
+}
+
+/** Earlier versions, each under a transcript message or an earlier entry (so the tree has no cycles); absent means none. */
+function versionList(raw: unknown, messages: ImportedMessage[]): ImportedVersion[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw badImport("versions must be an array.");
+  const known = new Set(messages.map((m) => m.id));
+  return raw.map((entry, i) => {
+    const where = `versions[${i}]`;
+    if (!isObject(entry)) throw badImport(`${where} must be an object.`);
+    const parentId = entry.parentId;
+    if (parentId !== null && (typeof parentId !== "string" || !known.has(parentId))) {
+      throw badImport(`${where}.parentId must be null or the id of a message or an earlier version.`);
+    }
+    const version = message(entry.message, `${where}.message`);
+    known.add(version.id);
+    return { parentId, message: version };
+  });
 }
 
 /** The roster, checked as REST checks a new persona; absent means none. */
@@ -202,6 +236,14 @@ function metadata(raw: unknown, role: "user" | "assistant", where: string): Mess
   };
   const createdAt = num("createdAt");
   if (createdAt !== undefined) out.createdAt = createdAt;
+  // Which message an edit or regeneration replaced, and its number.
+  const versionOf = str("versionOf", 128);
+  if (versionOf !== undefined) out.versionOf = versionOf;
+  const version = num("version");
+  if (version !== undefined) {
+    if (!Number.isInteger(version) || version < 2) throw badImport(`${where}.version must be a whole number from 2.`);
+    out.version = version;
+  }
   if (role === "user") {
     const name = typeof raw.author === "string" ? raw.author : isObject(raw.author) ? raw.author.name : undefined;
     if (raw.author !== undefined && (typeof name !== "string" || name.trim().length === 0)) {
@@ -248,7 +290,8 @@ function metadata(raw: unknown, role: "user" | "assistant", where: string): Mess
 
 /**
  * Fresh ids for every message (a file's ids are not ours to trust, and
- * the framework gives some prefixes meaning); `answers` links follow.
+ * the framework gives some prefixes meaning); `answers` and `versionOf`
+ * links follow.
  */
 export function remapIds(messages: ImportedMessage[]): ImportedMessage[] {
   if (messages.length > MAX_MESSAGES_PER_ROOM) {
@@ -261,10 +304,11 @@ export function remapIds(messages: ImportedMessage[]): ImportedMessage[] {
   }
   return messages.map((m) => {
     const metadata = { ...m.metadata };
-    if (metadata.answers !== undefined) {
-      const mapped = ids.get(metadata.answers);
-      if (mapped) metadata.answers = mapped;
-      else delete metadata.answers;
+    for (const key of ["answers", "versionOf"] as const) {
+      if (metadata[key] === undefined) continue;
+      const mapped = ids.get(metadata[key]);
+      if (mapped) metadata[key] = mapped;
+      else delete metadata[key];
     }
     return { ...m, id: ids.get(m.id) as string, metadata };
   });

@@ -8,7 +8,7 @@
  */
 import type { Session, SessionMessage } from "agents/sessions";
 import type { ChatMessage, MessageMetadata } from "../../../shared/protocol";
-import type { RoomExportHeader } from "../../../shared/transfer";
+import type { ExportedVersion, RoomExportHeader } from "../../../shared/transfer";
 import { toChatMessage } from "../../domain/chat-messages";
 import { renderMarkdownHeader, renderMarkdownMessage } from "../../domain/room-export";
 
@@ -84,7 +84,42 @@ async function* batches(session: Session, sql: Sql, leafId?: string): AsyncGener
   }
 }
 
-/** Our JSON export: the header's fields, then `messages`, one per line. */
+/**
+ * Every message off the branch ending at the latest leaf: the earlier
+ * versions edits and regenerations kept, and what followed each on its own
+ * branch. Oldest first (by seq), so a parent always comes before its
+ * children, each with its parent's id. Ids are read in one query (the set
+ * is small next to the branch); messages a batch at a time.
+ */
+async function* offBranch(session: Session, sql: Sql): AsyncGenerator<ExportedVersion[]> {
+  const leaf = (await session.getLatestLeaf())?.id;
+  if (!leaf) return;
+  const sessionId = session.sessionId;
+  const rows = sql<{ id: string; parent_id: string | null }>`
+    WITH RECURSIVE path(id, parent_id) AS (
+      SELECT id, parent_id FROM cf_agents_session_messages WHERE session_id = ${sessionId} AND id = ${leaf}
+      UNION ALL
+      SELECT m.id, m.parent_id FROM cf_agents_session_messages m JOIN path p ON m.id = p.parent_id
+      WHERE m.session_id = ${sessionId}
+    )
+    SELECT id, parent_id FROM cf_agents_session_messages
+    WHERE session_id = ${sessionId} AND type = 'message' AND id NOT IN (SELECT id FROM path)
+    ORDER BY seq`;
+  for (let at = 0; at < rows.length; at += BATCH) {
+    const batch: ExportedVersion[] = [];
+    for (const row of rows.slice(at, at + BATCH)) {
+      const message = await session.getMessage(row.id);
+      if (message) batch.push({ parentId: row.parent_id, message: toChatMessage(message) });
+    }
+    yield batch;
+  }
+}
+
+/**
+ * Our JSON export: the header's fields, then `messages` (the room's
+ * transcript), one per line, then, when there are any, `versions`: what
+ * edits and regenerations replaced, each with its parent's id.
+ */
 export function exportJson(session: Session, sql: Sql, header: RoomExportHeader): ReadableStream<Uint8Array> {
   return streamOf(
     (async function* () {
@@ -99,7 +134,17 @@ export function exportJson(session: Session, sql: Sql, header: RoomExportHeader)
         }
         yield out;
       }
-      yield first ? "]}\n" : "\n]}\n";
+      yield first ? "]" : "\n]";
+      let firstVersion = true;
+      for await (const batch of offBranch(session, sql)) {
+        let out = "";
+        for (const version of batch) {
+          out += `${firstVersion ? ',"versions":[\n' : ",\n"}${JSON.stringify(version)}`;
+          firstVersion = false;
+        }
+        yield out;
+      }
+      yield firstVersion ? "}\n" : "\n]}\n";
     })()
   );
 }
@@ -114,8 +159,10 @@ export function exportMarkdown(session: Session, sql: Sql, header: RoomExportHea
 }
 
 /**
- * NDJSON: a `room` line, then one `message` line each. The workspace export
- * concatenates these; a fork reads one (cut at `leafId`) into a new room.
+ * NDJSON: a `room` line, then one `message` line each, then (whole rooms
+ * only) one `version` line per kept earlier version. The workspace export
+ * concatenates these; a fork reads one (cut at `leafId`, no versions) into
+ * a new room.
  */
 export function exportNdjson(
   session: Session,
@@ -131,17 +178,38 @@ export function exportNdjson(
           .map((message) => `${JSON.stringify({ type: "message", roomId: header.room.id, message })}\n`)
           .join("");
       }
+      if (leafId !== undefined) return;
+      for await (const batch of offBranch(session, sql)) {
+        yield batch
+          .map((version) => `${JSON.stringify({ type: "version", roomId: header.room.id, ...version })}\n`)
+          .join("");
+      }
     })()
   );
 }
 
-/** Appends messages after the current leaf, oldest first. */
-export async function appendMessages(session: Session, messages: ChatMessage[]): Promise<void> {
-  let parentId = (await session.getLatestLeaf())?.id ?? null;
+/**
+ * Appends messages as a chain, oldest first: after `after` when given (null:
+ * from the root), else after the current leaf.
+ */
+export async function appendMessages(session: Session, messages: ChatMessage[], after?: string | null): Promise<void> {
+  let parentId = after !== undefined ? after : ((await session.getLatestLeaf())?.id ?? null);
   for (const message of messages) {
     const createdAt = (message.metadata as MessageMetadata | undefined)?.createdAt ?? Date.now();
     await session.importMessage(message as unknown as SessionMessage, { parentId, createdAt });
     parentId = message.id;
+  }
+}
+
+/**
+ * Writes kept earlier versions, each under its own parent. An import writes
+ * them before the transcript, so the transcript's last message is the
+ * room's latest leaf and each newest version is the last of its siblings.
+ */
+export async function insertVersions(session: Session, versions: ExportedVersion[]): Promise<void> {
+  for (const { parentId, message } of versions) {
+    const createdAt = (message.metadata as MessageMetadata | undefined)?.createdAt ?? Date.now();
+    await session.importMessage(message as unknown as SessionMessage, { parentId, createdAt });
   }
 }
 
