@@ -13,7 +13,12 @@ import { CALLER_HEADER, encodeCaller } from "../../src/server/domain/caller";
 import { gateFingerprint, issueSession } from "../../src/server/domain/session-token";
 import { sessionSecret } from "../../src/server/http/access";
 import app from "../../src/server/index";
-import { MAX_SOCKETS_PER_IDENTITY, PRESENCE_INTERVAL_MS, RATE_LIMITS } from "../../src/shared/constants";
+import {
+  MAX_SOCKETS_PER_IDENTITY,
+  MAX_SOCKETS_PER_ROOM,
+  PRESENCE_INTERVAL_MS,
+  RATE_LIMITS
+} from "../../src/shared/constants";
 import {
   api,
   BASE,
@@ -269,6 +274,32 @@ describe("socket attacks", () => {
     await ben.next((f) => f?.type === "rooms_presence" && f.users.length === 2);
     for (const socket of [...sockets, ben]) socket.ws.close();
   });
+
+  it("caps the sockets a room takes from everyone together", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const people = Math.ceil(MAX_SOCKETS_PER_ROOM / MAX_SOCKETS_PER_IDENTITY);
+    const sockets = [];
+    for (let person = 0; person < people; person++) {
+      const { headers } = await signIn(`Guest ${person}`);
+      for (let i = 0; i < MAX_SOCKETS_PER_IDENTITY && sockets.length < MAX_SOCKETS_PER_ROOM; i++) {
+        sockets.push(await connect(roomPath(ws, room.id), headers));
+      }
+    }
+    expect(sockets.length).toBe(MAX_SOCKETS_PER_ROOM);
+    // Someone new, with no socket of their own yet, is still refused: the room is full.
+    const late = await connect(roomPath(ws, room.id), (await signIn("Late")).headers);
+    const closed = await late.closed;
+    expect(closed.code).toBe(4429);
+    expect(closed.reason).toContain(`${MAX_SOCKETS_PER_ROOM} connections`);
+    // One leaves; the next person gets in.
+    const leaving = sockets.pop();
+    leaving?.ws.close();
+    await leaving?.closed;
+    const next = await connect(roomPath(ws, room.id), (await signIn("Next")).headers);
+    await next.next((f) => f?.type === "rooms_presence" && f.users.some((u: { name: string }) => u.name === "Next"));
+    for (const socket of [...sockets, next]) socket.ws.close();
+  }, 120_000);
 
   it("validates workspace names on sockets too, and routes nothing but the overseer", async () => {
     for (const path of [
