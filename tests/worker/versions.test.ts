@@ -89,6 +89,25 @@ describe("editing a message", () => {
   });
 });
 
+describe("while a turn is waiting for its answer", () => {
+  it("refuses an edit sent right behind a new message, and the room keeps both turns in order", async () => {
+    const { ws, room, annSocket, benSocket, before } = await roomWithAnnsQuestion();
+    // Ben's question is accepted but has not started streaming when Ann's edit arrives.
+    const question = chatRequest("Ben's question", { history: before });
+    const edit = chatRequest("Ann's first question, edited", { messageId: before[0].id });
+    benSocket.send(question.frame);
+    annSocket.send(edit.frame);
+    const refusal = await annSocket.next((f) => f?.type === "rooms_error");
+    expect(refusal.code).toBe("conflict:not_latest");
+    await benSocket.next(isDone(question.id), 20_000);
+    const after = await history(ws, room.id);
+    expect(after.map(textOf).slice(0, 5)).toEqual([...before.map(textOf), "Ben's question"]);
+    expect(after).toHaveLength(6);
+    annSocket.ws.close();
+    benSocket.ws.close();
+  });
+});
+
 describe("regenerating an answer", () => {
   it("keeps the earlier answer as version 1 and shows the new one", async () => {
     const { ws, room, benSocket, annSocket, before } = await roomWithAnnsQuestion();

@@ -392,7 +392,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
    * answer cannot land on the new branch.
    */
   async writeBranch(branch: Branch): Promise<{ ok: true } | { ok: false; message: string }> {
-    if (this._resumableStream.hasActiveStream()) {
+    if (this._resumableStream.hasActiveStream() || this.#turnWaiting()) {
       return { ok: false, message: "Wait for the current answer to finish (or stop it), then try again." };
     }
     const now = Date.now();
@@ -404,6 +404,25 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     // A regeneration's answer fills in the empty version just written (see onChatMessage).
     this.#pendingAnswer = branch.kind === "regenerate" ? stored : null;
     return { ok: true };
+  }
+
+  /**
+   * A turn accepted but not streaming yet (queued behind another, or still
+   * persisting its message): a branch written now would pull the transcript
+   * out from under it. AIChatAgent keeps this state private (no public
+   * accessor in @cloudflare/ai-chat), so read its turn queue and submit
+   * counter directly; a framework upgrade that renames them fails the
+   * versions worker test rather than silently allowing the race.
+   */
+  #turnWaiting(): boolean {
+    const framework = this as unknown as {
+      _turnQueue?: { queuedCount(): number };
+      _submitConcurrency?: { pendingEnqueueCount: number };
+    };
+    if (!framework._turnQueue || !framework._submitConcurrency) {
+      throw new Error("AIChatAgent internals changed: cannot tell whether a turn is queued");
+    }
+    return framework._turnQueue.queuedCount() > 0 || framework._submitConcurrency.pendingEnqueueCount > 0;
   }
 
   /** This room's part of a search across rooms (see agents/room/search.ts). */
