@@ -187,6 +187,54 @@ describe("traces", () => {
   });
 });
 
+describe("a delegated task", () => {
+  it("is listed in the agents tree while it runs, and its span nests under the delegate call", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const ctx = clientContext();
+    const args = { task: "[[fake:chunks=120,slow=40]] Count slowly", excerpts: [] };
+    const directive = `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify(args))}]]`;
+    const sending = api.call(`/${room.id}/messages`, {
+      method: "POST",
+      headers: { traceparent: ctx.traceparent },
+      json: { text: `Please delegate ${directive}` }
+    });
+    // While the task streams, the tree shows it under the room, on its model call, in this trace.
+    const running = await waitFor(
+      async () => (await (await api.call(`/${room.id}/agents`)).json()) as any,
+      (tree) => tree.room.children.some((c: any) => c.kind === "task" && c.activity === "chat fake-model"),
+      60_000
+    );
+    const node = running.room.children.find((c: any) => c.kind === "task");
+    expect(node).toMatchObject({ status: "streaming", name: "[[fake:chunks=120,slow=40]] Count slowly" });
+    expect(node.traceId).toBe(ctx.traceId);
+    const response = await sending;
+    expect(response.status).toBe(200);
+    const answer = ((await response.json()) as any).assistantMessage;
+    const output = answer.parts.find((p: any) => p.type === "tool-delegate")?.output;
+    expect(output).toMatchObject({ ok: true, status: "completed", taskId: node.id });
+
+    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const tree = checkTraceTree(spans, { requireClosed: true });
+    expect(tree.problems).toEqual([]);
+    const turn = spans.find((s) => s.kind === "turn")!;
+    const delegate = spans.find((s) => s.name === "tool delegate")!;
+    expect(delegate.parentSpanId).toBe(turn.spanId);
+    const task = spans.find((s) => s.kind === "agent")!;
+    expect(task).toMatchObject({ parentSpanId: delegate.spanId, agent: node.id, status: "ok" });
+    const taskModel = spans.find((s) => s.kind === "model" && s.parentSpanId === task.spanId)!;
+    expect(taskModel).toMatchObject({ agent: node.id, model: "fake-model", status: "ok" });
+    expect(taskModel.outputTokens).toBeGreaterThan(0);
+    // The task's provider request carried its own model span's context, in the client's trace.
+    expect(upstreamFor(ctx.traceId).map((r) => parseTraceparent(r.headers.traceparent)?.spanId)).toContain(
+      taskModel.spanId
+    );
+    // Once it is done, the tree no longer lists it.
+    const after = (await (await api.call(`/${room.id}/agents`)).json()) as any;
+    expect(after.room.children.filter((c: any) => c.kind === "task")).toEqual([]);
+  }, 120_000);
+});
+
 describe("a server killed mid-answer", () => {
   it("closes the interrupted spans on wake and the recovered answer keeps its trace", async () => {
     const api = client(server.url);

@@ -72,6 +72,7 @@ import type { Branch } from "../domain/chat-request-guard";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
 import { selectContextWindow } from "../domain/context-budget";
 import { MAX_TASKS_PER_ROOM } from "../domain/delegation";
+import { acceptFacetSpan } from "../domain/facet-spans";
 import { utcDay } from "../domain/introspection";
 import { memoryWindowBytes, WINDOW_CHECK_EVERY, windowStart } from "../domain/memory-window";
 import { describeModelError, modelErrorCode } from "../domain/model-errors";
@@ -105,7 +106,7 @@ import {
   exportNdjson,
   insertVersions
 } from "./room/transfer";
-import { RoomTracer } from "./room/turn-trace";
+import { type AgentWork, RoomTracer } from "./room/turn-trace";
 import { UsageLedger } from "./room/usage-ledger";
 import { messageVersions } from "./room/versions";
 
@@ -158,12 +159,20 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #personas = new RoomPersonas(
     this,
     () => readModelConfig(this.env),
-    () => Number(this.env.PERSONA_TIMEOUT_MS) || PERSONA_ANSWER_TIMEOUT_MS
+    () => Number(this.env.PERSONA_TIMEOUT_MS) || PERSONA_ANSWER_TIMEOUT_MS,
+    {
+      startRun: (persona) => this.#tracer.startAgent(persona.id, persona.name, { kind: "persona" }),
+      charge: (usage) => this.#usageLedger.add(usage)
+    }
   );
   #presence = new RoomPresence(this);
   /** Persona and panel turns, announced so anyone in the room can stop them (room/live-turns.ts). */
   #liveTurns = new LiveTurns(this);
-  #delegation = new RoomDelegation(this, (message) => this.#personas.upsert(message));
+  #delegation = new RoomDelegation(this, (message) => this.#personas.upsert(message), {
+    startRun: (runId, name, toolCallId) =>
+      this.#tracer.startAgent(runId, name, { kind: "task", parentToolCallId: toolCallId }),
+    charge: (usage) => this.#usageLedger.add(usage)
+  });
   /** The framework's own cap on child runs, behind RoomDelegation's clearer refusal. */
   maxConcurrentAgentTools = MAX_TASKS_PER_ROOM + 1;
 
@@ -272,6 +281,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   getTrace(traceId: string): TraceDetail | null {
     return this.#tracer.store.get(traceId);
+  }
+
+  /** A span from a persona or task facet of this room (domain/facet-spans.ts). */
+  reportSpan(report: unknown): void {
+    const accepted = acceptFacetSpan(report);
+    if (accepted) this.#tracer.report(accepted);
   }
 
   // ── Personas (roster rules in domain/personas.ts, answers in room-personas.ts) ──
@@ -498,7 +513,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     });
 
     const result = streamText({
-      model: trace.traceModel(model, modelId),
+      model: trace.traceModel(model, modelId, panel ? `synthesis ${modelId}` : undefined),
       system: panel
         ? [settings.systemPrompt, panel.system].filter(Boolean).join("\n\n")
         : settings.systemPrompt || undefined,
@@ -789,7 +804,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
         tokens: { today: this.#usageLedger.today(), total: this.state.usage },
         lastActiveAt: this.#tracer.lastActiveAt,
         traceId: live.traceId,
-        children: personas
+        children: [...personas, ...this.#tracer.runningAgents("task").map(taskNode)]
       }
     };
   }
@@ -898,6 +913,23 @@ function refusedTurn(error: StructuredError, metadata: { createdAt: number; trac
       }
     })
   });
+}
+
+/** A task running now, as the live tree shows it (its facet is not woken to describe it). */
+function taskNode(work: AgentWork): AgentNode {
+  return {
+    id: work.agentId,
+    kind: "task",
+    name: work.name,
+    status: "streaming",
+    activity: work.activity,
+    storageBytes: null,
+    messages: null,
+    tokens: null,
+    lastActiveAt: work.startedAt,
+    traceId: work.traceId,
+    children: []
+  };
 }
 
 /** Which question an answer answers, from the metadata its stream started with. */

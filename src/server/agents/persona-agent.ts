@@ -24,6 +24,7 @@ import { z } from "zod";
 import type { Persona } from "../../shared/personas";
 import type { TokenUsage } from "../../shared/protocol";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
+import { FacetSpans } from "../domain/facet-spans";
 import { describeModelError } from "../domain/model-errors";
 import { personaSystemPrompt } from "../domain/persona-context";
 import { createRoomTools, type HistorySearchHit } from "../domain/room-tools";
@@ -49,6 +50,8 @@ export interface PersonaAnswerRequest {
   messages: ModelMessage[];
   /** Extra instructions for this answer (a panel question, say). */
   instructions?: string;
+  /** The persona's span in the room's trace: its model calls are reported under it (domain/facet-spans.ts). */
+  traceparent?: string | null;
 }
 
 export interface PersonaFootprint {
@@ -115,7 +118,10 @@ export class PersonaAgent extends Agent<Env> {
     const settings = { model: persona.model ?? request.room.model };
     const temperature = persona.temperature ?? request.room.temperature;
     const system = personaSystemPrompt(persona, request.room.name, this.recall(), request.instructions);
-    const { model } = resolveModel(config, settings, {
+    const spans = FacetSpans.from(request.traceparent, async (report) =>
+      (await this.parentAgent(ChatRoom)).reportSpan(report)
+    );
+    const { model, modelId } = resolveModel(config, settings, {
       roomName: request.room.name,
       messageCount: request.room.messageCount,
       systemPrompt: persona.systemPrompt || null,
@@ -123,7 +129,7 @@ export class PersonaAgent extends Agent<Env> {
     });
 
     const result = streamText({
-      model,
+      model: spans ? spans.traceModel(model, modelId) : model,
       system,
       messages: request.messages,
       tools: this.#tools(persona),
@@ -151,6 +157,8 @@ export class PersonaAgent extends Agent<Env> {
         const { done, value } = await chunks.read();
         if (done) {
           finish();
+          // The room has every span of this answer before it sees the answer end.
+          await spans?.flush();
           controller.close();
           return;
         }

@@ -27,6 +27,7 @@ import type { Persona, PersonaRef } from "../../shared/personas";
 import type { MessageMetadata, RoomSettings, TokenUsage } from "../../shared/protocol";
 import { describeModelError } from "../domain/model-errors";
 import type { PersonaAnswerRequest } from "./persona-agent";
+import type { AgentRun } from "./room/turn-trace";
 
 /** A persona answer that runs longer than this is stopped and marked as timed out. */
 export const PERSONA_ANSWER_TIMEOUT_MS = 120_000;
@@ -50,6 +51,8 @@ export interface PersonaTurnHost {
   /** Send the growing message to every socket (not persisted). */
   relay(message: UIMessage): void;
   modelLabel(persona: Persona): { model: string; offline: boolean };
+  /** The persona's span in the turn's trace, and its live node (room/turn-trace.ts). */
+  startRun?(persona: Persona): AgentRun;
 }
 
 export interface PersonaAnswer {
@@ -112,11 +115,13 @@ async function runPersonaAnswer(
   const ref: PersonaRef = { id: persona.id, name: persona.name };
   const runId = crypto.randomUUID();
   const label = host.modelLabel(persona);
+  const run = host.startRun?.(persona);
   const metadata: MessageMetadata = {
     createdAt: Date.now(),
     model: label.model,
     offline: label.offline,
     persona: ref,
+    ...(run?.traceId ? { traceId: run.traceId } : {}),
     ...(options.answering ? { answers: options.answering } : {}),
     ...(options.panel ? { panel: "answer" as const } : {})
   };
@@ -174,7 +179,8 @@ async function runPersonaAnswer(
         messageCount: host.messageCount()
       },
       messages: context,
-      instructions: options.instructions
+      instructions: options.instructions,
+      traceparent: run?.traceparent ?? null
     });
     const reader = decodeChunks(bytes).getReader();
     const onAbort = () => {
@@ -220,6 +226,10 @@ async function runPersonaAnswer(
   }
   if (outcome.status === "error") finalMeta.error = outcome.error ?? "The model request failed.";
   current = { ...current, metadata: finalMeta };
+  run?.end(
+    outcome.status === "completed" ? "ok" : outcome.status === "aborted" ? "stopped" : "error",
+    outcome.status === "error" ? "upstream:persona" : null
+  );
   await host.upsert(current);
   return {
     persona: ref,

@@ -14,24 +14,44 @@
 import { AIChatAgent, type OnChatMessageOptions } from "@cloudflare/ai-chat";
 import { convertToModelMessages, streamText, type ToolSet, tool, type UIMessage } from "ai";
 import { z } from "zod";
+import type { TokenUsage } from "../../shared/protocol";
 import { limitMessage, limitReached, TASK_SYSTEM_PROMPT, type TaskLimit, taskPrompt } from "../domain/delegation";
+import { FacetSpans } from "../domain/facet-spans";
 import { describeModelError } from "../domain/model-errors";
 import { createRoomTools } from "../domain/room-tools";
+import { toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
 import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
+import { ChatRoom } from "./chat-room";
 
 export interface TaskInput {
   task: string;
   excerpts?: string[];
+  /** The task's span in the room's trace: its model calls are reported under it (domain/facet-spans.ts). */
+  traceparent?: string | null;
 }
 
 export class TaskAgent extends AIChatAgent<Env> {
   async onStart() {
     this.sql`CREATE TABLE IF NOT EXISTS task_limit (id INTEGER PRIMARY KEY CHECK (id = 1), message TEXT NOT NULL)`;
+    this.sql`CREATE TABLE IF NOT EXISTS task_run (id INTEGER PRIMARY KEY CHECK (id = 1), traceparent TEXT,
+      input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
+      total_tokens INTEGER NOT NULL DEFAULT 0)`;
+  }
+
+  /** Tokens the provider reported for this task, all steps (the room charges them to its day). */
+  usage(): TokenUsage {
+    const row = this.sql<{ input_tokens: number; output_tokens: number; total_tokens: number }>`
+      SELECT input_tokens, output_tokens, total_tokens FROM task_run WHERE id = 1`[0];
+    return row
+      ? { inputTokens: row.input_tokens, outputTokens: row.output_tokens, totalTokens: row.total_tokens }
+      : { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   }
 
   protected formatAgentToolInput(input: unknown, request: { runId: string }): UIMessage {
-    const { task, excerpts } = input as TaskInput;
+    const { task, excerpts, traceparent } = input as TaskInput;
+    this.sql`INSERT INTO task_run (id, traceparent) VALUES (1, ${typeof traceparent === "string" ? traceparent : null})
+      ON CONFLICT (id) DO UPDATE SET traceparent = excluded.traceparent`;
     return {
       id: `task-${request.runId}-input`,
       role: "user",
@@ -51,7 +71,11 @@ export class TaskAgent extends AIChatAgent<Env> {
 
   async onChatMessage(_onFinish: unknown, options?: OnChatMessageOptions) {
     const config = readModelConfig(this.env);
-    const { model } = resolveModel(
+    const traceparent = this.sql<{ traceparent: string | null }>`SELECT traceparent FROM task_run WHERE id = 1`[0];
+    const spans = FacetSpans.from(traceparent?.traceparent, async (report) =>
+      (await this.parentAgent(ChatRoom)).reportSpan(report)
+    );
+    const { model, modelId } = resolveModel(
       config,
       { model: null },
       { roomName: "a delegated task", messageCount: this.messages.length, systemPrompt: null, speaker: "a task" }
@@ -69,7 +93,7 @@ export class TaskAgent extends AIChatAgent<Env> {
       })
     };
     const result = streamText({
-      model,
+      model: spans ? spans.traceModel(model, modelId) : model,
       system: TASK_SYSTEM_PROMPT,
       messages: await convertToModelMessages(this.messages),
       tools,
@@ -79,8 +103,20 @@ export class TaskAgent extends AIChatAgent<Env> {
         return hit !== null;
       },
       maxRetries: MODEL_MAX_RETRIES,
-      abortSignal: options?.abortSignal
+      abortSignal: options?.abortSignal,
+      onFinish: ({ totalUsage }) => this.#recordUsage(toTokenUsage(totalUsage))
     });
-    return result.toUIMessageStreamResponse({ onError: (error) => describeModelError(error, config) });
+    const response = result.toUIMessageStreamResponse({ onError: (error) => describeModelError(error, config) });
+    if (!spans || !response.body) return response;
+    // The room has every span of this task before it sees the task end.
+    const body = response.body.pipeThrough(new TransformStream({ flush: () => spans.flush() }));
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+
+  #recordUsage(usage: TokenUsage) {
+    this.sql`INSERT INTO task_run (id, input_tokens, output_tokens, total_tokens)
+      VALUES (1, ${usage.inputTokens}, ${usage.outputTokens}, ${usage.totalTokens})
+      ON CONFLICT (id) DO UPDATE SET input_tokens = input_tokens + excluded.input_tokens,
+        output_tokens = output_tokens + excluded.output_tokens, total_tokens = total_tokens + excluded.total_tokens`;
   }
 }

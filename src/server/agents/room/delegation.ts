@@ -11,7 +11,7 @@ import type { AIChatAgent } from "@cloudflare/ai-chat";
 import type { AgentToolLifecycleResult, AgentToolRunInfo } from "agents";
 import { type Tool, tool, type UIMessage } from "ai";
 import { z } from "zod";
-import type { MessageMetadata, RoomState } from "../../../shared/protocol";
+import type { MessageMetadata, RoomState, TokenUsage } from "../../../shared/protocol";
 import {
   limitMessage,
   MAX_EXCERPT_LENGTH,
@@ -22,6 +22,13 @@ import {
 } from "../../domain/delegation";
 import type { Env } from "../../env";
 import { TaskAgent, type TaskInput } from "../task-agent";
+import type { AgentRun } from "./turn-trace";
+
+/** A task as the live tree names it: the start of what was asked. */
+function taskName(task: string): string {
+  const line = task.trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
 
 const TERMINAL = ["completed", "error", "aborted", "interrupted"] as const;
 
@@ -54,9 +61,17 @@ export class RoomDelegation {
   /** Tasks this room runs now (in memory: a wake forgets finished ones anyway). */
   #running = new Set<string>();
 
+  /** Background tasks' spans and live nodes, until their finish callback. */
+  #background = new Map<string, AgentRun>();
+
   constructor(
     private readonly room: RoomAgent,
-    private readonly post: (message: UIMessage) => Promise<void>
+    private readonly post: (message: UIMessage) => Promise<void>,
+    /** Tracing and budgets: the task's span under its delegate call and live node; its usage charged to the day. */
+    private readonly hooks: {
+      startRun?: (runId: string, name: string, toolCallId: string) => AgentRun;
+      charge?: (usage: TokenUsage) => void;
+    } = {}
   ) {}
 
   tool(): Tool {
@@ -73,15 +88,27 @@ export class RoomDelegation {
     if (this.#running.size >= MAX_TASKS_PER_ROOM) {
       return { ok: false, status: "refused", error: limitMessage("tasks") } satisfies TaskOutcome;
     }
-    const taskInput: TaskInput = { task: input.task, excerpts: input.excerpts ?? [] };
+    const runId = crypto.randomUUID();
+    const trace = this.hooks.startRun?.(runId, taskName(input.task), toolCallId);
+    const taskInput: TaskInput = {
+      task: input.task,
+      excerpts: input.excerpts ?? [],
+      ...(trace?.traceparent ? { traceparent: trace.traceparent } : {})
+    };
     if (input.background) {
       const run = await this.room.runAgentTool(TaskAgent, {
+        runId,
         input: taskInput,
-        inputPreview: taskInput,
+        inputPreview: { task: taskInput.task, excerpts: taskInput.excerpts },
         parentToolCallId: toolCallId,
         detached: { onFinish: "onTaskFinished", maxBudgetMs: TASK_WALL_TIME_MS }
       });
-      if (run.status === "error") return { ok: false, status: "error", error: run.error } satisfies TaskOutcome;
+      if (run.status === "error") {
+        trace?.end("error", "task:error");
+        return { ok: false, status: "error", error: run.error } satisfies TaskOutcome;
+      }
+      // Its span closes with the turn; its node stays in the live tree until it finishes.
+      if (trace) this.#background.set(run.runId, trace);
       this.#running.add(run.runId);
       return {
         ok: true,
@@ -93,8 +120,9 @@ export class RoomDelegation {
     }
     const wall = AbortSignal.timeout(TASK_WALL_TIME_MS);
     const signal = abortSignal ? AbortSignal.any([abortSignal, wall]) : wall;
-    const runId = crypto.randomUUID();
     this.#running.add(runId);
+    let status = "error";
+    let errorCode: string | null = "task:error";
     try {
       const run = await this.room.runAgentTool(TaskAgent, {
         runId,
@@ -103,6 +131,9 @@ export class RoomDelegation {
         signal
       });
       const limit = (await this.#limitOf(run.runId)) ?? (wall.aborted ? limitMessage("wall_time") : null);
+      await this.#charge(run.runId);
+      status = run.status;
+      errorCode = limit ? "task:limit" : run.status === "completed" || run.status === "aborted" ? null : "task:error";
       return {
         ok: run.status === "completed" && !limit,
         status: run.status,
@@ -113,12 +144,17 @@ export class RoomDelegation {
       } satisfies TaskOutcome;
     } finally {
       this.#running.delete(runId);
+      trace?.end(status === "completed" && !errorCode ? "ok" : status === "aborted" ? "stopped" : "error", errorCode);
     }
   }
 
   /** Background task done: post its result as a message from that task, then remove its facet. */
   async finished(run: AgentToolRunInfo, result: AgentToolLifecycleResult) {
     this.#running.delete(run.runId);
+    const trace = this.#background.get(run.runId);
+    this.#background.delete(run.runId);
+    trace?.end(result.status === "completed" ? "ok" : result.status === "aborted" ? "stopped" : "error");
+    await this.#charge(run.runId);
     const asked = (run.inputPreview as TaskInput | undefined)?.task ?? "";
     const limit = await this.#limitOf(run.runId);
     const budget = result.status === "interrupted" && result.reason === "budget-exceeded";
@@ -144,6 +180,17 @@ export class RoomDelegation {
   async removeFinished(): Promise<void> {
     if (this.#running.size > 0) return;
     await this.room.clearAgentToolRuns({ status: [...TERMINAL] });
+  }
+
+  /** The task's provider-reported usage counts against the room's (and so the workspace's) daily budget. */
+  async #charge(runId: string) {
+    if (!this.hooks.charge) return;
+    try {
+      const task = await this.room.dynamicAgents.get(TaskAgent, runId);
+      this.hooks.charge(await task.usage());
+    } catch (error) {
+      console.warn("[RoomDelegation] could not read the task's usage:", error);
+    }
   }
 
   async #limitOf(runId: string): Promise<string | null> {

@@ -10,7 +10,7 @@ import { MessageType } from "@cloudflare/ai-chat/types";
 import { convertToModelMessages, type UIMessage } from "ai";
 import type { MessageAuthor } from "../../../shared/identity";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../../shared/personas";
-import type { MessageMetadata, RoomState } from "../../../shared/protocol";
+import type { MessageMetadata, RoomState, TokenUsage } from "../../../shared/protocol";
 import { selectContextWindow } from "../../domain/context-budget";
 import { planTurn, type TurnPlan } from "../../domain/mentions";
 import { type PanelResult, panelInstructions, SYNTHESIS_SYSTEM_PROMPT, synthesisRequest } from "../../domain/panel";
@@ -27,6 +27,7 @@ import {
   type PersonaTurnHost,
   runPersonaAnswers
 } from "../persona-turns";
+import type { AgentRun } from "./turn-trace";
 
 type RoomAgent = AIChatAgent<Env, RoomState> & { messageCount(): number };
 
@@ -58,7 +59,9 @@ export class RoomPersonas {
   constructor(
     private readonly room: RoomAgent,
     private readonly config: () => ModelConfig,
-    private readonly answerTimeoutMs: () => number = () => PERSONA_ANSWER_TIMEOUT_MS
+    private readonly answerTimeoutMs: () => number = () => PERSONA_ANSWER_TIMEOUT_MS,
+    /** Tracing and budgets: each answer's span and live node, and its provider-reported usage charged to the day. */
+    private readonly hooks: { startRun?: (persona: Persona) => AgentRun; charge?: (usage: TokenUsage) => void } = {}
   ) {}
 
   // ── The roster, kept in the room's synced state ──
@@ -155,7 +158,11 @@ export class RoomPersonas {
       ...options
     });
     let usage = this.room.state.usage;
-    for (const answer of answers) if (answer.usage) usage = addUsage(usage, answer.usage);
+    for (const answer of answers) {
+      if (!answer.usage) continue;
+      usage = addUsage(usage, answer.usage);
+      this.hooks.charge?.(answer.usage);
+    }
     if (usage !== this.room.state.usage) this.room.setState({ ...this.room.state, usage });
     return answers;
   }
@@ -194,6 +201,7 @@ export class RoomPersonas {
       persona: async (id) => (await this.room.dynamicAgents.get(PersonaAgent, id)) as unknown as PersonaAnswerer,
       upsert: (message) => this.upsert(message),
       relay: (message) => this.room.broadcast(JSON.stringify({ type: MessageType.CF_AGENT_MESSAGE_UPDATED, message })),
+      startRun: this.hooks.startRun,
       modelLabel: (persona) => ({
         model: activeModelId(config, { model: persona.model ?? settings().model }),
         offline: isOffline(config)

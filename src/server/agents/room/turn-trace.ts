@@ -9,21 +9,33 @@
  * Workers spans for Workers Observability when deployed; it cannot be read
  * back per room, so this store is what the app shows.
  */
-import type { LanguageModelV4Middleware, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import type { LanguageModel, ToolSet } from "ai";
-import { wrapLanguageModel } from "ai";
 import type { AgentStatus } from "../../../shared/introspection";
 import type { TokenUsage } from "../../../shared/protocol";
-import { modelErrorCode } from "../../domain/model-errors";
+import type { FacetSpanReport } from "../../domain/facet-spans";
+import { tracedModel } from "../../domain/model-span";
 import { continueOrStart, formatTraceparent, newSpanId, type TraceContext } from "../../domain/trace";
 import type { RoomTraceStore } from "./traces";
 
 export type TurnOrigin = "rest" | "websocket" | "recovery";
 
+/** A child facet at work for the running turn (the live tree shows it). */
+export interface AgentWork {
+  agentId: string;
+  kind: "persona" | "task";
+  name: string;
+  activity: string;
+  startedAt: number;
+  traceId: string;
+  /** Its agent span: the parent of the spans it reports. */
+  spanId: string | null;
+}
+
 /** A child facet's run inside a turn (see RoomTracer.startAgent). */
 export interface AgentRun {
   /** Hand this to the child, so its own work joins the trace. */
   traceparent: string | null;
+  traceId: string | null;
   end(status: "ok" | "error" | "stopped", errorCode?: string | null): void;
 }
 
@@ -44,6 +56,8 @@ export class TurnTrace {
   #ended = false;
   /** Spans open now under the turn, newest last: what the turn is doing. */
   #open = new Map<string, string>();
+  /** Tool calls' spans by tool call id: a child facet a tool starts (delegate) nests under its call. */
+  #toolSpans = new Map<string, string>();
 
   private constructor(
     private readonly store: RoomTraceStore,
@@ -121,56 +135,20 @@ export class TurnTrace {
     return { traceId: this.traceId, spanId, flags: this.#flags };
   }
 
-  /** The model, traced: one span per request, `traceparent` sent upstream. */
-  traceModel(model: LanguageModel, modelId: string): LanguageModel {
-    if (typeof model === "string") return model;
-    const middleware: LanguageModelV4Middleware = {
-      specificationVersion: "v4",
-      wrapStream: async ({ doStream, params }) => {
-        const spanId = this.#startSpan(`chat ${modelId}`, "model", modelId);
-        const traceparent = formatTraceparent(this.childContext(spanId));
-        // The span's own id goes upstream, so a provider that records
-        // traces joins this one. Params are rebuilt per request, so the
-        // header belongs to this request only.
-        params.headers = { ...params.headers, traceparent };
-        let result: Awaited<ReturnType<typeof doStream>>;
-        try {
-          result = await doStream();
-        } catch (error) {
-          this.#endSpan(spanId, { status: "error", errorCode: modelErrorCode(error) });
-          throw error;
-        }
-        let firstTokenAt: number | null = null;
-        let usage: { input: number | null; output: number | null } = { input: null, output: null };
-        let errorCode: string | null = null;
-        const watch = new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
-          transform: (part, controller) => {
-            if (
-              firstTokenAt === null &&
-              (part.type === "text-delta" || part.type === "reasoning-delta" || part.type === "tool-call")
-            ) {
-              firstTokenAt = Date.now();
-            } else if (part.type === "finish") {
-              usage = { input: part.usage.inputTokens.total ?? null, output: part.usage.outputTokens.total ?? null };
-            } else if (part.type === "error") {
-              errorCode = modelErrorCode(part.error);
-            }
-            controller.enqueue(part);
-          },
-          flush: () => {
-            this.#endSpan(spanId, {
-              status: errorCode ? "error" : "ok",
-              errorCode,
-              inputTokens: usage.input,
-              outputTokens: usage.output,
-              firstTokenAt
-            });
-          }
-        });
-        return { ...result, stream: result.stream.pipeThrough(watch) };
-      }
-    };
-    return wrapLanguageModel({ model, middleware });
+  /** The model, traced: one span per request, `traceparent` sent upstream (domain/model-span.ts). */
+  traceModel(model: LanguageModel, modelId: string, name?: string): LanguageModel {
+    return tracedModel(
+      model,
+      modelId,
+      {
+        start: (spanName, id) => {
+          const spanId = this.#startSpan(spanName, "model", id);
+          return { spanId, traceparent: formatTraceparent(this.childContext(spanId)) };
+        },
+        end: (spanId, end) => this.#endSpan(spanId, end)
+      },
+      name
+    );
   }
 
   /** The tools, traced: one span per call, under the turn. */
@@ -186,6 +164,8 @@ export class TurnTrace {
         ...tool,
         execute: async (input: unknown, options: unknown) => {
           const spanId = this.#startSpan(`tool ${name}`, "tool", null);
+          const toolCallId = (options as { toolCallId?: unknown } | undefined)?.toolCallId;
+          if (typeof toolCallId === "string") this.#toolSpans.set(toolCallId, spanId);
           try {
             const output = await (execute as (i: unknown, o: unknown) => Promise<unknown>)(input, options);
             const failed = typeof output === "object" && output !== null && "error" in output;
@@ -226,10 +206,15 @@ export class TurnTrace {
     return this.#ended;
   }
 
-  /** A span for a child facet's work under this turn, and the context to hand the child. */
-  startChild(name: string, agent: string) {
-    const spanId = this.#startSpan(name, "agent", null, agent);
+  /**
+   * A span for a child facet's work under this turn (or under the tool call
+   * that started it), and the context to hand the child.
+   */
+  startChild(name: string, agent: string, parentToolCallId?: string) {
+    const parent = (parentToolCallId && this.#toolSpans.get(parentToolCallId)) || this.turnSpanId;
+    const spanId = this.#startSpan(name, "agent", null, agent, parent);
     return {
+      spanId,
       traceparent: formatTraceparent(this.childContext(spanId)),
       end: (status: "ok" | "error" | "stopped", errorCode: string | null) => {
         this.#open.delete(spanId);
@@ -243,14 +228,20 @@ export class TurnTrace {
     return [...this.#open.values()].at(-1) ?? "turn";
   }
 
-  #startSpan(name: string, kind: "model" | "tool" | "agent", model: string | null, agent = this.agent): string {
+  #startSpan(
+    name: string,
+    kind: "model" | "tool" | "agent",
+    model: string | null,
+    agent = this.agent,
+    parentSpanId = this.turnSpanId
+  ): string {
     const spanId = newSpanId();
     this.#open.set(spanId, name);
     if (!this.#ended) {
       this.store.start({
         traceId: this.traceId,
         spanId,
-        parentSpanId: this.turnSpanId,
+        parentSpanId,
         name,
         kind,
         startedAt: Date.now(),
@@ -372,32 +363,96 @@ export class RoomTracer {
 
   /** When a turn last began or ended here (null: not since this wake). */
   lastActiveAt: number | null = null;
-  #agents = new Map<string, { activity: string; startedAt: number; traceId: string }>();
+  /** Child facets working for the running turn, by agent id. */
+  #agents = new Map<string, AgentWork>();
+  /** The same runs by the id of their agent span: what a facet's report names as its parent. */
+  #runs = new Map<string, AgentWork>();
 
   /** What a child facet (persona, task) is doing for the running turn, if anything. */
-  agentActivity(agentId: string) {
+  agentActivity(agentId: string): AgentWork | null {
     return this.#agents.get(agentId) ?? null;
   }
 
+  /** Child facets of one kind working now (tasks for the live tree). */
+  runningAgents(kind: AgentWork["kind"]): AgentWork[] {
+    return [...this.#agents.values()].filter((work) => work.kind === kind);
+  }
+
   /**
-   * A child facet's part of the running turn: its own span under the turn
-   * (the `traceparent` to hand it) and its live status until it ends.
+   * A child facet's part of the running turn: its own span under the turn,
+   * or under the tool call that started it (the `traceparent` to hand it),
+   * and its live status until it ends.
    */
-  startAgent(agentId: string, name: string): AgentRun {
+  startAgent(
+    agentId: string,
+    name: string,
+    opts: { kind?: AgentWork["kind"]; parentToolCallId?: string } = {}
+  ): AgentRun {
     const turn = [...this.#turns.values()].at(-1);
     const startedAt = Date.now();
-    const child = turn?.startChild(`agent ${name}`, agentId) ?? null;
-    if (turn) this.#agents.set(agentId, { activity: `answering (${name})`, startedAt, traceId: turn.traceId });
+    const child = turn && !turn.ended ? turn.startChild(`agent ${name}`, agentId, opts.parentToolCallId) : null;
+    const work: AgentWork | null = turn
+      ? {
+          agentId,
+          kind: opts.kind ?? "persona",
+          name,
+          activity: `answering (${name})`,
+          startedAt,
+          traceId: turn.traceId,
+          spanId: child?.spanId ?? null
+        }
+      : null;
+    if (work) this.#agents.set(agentId, work);
+    if (work?.spanId) this.#runs.set(work.spanId, work);
     let done = false;
     return {
       traceparent: child?.traceparent ?? null,
+      traceId: turn?.traceId ?? null,
       end: (status, errorCode = null) => {
         if (done) return;
         done = true;
-        this.#agents.delete(agentId);
+        if (work && this.#agents.get(agentId) === work) this.#agents.delete(agentId);
+        if (work?.spanId) this.#runs.delete(work.spanId);
         child?.end(status, errorCode);
       }
     };
+  }
+
+  /**
+   * A span a child facet reports (domain/facet-spans.ts). Starts are taken
+   * only under a run the room opened and still runs, so a facet cannot
+   * write into other traces; an end is taken for a span already recorded
+   * (it may arrive just after its run ended).
+   */
+  report(report: FacetSpanReport) {
+    if (report.phase === "start") {
+      const run = this.#runs.get(report.parentSpanId);
+      if (!run || run.traceId !== report.traceId) return;
+      // A background task outlives its turn; its trace is closed by then.
+      if (![...this.#turns.values()].some((turn) => turn.traceId === run.traceId && !turn.ended)) return;
+      this.store.start({
+        traceId: report.traceId,
+        spanId: report.spanId,
+        parentSpanId: report.parentSpanId,
+        name: report.name,
+        kind: report.kind,
+        startedAt: Math.max(report.at, run.startedAt),
+        model: report.model,
+        agent: run.agentId
+      });
+      run.activity = report.name;
+      return;
+    }
+    this.store.end(report.traceId, report.spanId, {
+      endedAt: report.at,
+      status: report.status ?? "ok",
+      inputTokens: report.inputTokens ?? null,
+      outputTokens: report.outputTokens ?? null,
+      firstTokenAt: report.firstTokenAt ?? null,
+      errorCode: report.errorCode ?? null
+    });
+    const run = this.#runs.get(report.parentSpanId);
+    if (run) run.activity = `answering (${run.name})`;
   }
 
   /** The room's status and what it does now, for introspection and its reports. */

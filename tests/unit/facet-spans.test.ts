@@ -1,0 +1,86 @@
+import { streamText } from "ai";
+import { describe, expect, it } from "vitest";
+import { acceptFacetSpan, type FacetSpanReport, FacetSpans } from "../../src/server/domain/facet-spans";
+import { createOfflineModel } from "../../src/server/model/offline-model";
+
+const good = {
+  phase: "end",
+  traceId: "0af7651916cd43dd8448eb211c80319c",
+  spanId: "b7ad6b7169203331",
+  parentSpanId: "00f067aa0ba902b7",
+  name: "chat fake-model",
+  kind: "model",
+  model: "fake-model",
+  at: 1_700_000_000_000,
+  status: "error",
+  errorCode: "upstream:http_503",
+  inputTokens: 12,
+  outputTokens: 3,
+  firstTokenAt: 1_700_000_000_100
+};
+
+describe("facet span reports", () => {
+  it("are taken as sent when well formed", () => {
+    expect(acceptFacetSpan(good)).toEqual(good);
+  });
+
+  it("are refused with bad ids, kinds, phases or times", () => {
+    for (const bad of [
+      { traceId: "0".repeat(31) },
+      { spanId: "XYZ" },
+      { parentSpanId: undefined },
+      { kind: "agent" },
+      { phase: "middle" },
+      { name: "" },
+      { at: -1 },
+      { at: Number.NaN }
+    ]) {
+      expect(acceptFacetSpan({ ...good, ...bad })).toBeNull();
+    }
+    expect(acceptFacetSpan(null)).toBeNull();
+    expect(acceptFacetSpan("span")).toBeNull();
+  });
+
+  it("drop what they cannot trust and bound what they keep", () => {
+    const taken = acceptFacetSpan({
+      ...good,
+      name: "x".repeat(500),
+      errorCode: "DROP TABLE",
+      inputTokens: -4,
+      outputTokens: 1.5,
+      status: "weird"
+    });
+    expect(taken).toMatchObject({ errorCode: null, inputTokens: null, outputTokens: null, status: "ok" });
+    expect(taken?.name).toHaveLength(120);
+  });
+});
+
+describe("a facet's tracer", () => {
+  it("exists only with a valid traceparent", () => {
+    expect(FacetSpans.from(undefined, async () => {})).toBeNull();
+    expect(FacetSpans.from("00-zz-zz-01", async () => {})).toBeNull();
+    expect(FacetSpans.from(`00-${good.traceId}-${good.parentSpanId}-01`, async () => {})?.traceId).toBe(good.traceId);
+  });
+
+  it("flushes after every report was delivered, even when one failed", async () => {
+    const delivered: string[] = [];
+    let calls = 0;
+    const spans = FacetSpans.from(`00-${good.traceId}-${good.parentSpanId}-01`, async (report: FacetSpanReport) => {
+      calls++;
+      if (calls === 1) throw new Error("room away");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      delivered.push(`${report.phase} ${report.outputTokens ?? ""}`.trim());
+    });
+    const model = spans?.traceModel(
+      createOfflineModel({ roomName: "r", messageCount: 0, systemPrompt: null }, { chunkDelayMs: 0 }),
+      "rooms-offline"
+    );
+    const result = streamText({ model: model!, prompt: "hello" });
+    expect(await result.text).toContain("Offline model");
+    await spans?.flush();
+    // The start failed to send; the end still went, after it, and carried the usage.
+    expect(calls).toBe(2);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toMatch(/^end [1-9]\d*$/);
+  });
+});
