@@ -3,7 +3,7 @@ import { checkTraceTree, parseTraceparent } from "../../src/server/domain/trace"
 import type { TraceSpan } from "../../src/shared/traces";
 import { type DevServer, startDevServer } from "../support/dev-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { chatRequest, client, isDone, isResponse, openSocket, waitFor } from "./helpers";
+import { chatRequest, client, isDone, isResponse, messageText, openSocket, waitFor } from "./helpers";
 
 // Traces over the real dev server: the client's traceparent reaches the
 // room, every span it records, and the provider's request headers.
@@ -232,6 +232,125 @@ describe("a delegated task", () => {
     // Once it is done, the tree no longer lists it.
     const after = (await (await api.call(`/${room.id}/agents`)).json()) as any;
     expect(after.room.children.filter((c: any) => c.kind === "task")).toEqual([]);
+  }, 120_000);
+});
+
+describe("structured cross-facet errors", () => {
+  async function personaRoom(prompts: Record<string, string>) {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    for (const [name, systemPrompt] of Object.entries(prompts)) {
+      const response = await api.call(`/${room.id}/personas`, { method: "POST", json: { name, systemPrompt } });
+      expect(response.status).toBe(201);
+    }
+    return { api, room };
+  }
+  const requestsWith = (marker: string) =>
+    fake.requests.filter((r) =>
+      (r.body.messages as any[]).some((m) => m.role === "system" && m.content.includes(marker))
+    );
+
+  it("a retryable persona failure is retried once, after a pause, and the retry's span follows the failed one", async () => {
+    const marker = `flaky-${hex(8)}`;
+    // The provider call retries itself twice; the third failure reaches the room, which tries once more.
+    const { api, room } = await personaRoom({
+      Ada: `${marker} [[fake:fail=3,status=503,id=${marker}]]`,
+      Bob: "Steady."
+    });
+    const ctx = clientContext();
+    const response = await api.call(`/${room.id}/messages`, {
+      method: "POST",
+      headers: { traceparent: ctx.traceparent },
+      json: { text: "@Ada @Bob how are you" }
+    });
+    expect(response.status).toBe(200);
+    expect(requestsWith(marker)).toHaveLength(4);
+    const { messages } = await api.messages(room.id);
+    const ada = messages.find((m) => m.metadata.persona?.name === "Ada");
+    const bob = messages.find((m) => m.metadata.persona?.name === "Bob");
+    expect(messages.filter((m) => m.metadata.persona?.name === "Ada")).toHaveLength(1);
+    expect(messageText(ada)).toMatch(/^Echo: .*@Ada @Bob how are you/);
+    expect(ada.metadata.error).toBeUndefined();
+    expect(messageText(bob)).toContain("Echo:");
+
+    const spans = await settledTrace(api, room.id, ctx.traceId);
+    expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
+    const failed = spans.find((s) => s.name === "agent Ada")!;
+    const retry = spans.find((s) => s.name === "agent Ada (retry)")!;
+    expect(failed).toMatchObject({ status: "error", errorCode: "upstream:http_503" });
+    expect(retry).toMatchObject({ status: "ok", agent: failed.agent });
+    expect(retry.startedAt).toBeGreaterThanOrEqual(failed.endedAt!);
+    expect(spans.find((s) => s.name === "agent Bob")?.status).toBe("ok");
+  }, 120_000);
+
+  it("a retryable task failure is retried once as a new run under the same delegate call", async () => {
+    const api = client(server.url);
+    const room = await api.createRoom();
+    const ctx = clientContext();
+    const marker = hex(8);
+    const args = { task: `[[fake:fail=3,status=503,id=${marker}]] Sum up ${marker}`, excerpts: [] };
+    const directive = `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify(args))}]]`;
+    const response = await api.call(`/${room.id}/messages`, {
+      method: "POST",
+      headers: { traceparent: ctx.traceparent },
+      json: { text: `Please delegate ${directive}` }
+    });
+    expect(response.status).toBe(200);
+    const answer = ((await response.json()) as any).assistantMessage;
+    const output = answer.parts.find((p: any) => p.type === "tool-delegate")?.output;
+    expect(output).toMatchObject({
+      ok: true,
+      status: "completed",
+      result: expect.stringContaining(`Sum up ${marker}`)
+    });
+    expect(fake.requests.filter((r) => r.lastUserText?.includes(`Sum up ${marker}`))).toHaveLength(4);
+
+    const spans = await settledTrace(api, room.id, ctx.traceId);
+    expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
+    const delegate = spans.find((s) => s.name === "tool delegate")!;
+    const runs = spans.filter((s) => s.kind === "agent").sort((a, b) => a.startedAt - b.startedAt);
+    expect(runs.map((s) => [s.parentSpanId, s.status, s.errorCode])).toEqual([
+      [delegate.spanId, "error", "upstream:http_503"],
+      [delegate.spanId, "ok", null]
+    ]);
+    expect(runs[1].name).toMatch(/\(retry\)$/);
+    expect(output.taskId).toBe(runs[1].agent);
+  }, 120_000);
+
+  it("a non-retryable persona failure is shown in place with its code, once, and its sibling still answers", async () => {
+    const marker = `broken-${hex(8)}`;
+    const { api, room } = await personaRoom({ Ada: `${marker} [[fake:status=401]]`, Bob: "Steady." });
+    const ctx = clientContext();
+    const response = await api.call(`/${room.id}/messages`, {
+      method: "POST",
+      headers: { traceparent: ctx.traceparent },
+      json: { text: "@Ada @Bob status report" }
+    });
+    expect(response.status).toBe(200);
+    expect(requestsWith(marker)).toHaveLength(1);
+    const { messages } = await api.messages(room.id);
+    const ada = messages.find((m) => m.metadata.persona?.name === "Ada");
+    expect(ada.metadata).toMatchObject({
+      errorCode: "upstream:http_401",
+      error: expect.stringContaining("refused our credentials"),
+      traceId: ctx.traceId
+    });
+    const bob = messages.find((m) => m.metadata.persona?.name === "Bob");
+    expect(messageText(bob)).toMatch(/^Echo: .*@Ada @Bob status report/);
+
+    const spans = await settledTrace(api, room.id, ctx.traceId);
+    expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
+    expect(spans.find((s) => s.name === "agent Ada")).toMatchObject({
+      status: "error",
+      errorCode: "upstream:http_401"
+    });
+    expect(spans.some((s) => s.name === "agent Ada (retry)")).toBe(false);
+    // The persona's own failed model call is in the trace too, under its span.
+    const adaSpan = spans.find((s) => s.name === "agent Ada")!;
+    expect(spans.find((s) => s.kind === "model" && s.parentSpanId === adaSpan.spanId)).toMatchObject({
+      status: "error",
+      errorCode: "upstream:http_401"
+    });
   }, 120_000);
 });
 

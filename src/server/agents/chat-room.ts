@@ -161,7 +161,10 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     () => readModelConfig(this.env),
     () => Number(this.env.PERSONA_TIMEOUT_MS) || PERSONA_ANSWER_TIMEOUT_MS,
     {
-      startRun: (persona) => this.#tracer.startAgent(persona.id, persona.name, { kind: "persona" }),
+      startRun: (persona, attempt = 1) =>
+        this.#tracer.startAgent(persona.id, attempt > 1 ? `${persona.name} (retry)` : persona.name, {
+          kind: "persona"
+        }),
       charge: (usage) => this.#usageLedger.add(usage)
     }
   );

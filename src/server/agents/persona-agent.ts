@@ -21,11 +21,12 @@
 import { Agent } from "agents";
 import { isStepCount, type ModelMessage, streamText, type ToolSet, tool, type UIMessageChunk } from "ai";
 import { z } from "zod";
+import type { StructuredError } from "../../shared/budgets";
 import type { Persona } from "../../shared/personas";
 import type { TokenUsage } from "../../shared/protocol";
 import { coalesceDeltas } from "../domain/coalesce-deltas";
+import { modelFailure } from "../domain/facet-errors";
 import { FacetSpans } from "../domain/facet-spans";
-import { describeModelError } from "../domain/model-errors";
 import { personaSystemPrompt } from "../domain/persona-context";
 import { createRoomTools, type HistorySearchHit } from "../domain/room-tools";
 import { addUsage, toTokenUsage } from "../domain/usage";
@@ -143,9 +144,14 @@ export class PersonaAgent extends Agent<Env> {
       onError: logModelError,
       onFinish: ({ totalUsage }) => this.#recordUsage(toTokenUsage(totalUsage))
     });
+    // Why it failed goes to the room as a value, with the error chunk (domain/facet-errors.ts).
+    let failure: StructuredError | null = null;
     const chunks = result
       .toUIMessageStream({
-        onError: (error) => describeModelError(error, config),
+        onError: (error) => {
+          failure = modelFailure(error, config);
+          return failure.message;
+        },
         messageMetadata: ({ part }) => (part.type === "finish" ? { usage: toTokenUsage(part.totalUsage) } : undefined)
       })
       .getReader();
@@ -162,7 +168,8 @@ export class PersonaAgent extends Agent<Env> {
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(`${JSON.stringify(value satisfies UIMessageChunk)}\n`));
+        const line = value.type === "error" && failure ? { ...value, failure } : (value satisfies UIMessageChunk);
+        controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
       },
       cancel(reason) {
         abort.abort(reason);

@@ -22,10 +22,17 @@
  * One persona failing or timing out only marks its own message.
  */
 import { type ModelMessage, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import type { StructuredError } from "../../shared/budgets";
 import type { MessageAuthor } from "../../shared/identity";
 import type { Persona, PersonaRef } from "../../shared/personas";
 import type { MessageMetadata, RoomSettings, TokenUsage } from "../../shared/protocol";
-import { describeModelError } from "../domain/model-errors";
+import {
+  FACET_RETRY_BACKOFF_MS,
+  facetUnreachable,
+  pause,
+  readStructuredError,
+  shouldRetry
+} from "../domain/facet-errors";
 import type { PersonaAnswerRequest } from "./persona-agent";
 import type { AgentRun } from "./room/turn-trace";
 
@@ -52,7 +59,7 @@ export interface PersonaTurnHost {
   relay(message: UIMessage): void;
   modelLabel(persona: Persona): { model: string; offline: boolean };
   /** The persona's span in the turn's trace, and its live node (room/turn-trace.ts). */
-  startRun?(persona: Persona): AgentRun;
+  startRun?(persona: Persona, attempt?: number): AgentRun;
 }
 
 export interface PersonaAnswer {
@@ -106,7 +113,10 @@ function decodeChunks(bytes: ReadableStream<Uint8Array>): ReadableStream<UIMessa
   );
 }
 
-/** Runs one persona's answer into its own message. Never throws. */
+/**
+ * Runs one persona's answer into its own message. Never throws. A
+ * retryable failure before any text is tried once more (domain/facet-errors.ts).
+ */
 async function runPersonaAnswer(
   host: PersonaTurnHost,
   persona: Persona,
@@ -115,7 +125,7 @@ async function runPersonaAnswer(
   const ref: PersonaRef = { id: persona.id, name: persona.name };
   const runId = crypto.randomUUID();
   const label = host.modelLabel(persona);
-  const run = host.startRun?.(persona);
+  let run = host.startRun?.(persona);
   const metadata: MessageMetadata = {
     createdAt: Date.now(),
     model: label.model,
@@ -148,7 +158,6 @@ async function runPersonaAnswer(
     timeoutMs
   );
 
-  let streamError: string | undefined;
   let lastRelay = 0;
   let pending: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -164,47 +173,77 @@ async function runPersonaAnswer(
   };
 
   let answerer: PersonaAnswerer | undefined;
+  /** Why the last attempt failed, as the persona (or the failed RPC) said (domain/facet-errors.ts). */
+  let failure: StructuredError | null = null;
   try {
-    if (abort.signal.aborted) throw abort.signal.reason;
-    answerer = await host.persona(persona.id);
-    const context = await host.contextFor(persona);
-    const settings = host.settings();
-    const bytes = await answerer.answer({
-      runId,
-      persona,
-      room: {
-        name: settings.name,
-        model: settings.model,
-        temperature: settings.temperature,
-        messageCount: host.messageCount()
-      },
-      messages: context,
-      instructions: options.instructions,
-      traceparent: run?.traceparent ?? null
-    });
-    const reader = decodeChunks(bytes).getReader();
-    const onAbort = () => {
-      void reader.cancel().catch(() => {});
-      void Promise.resolve(answerer?.stop(runId)).catch(() => {});
-    };
-    if (abort.signal.aborted) onAbort();
-    abort.signal.addEventListener("abort", onAbort, { once: true });
-    const chunks = new ReadableStream<UIMessageChunk>({
-      async pull(controller) {
-        const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-        if (done) return controller.close();
-        if (value.type === "error") streamError = value.errorText;
-        // The room names the message, not the persona's stream.
-        if (value.type === "start") controller.enqueue({ ...value, messageId: undefined });
-        else controller.enqueue(value);
+    for (let attempt = 1; ; attempt++) {
+      failure = null;
+      let reader: ReadableStreamDefaultReader<UIMessageChunk> | undefined;
+      const onAbort = () => {
+        void reader?.cancel().catch(() => {});
+        void Promise.resolve(answerer?.stop(runId)).catch(() => {});
+      };
+      abort.signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        if (abort.signal.aborted) throw abort.signal.reason;
+        answerer = await host.persona(persona.id);
+        const context = await host.contextFor(persona);
+        const settings = host.settings();
+        const bytes = await answerer.answer({
+          runId,
+          persona,
+          room: {
+            name: settings.name,
+            model: settings.model,
+            temperature: settings.temperature,
+            messageCount: host.messageCount()
+          },
+          messages: context,
+          instructions: options.instructions,
+          traceparent: run?.traceparent ?? null
+        });
+        const opened = decodeChunks(bytes).getReader();
+        reader = opened;
+        if (abort.signal.aborted) onAbort();
+        const chunks = new ReadableStream<UIMessageChunk>({
+          async pull(controller) {
+            const { done, value } = await opened.read().catch(() => ({ done: true as const, value: undefined }));
+            if (done) return controller.close();
+            if (value.type === "error") {
+              const { failure: sent, ...chunk } = value as typeof value & { failure?: unknown };
+              failure = readStructuredError(sent) ?? {
+                code: "upstream:model",
+                message: chunk.errorText,
+                retryable: false
+              };
+              return controller.enqueue(chunk);
+            }
+            // The room names the message, not the persona's stream.
+            if (value.type === "start") controller.enqueue({ ...value, messageId: undefined });
+            else controller.enqueue(value);
+          }
+        });
+        for await (const snapshot of readUIMessageStream({
+          message: current,
+          stream: chunks,
+          terminateOnError: false
+        })) {
+          current = { ...snapshot, id: current.id };
+          relaySoon();
+        }
+      } catch {
+        if (!abort.signal.aborted) failure = facetUnreachable(`@${persona.name}`);
+      } finally {
+        abort.signal.removeEventListener("abort", onAbort);
       }
-    });
-    for await (const snapshot of readUIMessageStream({ message: current, stream: chunks, terminateOnError: false })) {
-      current = { ...snapshot, id: current.id };
-      relaySoon();
+      if (abort.signal.aborted || !shouldRetry(failure, attempt, textOf(current) !== "")) break;
+      // One more try, after a pause; this attempt's span keeps why it failed.
+      run?.end("error", failure?.code ?? null);
+      await pause(FACET_RETRY_BACKOFF_MS, abort.signal);
+      if (abort.signal.aborted) break;
+      run = host.startRun?.(persona, attempt + 1);
+      current = { ...current, parts: [] };
     }
-  } catch (error) {
-    if (!ending) streamError = describeModelError(error);
   } finally {
     clearTimeout(timer);
     if (pending) clearTimeout(pending);
@@ -214,21 +253,25 @@ async function runPersonaAnswer(
   const finalMeta = { ...((current.metadata ?? {}) as MessageMetadata), ...metadata };
   const usage = (current.metadata as MessageMetadata | undefined)?.usage;
   if (usage) finalMeta.usage = usage;
-  const outcome: { status: PersonaAnswer["status"]; error?: string } = ending
-    ? ending
-    : streamError
-      ? { status: "error", error: streamError }
+  const ended = ending as { status: "aborted" | "error"; error?: string } | null;
+  const outcome: { status: PersonaAnswer["status"]; error?: string; code?: string } = ended
+    ? { ...ended, ...(ended.status === "error" ? { code: "upstream:timeout" } : {}) }
+    : failure
+      ? { status: "error", error: failure.message, code: failure.code }
       : { status: "completed" };
   if (outcome.status === "aborted") {
     finalMeta.stopped = true;
     const stopper = options.stoppedBy?.();
     if (stopper) finalMeta.stoppedBy = stopper;
   }
-  if (outcome.status === "error") finalMeta.error = outcome.error ?? "The model request failed.";
+  if (outcome.status === "error") {
+    finalMeta.error = outcome.error ?? "The model request failed.";
+    if (outcome.code) finalMeta.errorCode = outcome.code;
+  }
   current = { ...current, metadata: finalMeta };
   run?.end(
     outcome.status === "completed" ? "ok" : outcome.status === "aborted" ? "stopped" : "error",
-    outcome.status === "error" ? "upstream:persona" : null
+    outcome.code ?? null
   );
   await host.upsert(current);
   return {

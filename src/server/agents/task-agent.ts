@@ -14,10 +14,11 @@
 import { AIChatAgent, type OnChatMessageOptions } from "@cloudflare/ai-chat";
 import { convertToModelMessages, streamText, type ToolSet, tool, type UIMessage } from "ai";
 import { z } from "zod";
+import type { StructuredError } from "../../shared/budgets";
 import type { TokenUsage } from "../../shared/protocol";
 import { limitMessage, limitReached, TASK_SYSTEM_PROMPT, type TaskLimit, taskPrompt } from "../domain/delegation";
+import { modelFailure, readStructuredError } from "../domain/facet-errors";
 import { FacetSpans } from "../domain/facet-spans";
-import { describeModelError } from "../domain/model-errors";
 import { createRoomTools } from "../domain/room-tools";
 import { toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
@@ -36,7 +37,13 @@ export class TaskAgent extends AIChatAgent<Env> {
     this.sql`CREATE TABLE IF NOT EXISTS task_limit (id INTEGER PRIMARY KEY CHECK (id = 1), message TEXT NOT NULL)`;
     this.sql`CREATE TABLE IF NOT EXISTS task_run (id INTEGER PRIMARY KEY CHECK (id = 1), traceparent TEXT,
       input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
-      total_tokens INTEGER NOT NULL DEFAULT 0)`;
+      total_tokens INTEGER NOT NULL DEFAULT 0, failure TEXT)`;
+  }
+
+  /** Why the task's model call failed, as a value (domain/facet-errors.ts), or null. */
+  failure(): StructuredError | null {
+    const row = this.sql<{ failure: string | null }>`SELECT failure FROM task_run WHERE id = 1`[0];
+    return row?.failure ? readStructuredError(JSON.parse(row.failure)) : null;
   }
 
   /** Tokens the provider reported for this task, all steps (the room charges them to its day). */
@@ -106,7 +113,14 @@ export class TaskAgent extends AIChatAgent<Env> {
       abortSignal: options?.abortSignal,
       onFinish: ({ totalUsage }) => this.#recordUsage(toTokenUsage(totalUsage))
     });
-    const response = result.toUIMessageStreamResponse({ onError: (error) => describeModelError(error, config) });
+    const response = result.toUIMessageStreamResponse({
+      onError: (error) => {
+        const failure = modelFailure(error, config);
+        this.sql`INSERT INTO task_run (id, failure) VALUES (1, ${JSON.stringify(failure)})
+          ON CONFLICT (id) DO UPDATE SET failure = excluded.failure`;
+        return failure.message;
+      }
+    });
     if (!spans || !response.body) return response;
     // The room has every span of this task before it sees the task end.
     const body = response.body.pipeThrough(new TransformStream({ flush: () => spans.flush() }));

@@ -11,6 +11,7 @@ import type { AIChatAgent } from "@cloudflare/ai-chat";
 import type { AgentToolLifecycleResult, AgentToolRunInfo } from "agents";
 import { type Tool, tool, type UIMessage } from "ai";
 import { z } from "zod";
+import type { StructuredError } from "../../../shared/budgets";
 import type { MessageMetadata, RoomState, TokenUsage } from "../../../shared/protocol";
 import {
   limitMessage,
@@ -20,6 +21,7 @@ import {
   MAX_TASKS_PER_ROOM,
   TASK_WALL_TIME_MS
 } from "../../domain/delegation";
+import { FACET_RETRY_BACKOFF_MS, facetUnreachable, pause, shouldRetry } from "../../domain/facet-errors";
 import type { Env } from "../../env";
 import { TaskAgent, type TaskInput } from "../task-agent";
 import type { AgentRun } from "./turn-trace";
@@ -51,6 +53,8 @@ interface TaskOutcome {
   result?: string;
   limit?: string;
   error?: string;
+  /** With `error`: its code (domain/facet-errors.ts). */
+  errorCode?: string;
   taskId?: string;
   background?: boolean;
 }
@@ -120,9 +124,39 @@ export class RoomDelegation {
     }
     const wall = AbortSignal.timeout(TASK_WALL_TIME_MS);
     const signal = abortSignal ? AbortSignal.any([abortSignal, wall]) : wall;
+    let attempt = { runId, trace };
+    for (let n = 1; ; n++) {
+      const { outcome, failure } = await this.#runOnce(attempt.runId, attempt.trace, input, toolCallId, signal, wall);
+      if (signal.aborted || !shouldRetry(failure, n, Boolean(outcome.result))) return outcome;
+      // One more try, after a pause, as a new run; the failed one's span keeps why (domain/facet-errors.ts).
+      await pause(FACET_RETRY_BACKOFF_MS, signal);
+      if (signal.aborted) return outcome;
+      const retryId = crypto.randomUUID();
+      attempt = {
+        runId: retryId,
+        trace: this.hooks.startRun?.(retryId, `${taskName(input.task)} (retry)`, toolCallId)
+      };
+    }
+  }
+
+  /** One run of a waited-for task, and why it failed as a value (null when it did not). */
+  async #runOnce(
+    runId: string,
+    trace: AgentRun | undefined,
+    input: TaskInput,
+    toolCallId: string,
+    signal: AbortSignal,
+    wall: AbortSignal
+  ): Promise<{ outcome: TaskOutcome; failure: StructuredError | null }> {
+    const taskInput: TaskInput = {
+      task: input.task,
+      excerpts: input.excerpts ?? [],
+      ...(trace?.traceparent ? { traceparent: trace.traceparent } : {})
+    };
     this.#running.add(runId);
-    let status = "error";
-    let errorCode: string | null = "task:error";
+    let failure: StructuredError | null = null;
+    let spanStatus: "ok" | "error" | "stopped" = "error";
+    let errorCode: string | null = null;
     try {
       const run = await this.room.runAgentTool(TaskAgent, {
         runId,
@@ -132,19 +166,37 @@ export class RoomDelegation {
       });
       const limit = (await this.#limitOf(run.runId)) ?? (wall.aborted ? limitMessage("wall_time") : null);
       await this.#charge(run.runId);
-      status = run.status;
-      errorCode = limit ? "task:limit" : run.status === "completed" || run.status === "aborted" ? null : "task:error";
+      if (run.status === "error" && !limit) {
+        failure = (await this.#failureOf(run.runId)) ?? {
+          code: "upstream:model",
+          message: run.error ?? "The task failed.",
+          retryable: false
+        };
+      }
+      spanStatus = run.status === "completed" && !limit ? "ok" : run.status === "aborted" ? "stopped" : "error";
+      errorCode = failure?.code ?? (limit ? "task:limit" : spanStatus === "error" ? "task:error" : null);
       return {
-        ok: run.status === "completed" && !limit,
-        status: run.status,
-        taskId: run.runId,
-        result: run.summary ?? "",
-        ...(limit ? { limit } : {}),
-        ...(run.error ? { error: run.error } : {})
-      } satisfies TaskOutcome;
+        failure,
+        outcome: {
+          ok: run.status === "completed" && !limit,
+          status: run.status,
+          taskId: run.runId,
+          result: run.summary ?? "",
+          ...(limit ? { limit } : {}),
+          ...(failure ? { error: failure.message, errorCode: failure.code } : run.error ? { error: run.error } : {})
+        }
+      };
+    } catch (error) {
+      console.warn("[RoomDelegation] the task run failed:", error);
+      failure = facetUnreachable("The task agent");
+      errorCode = failure.code;
+      return {
+        failure,
+        outcome: { ok: false, status: "error", taskId: runId, error: failure.message, errorCode: failure.code }
+      };
     } finally {
       this.#running.delete(runId);
-      trace?.end(status === "completed" && !errorCode ? "ok" : status === "aborted" ? "stopped" : "error", errorCode);
+      trace?.end(spanStatus, errorCode);
     }
   }
 
@@ -190,6 +242,16 @@ export class RoomDelegation {
       this.hooks.charge(await task.usage());
     } catch (error) {
       console.warn("[RoomDelegation] could not read the task's usage:", error);
+    }
+  }
+
+  async #failureOf(runId: string): Promise<StructuredError | null> {
+    try {
+      const task = await this.room.dynamicAgents.get(TaskAgent, runId);
+      return await task.failure();
+    } catch (error) {
+      console.warn("[RoomDelegation] could not read the task's failure:", error);
+      return null;
     }
   }
 

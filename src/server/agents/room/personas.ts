@@ -61,7 +61,10 @@ export class RoomPersonas {
     private readonly config: () => ModelConfig,
     private readonly answerTimeoutMs: () => number = () => PERSONA_ANSWER_TIMEOUT_MS,
     /** Tracing and budgets: each answer's span and live node, and its provider-reported usage charged to the day. */
-    private readonly hooks: { startRun?: (persona: Persona) => AgentRun; charge?: (usage: TokenUsage) => void } = {}
+    private readonly hooks: {
+      startRun?: (persona: Persona, attempt?: number) => AgentRun;
+      charge?: (usage: TokenUsage) => void;
+    } = {}
   ) {}
 
   // ── The roster, kept in the room's synced state ──
