@@ -463,8 +463,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     const stored = this.messages.flatMap((m) => normalizeMessage(m, now) ?? []);
     const turn = options?.continuation ? { answering: null, messages: stored } : contextForTurn(stored);
     if (turn.answering && options?.requestId) this.#rest.turnStarted(turn.answering, options.requestId);
+    const traceRequestId = options?.requestId ?? crypto.randomUUID();
     const trace = this.#tracer.begin({
-      requestId: options?.requestId ?? crypto.randomUUID(),
+      requestId: traceRequestId,
       answering: turn.answering,
       continuation: options?.continuation === true,
       continuingTraceId: options?.continuation ? lastAnswerTraceId(this.messages) : null
@@ -501,6 +502,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     } finally {
       // A panel's synthesis streams through the framework; its turn ends in onChatResponse.
       if (live && !panel) this.#liveTurns.end(live);
+      // A turn the assistant does not answer gets no onChatResponse (its response has no body): end its trace here.
+      if (plan.kind !== "assistant" && !panel) {
+        this.#tracer.end(traceRequestId, options?.abortSignal?.aborted ? "aborted" : "completed", {});
+        this.reportActivity();
+      }
     }
 
     const config = readModelConfig(this.env);
