@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { chatRequest, client, isDone, openSocket, textOf, uniqueName, waitFor } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { chatRequest, isDone, textOf } from "../support/chat-protocol";
+import { restClient } from "../support/rest-client";
+import { openSocket } from "../support/socket";
+import { useTestApp } from "../support/test-app";
+import { uniqueName, waitFor } from "../support/wait";
 
 // The real app with no provider configured: the offline model answers.
-let server: DevServer;
-beforeAll(async () => {
-  server = await startDevServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const app = useTestApp({ provider: "offline" });
 
 describe("a room's life through the running app", () => {
   it("creates, joins, talks, deletes, and then refuses the rejoin with 4404", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const list = await openSocket(api.listSocketUrl());
     await list.next((f) => f.type === "rooms");
 
@@ -42,10 +39,10 @@ describe("a room's life through the running app", () => {
   });
 
   it("serves the app's HTML for a room deep link", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     for (const path of [`/sub/chat-room/${room.id}`, "/sub/chat-room/unknown-room-id", "/"]) {
-      const response = await fetch(`${server.url}${path}`, { headers: { accept: "text/html" } });
+      const response = await fetch(`${app.url}${path}`, { headers: { accept: "text/html" } });
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/text\/html/);
       const html = await response.text();
@@ -54,7 +51,7 @@ describe("a room's life through the running app", () => {
   });
 
   it("answers REST sends as JSON and as server-sent events", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom({ name: "Scriptable" });
     const watcher = await openSocket(api.roomSocketUrl(room.id));
 
@@ -97,9 +94,9 @@ describe("a room's life through the running app", () => {
   });
 
   it("keeps workspaces apart over WebSockets too", async () => {
-    const a = client(server.url, uniqueName("wa"));
+    const a = restClient(app.url, { workspace: uniqueName("wa") });
     const room = await a.createRoom();
-    const b = client(server.url, uniqueName("wb"));
+    const b = restClient(app.url, { workspace: uniqueName("wb") });
     const intruder = await openSocket(b.roomSocketUrl(room.id));
     expect((await intruder.closed).code).toBe(4404);
   });

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LOOP_REPEAT_LIMIT, MAX_TASKS_PER_ROOM, TASK_SYSTEM_PROMPT } from "../../src/server/domain/delegation";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { client, messageText, uniqueName, waitFor } from "./helpers";
+import { messageText } from "../support/chat-protocol";
+import { restClient } from "../support/rest-client";
+import { useTestApp } from "../support/test-app";
+import { uniqueName, waitFor } from "../support/wait";
 
 // Delegation over the real dev server: the room's assistant (driven by the
 // fake provider) calls `delegate`; a TaskAgent facet answers through the
 // same fake provider with only the task and the excerpts as its context.
-let fake: FakeOpenAI;
-let server: DevServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startDevServer({
-    vars: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key-not-secret", OPENAI_MODEL: "fake-model" }
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
-beforeEach(() => fake.reset());
+const app = useTestApp();
 
 const delegateDirective = (args: Record<string, unknown>) =>
   `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify(args))}]]`;
@@ -28,7 +17,7 @@ const systemOf = (request: { body: any }) =>
     .filter((m) => m.role === "system")
     .map((m) => m.content)
     .join("\n");
-const taskRequests = () => fake.requests.filter((r) => systemOf(r).includes(TASK_SYSTEM_PROMPT));
+const taskRequests = () => app.fake.requests.filter((r) => systemOf(r).includes(TASK_SYSTEM_PROMPT));
 
 function delegateOutput(message: any) {
   const part = message.parts.find((p: any) => p.type === "tool-delegate");
@@ -37,7 +26,7 @@ function delegateOutput(message: any) {
 
 describe("delegation", () => {
   it("runs a task with only the task and its excerpts as context, and uses the result", async () => {
-    const api = client(server.url, uniqueName("ws"));
+    const api = restClient(app.url, { workspace: uniqueName("ws") });
     const room = await api.createRoom();
     expect((await api.send(room.id, "secret room chatter")).status).toBe(200);
     const sent = await api.send(
@@ -61,7 +50,7 @@ describe("delegation", () => {
   });
 
   it(`ends a task that repeats the same tool call ${LOOP_REPEAT_LIMIT} times, with a clear reason`, async () => {
-    const api = client(server.url, uniqueName("ws"));
+    const api = restClient(app.url, { workspace: uniqueName("ws") });
     const room = await api.createRoom();
     const sent = await api.send(
       room.id,
@@ -77,7 +66,7 @@ describe("delegation", () => {
   });
 
   it("refuses delegation from inside a task (nesting depth)", async () => {
-    const api = client(server.url, uniqueName("ws"));
+    const api = restClient(app.url, { workspace: uniqueName("ws") });
     const room = await api.createRoom();
     const inner = `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify({ task: "deeper" }))}]]`;
     const sent = await api.send(room.id, `Nest ${delegateDirective({ task: `Delegate again ${inner}` })}`);
@@ -90,7 +79,7 @@ describe("delegation", () => {
   });
 
   it("runs tasks in the background, posts each result as a message from that task, and caps tasks at once", async () => {
-    const api = client(server.url, uniqueName("ws"));
+    const api = restClient(app.url, { workspace: uniqueName("ws") });
     const room = await api.createRoom();
     const quick = await api.send(room.id, `Later ${delegateDirective({ task: "Background job", background: true })}`);
     expect(quick.status).toBe(200);
@@ -119,9 +108,9 @@ describe("delegation", () => {
       error: expect.stringContaining(`already runs ${MAX_TASKS_PER_ROOM} tasks`)
     });
     // Deleting the room stops the stuck tasks' upstream requests.
-    const stuck = fake.requests.filter((r) => r.lastUserText?.startsWith("Stuck"));
+    const stuck = app.fake.requests.filter((r) => r.lastUserText?.startsWith("Stuck"));
     expect(stuck).toHaveLength(MAX_TASKS_PER_ROOM);
     expect((await api.call(`/${room.id}`, { method: "DELETE" })).status).toBe(204);
-    await Promise.all(stuck.map((r) => fake.waitForClientClose(r.id, 15_000)));
+    await Promise.all(stuck.map((r) => app.fake.waitForClientClose(r.id, 15_000)));
   });
 });

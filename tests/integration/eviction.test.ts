@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { chatRequest, client, isResponse, messageText, openSocket, waitFor } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { chatRequest, isResponse, messageText } from "../support/chat-protocol";
+import { restClient } from "../support/rest-client";
+import { openSocket } from "../support/socket";
+import { useTestApp } from "../support/test-app";
+import { waitFor } from "../support/wait";
 
 // Kills the dev server (and so every Durable Object) in the middle of an
 // answer, starts it again on the same storage, and checks what survived.
-let fake: FakeOpenAI;
-let server: DevServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startDevServer({
-    vars: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "k", OPENAI_MODEL: "fake-model", MODEL_IDLE_TIMEOUT_MS: "3000" }
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
+const app = useTestApp({ vars: { MODEL_IDLE_TIMEOUT_MS: "3000" } });
 
 describe("a server killed mid-answer", () => {
   // Generous: the test restarts the whole dev server, which takes long on a busy machine.
   it("keeps every acknowledged message and settles the interrupted answer after restart", {
     timeout: 240_000
   }, async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom({ name: "Survivor" });
     expect((await api.send(room.id, "before the crash")).status).toBe(200);
 
@@ -39,7 +30,7 @@ describe("a server killed mid-answer", () => {
           .length,
       (n) => n >= 12
     );
-    await server.restart({ hard: true });
+    await app.server.restart({ hard: true });
 
     // A client comes back: the room wakes, recovers, and the transcript settles.
     const back = await openSocket(api.roomSocketUrl(room.id));
@@ -63,7 +54,7 @@ describe("a server killed mid-answer", () => {
     // answer, complete, nothing repeated.
     expect(settled.messages).toHaveLength(4);
     expect(messageText(a2)).toBe("Echo: interrupted answer with quite a few words to stream out slowly");
-    const continued = fake.requests.filter((r) => r.lastUserText?.includes("interrupted answer"));
+    const continued = app.fake.requests.filter((r) => r.lastUserText?.includes("interrupted answer"));
     expect(continued.length).toBeGreaterThanOrEqual(2);
     expect(continued.at(-1)!.body.messages.at(-1).role).toBe("assistant");
     // The client that came back was told about the recovered answer live.

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { FRAMEWORK_FRAME_TYPES } from "../../src/server/domain/room-frames";
 import { MAX_MESSAGE_LENGTH, MAX_REQUEST_BODY_BYTES } from "../../src/shared/constants";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { chatRequest, client, isDone, openSocket } from "./helpers";
+import { chatRequest, isDone } from "../support/chat-protocol";
+import { restClient } from "../support/rest-client";
+import { openSocket } from "../support/socket";
+import { useTestApp } from "../support/test-app";
 
 // Hundreds of generated hostile inputs against the running app. Seeded, so a
 // failure reproduces; bounded, so it always ends.
-let server: DevServer;
-beforeAll(async () => {
-  server = await startDevServer({ vars: { RATE_LIMIT_SCALE: "0" } });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const app = useTestApp({ provider: "offline", vars: { RATE_LIMIT_SCALE: "0" } });
 
 function prng(seed: number) {
   let state = seed >>> 0;
@@ -96,7 +92,7 @@ function generator(seed: number) {
 
 describe("fuzzing the running app", () => {
   it("answers hundreds of hostile REST requests with 4xx, never 5xx, and loses nothing", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom({ name: "Fuzz target" });
     expect((await api.send(room.id, "keep me")).status).toBe(200);
     const before = await api.messages(room.id);
@@ -115,7 +111,7 @@ describe("fuzzing the running app", () => {
       const [method, path] = g.pick(targets);
       const payload = g.body();
       const contentType = g.int(10) === 0 ? "text/plain" : "application/json";
-      const response = await fetch(`${server.url}${path}`, {
+      const response = await fetch(`${app.url}${path}`, {
         method,
         body: payload as BodyInit,
         headers: { "content-type": contentType }
@@ -130,7 +126,7 @@ describe("fuzzing the running app", () => {
     }
     for (let i = 0; i < 60; i++) {
       const query = `?limit=${encodeURIComponent(JSON.stringify(g.value(3)) ?? "")}&before=${encodeURIComponent(JSON.stringify(g.value(3)) ?? "")}`;
-      const response = await fetch(`${server.url}/api/rooms/${room.id}/messages${query}`);
+      const response = await fetch(`${app.url}/api/rooms/${room.id}/messages${query}`);
       count++;
       if (response.status >= 500) failures.push(`GET messages${query} → ${response.status}`);
       await response.arrayBuffer();
@@ -142,7 +138,7 @@ describe("fuzzing the running app", () => {
       "/api/rooms/x/messages/y",
       "/agents/overseer-agent/default/sub/sub/x"
     ]) {
-      const response = await fetch(`${server.url}${path}`);
+      const response = await fetch(`${app.url}${path}`);
       count++;
       if (response.status >= 500) failures.push(`GET ${path} → ${response.status}`);
       await response.arrayBuffer();
@@ -151,13 +147,13 @@ describe("fuzzing the running app", () => {
     expect(failures).toEqual([]);
 
     // Still serving, and the stored exchange is intact.
-    expect((await fetch(`${server.url}/api/rooms`)).status).toBe(200);
+    expect((await fetch(`${app.url}/api/rooms`)).status).toBe(200);
     const after = await api.messages(room.id);
     expect(after.messages.slice(0, before.messages.length)).toEqual(before.messages);
   });
 
   it("survives hundreds of hostile WebSocket frames without losing or altering messages", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom({ name: "Socket fuzz" });
     expect((await api.send(room.id, "keep me too")).status).toBe(200);
     const before = await api.messages(room.id);
@@ -215,6 +211,6 @@ describe("fuzzing the running app", () => {
     expect(after.messages.slice(0, before.messages.length)).toEqual(before.messages);
     expect(after.messages.some((m) => m.parts?.some((p: any) => p.text === "after the storm"))).toBe(true);
     fresh.close();
-    expect((await fetch(`${server.url}/api/rooms`)).status).toBe(200);
+    expect((await fetch(`${app.url}/api/rooms`)).status).toBe(200);
   });
 });

@@ -1,46 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import {
-  chatRequest,
-  chunksOf,
-  client,
-  isDone,
-  isResponse,
-  messageText,
-  openSocket,
-  signIn,
-  textOf,
-  waitFor
-} from "./helpers";
+import { chatRequest, chunksOf, isDone, isResponse, messageText, textOf } from "../support/chat-protocol";
+import { restClient, signIn } from "../support/rest-client";
+import { openSocket } from "../support/socket";
+import { useTestApp } from "../support/test-app";
+import { waitFor } from "../support/wait";
 
 // The real provider path: @ai-sdk/openai inside workerd talks HTTP to a local
 // OpenAI-compatible server that speaks the Chat Completions streaming format.
 const IDLE_TIMEOUT_MS = 1_500;
 const CONTEXT_TOKEN_BUDGET = 400;
 
-let fake: FakeOpenAI;
-let server: DevServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startDevServer({
-    vars: {
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: "test-key-not-secret",
-      OPENAI_MODEL: "fake-model",
-      MODEL_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
-      CONTEXT_TOKEN_BUDGET: String(CONTEXT_TOKEN_BUDGET)
-    }
-  });
+const app = useTestApp({
+  vars: { MODEL_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), CONTEXT_TOKEN_BUDGET: String(CONTEXT_TOKEN_BUDGET) }
 });
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
-beforeEach(() => fake.reset());
 
-const requestsFor = (marker: string) => fake.requests.filter((r) => r.lastUserText?.includes(marker));
+const requestsFor = (marker: string) => app.fake.requests.filter((r) => r.lastUserText?.includes(marker));
 
 async function ask(
   socket: Awaited<ReturnType<typeof openSocket>>,
@@ -55,7 +30,7 @@ async function ask(
 
 describe("answers from an OpenAI-compatible provider", () => {
   it("streams the provider's answer and sends the room's system prompt, model and temperature", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom({ systemPrompt: "You are SYS-MARKER.", model: "room-model", temperature: 0.25 });
     const socket = await openSocket(api.roomSocketUrl(room.id));
     // Paced far wider than the 16 ms coalescing window, so the answer arrives
@@ -90,7 +65,7 @@ describe("answers from an OpenAI-compatible provider", () => {
   });
 
   it("runs a tool call and shows it as a message part", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const socket = await openSocket(api.roomSocketUrl(room.id));
     await ask(socket, "what time is it? [[fake:tool=get_current_time]]");
@@ -105,7 +80,7 @@ describe("answers from an OpenAI-compatible provider", () => {
   });
 
   it("stops a model that keeps calling tools after the step limit", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const result = await api.send(room.id, "loop forever [[fake:tool=get_current_time,loop]]");
     expect(result.status).toBe(200);
@@ -115,7 +90,7 @@ describe("answers from an OpenAI-compatible provider", () => {
   });
 
   it("sends only the recent history that fits the context budget", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     for (let i = 0; i < 8; i++) {
       const { status } = await api.send(room.id, `filler ${i} ${"lorem ipsum ".repeat(40)}`);
@@ -135,10 +110,10 @@ describe("answers from an OpenAI-compatible provider", () => {
   });
 
   it("answers two users sending at once in order, keeping both messages", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
-    const a = await openSocket(api.roomSocketUrl(room.id), (await signIn(server.url, "A")).headers);
-    const b = await openSocket(api.roomSocketUrl(room.id), (await signIn(server.url, "B")).headers);
+    const a = await openSocket(api.roomSocketUrl(room.id), (await signIn(app.url, "A")).headers);
+    const b = await openSocket(api.roomSocketUrl(room.id), (await signIn(app.url, "B")).headers);
     const first = chatRequest("[[fake:slow=20]] from A");
     const second = chatRequest("[[fake:slow=20]] from B");
     a.send(first.frame);
@@ -167,15 +142,15 @@ describe("answers from an OpenAI-compatible provider", () => {
 
 describe("stop, resume, regenerate, edit", () => {
   it("stops an answer: the provider request is aborted and the partial answer is kept, marked stopped", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const socket = await openSocket(api.roomSocketUrl(room.id));
     const { id, frame } = chatRequest("[[fake:slow=100]] a long story please, with many many words in it");
     socket.send(frame);
     await socket.next((f) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta"));
-    const upstream = await fake.waitForRequest((r) => r.lastUserText?.includes("a long story") ?? false);
+    const upstream = await app.fake.waitForRequest((r) => r.lastUserText?.includes("a long story") ?? false);
     socket.send({ type: "cf_agent_chat_request_cancel", id });
-    await fake.waitForClientClose(upstream.id, 10_000);
+    await app.fake.waitForClientClose(upstream.id, 10_000);
     const history = await waitFor(
       () => api.messages(room.id),
       (h) => h.messages.at(-1)?.metadata?.stopped === true
@@ -187,7 +162,7 @@ describe("stop, resume, regenerate, edit", () => {
   });
 
   it("lets anyone in the room stop an answer, not just its sender", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const sender = await openSocket(api.roomSocketUrl(room.id));
     const other = await openSocket(api.roomSocketUrl(room.id));
@@ -197,9 +172,11 @@ describe("stop, resume, regenerate, edit", () => {
     const seen = await other.next(
       (f) => f.type === "cf_agent_use_chat_response" && typeof f.body === "string" && f.body.includes("text-delta")
     );
-    const upstream = await fake.waitForRequest((r) => r.lastUserText?.includes("stop me from the other tab") ?? false);
+    const upstream = await app.fake.waitForRequest(
+      (r) => r.lastUserText?.includes("stop me from the other tab") ?? false
+    );
     other.send({ type: "cf_agent_chat_request_cancel", id: seen.id });
-    await fake.waitForClientClose(upstream.id, 10_000);
+    await app.fake.waitForClientClose(upstream.id, 10_000);
     await sender.next(isDone(id), 10_000);
     await waitFor(
       () => api.messages(room.id),
@@ -210,7 +187,7 @@ describe("stop, resume, regenerate, edit", () => {
   });
 
   it("resumes a stream for a client that connects mid-answer: the answer so far, then the rest live", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const sender = await openSocket(api.roomSocketUrl(room.id));
     // Paced so the answer (10 chunks) is still streaming when the late client joins on a busy machine.
@@ -238,7 +215,7 @@ describe("stop, resume, regenerate, edit", () => {
   });
 
   it("regenerates the last answer in place", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const socket = await openSocket(api.roomSocketUrl(room.id));
     await ask(socket, "regenerate this");
@@ -255,7 +232,7 @@ describe("stop, resume, regenerate, edit", () => {
   });
 
   it("edits and resends a user message, replacing everything after it", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const socket = await openSocket(api.roomSocketUrl(room.id));
     await ask(socket, "first question");
@@ -280,7 +257,7 @@ describe("stop, resume, regenerate, edit", () => {
 
 describe("provider failures", () => {
   async function failingTurn(directive: string) {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const socket = await openSocket(api.roomSocketUrl(room.id));
     const text = `please fail ${directive}`;
@@ -307,7 +284,7 @@ describe("provider failures", () => {
   });
 
   it("retries 429 with backoff and answers when the provider recovers", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const result = await api.send(room.id, "busy provider [[fake:fail=2,status=429]]");
     expect(result.body.status).toBe("completed");
@@ -350,7 +327,7 @@ describe("provider failures", () => {
 
 describe("deleting a room mid-answer", () => {
   it("aborts the answer, closes every socket, fails the in-flight REST send with 404, and leaves nothing reachable", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const list = await openSocket(api.listSocketUrl());
     await list.next((f) => f.type === "rooms");
@@ -359,7 +336,7 @@ describe("deleting a room mid-answer", () => {
     const { id, frame } = chatRequest("[[fake:slow=100]] a long answer that will be cut off by a delete");
     streaming.send(frame);
     await streaming.next((f) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta"));
-    const upstream = await fake.waitForRequest((r) => r.lastUserText?.includes("cut off by a delete") ?? false);
+    const upstream = await app.fake.waitForRequest((r) => r.lastUserText?.includes("cut off by a delete") ?? false);
     // A REST send queued behind the streaming answer.
     const restSend = api.send(room.id, "[[fake:slow=100]] queued over REST");
 
@@ -369,7 +346,7 @@ describe("deleting a room mid-answer", () => {
     const [closedA, closedB] = await Promise.all([streaming.closed, watching.closed]);
     expect(closedA.code).not.toBe(1000);
     expect(closedB.code).not.toBe(1000);
-    await fake.waitForClientClose(upstream.id, 10_000);
+    await app.fake.waitForClientClose(upstream.id, 10_000);
     const rest = await restSend;
     expect(rest.status).toBe(404);
     expect(rest.body.error.code).toBe("not_found:room");
@@ -385,7 +362,7 @@ describe("deleting a room mid-answer", () => {
 
 describe("logs", () => {
   it("never hold message text or prompts, even when the provider fails or the request is bad", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom({ systemPrompt: "SYSTEM-PROMPT-MARKER-7f3a" });
     const socket = await openSocket(api.roomSocketUrl(room.id));
     const markers = ["USER-TEXT-MARKER-91c2", "USER-TEXT-MARKER-5d0e"];
@@ -400,10 +377,10 @@ describe("logs", () => {
     });
     expect(requestsFor(markers[0]).length).toBeGreaterThan(0);
     await waitFor(
-      async () => server.output(),
+      async () => app.server.output(),
       (log) => /\[model\] request failed/.test(log)
     );
-    const log = server.output();
+    const log = app.server.output();
     for (const marker of [...markers, "SYSTEM-PROMPT-MARKER-7f3a", "BODY-MARKER-aa11"]) {
       expect(log, marker).not.toContain(marker);
     }

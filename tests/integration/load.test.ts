@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { chatRequest, client, isDone, messageText, openSocket, type Socket } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { chatRequest, isDone, messageText } from "../support/chat-protocol";
+import { restClient } from "../support/rest-client";
+import { openSocket, type Socket } from "../support/socket";
+import { useTestApp } from "../support/test-app";
 
 // Many sockets across many rooms, all sending at once, on loopback only and
 // bounded in count and time. Afterwards every acknowledged message must be
@@ -10,22 +11,11 @@ const ROOMS = 8;
 const CLIENTS_PER_ROOM = 5;
 const MESSAGES_PER_CLIENT = 4;
 
-let fake: FakeOpenAI;
-let server: DevServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startDevServer({
-    vars: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "k", OPENAI_MODEL: "fake-model", RATE_LIMIT_SCALE: "0" }
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
+const app = useTestApp({ vars: { RATE_LIMIT_SCALE: "0" } });
 
 describe("load", () => {
   it(`stores every acknowledged message exactly once with ${ROOMS * CLIENTS_PER_ROOM} clients in ${ROOMS} rooms`, async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const rooms = await Promise.all(Array.from({ length: ROOMS }, (_, i) => api.createRoom({ name: `load ${i}` })));
     const sockets: Array<{ roomId: string; sender: string; socket: Socket }> = [];
     for (const room of rooms) {

@@ -1,34 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SYNTHESIS_SYSTEM_PROMPT } from "../../src/server/domain/panel";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { chatRequest, client, isDone, messageText, openSocket, type Socket, signIn, uniqueName } from "./helpers";
+import { chatRequest, isDone, messageText } from "../support/chat-protocol";
+import { restClient, signIn } from "../support/rest-client";
+import { openSocket, type Socket } from "../support/socket";
+import { useTestApp } from "../support/test-app";
+import { uniqueName } from "../support/wait";
 
 // Panels over the real dev server: fan-out to every persona facet, fan-in
 // by the room's assistant, with one panellist failing and one timing out.
 const PERSONA_TIMEOUT_MS = 6_000;
 
-let fake: FakeOpenAI;
-let server: DevServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startDevServer({
-    vars: {
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: "test-key-not-secret",
-      OPENAI_MODEL: "fake-model",
-      PERSONA_TIMEOUT_MS: String(PERSONA_TIMEOUT_MS)
-    }
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
-beforeEach(() => fake.reset());
+const app = useTestApp({ vars: { PERSONA_TIMEOUT_MS: String(PERSONA_TIMEOUT_MS) } });
 
 async function panelRoom(prompts: Record<string, string>) {
-  const api = client(server.url, uniqueName("ws"));
+  const api = restClient(app.url, { workspace: uniqueName("ws") });
   const room = await api.createRoom({ systemPrompt: "Room prompt." });
   for (const [name, systemPrompt] of Object.entries(prompts)) {
     const response = await api.call(`/${room.id}/personas`, { method: "POST", json: { name, systemPrompt } });
@@ -56,13 +41,13 @@ describe("panels", () => {
     // The hanging panellist held the synthesis back only until its timeout.
     expect(Date.now() - started).toBeLessThan(PERSONA_TIMEOUT_MS + 20_000);
 
-    const panellists = fake.requests.filter((r) => systemOf(r).includes("This is a panel"));
+    const panellists = app.fake.requests.filter((r) => systemOf(r).includes("This is a panel"));
     expect(panellists).toHaveLength(3);
     expect(panellists.every((r) => systemOf(r).includes("The panel question: Should we ship on Friday?"))).toBe(true);
     const cy = panellists.find((r) => systemOf(r).includes("Stuck."));
     expect(cy?.closedByClient).toBe(true);
 
-    const synthesis = fake.requests.find((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT));
+    const synthesis = app.fake.requests.find((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT));
     expect(synthesis).toBeDefined();
     expect(systemOf(synthesis!)).toContain("Room prompt.");
     expect(synthesis!.lastUserText).toContain("@Ada said:\nShip it.");
@@ -89,18 +74,18 @@ describe("panels", () => {
     const socket = await openSocket(api.roomSocketUrl(room.id));
     const request = chatRequest("/panel [[fake:hang]] endless question");
     socket.send(request.frame);
-    await fake.waitForRequest(
-      () => fake.requests.filter((r) => r.lastUserText?.includes("endless question")).length === 3,
+    await app.fake.waitForRequest(
+      () => app.fake.requests.filter((r) => r.lastUserText?.includes("endless question")).length === 3,
       20_000
     );
     socket.send({ type: "cf_agent_chat_request_cancel", id: request.id });
     await socket.next(isDone(request.id), 20_000);
 
-    const calls = fake.requests.filter((r) => r.lastUserText?.includes("endless question"));
+    const calls = app.fake.requests.filter((r) => r.lastUserText?.includes("endless question"));
     expect(calls).toHaveLength(3);
     // Every upstream request was aborted by us, not finished by the provider.
-    await Promise.all(calls.map((call) => fake.waitForClientClose(call.id, 10_000)));
-    expect(fake.requests.some((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
+    await Promise.all(calls.map((call) => app.fake.waitForClientClose(call.id, 10_000)));
+    expect(app.fake.requests.some((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
     const { messages } = await api.messages(room.id);
     const answers = messages.filter((m) => m.role === "assistant");
     expect(answers).toHaveLength(3);
@@ -112,7 +97,7 @@ describe("panels", () => {
     const { api, room } = await panelRoom({ Ada: "Slow. [[fake:chunks=2000,slow=50]]", Cy: "Stuck. [[fake:hang]]" });
     const sockets: Socket[] = [];
     try {
-      const [alice, bob, carol] = await Promise.all(["Alice", "Bob", "Carol"].map((n) => signIn(server.url, n)));
+      const [alice, bob, carol] = await Promise.all(["Alice", "Bob", "Carol"].map((n) => signIn(app.url, n)));
       const aliceSocket = await openSocket(api.roomSocketUrl(room.id), alice.headers);
       const bobSocket = await openSocket(api.roomSocketUrl(room.id), bob.headers);
       sockets.push(aliceSocket, bobSocket);
@@ -135,7 +120,7 @@ describe("panels", () => {
       const carolSocket = await openSocket(api.roomSocketUrl(room.id), carol.headers);
       sockets.push(carolSocket);
       await carolSocket.next(isTurn(true), 10_000);
-      await fake.waitForRequest((r) => systemOf(r).includes("Stuck."), 20_000);
+      await app.fake.waitForRequest((r) => systemOf(r).includes("Stuck."), 20_000);
 
       bobSocket.send({ type: "cf_agent_chat_request_cancel", id: request.id });
       await Promise.all([
@@ -143,10 +128,10 @@ describe("panels", () => {
         carolSocket.next(isTurn(false), 20_000),
         aliceSocket.next(isDone(request.id), 20_000)
       ]);
-      const calls = fake.requests.filter((r) => systemOf(r).includes("This is a panel"));
+      const calls = app.fake.requests.filter((r) => systemOf(r).includes("This is a panel"));
       expect(calls).toHaveLength(2);
-      await Promise.all(calls.map((call) => fake.waitForClientClose(call.id, 10_000)));
-      expect(fake.requests.some((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
+      await Promise.all(calls.map((call) => app.fake.waitForClientClose(call.id, 10_000)));
+      expect(app.fake.requests.some((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
 
       const { messages } = await api.messages(room.id);
       const answers = messages.filter((m) => m.role === "assistant");

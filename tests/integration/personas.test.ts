@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { chatRequest, client, isDone, messageText, openSocket, uniqueName, waitFor } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { chatRequest, isDone, messageText } from "../support/chat-protocol";
+import { restClient } from "../support/rest-client";
+import { openSocket } from "../support/socket";
+import { useTestApp } from "../support/test-app";
+import { uniqueName, waitFor } from "../support/wait";
 
 // Personas over the real dev server: each persona is a facet of its room
 // that calls the (fake) provider itself; the room relays the answers.
-let fake: FakeOpenAI;
-let server: DevServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startDevServer({
-    vars: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key-not-secret", OPENAI_MODEL: "fake-model" }
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
-beforeEach(() => fake.reset());
+const app = useTestApp();
 
 async function roomWith(names: Array<string | { name: string; systemPrompt?: string; tools?: string[] }>) {
-  const api = client(server.url, uniqueName("ws"));
+  const api = restClient(app.url, { workspace: uniqueName("ws") });
   const room = await api.createRoom();
   const personas: Record<string, any> = {};
   for (const entry of names) {
@@ -50,7 +40,7 @@ describe("mentions", () => {
 
     const second = await api.send(room.id, "@Ada when is the launch?");
     expect(second.status).toBe(200);
-    const request = fake.requests.filter((r) => r.lastUserText?.includes("when is the launch")).at(-1);
+    const request = app.fake.requests.filter((r) => r.lastUserText?.includes("when is the launch")).at(-1);
     expect(request).toBeDefined();
     const system = systemOf(request!);
     expect(system).toContain("You are Ada, a meticulous planner.");
@@ -87,7 +77,7 @@ describe("mentions", () => {
     expect(messageText(lastAda)).toMatch(/^t0 t1 /);
 
     // Both upstream requests overlapped in time.
-    const calls = fake.requests.filter((r) => r.lastUserText?.includes("count for me"));
+    const calls = app.fake.requests.filter((r) => r.lastUserText?.includes("count for me"));
     expect(calls).toHaveLength(2);
     const [a, b] = calls;
     expect(a.startedAt).toBeLessThan(b.finishedAt!);
@@ -112,7 +102,7 @@ describe("mentions", () => {
     const { api, room } = await roomWith(["Ada", "Bob"]);
     expect((await api.send(room.id, "@Ada say something [[fake:text=Ada thinks tea.]]")).status).toBe(200);
     expect((await api.send(room.id, "@Bob what did Ada say?")).status).toBe(200);
-    const request = fake.requests.find((r) => r.lastUserText?.includes("what did Ada say"));
+    const request = app.fake.requests.find((r) => r.lastUserText?.includes("what did Ada say"));
     const messages = request!.body.messages as any[];
     expect(messages).toContainEqual({ role: "user", content: "[@Ada] Ada thinks tea." });
     expect(messages.filter((m) => m.role === "assistant")).toEqual([]);
@@ -142,7 +132,7 @@ describe("the room's default responder", () => {
     expect(((await patched.json()) as any).settings.defaultResponder).toBe("nobody");
 
     expect((await api.send(room.id, "just people talking")).status).toBe(200);
-    expect(fake.requests.filter((r) => r.lastUserText?.includes("just people talking"))).toEqual([]);
+    expect(app.fake.requests.filter((r) => r.lastUserText?.includes("just people talking"))).toEqual([]);
     let { messages } = await api.messages(room.id);
     expect(messages.map((m) => m.role)).toEqual(["user"]);
     expect(messages[0].metadata.noReply).toBe(true);
@@ -169,7 +159,7 @@ describe("the room's default responder", () => {
     expect(messages[1].metadata.persona).toBeUndefined();
     expect(messageText(messages[1])).toBe("Echo: plain question");
     await waitFor(
-      async () => fake.requests.length,
+      async () => app.fake.requests.length,
       (n) => n === 1
     );
   });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { chatRequest, client, isDone, messageText, openSocket, textOf } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { chatRequest, isDone, messageText, textOf } from "../support/chat-protocol";
+import { restClient } from "../support/rest-client";
+import { openSocket } from "../support/socket";
+import { useTestApp } from "../support/test-app";
 
 // A provider on a network that cuts its server-sent events anywhere (inside
 // lines, JSON strings and multi-byte characters), through the real app:
@@ -11,29 +12,12 @@ const IDLE_TIMEOUT_MS = 2_000;
 const LONG_ANSWER_MS = Number(process.env.ROOMS_LONG_ANSWER_MS) || 20_000;
 const LONG_ANSWER_GAP_MS = 250;
 
-let fake: FakeOpenAI;
-let server: DevServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startDevServer({
-    vars: {
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: "test-key-not-secret",
-      OPENAI_MODEL: "fake-model",
-      MODEL_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
-      RATE_LIMIT_SCALE: "0"
-    }
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
+const app = useTestApp({ vars: { MODEL_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), RATE_LIMIT_SCALE: "0" } });
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `t${i} `).join("");
 
 async function askAndWait(text: string, timeoutMs: number) {
-  const api = client(server.url);
+  const api = restClient(app.url);
   const room = await api.createRoom();
   const socket = await openSocket(api.roomSocketUrl(room.id));
   const request = chatRequest(text);

@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkTraceTree, parseTraceparent } from "../../src/server/domain/trace";
 import type { TraceSpan } from "../../src/shared/traces";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { chatRequest, client, isDone, isResponse, messageText, openSocket, waitFor } from "./helpers";
+import { chatRequest, isDone, isResponse, messageText } from "../support/chat-protocol";
+import { type RestClient, restClient } from "../support/rest-client";
+import { openSocket } from "../support/socket";
+import { useTestApp } from "../support/test-app";
+import { waitFor } from "../support/wait";
 
 // Traces over the real dev server: the client's traceparent reaches the
 // room, every span it records, and the provider's request headers.
-let fake: FakeOpenAI;
-let server: DevServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startDevServer({
-    vars: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "k", OPENAI_MODEL: "fake-model", MODEL_IDLE_TIMEOUT_MS: "3000" },
-    // Eight developers share two cores: give the first start room.
-    startTimeoutMs: 240_000
-  });
-}, 300_000);
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
+const app = useTestApp({ vars: { MODEL_IDLE_TIMEOUT_MS: "3000" } });
 
 const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("");
 function clientContext() {
@@ -29,14 +18,14 @@ function clientContext() {
   return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
 }
 
-async function trace(api: ReturnType<typeof client>, roomId: string, traceId: string): Promise<TraceSpan[]> {
+async function trace(api: RestClient, roomId: string, traceId: string): Promise<TraceSpan[]> {
   const response = await api.call(`/${roomId}/traces/${traceId}`);
   expect(response.status).toBe(200);
   return ((await response.json()) as { spans: TraceSpan[] }).spans;
 }
 
 /** Waits until the trace has no running span (the turn's ending is recorded just after the answer). */
-function settledTrace(api: ReturnType<typeof client>, roomId: string, traceId: string, timeoutMs = 20_000) {
+function settledTrace(api: RestClient, roomId: string, traceId: string, timeoutMs = 20_000) {
   return waitFor(
     async () => {
       const response = await api.call(`/${roomId}/traces/${traceId}`);
@@ -48,12 +37,12 @@ function settledTrace(api: ReturnType<typeof client>, roomId: string, traceId: s
 }
 
 function upstreamFor(traceId: string) {
-  return fake.requests.filter((r) => parseTraceparent(r.headers.traceparent)?.traceId === traceId);
+  return app.fake.requests.filter((r) => parseTraceparent(r.headers.traceparent)?.traceId === traceId);
 }
 
 describe("traces", () => {
   it("a plain REST answer: one closed tree from the client's traceparent to the provider request", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const ctx = clientContext();
     const response = await api.call(`/${room.id}/messages`, {
@@ -91,7 +80,7 @@ describe("traces", () => {
   });
 
   it("without a traceparent a trace is created, and a malformed one is replaced", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const plain = await api.send(room.id, "no header");
     const created = plain.body.assistantMessage.metadata.traceId;
@@ -111,7 +100,7 @@ describe("traces", () => {
   });
 
   it("a tool call over the WebSocket: model, tool, model under one turn", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const ctx = clientContext();
     const socket = await openSocket(api.roomSocketUrl(room.id));
@@ -143,7 +132,7 @@ describe("traces", () => {
   });
 
   it("a stopped answer closes every span as stopped (and is reported streaming until then)", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const ctx = clientContext();
     const socket = await openSocket(api.roomSocketUrl(room.id));
@@ -167,7 +156,7 @@ describe("traces", () => {
   });
 
   it("an upstream failure records the error code on the turn", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const ctx = clientContext();
     const response = await api.call(`/${room.id}/messages`, {
@@ -189,7 +178,7 @@ describe("traces", () => {
 
 describe("a delegated task", () => {
   it("is listed in the agents tree while it runs, and its span nests under the delegate call", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const ctx = clientContext();
     const args = { task: "[[fake:chunks=120,slow=40]] Count slowly", excerpts: [] };
@@ -237,7 +226,7 @@ describe("a delegated task", () => {
 
 describe("structured cross-facet errors", () => {
   async function personaRoom(prompts: Record<string, string>) {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     for (const [name, systemPrompt] of Object.entries(prompts)) {
       const response = await api.call(`/${room.id}/personas`, { method: "POST", json: { name, systemPrompt } });
@@ -246,7 +235,7 @@ describe("structured cross-facet errors", () => {
     return { api, room };
   }
   const requestsWith = (marker: string) =>
-    fake.requests.filter((r) =>
+    app.fake.requests.filter((r) =>
       (r.body.messages as any[]).some((m) => m.role === "system" && m.content.includes(marker))
     );
 
@@ -284,7 +273,7 @@ describe("structured cross-facet errors", () => {
   }, 120_000);
 
   it("a retryable task failure is retried once as a new run under the same delegate call", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const ctx = clientContext();
     const marker = hex(8);
@@ -303,7 +292,7 @@ describe("structured cross-facet errors", () => {
       status: "completed",
       result: expect.stringContaining(`Sum up ${marker}`)
     });
-    expect(fake.requests.filter((r) => r.lastUserText?.includes(`Sum up ${marker}`))).toHaveLength(4);
+    expect(app.fake.requests.filter((r) => r.lastUserText?.includes(`Sum up ${marker}`))).toHaveLength(4);
 
     const spans = await settledTrace(api, room.id, ctx.traceId);
     expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
@@ -356,7 +345,7 @@ describe("structured cross-facet errors", () => {
 
 describe("a server killed mid-answer", () => {
   it("closes the interrupted spans on wake and the recovered answer keeps its trace", async () => {
-    const api = client(server.url);
+    const api = restClient(app.url);
     const room = await api.createRoom();
     const ctx = clientContext();
     const socket = await openSocket(api.roomSocketUrl(room.id));
@@ -367,7 +356,7 @@ describe("a server killed mid-answer", () => {
       async () => socket.frames.filter((f) => isResponse(id)(f) && String(f.body ?? "").includes("text-delta")).length,
       (n) => n >= 6
     );
-    await server.restart({ hard: true });
+    await app.server.restart({ hard: true });
 
     const back = await openSocket(api.roomSocketUrl(room.id));
     const spans = await waitFor(

@@ -45,3 +45,11 @@ export function textOf(frames: unknown[], requestId: string): string {
     .map((c) => c.delta)
     .join("");
 }
+
+/** The text parts of a stored message, joined. */
+export function messageText(message: any): string {
+  return (message?.parts ?? [])
+    .filter((p: any) => p.type === "text")
+    .map((p: any) => p.text)
+    .join("");
+}

@@ -1,0 +1,100 @@
+/**
+ * The app as integration and browser tests run it: the real dev server
+ * (workerd, Durable Objects, facets) answering through a local fake OpenAI
+ * provider, or through the built-in offline model. `useTestApp` starts one
+ * per test file and stops it after, and gives every test a fresh fake.
+ */
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { type DevServer, startDevServer } from "./dev-server";
+import { type FakeOpenAI, startFakeOpenAI } from "./fake-openai";
+
+export interface TestAppOptions {
+  /** `fake` (default): a local fake OpenAI server; `offline`: no provider, the built-in offline model. */
+  provider?: "fake" | "offline";
+  /** More Worker variables (they win over the provider's). */
+  vars?: Record<string, string>;
+  /** Two busy cores shared by several developers can take minutes to start Vite and workerd. */
+  startTimeoutMs?: number;
+  /** Load the client once up front so Vite optimises its dependencies before a browser asks. */
+  warmClient?: boolean;
+}
+
+export interface TestApp {
+  server: DevServer;
+  url: string;
+  /** The fake provider; throws for an offline app. */
+  readonly fake: FakeOpenAI;
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 240_000;
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const fake = options.provider === "offline" ? null : await startFakeOpenAI();
+  const providerVars: Record<string, string> = fake
+    ? { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key-not-secret", OPENAI_MODEL: "fake-model" }
+    : {};
+  const server = await startDevServer({
+    vars: { ...providerVars, ...options.vars },
+    startTimeoutMs: options.startTimeoutMs ?? START_TIMEOUT_MS
+  }).catch(async (error: unknown) => {
+    await fake?.close();
+    throw error;
+  });
+  if (options.warmClient) {
+    await fetch(`${server.url}/`).then((r) => r.text());
+    // Best effort: a failure here shows again, with its cause, when the browser loads the page.
+    await fetch(`${server.url}/src/client/main.tsx`)
+      .then((r) => r.text())
+      .catch(() => "");
+  }
+  return {
+    server,
+    url: server.url,
+    get fake() {
+      if (!fake) throw new Error("this test app runs the offline model: it has no fake provider");
+      return fake;
+    },
+    async stop() {
+      await server.stop();
+      await fake?.close();
+    }
+  };
+}
+
+/**
+ * One app for the whole test file: started in beforeAll, stopped in
+ * afterAll, its fake provider reset before each test. Read its fields
+ * inside tests (they throw before the app has started).
+ */
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  let app: TestApp | undefined;
+  const started = () => {
+    if (!app) throw new Error("the test app is not started (use it inside tests and hooks)");
+    return app;
+  };
+  beforeAll(
+    async () => {
+      app = await startTestApp(options);
+    },
+    (options.startTimeoutMs ?? START_TIMEOUT_MS) + 60_000
+  );
+  afterAll(async () => {
+    await app?.stop();
+  });
+  beforeEach(() => {
+    if (options.provider !== "offline") started().fake.reset();
+  });
+  return {
+    get server() {
+      return started().server;
+    },
+    get url() {
+      return started().url;
+    },
+    get fake() {
+      return started().fake;
+    },
+    stop: () => started().stop()
+  };
+}
