@@ -1,40 +1,35 @@
 /**
- * Helpers for tests that run inside workerd. Requests go through the real
- * Worker entry (`exports.default.fetch`), so routing, validation and the
- * gate are all in the path.
+ * Helpers for tests that run inside workerd: the shared test kit
+ * (tests/support) with the real Worker entry (`exports.default.fetch`) as
+ * its fetch, so routing, validation and the gate are all in the path.
  */
 import { exports } from "cloudflare:workers";
 import type { RoomDetail } from "../../src/shared/protocol";
+import { createFrameLog, type Frame, type FrameLog } from "../support/frame-log";
+import {
+  type Fetcher,
+  type RequestOptions,
+  request,
+  restClient,
+  type SignedIn,
+  signIn as signInAt
+} from "../support/rest-client";
+import { uniqueName } from "../support/wait";
 
 export const BASE = "http://rooms.test";
 
-export function uniqueName(prefix = "t"): string {
-  return `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+const workerFetch: Fetcher = (req) => exports.default.fetch(req);
+
+export function api(path: string, init: RequestOptions = {}): Promise<Response> {
+  return request(BASE, path, init, workerFetch);
 }
 
-export function api(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
-  const { json, ...rest } = init;
-  const headers = new Headers(rest.headers);
-  if (json !== undefined) headers.set("content-type", "application/json");
-  return exports.default.fetch(
-    new Request(`${BASE}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body })
-  );
+export function createRoom(workspace: string, body: Record<string, unknown> = {}): Promise<RoomDetail> {
+  return restClient(BASE, { workspace, fetcher: workerFetch }).createRoom({ name: "Room", ...body });
 }
 
-export async function createRoom(workspace: string, body: Record<string, unknown> = {}): Promise<RoomDetail> {
-  const response = await api(`/api/workspaces/${workspace}/rooms`, {
-    method: "POST",
-    json: { name: "Room", ...body }
-  });
-  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-export interface TestSocket {
+export interface TestSocket extends Pick<FrameLog, "frames" | "next"> {
   ws: WebSocket;
-  frames: unknown[];
-  /** Resolves with the first frame (parsed JSON) matching the predicate, past or future. */
-  next<T = any>(predicate: (frame: any) => boolean, timeoutMs?: number): Promise<T>;
   closed: Promise<{ code: number; reason: string }>;
   send(frame: unknown): void;
 }
@@ -46,10 +41,9 @@ export async function connect(path: string, headers: Record<string, string> = {}
     throw new Error(`expected a WebSocket upgrade, got ${response.status}: ${await response.text()}`);
   }
   ws.accept();
-  const frames: unknown[] = [];
-  const waiters = new Set<{ predicate: (f: any) => boolean; resolve: (f: any) => void }>();
+  const log = createFrameLog(10_000);
   ws.addEventListener("message", (event) => {
-    let frame: unknown;
+    let frame: Frame;
     try {
       frame = JSON.parse(
         typeof event.data === "string" ? event.data : new TextDecoder().decode(event.data as ArrayBuffer)
@@ -57,59 +51,40 @@ export async function connect(path: string, headers: Record<string, string> = {}
     } catch {
       frame = event.data; // a non-JSON frame: kept raw for assertions
     }
-    frames.push(frame);
-    for (const waiter of [...waiters]) {
-      if (waiter.predicate(frame)) {
-        waiters.delete(waiter);
-        waiter.resolve(frame);
-      }
-    }
+    log.record(frame);
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     ws.addEventListener("close", (event) => resolve({ code: event.code, reason: event.reason }))
   );
   return {
     ws,
-    frames,
+    frames: log.frames,
+    next: log.next,
     closed,
-    send: (frame) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
-    next(predicate, timeoutMs = 10_000) {
-      const seen = frames.find(predicate);
-      if (seen !== undefined) return Promise.resolve(seen as any);
-      return new Promise((resolve, reject) => {
-        const waiter = { predicate, resolve };
-        waiters.add(waiter);
-        setTimeout(() => {
-          if (waiters.delete(waiter))
-            reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames).slice(0, 2000)}`));
-        }, timeoutMs);
-      });
-    }
+    send: (frame) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame))
   };
 }
 
-export interface SignedIn {
-  user: { id: string; name: string; kind: string };
-  /** The `Cookie` header value that carries the session. */
-  cookie: string;
-  headers: { cookie: string };
-}
-
 /** POST /api/session through the real Worker: a second call is a second person. */
-export async function signIn(name: string, extra: Record<string, unknown> = {}): Promise<SignedIn> {
-  const response = await api("/api/session", { method: "POST", json: { name, ...extra } });
-  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  const cookie = sessionCookie(response);
-  const { user } = await response.json<{ user: SignedIn["user"] }>();
-  return { user, cookie, headers: { cookie } };
+export function signIn(name: string, extra: Record<string, unknown> = {}): Promise<SignedIn> {
+  return signInAt(BASE, name, extra, workerFetch);
 }
 
-/** The `name=value` of the session cookie a response sets. */
-export function sessionCookie(response: Response): string {
-  const header = response.headers.get("set-cookie") ?? "";
-  const match = header.match(/rooms_session=[^;]+/);
-  if (!match) throw new Error(`no session cookie in: ${header}`);
-  return match[0];
+/** A room's stored messages, newest page, as the wire sends them. */
+export async function history(workspace: string, roomId: string) {
+  return (await (await api(`/api/workspaces/${workspace}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
+}
+
+/** A room in a fresh workspace with one question and its answer, and its history before the test acts. */
+export async function roomWithOneExchange() {
+  const ws = uniqueName();
+  const room = await createRoom(ws);
+  const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+    method: "POST",
+    json: { text: "original" }
+  });
+  if (sent.status !== 200) throw new Error(`send failed: ${sent.status} ${await sent.text()}`);
+  return { ws, room, before: await history(ws, room.id) };
 }
 
 export function roomPath(workspace: string, roomId: string): string {
@@ -117,3 +92,6 @@ export function roomPath(workspace: string, roomId: string): string {
 }
 
 export { chatRequest, isDone } from "../support/chat-protocol";
+export { sessionCookie } from "../support/rest-client";
+
+export { uniqueName };

@@ -6,22 +6,7 @@ import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { FRAMEWORK_FRAME_TYPES } from "../../src/server/domain/room-frames";
 import { ChatRoom } from "../../src/server/index";
 import { MAX_ROOMS_PER_WORKSPACE } from "../../src/shared/constants";
-import { api, connect, createRoom, roomPath, uniqueName } from "./helpers";
-
-async function history(ws: string, roomId: string) {
-  return (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
-}
-
-async function roomWithOneExchange() {
-  const ws = uniqueName();
-  const room = await createRoom(ws);
-  const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
-    method: "POST",
-    json: { text: "original" }
-  });
-  expect(sent.status).toBe(200);
-  return { ws, room, before: await history(ws, room.id) };
-}
+import { api, connect, createRoom, history, roomPath, roomWithOneExchange, uniqueName } from "./helpers";
 
 /** The frame types a room client may send; every other type must be refused. */
 const ACCEPTED: Record<string, (frame: any) => boolean> = {

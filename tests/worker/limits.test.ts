@@ -3,22 +3,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { MAX_MESSAGE_LENGTH, MAX_MESSAGES_PER_ROOM, MAX_WS_FRAME_BYTES, RATE_LIMITS } from "../../src/shared/constants";
-import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
-
-async function history(ws: string, roomId: string) {
-  return (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
-}
-
-async function roomWithOneExchange() {
-  const ws = uniqueName();
-  const room = await createRoom(ws);
-  const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
-    method: "POST",
-    json: { text: "original" }
-  });
-  expect(sent.status).toBe(200);
-  return { ws, room, before: await history(ws, room.id) };
-}
+import {
+  api,
+  chatRequest,
+  connect,
+  createRoom,
+  history,
+  isDone,
+  roomPath,
+  roomWithOneExchange,
+  uniqueName
+} from "./helpers";
 
 describe("what a room socket refuses", () => {
   it("refuses to clear the room's history", async () => {
