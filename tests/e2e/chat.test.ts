@@ -7,16 +7,16 @@ import { describe, expect, it } from "vitest";
 import type { MessageVersions } from "../../src/shared/protocol";
 import {
   composer,
-  eventually,
   log,
   messageRows,
+  messageText,
   newUser,
   rest,
   roomUrl,
   sendFromComposer,
-  textOf,
   uniqueName,
-  useAppAndBrowser
+  useAppAndBrowser,
+  waitFor
 } from "./helpers";
 
 const setup = useAppAndBrowser();
@@ -76,9 +76,9 @@ describe("a room, one person", () => {
     const user = messageRows(page, "user").last();
     expect(await user.textContent()).toContain("Ada");
 
-    const stored = await eventually(
+    const stored = await waitFor(
       () => rest.messages(setup.app.url, id),
-      (p) => p.messages.length === 2 && textOf(p.messages[1]).includes("t29")
+      (p) => p.messages.length === 2 && messageText(p.messages[1]).includes("t29")
     );
     expect(stored.messages[0].metadata?.author).toMatchObject({ name: "Ada" });
     await page.context().close();
@@ -101,11 +101,11 @@ describe("a room, one person", () => {
     await expect.poll(() => page.getByRole("button", { name: "Send message" }).count()).toBe(1);
 
     // The mark and the partial text survive a reload.
-    const stored = await eventually(
+    const stored = await waitFor(
       () => rest.messages(setup.app.url, id),
       (p) => p.messages.at(-1)?.metadata?.stopped === true
     );
-    expect(textOf(stored.messages.at(-1)!)).toContain("t3");
+    expect(messageText(stored.messages.at(-1)!)).toContain("t3");
     await page.reload();
     await lastAssistant(page).getByText("Stopped").waitFor();
     expect(await lastAssistant(page).textContent()).toContain("t3");
@@ -125,9 +125,9 @@ describe("a room, one person", () => {
     await expect.poll(() => log(page).getByText("First take on it.").count()).toBe(0);
     setup.app.fake.setScenario({ kind: "text" });
 
-    const stored = await eventually(
+    const stored = await waitFor(
       () => rest.messages(setup.app.url, id),
-      (p) => p.messages.length === 2 && textOf(p.messages[1]) === "Second, better take."
+      (p) => p.messages.length === 2 && messageText(p.messages[1]) === "Second, better take."
     );
     expect(stored.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     await page.reload();
@@ -156,16 +156,16 @@ describe("a room, one person", () => {
     await expect.poll(() => log(page).getByText("Follow-up question").count()).toBe(0);
     await expect.poll(() => messageRows(page).count()).toBe(2);
 
-    const stored = await eventually(
+    const stored = await waitFor(
       () => rest.messages(setup.app.url, id),
-      (p) => p.messages.length === 2 && textOf(p.messages[1]) === "Echo: Edited question"
+      (p) => p.messages.length === 2 && messageText(p.messages[1]) === "Echo: Edited question"
     );
-    expect(stored.messages.map(textOf)).toEqual(["Edited question", "Echo: Edited question"]);
+    expect(stored.messages.map(messageText)).toEqual(["Edited question", "Echo: Edited question"]);
     // Nothing was deleted: the original and its thread are version 1.
     const versions = (await fetch(`${setup.app.url}/api/rooms/${id}/messages/${stored.messages[0].id}/versions`).then(
       (r) => r.json()
     )) as MessageVersions;
-    expect(versions.versions.map((v) => v.messages.map(textOf))).toEqual([
+    expect(versions.versions.map((v) => v.messages.map(messageText))).toEqual([
       ["Original question", "Echo: Original question", "Follow-up question", "Echo: Follow-up question"],
       ["Edited question", "Echo: Edited question"]
     ]);
@@ -188,11 +188,11 @@ describe("a room, one person", () => {
     await alert.getByRole("button", { name: "Retry" }).click();
     await lastAssistant(page).getByText("Echo: Flaky please").waitFor();
     await expect.poll(() => lastAssistant(page).locator("[data-answer-error]").count()).toBe(0);
-    const stored = await eventually(
+    const stored = await waitFor(
       () => rest.messages(setup.app.url, id),
       (p) => p.messages.length === 2 && !p.messages[1].metadata?.error
     );
-    expect(textOf(stored.messages[1])).toBe("Echo: Flaky please");
+    expect(messageText(stored.messages[1])).toBe("Echo: Flaky please");
     await page.context().close();
   });
 
@@ -292,11 +292,11 @@ describe("a room, one person", () => {
       .getByText(/Echo: line one/)
       .waitFor();
     expect(await box.inputValue()).toBe("");
-    const stored = await eventually(
+    const stored = await waitFor(
       () => rest.messages(setup.app.url, id),
       (p) => p.messages.length === 2
     );
-    expect(textOf(stored.messages[0])).toBe("line one\nline two");
+    expect(messageText(stored.messages[0])).toBe("line one\nline two");
     await page.context().close();
   });
 });

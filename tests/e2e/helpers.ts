@@ -8,9 +8,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import type { ChatMessage, MessagePage, RoomDetail } from "../../src/shared/protocol";
-import { type DevServer, startDevServer } from "../support/dev-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
+import { restClient } from "../support/rest-client";
+import { startTestApp as startKitApp, type TestApp } from "../support/test-app";
+
+export { messageText } from "../support/chat-protocol";
+export type { TestApp } from "../support/test-app";
+export { uniqueName, waitFor } from "../support/wait";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /**
@@ -90,47 +94,22 @@ export async function newUser(
   return { context, page };
 }
 
-export interface TestApp {
-  server: DevServer;
-  fake: FakeOpenAI;
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** One dev server per test file, answering through the fake provider. */
+/**
+ * One dev server per test file, answering through the fake provider, with no
+ * rate limits (tests set rooms up over REST faster than a person would) and
+ * the client's dependencies optimised before the first page.
+ */
 export async function startTestApp(extraVars: Record<string, string> = {}): Promise<TestApp> {
-  const fake = await startFakeOpenAI();
-  const server = await startDevServer({
-    // A shared, busy machine can take minutes to optimise deps and start workerd.
-    startTimeoutMs: 170_000,
-    vars: {
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: "test-key",
-      OPENAI_MODEL: "fake-model",
-      // Tests set rooms up over REST faster than a person would.
-      RATE_LIMIT_SCALE: "0",
-      ...extraVars
-    }
+  const app = await startKitApp({
+    vars: { RATE_LIMIT_SCALE: "0", ...extraVars },
+    warmClient: true,
+    // Within the e2e hook timeout (180 s), so a slow start fails the hook rather than leaking a server.
+    startTimeoutMs: 170_000
   });
-  currentAppUrl = server.url;
-  // First page load makes Vite optimise client deps; do it once up front.
-  await fetch(`${server.url}/`).then((r) => r.text());
-  await fetch(`${server.url}/src/client/main.tsx`)
-    .then((r) => r.text())
-    .catch(() => "");
-  return {
-    server,
-    fake,
-    url: server.url,
-    async stop() {
-      await server.stop().catch(() => {});
-      await fake.close().catch(() => {});
-    }
-  };
+  currentAppUrl = app.url;
+  return app;
 }
 
-let counter = 0;
-/** Unique per run, so tests sharing a server never see each other's rooms by name. */
 /**
  * One app and one Chromium for a whole test file, started together in
  * beforeAll and stopped in afterAll. Read `.app` and `.browser` inside tests.
@@ -160,44 +139,27 @@ export function useAppAndBrowser(extraVars: Record<string, string> = {}): {
   };
 }
 
-export function uniqueName(prefix: string): string {
-  counter += 1;
-  return `${prefix} ${Date.now().toString(36)}${counter}`;
-}
-
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
+/** REST set-up without clicking, through the shared client; every call must succeed. */
 export const rest = {
-  createRoom: (base: string, body: { name: string; systemPrompt?: string }) =>
-    fetch(`${base}/api/rooms`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body)
-    }).then((r) => json<RoomDetail>(r)),
-  deleteRoom: (base: string, id: string) =>
-    fetch(`${base}/api/rooms/${id}`, { method: "DELETE" }).then((r) => json<void>(r)),
-  getRoom: (base: string, id: string) => fetch(`${base}/api/rooms/${id}`).then((r) => json<RoomDetail>(r)),
+  createRoom: (base: string, body: { name: string; systemPrompt?: string }) => restClient(base).createRoom(body),
+  deleteRoom: async (base: string, id: string) => {
+    const response = await restClient(base).call(`/${id}`, { method: "DELETE" });
+    if (!response.ok) throw new Error(`delete failed ${response.status}: ${await response.text()}`);
+  },
+  getRoom: async (base: string, id: string) => {
+    const response = await restClient(base).call(`/${id}`);
+    if (!response.ok) throw new Error(`get failed ${response.status}: ${await response.text()}`);
+    return (await response.json()) as RoomDetail;
+  },
   messages: (base: string, id: string, limit = 200) =>
-    fetch(`${base}/api/rooms/${id}/messages?limit=${limit}`).then((r) => json<MessagePage>(r)),
+    restClient(base).messages(id, `?limit=${limit}`) as Promise<MessagePage>,
   /** Sends through the REST path and waits for the answer. */
-  send: (base: string, id: string, text: string, author = "API") =>
-    fetch(`${base}/api/rooms/${id}/messages`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ text, author })
-    }).then((r) => json<{ status: string }>(r))
+  send: async (base: string, id: string, text: string, author = "API") => {
+    const { status, body } = await restClient(base).send(id, text, author);
+    if (status !== 200) throw new Error(`send failed ${status}: ${JSON.stringify(body)}`);
+    return body as { status: string };
+  }
 };
-
-export function textOf(message: ChatMessage): string {
-  return message.parts
-    .filter((p) => p.type === "text")
-    .map((p) => String(p.text))
-    .join("");
-}
 
 export const roomUrl = (base: string, id: string) => `${base}/sub/chat-room/${id}`;
 
@@ -211,22 +173,6 @@ export async function sendFromComposer(page: Page, text: string) {
   const box = composer(page);
   await box.fill(text);
   await box.press("Enter");
-}
-
-/** Poll a condition (for things outside the page, e.g. REST state). */
-export async function eventually<T>(
-  fn: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 15_000
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T;
-  do {
-    last = await fn();
-    if (check(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  } while (Date.now() < deadline);
-  return last;
 }
 
 export function screenshotPath(name: string): string {

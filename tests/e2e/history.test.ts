@@ -6,16 +6,16 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  eventually,
   launchBrowser,
   log,
   messageRows,
+  messageText,
   newUser,
   rest,
   roomUrl,
   startTestApp,
   type TestApp,
-  textOf
+  waitFor
 } from "./helpers";
 
 let app: TestApp;
@@ -120,7 +120,7 @@ describe("long rooms", () => {
     app.fake.setScenario({ kind: "text" });
 
     // The earlier answer is kept as version 1, so the room holds one more.
-    const after = await eventually(
+    const after = await waitFor(
       () => rest.getRoom(app.url, roomId),
       (r) => r.messageCount === total + 1,
       10_000
@@ -128,7 +128,7 @@ describe("long rooms", () => {
     expect(after.messageCount).toBe(total + 1);
     const page1 = await rest.messages(app.url, roomId);
     expect(page1.messages.length).toBe(before.messages.length);
-    expect(textOf(page1.messages.at(-1)!)).toBe("A regenerated answer.");
+    expect(messageText(page1.messages.at(-1)!)).toBe("A regenerated answer.");
     expect(page1.messages.at(-2)!.id).toBe(before.messages.at(-2)!.id);
     await context.close();
   });

@@ -9,12 +9,12 @@ import { ROOT } from "../support/dev-server";
 import {
   composer,
   messageRows,
+  messageText,
   newUser,
   PHONE,
   rest,
   roomUrl,
   sendFromComposer,
-  textOf,
   uniqueName,
   useAppAndBrowser
 } from "./helpers";
@@ -109,13 +109,13 @@ describe("talking while the AI answers", () => {
     }
     const stored = (await rest.messages(setup.app.url, room.id)).messages;
     expect(stored).toHaveLength(4);
-    const askA = stored.find((m) => m.role === "user" && textOf(m).includes("Alice asks first"));
-    const askB = stored.find((m) => m.role === "user" && textOf(m) === "Bob chimes in");
+    const askA = stored.find((m) => m.role === "user" && messageText(m).includes("Alice asks first"));
+    const askB = stored.find((m) => m.role === "user" && messageText(m) === "Bob chimes in");
     const answers = stored.filter((m) => m.role === "assistant");
     // One answer each, Alice's (complete) first, then Bob's.
     expect(answers.map((m) => m.metadata?.answers)).toEqual([askA?.id, askB?.id]);
-    expect(textOf(answers[0])).toContain("t39");
-    expect(textOf(answers[1])).toBe("Echo: Bob chimes in");
+    expect(messageText(answers[0])).toContain("t39");
+    expect(messageText(answers[1])).toBe("Echo: Bob chimes in");
     // Each message exactly once, on both screens.
     for (const { page } of [alice, bob]) {
       await expect.poll(() => messageRows(page, "user").filter({ hasText: "Bob chimes in" }).count()).toBe(1);
@@ -169,7 +169,7 @@ describe("the outbox", () => {
     await expect.poll(() => tray.count()).toBe(0);
     await messageRows(page, "assistant").filter({ hasText: "Echo: second while offline" }).waitFor({ timeout: 60_000 });
     const stored = await rest.messages(setup.app.url, room.id);
-    expect(stored.messages.filter((m) => m.role === "user").map(textOf)).toEqual([
+    expect(stored.messages.filter((m) => m.role === "user").map(messageText)).toEqual([
       "first while offline",
       "second while offline"
     ]);

@@ -5,16 +5,16 @@
 import { describe, expect, it } from "vitest";
 import {
   composer,
-  eventually,
   log,
   messageRows,
+  messageText,
   newUser,
   rest,
   roomUrl,
   sendFromComposer,
-  textOf,
   uniqueName,
-  useAppAndBrowser
+  useAppAndBrowser,
+  waitFor
 } from "./helpers";
 
 const setup = useAppAndBrowser();
@@ -136,9 +136,9 @@ describe("shared rooms", () => {
     const text = (await answer.locator(".markdown").allTextContents()).join(" ");
     expect(text.match(/t\d+/g)).toEqual(Array.from({ length: 50 }, (_, i) => `t${i}`));
 
-    const stored = await eventually(
+    const stored = await waitFor(
       () => rest.messages(setup.app.url, room.id),
-      (p) => p.messages.length === 2 && textOf(p.messages[1]).includes("t49")
+      (p) => p.messages.length === 2 && messageText(p.messages[1]).includes("t49")
     );
     expect(stored.messages.length).toBe(2);
     await context.close();
@@ -248,16 +248,21 @@ describe("shared rooms", () => {
           .textContent()
           .catch(() => "");
         const onServer = await rest.messages(setup.app.url, room.id).catch(() => null);
-        console.error("outbox:", tray, "server:", JSON.stringify(onServer?.messages.map((m) => [m.role, textOf(m)])));
+        console.error(
+          "outbox:",
+          tray,
+          "server:",
+          JSON.stringify(onServer?.messages.map((m) => [m.role, messageText(m)]))
+        );
         const shown = await messageRows(page).allTextContents();
         console.error("page shows:", JSON.stringify(shown), "console:", JSON.stringify(pageLog));
         throw error;
       });
-    const stored = await eventually(
+    const stored = await waitFor(
       () => rest.messages(setup.app.url, room.id),
       (p) => p.messages.length >= 6
     );
-    expect(stored.messages.filter((m) => m.role === "user").map(textOf)).toEqual([
+    expect(stored.messages.filter((m) => m.role === "user").map(messageText)).toEqual([
       "before the restart",
       "sent while the server was down",
       "and a second one"

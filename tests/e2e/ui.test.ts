@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import {
   composer,
   DESKTOP,
-  eventually,
   messageRows,
   newUser,
   PHONE,
@@ -16,7 +15,8 @@ import {
   screenshotPath,
   sendFromComposer,
   uniqueName,
-  useAppAndBrowser
+  useAppAndBrowser,
+  waitFor
 } from "./helpers";
 
 const setup = useAppAndBrowser();
@@ -346,7 +346,7 @@ describe("signing in", () => {
     await page.getByRole("button", { name: /1 person here/ }).waitFor();
     await sendFromComposer(page, "hello as Zoë");
     await messageRows(page, "user").last().getByText("Zoë Quinn").waitFor();
-    const stored = await eventually(
+    const stored = await waitFor(
       () => rest.messages(setup.app.url, room.id),
       (p) => p.messages.length >= 1
     );
