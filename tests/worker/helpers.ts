@@ -92,6 +92,6 @@ export function roomPath(workspace: string, roomId: string): string {
 }
 
 export { chatRequest, isDone } from "../support/chat-protocol";
+export type { SignedIn } from "../support/rest-client";
 export { sessionCookie } from "../support/rest-client";
-
 export { uniqueName };
