@@ -1,8 +1,10 @@
 /**
- * AppError is the one typed failure of the server. REST maps it to
- * `{ error: { code, message } }` with its status in `app.onError`; the
- * WebSocket paths map it to error frames. Anything else is a bug: logged,
- * and answered with a generic 500 that leaks nothing.
+ * AppError is the one typed failure of the server. `toErrorBody` is its one
+ * mapping to the wire: REST answers it with its status in `app.onError`, a
+ * REST send streamed as server-sent events ends with it as the `error`
+ * event, and room sockets send it as a `rooms_error` frame (the shared
+ * schema in src/shared/errors.ts). Anything else is a bug: logged, and
+ * answered with a generic error that leaks nothing.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorBody, ErrorCode } from "../shared/errors";
@@ -26,6 +28,13 @@ export class AppError extends Error {
   toBody(): ErrorBody {
     return { error: { code: this.code, message: this.message } };
   }
+}
+
+const UNEXPECTED: ErrorBody = { error: { code: "internal:unexpected", message: "Something went wrong on our side." } };
+
+/** The wire body of any failure: an AppError's own; anything else generic (the caller logs it). */
+export function toErrorBody(error: unknown): ErrorBody {
+  return error instanceof AppError ? error.toBody() : UNEXPECTED;
 }
 
 export const roomNotFound = (id: string) =>

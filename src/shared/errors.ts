@@ -1,6 +1,9 @@
 /**
- * The one error model shared by REST bodies and WebSocket error frames.
- * Codes are `<kind>:<subject>` so clients can branch on the kind alone.
+ * The one error model on every wire: REST bodies, the `error` event of a
+ * REST send streamed as server-sent events (both `ErrorBody`) and room
+ * socket frames (`RoomErrorFrame`). Codes are `<kind>:<subject>` so clients
+ * can branch on the kind alone. The server maps its AppError to them in one
+ * place (src/server/errors.ts); clients read them with `parseWireError`.
  */
 import { z } from "zod";
 
@@ -38,10 +41,23 @@ const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const ErrorBody = z.object({
-  error: z.object({
-    code: z.enum(ERROR_CODES),
-    message: z.string()
-  })
+/** What every failure tells its client: a typed code and a message meant for people. */
+export const WireError = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string().min(1)
 });
+export type WireError = z.infer<typeof WireError>;
+
+export const ErrorBody = z.object({ error: WireError });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const RoomErrorFrame = WireError.extend({ type: z.literal("rooms_error") });
+export type RoomErrorFrame = z.infer<typeof RoomErrorFrame>;
+
+/** The error in a REST body, an SSE `error` event's data or a room socket frame; null for anything else. */
+export function parseWireError(value: unknown): WireError | null {
+  const body = ErrorBody.safeParse(value);
+  if (body.success) return body.data.error;
+  const frame = RoomErrorFrame.safeParse(value);
+  return frame.success ? { code: frame.data.code, message: frame.data.message } : null;
+}

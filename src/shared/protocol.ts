@@ -17,6 +17,7 @@ import {
   MAX_TEMPERATURE,
   MIN_TEMPERATURE
 } from "./constants";
+import type { RoomErrorFrame } from "./errors";
 import type { IdentityKind, MessageAuthor } from "./identity";
 import type { Persona, PersonaRef } from "./personas";
 
@@ -270,7 +271,7 @@ export type RoomClientFrame = z.infer<typeof RoomClientFrame>;
 /** Room → clients. */
 export type RoomServerFrame =
   | { type: "rooms_presence"; users: PresenceUser[] }
-  | { type: "rooms_error"; code: string; message: string }
+  | RoomErrorFrame
   /** An outbox send is stored (or was already: `duplicate`), see shared/outbox.ts. */
   | { type: "rooms_ack"; clientMessageId: string; duplicate: boolean }
   /**

@@ -15,6 +15,7 @@ import { MessageType } from "@cloudflare/ai-chat/types";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { DEFAULT_WORKSPACE } from "../../shared/constants";
+import { parseWireError } from "../../shared/errors";
 import type { Identity, MessageAuthor } from "../../shared/identity";
 import type { MessagePage, PresenceUser, RoomState } from "../../shared/protocol";
 import { ApiError, api, errorMessage } from "../lib/api";
@@ -99,7 +100,6 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
         const frame = JSON.parse(event.data) as {
           type?: string;
           users?: unknown;
-          message?: unknown;
           requestId?: unknown;
           running?: unknown;
         };
@@ -114,8 +114,9 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
           }
         } else if (frame.type === "rooms_presence" && Array.isArray(frame.users)) {
           setPresence(frame.users as PresenceUser[]);
-        } else if (frame.type === "rooms_error" && typeof frame.message === "string") {
-          setServerError(frame.message);
+        } else {
+          const error = parseWireError(frame);
+          if (error) setServerError(error.message);
         }
       } catch {
         // Not ours.

@@ -3,6 +3,8 @@
  * whose message is the server's human-readable `error.message`, so callers
  * can show `error.message` as is.
  */
+
+import { type ErrorCode, parseWireError } from "../../shared/errors";
 import type { SessionInfo, SignInOptions } from "../../shared/identity";
 import type { AgentTree } from "../../shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
@@ -20,8 +22,8 @@ import type { TraceDetail } from "../../shared/traces";
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string | undefined;
-  constructor(message: string, status: number, code?: string) {
+  readonly code: ErrorCode | undefined;
+  constructor(message: string, status: number, code?: ErrorCode) {
     super(message);
     this.name = "ApiError";
     this.status = status;
@@ -32,15 +34,8 @@ export class ApiError extends Error {
 const BASE = "/api/rooms";
 
 function errorFromBody(body: unknown, status: number): ApiError {
-  if (body && typeof body === "object" && "error" in body) {
-    const error = (body as { error: unknown }).error;
-    if (error && typeof error === "object") {
-      const { message, code } = error as { message?: unknown; code?: unknown };
-      if (typeof message === "string" && message) {
-        return new ApiError(message, status, typeof code === "string" ? code : undefined);
-      }
-    }
-  }
+  const error = parseWireError(body);
+  if (error) return new ApiError(error.message, status, error.code);
   if (status === 0) return new ApiError("Could not reach the server. Check your connection and try again.", 0);
   return new ApiError(`The server answered with an unexpected error (HTTP ${status}).`, status);
 }

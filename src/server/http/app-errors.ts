@@ -5,8 +5,7 @@
  */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { ErrorBody } from "../../shared/errors";
-import { AppError } from "../errors";
+import { AppError, toErrorBody } from "../errors";
 import { logError } from "../log";
 
 function toAppError(error: unknown): AppError | null {
@@ -47,6 +46,5 @@ export async function handleError(error: unknown, c: Context) {
   const appError = toAppError(error);
   if (appError) return c.json(appError.toBody(), appError.status, appError.headers);
   logError("[http] unexpected error:", error);
-  const body: ErrorBody = { error: { code: "internal:unexpected", message: "Something went wrong on our side." } };
-  return c.json(body, 500);
+  return c.json(toErrorBody(error), 500);
 }

@@ -10,6 +10,8 @@ import type { UIMessage } from "ai";
 import type { MessageAuthor } from "../../../shared/identity";
 import type { MessageMetadata, SendMessageBody, SendMessageResult } from "../../../shared/protocol";
 import { answerTo, restUserMessage, toChatMessage } from "../../domain/chat-messages";
+import { AppError, toErrorBody } from "../../errors";
+import { logError } from "../../log";
 
 /** Frames of the AIChatAgent protocol we tap for the REST SSE path. */
 type ChatResponseFrame = {
@@ -51,7 +53,7 @@ export class RestTurnBridge {
     return this.#runTurn(restUserMessage(body, author), () => {}, arrival);
   }
 
-  /** `send` as server-sent events: user-message, chunk…, done. */
+  /** `send` as server-sent events: user-message, chunk…, then done, or error (an ErrorBody, as REST answers). */
   stream(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): ReadableStream<Uint8Array> {
     const userMessage = restUserMessage(body, author);
 
@@ -79,7 +81,10 @@ export class RestTurnBridge {
       arrival
     )
       .then((result) => emit("done", result))
-      .catch((error: unknown) => emit("error", { message: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) => {
+        if (!(error instanceof AppError)) logError("[ChatRoom] REST send failed:", error);
+        emit("error", toErrorBody(error));
+      })
       .finally(() => {
         try {
           controller.close();
