@@ -3,7 +3,7 @@
  * holding the link, signed by the server and revocable by any member.
  */
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./constants";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_SOCKETS_PER_ROOM } from "./constants";
 import type { MessageAuthor } from "./identity";
 
 /** Active links per room: enough for every audience, small enough to list at once. */
@@ -60,6 +60,12 @@ export const ShareMessagesQuery = z.strictObject({
     .default(DEFAULT_PAGE_SIZE)
 });
 export type ShareMessagesQuery = z.infer<typeof ShareMessagesQuery>;
+
+/**
+ * Share-link viewers a room admits at once: half its sockets, so anyone
+ * holding a link can never crowd the room's members out.
+ */
+export const MAX_VIEWER_SOCKETS_PER_ROOM = MAX_SOCKETS_PER_ROOM / 2;
 
 /** The close code a viewer's socket gets when its link is revoked or expires. */
 export const SHARE_CLOSED_CODE = 4404;

@@ -3,6 +3,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import app from "../../src/server/index";
+import { MAX_VIEWER_SOCKETS_PER_ROOM } from "../../src/shared/shares";
 import {
   api,
   BASE,
@@ -243,6 +244,24 @@ describe("a share link's viewer socket", () => {
     const { id, frame } = chatRequest("still here");
     member.send(frame);
     await otherViewer.next(isDone(id), 20_000);
+  });
+
+  it("takes at most half a room's sockets, so members always get in", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await createRoom(ws);
+    const link = await share(ws, room.id, ann);
+    for (let i = 0; i < MAX_VIEWER_SOCKETS_PER_ROOM; i++) {
+      // Many addresses, so the per-person cap is not what stops them.
+      await track(connect(`/api/share/${link.token}/socket`, { "cf-connecting-ip": `198.51.100.${i}` }));
+    }
+    const oneTooMany = await track(connect(`/api/share/${link.token}/socket`, { "cf-connecting-ip": "203.0.113.1" }));
+    const refused = await oneTooMany.closed;
+    expect(refused.code).toBe(4429);
+    expect(refused.reason).toContain("viewers");
+    const member = await track(connect(roomPath(ws, room.id), ann.headers));
+    await member.next((f) => f?.type === "rooms_presence");
+    expect(open.filter((s) => s.ws.readyState === WebSocket.OPEN).length).toBe(MAX_VIEWER_SOCKETS_PER_ROOM + 1);
   });
 
   it("is closed when its link expires", async () => {

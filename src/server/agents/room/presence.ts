@@ -11,6 +11,7 @@
 import type { Connection, ConnectionContext, WSMessage } from "agents";
 import { MAX_SOCKETS_PER_IDENTITY, MAX_SOCKETS_PER_ROOM, PRESENCE_INTERVAL_MS } from "../../../shared/constants";
 import { RoomClientFrame, type RoomServerFrame } from "../../../shared/protocol";
+import { MAX_VIEWER_SOCKETS_PER_ROOM } from "../../../shared/shares";
 import { type Caller, callerOf, isViewer, limitKeys, rememberCaller } from "../../domain/caller";
 import { Coalescer, presenceList } from "../../domain/presence";
 import { parseJson, sendRoomError } from "./frames";
@@ -101,10 +102,15 @@ export class RoomPresence {
     const mine = limitKeys(caller).identity;
     let total = 0;
     let same = 0;
+    let viewers = 0;
     for (const other of this.room.getConnections()) {
       if (other.id === selfId) continue;
       total += 1;
+      if (isViewer(other)) viewers += 1;
       if (limitKeys(callerOf(other)).identity === mine) same += 1;
+    }
+    if (caller.viewerOf !== undefined && viewers >= MAX_VIEWER_SOCKETS_PER_ROOM) {
+      return `This room has ${MAX_VIEWER_SOCKETS_PER_ROOM} viewers through share links, the most it takes.`;
     }
     if (total >= MAX_SOCKETS_PER_ROOM) {
       return `This room has ${MAX_SOCKETS_PER_ROOM} connections open, the most it takes.`;
