@@ -28,6 +28,12 @@ async function versions(ws: string, roomId: string, messageId: string) {
   return response.json<any>();
 }
 
+async function listedCount(ws: string, roomId: string) {
+  const response = await api(`/api/workspaces/${ws}/rooms`);
+  const { rooms } = await response.json<{ rooms: { id: string; messageCount: number }[] }>();
+  return rooms.find((r) => r.id === roomId)?.messageCount;
+}
+
 async function roomWithAnnsQuestion() {
   const ws = uniqueName();
   const room = await createRoom(ws);
@@ -84,6 +90,8 @@ describe("editing a message", () => {
     expect(listed.versions).toHaveLength(2);
     expect(listed.versions[0].messages.map((m: any) => m.id)).toEqual(before.map((m) => m.id));
     expect(listed.versions[1].messages.map((m: any) => m.id)).toEqual(after.map((m) => m.id));
+    // The room list counts what people see, not the versions kept beside it.
+    await expect.poll(() => listedCount(ws, room.id)).toBe(2);
     annSocket.ws.close();
     benSocket.ws.close();
   });
@@ -134,6 +142,7 @@ describe("regenerating an answer", () => {
     const later = await history(ws, room.id);
     expect(later.slice(0, 4).map((m) => m.id)).toEqual(after.map((m) => m.id));
     expect(later).toHaveLength(6);
+    await expect.poll(() => listedCount(ws, room.id)).toBe(6);
     annSocket.ws.close();
     benSocket.ws.close();
   });

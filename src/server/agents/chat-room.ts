@@ -387,8 +387,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /** After an import or fork: re-read the in-memory window and report to the overseer. */
   async finishImport(): Promise<{ messageCount: number }> {
     this.messages = (await this.sessions.session().getRecentHistory(this.hydrationByteBudget)).messages as UIMessage[];
+    this.#activity.recount();
     this.reportActivity();
-    return { messageCount: this.messageCount() };
+    return { messageCount: this.#activity.visibleCount() };
   }
 
   origin(): RoomOrigin | null {
@@ -416,7 +417,13 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     const now = Date.now();
     const stored = normalizeMessage(branch.message, now);
     if (!stored) return { ok: false, message: "That version cannot be stored." };
+    // The replaced message's place in the whole room (the in-memory window
+    // may start partway in): it and everything after it leave the path.
+    const visible = this.#activity.visibleCount();
+    const replacedAt =
+      visible - this.messages.length + (branch.kind === "edit" ? branch.path.length - 1 : branch.path.length);
     await this.sessions.session().appendMessage(stored, { parentId: branch.parentId });
+    this.#activity.leftPath(visible - replacedAt);
     // The change feed appended it to the old branch's window; the turn sees the new branch.
     this.messages = branch.kind === "edit" ? [...branch.path.slice(0, -1), stored] : [...branch.path];
     // A regeneration's answer fills in the empty version just written (see onChatMessage).

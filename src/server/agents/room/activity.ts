@@ -56,12 +56,68 @@ export class RoomActivityLog {
       BEGIN UPDATE room_message_count SET n = n - 1 WHERE session_id = OLD.session_id; END`;
   }
 
+  /**
+   * Messages on the room's current path: what people see and the room list
+   * shows. Every stored row counts against the room's cap (messageCount),
+   * but earlier versions, and the turns after them, are kept off the path.
+   * Kept as a second counter of rows off the path, moved only when a branch
+   * is written, so no turn walks the transcript.
+   */
+  visibleCount(): number {
+    return this.messageCount() - this.#offPath();
+  }
+
+  /**
+   * After an edit or regeneration stored its new version: `leaving` messages
+   * (the replaced one and all after it) are now off the path.
+   */
+  leftPath(leaving: number) {
+    this.#offPath();
+    this.sql`UPDATE room_off_path SET n = n + ${Math.max(0, leaving)} WHERE session_id = ${this.sessionId()}`;
+  }
+
+  /** After an import wrote rows the counters did not see move: count the path once. */
+  recount() {
+    this.#offPathTable();
+    this.sql`DELETE FROM room_off_path WHERE session_id = ${this.sessionId()}`;
+  }
+
+  #offPathTableMade = false;
+
+  #offPathTable() {
+    if (this.#offPathTableMade) return;
+    this.sql`CREATE TABLE IF NOT EXISTS room_off_path (session_id TEXT PRIMARY KEY, n INTEGER NOT NULL)`;
+    this.#offPathTableMade = true;
+  }
+
+  #offPath(): number {
+    const sessionId = this.sessionId();
+    this.#offPathTable();
+    const [row] = this.sql<{ n: number }>`SELECT n FROM room_off_path WHERE session_id = ${sessionId}`;
+    if (row) return row.n;
+    // Once per room (rooms older than this counter, and after an import):
+    // walk the path back from the newest message, which is on it.
+    const [{ n: onPath }] = this.sql<{ n: number }>`
+      WITH RECURSIVE path(id, parent_id, type) AS (
+        SELECT id, parent_id, type FROM cf_agents_session_messages
+        WHERE session_id = ${sessionId}
+          AND seq = (SELECT MAX(seq) FROM cf_agents_session_messages WHERE session_id = ${sessionId} AND type = 'message')
+        UNION ALL
+        SELECT m.id, m.parent_id, m.type FROM cf_agents_session_messages m
+        JOIN path p ON m.session_id = ${sessionId} AND m.id = p.parent_id
+      )
+      SELECT COUNT(*) AS n FROM path WHERE type = 'message'`;
+    const offPath = Math.max(0, this.messageCount() - onPath);
+    this.sql`INSERT INTO room_off_path (session_id, n) VALUES (${sessionId}, ${offPath})`;
+    return offPath;
+  }
+
   /** The activity to report now, given the room's in-memory messages. */
   next(messages: readonly UIMessage[]): RoomActivity {
     const last = messages.at(-1);
     return {
       seq: this.#nextSeq(),
-      messageCount: this.messageCount(),
+      messageCount: this.visibleCount(),
       lastMessagePreview: last ? messagePreview(last.parts) : null,
       lastActiveAt: Date.now()
     };
