@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { shareToken } from "../../src/client/lib/routes";
 import { decodeCaller, encodeCaller, limitKeys } from "../../src/server/domain/caller";
 import { issueSession, readSession } from "../../src/server/domain/session-token";
 import {
@@ -100,5 +101,15 @@ describe("viewer callers", () => {
     const member = { identity: { id: "u_ann", name: "Ann", kind: "user" as const }, address: "192.0.2.9" };
     expect(decodeCaller(encodeCaller(member))).toEqual(member);
     expect(decodeCaller(encodeURIComponent(JSON.stringify({ ...viewer, viewerOf: 5 })))).toBeNull();
+  });
+});
+
+describe("the viewer page's address", () => {
+  it("is /share/<token> only, and a malformed one is no page", () => {
+    expect(shareToken("/share/aaa.bbb.ccc")).toBe("aaa.bbb.ccc");
+    expect(shareToken("/share/aaa.bbb.ccc/")).toBe("aaa.bbb.ccc");
+    for (const path of ["/share/", "/share", "/share/a/b", "/sub/chat-room/x", "/", "/share/%E0%A4%A"]) {
+      expect(shareToken(path), path).toBeNull();
+    }
   });
 });
