@@ -20,6 +20,7 @@ import {
 import type { RoomErrorFrame } from "./errors";
 import type { IdentityKind, MessageAuthor } from "./identity";
 import type { Persona, PersonaRef } from "./personas";
+import { type ReadMark, ReadMarkSchema } from "./unread";
 
 // ── Room settings and summaries ──
 
@@ -229,6 +230,8 @@ export type OverseerFrame =
   | { type: "rooms"; rooms: RoomSummary[] }
   | { type: "room_upserted"; room: RoomSummary }
   | { type: "room_deleted"; id: string }
+  /** This person's own read marks (never anyone else's): all of them on connect (`replace`), then changes. */
+  | { type: "read_marks"; marks: ReadMark[]; replace: boolean }
   | { type: "error"; code: string; message: string };
 
 const RoomSummarySchema = z.object({
@@ -244,6 +247,7 @@ export const OverseerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("rooms"), rooms: z.array(RoomSummarySchema) }),
   z.object({ type: z.literal("room_upserted"), room: RoomSummarySchema }),
   z.object({ type: z.literal("room_deleted"), id: z.string() }),
+  z.object({ type: z.literal("read_marks"), marks: z.array(ReadMarkSchema), replace: z.boolean() }),
   z.object({ type: z.literal("error"), code: z.string(), message: z.string() })
 ]);
 
@@ -259,12 +263,15 @@ export interface PresenceUser {
 }
 
 /**
- * Client → room: whether I am typing. `rooms_hello` is accepted from older
- * clients and changes nothing: names come from the identity.
+ * Client → room: whether I am typing; that I see the room's newest message
+ * (`rooms_read`, with the newest message id I show: the room works out the
+ * position itself, see domain/unread.ts). `rooms_hello` is accepted from
+ * older clients and changes nothing: names come from the identity.
  */
 export const RoomClientFrame = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("rooms_hello"), name: Author.optional() }),
-  z.strictObject({ type: z.literal("rooms_typing"), typing: z.boolean() })
+  z.strictObject({ type: z.literal("rooms_typing"), typing: z.boolean() }),
+  z.strictObject({ type: z.literal("rooms_read"), messageId: z.string().min(1).max(128).optional() })
 ]);
 export type RoomClientFrame = z.infer<typeof RoomClientFrame>;
 

@@ -95,6 +95,7 @@ import { LiveTurns } from "./room/live-turns";
 import { OutboxSends } from "./room/outbox-sends";
 import { RoomPersonas } from "./room/personas";
 import { type ConnectionInfo, RoomPresence } from "./room/presence";
+import { RoomReads, reportReadsToOverseer } from "./room/read-marks";
 import { type RestArrival, RestTurnBridge } from "./room/rest-bridge";
 import { searchRoomMessages } from "./room/search";
 import { RoomTraceStore } from "./room/traces";
@@ -171,6 +172,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #presence = new RoomPresence(this);
   /** Persona and panel turns, announced so anyone in the room can stop them (room/live-turns.ts). */
   #liveTurns = new LiveTurns(this);
+  /** Readers' `rooms_read` frames, turned into read marks at the overseer (room/read-marks.ts). */
+  #reads = new RoomReads(
+    { messages: () => this.messages, messageCount: () => this.messageCount() },
+    (reads) => reportReadsToOverseer(this.env, this.parentPath.at(-1)?.name, this.name, reads),
+    (promise) => this.ctx.waitUntil(promise)
+  );
   #delegation = new RoomDelegation(this, (message) => this.#personas.upsert(message), {
     startRun: (runId, name, toolCallId) =>
       this.#tracer.startAgent(runId, name, { kind: "task", parentToolCallId: toolCallId }),
@@ -778,6 +785,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   async onMessage(connection: Connection<ConnectionInfo>, message: WSMessage) {
     // AIChatAgent has already taken its own protocol frames; what reaches
     // here is ours or garbage.
+    if (this.#reads.receive(connection, message)) return;
     this.#presence.receive(connection, message);
   }
 

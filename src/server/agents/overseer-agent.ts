@@ -13,7 +13,7 @@
  * and preview after each change (`recordRoomActivity`); listing rooms never
  * wakes a single facet.
  */
-import { Agent, type Connection, type DynamicAgentStub, type WSMessage } from "agents";
+import { Agent, type Connection, type ConnectionContext, type DynamicAgentStub, type WSMessage } from "agents";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "../../shared/budgets";
 import {
   ADDRESS_LIMIT_FACTOR,
@@ -44,16 +44,25 @@ import { MAX_SHARES_PER_ROOM, type ShareView } from "../../shared/shares";
 import type { TraceDetail, TraceList } from "../../shared/traces";
 import type { ExportedVersion, ImportResult, RoomOrigin } from "../../shared/transfer";
 import { budgetDefaults } from "../domain/budgets";
-import { CALLER_HEADER, type Caller, decodeCaller, limitKeys } from "../domain/caller";
+import {
+  CALLER_HEADER,
+  type Caller,
+  callerFromRequest,
+  decodeCaller,
+  limitKeys,
+  rememberCaller
+} from "../domain/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { type ImportedRoom, withPersonaIds } from "../domain/room-import";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
 import { fanOut, rankHits, SEARCH_CONCURRENCY, searchDeadlineMs } from "../domain/search";
 import { MAX_TRACES_PER_ROOM } from "../domain/trace";
+import type { PendingRead } from "../domain/unread";
 import type { Env } from "../env";
 import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap } from "../errors";
 import { ChatRoom, type RestArrival } from "./chat-room";
 import { LiveStatusTable } from "./overseer/live-status";
+import { ReadMarksTable, readerTag } from "./overseer/read-marks";
 import { WorkspaceSettingsTable } from "./overseer/settings";
 import { type ShareRow, ShareTable } from "./overseer/shares";
 import { rememberSocketTargets } from "./overseer/socket-targets";
@@ -102,6 +111,7 @@ export class OverseerAgent extends Agent<Env> {
     this.#live = new LiveStatusTable(ctx.storage.sql);
     this.#settings = new WorkspaceSettingsTable(ctx.storage.sql);
     this.#shares = new ShareTable(ctx.storage.sql);
+    this.#reads = new ReadMarksTable(ctx.storage.sql);
   }
 
   /** What rooms last reported about themselves (overseer/live-status.ts). */
@@ -109,6 +119,8 @@ export class OverseerAgent extends Agent<Env> {
   #settings: WorkspaceSettingsTable;
   /** Share links of this workspace's rooms (overseer/shares.ts). */
   #shares: ShareTable;
+  /** How far each identity has read each room (overseer/read-marks.ts). */
+  #reads: ReadMarksTable;
 
   // ── Sockets ──
 
@@ -133,8 +145,18 @@ export class OverseerAgent extends Agent<Env> {
     if (source !== "server") throw new Error("The overseer's state is read-only for clients.");
   }
 
-  onConnect(connection: Connection) {
+  /** A list socket is tagged with its identity, so read marks go to that person's sockets only. */
+  getConnectionTags(_connection: Connection, ctx: ConnectionContext): string[] {
+    const caller = callerFromRequest(ctx.request);
+    return caller ? [readerTag(caller.identity.id)] : [];
+  }
+
+  onConnect(connection: Connection, ctx: ConnectionContext) {
+    const caller = rememberCaller(connection, ctx.request);
     this.#send(connection, { type: "rooms", rooms: this.listRooms() });
+    if (caller) {
+      this.#send(connection, { type: "read_marks", marks: this.#reads.forIdentity(caller.identity.id), replace: true });
+    }
   }
 
   onMessage(connection: Connection, _message: WSMessage) {
@@ -647,6 +669,7 @@ export class OverseerAgent extends Agent<Env> {
     this.sql`DELETE FROM rooms WHERE id = ${id}`;
     this.#live.forget(id);
     this.#shares.deleteRoom(id);
+    this.#reads.forgetRoom(id);
     this.#broadcast({ type: "room_deleted", id });
     await this.dynamicAgents.delete(ChatRoom, id);
   }
@@ -688,6 +711,21 @@ export class OverseerAgent extends Agent<Env> {
       last_active_at = ${next.last_active_at}, activity_seq = ${next.activity_seq} WHERE id = ${id}`;
     if (activity.live) this.#live.record(id, activity.live);
     this.#broadcast({ type: "room_upserted", room: toRoomSummary(next) });
+  }
+
+  /**
+   * Called by a room with the positions its readers reached (computed from
+   * the room's own count). Each moved mark goes to its own identity's list
+   * sockets, every tab of theirs, and to no one else.
+   */
+  recordReads(roomId: string, reads: PendingRead[]): void {
+    if (!this.#row(roomId)) return; // deleted while the report was in flight
+    for (const { identityId, count, messageId } of reads) {
+      const moved = this.#reads.advance(identityId, { roomId, count, messageId });
+      if (!moved) continue;
+      const frame = JSON.stringify({ type: "read_marks", marks: [moved], replace: false } satisfies OverseerFrame);
+      for (const connection of this.getConnections(readerTag(identityId))) connection.send(frame);
+    }
   }
 
   // ── Helpers ──

@@ -54,7 +54,8 @@ export function decodeCaller(value: string | null | undefined): Caller | null {
   }
 }
 
-function callerFromRequest(request: Request): Caller | null {
+/** The caller the Worker verified for this request (CALLER_HEADER), or null. */
+export function callerFromRequest(request: Request): Caller | null {
   return decodeCaller(request.headers.get(CALLER_HEADER));
 }
 

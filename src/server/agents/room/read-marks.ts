@@ -1,0 +1,72 @@
+/**
+ * Read marks, room side: a reader's socket says it shows the room's newest
+ * message (`rooms_read`); the room turns that into a position in its own
+ * exact count (domain/unread.ts), under the identity that opened the socket,
+ * and tells its overseer, which keeps the marks (overseer/read-marks.ts).
+ * Reports are coalesced like activity reports: at most one call to the
+ * overseer per room per interval, however many readers and tabs.
+ */
+import { type Connection, getAgentByName, type WSMessage } from "agents";
+import type { UIMessage } from "ai";
+import { RoomClientFrame } from "../../../shared/protocol";
+import { callerOf } from "../../domain/caller";
+import { ThrottledReports } from "../../domain/throttled-reports";
+import { furthest, type PendingRead, readPosition } from "../../domain/unread";
+import type { Env } from "../../env";
+import { parseJson } from "./frames";
+
+interface ReadsHost {
+  /** The room's in-memory window, oldest first. */
+  messages(): readonly UIMessage[];
+  /** The room's exact message count (room/activity.ts). */
+  messageCount(): number;
+}
+
+export class RoomReads {
+  #pending = new Map<string, PendingRead>();
+  #reports: ThrottledReports;
+
+  constructor(
+    private readonly room: ReadsHost,
+    private readonly report: (reads: PendingRead[]) => Promise<void>,
+    waitUntil: (promise: Promise<unknown>) => void
+  ) {
+    this.#reports = new ThrottledReports(() => this.#flush(), waitUntil);
+  }
+
+  /** Takes a `rooms_read` frame; false for any other frame (presence handles those). */
+  receive(connection: Connection, message: WSMessage): boolean {
+    if (typeof message !== "string" || !message.includes('"rooms_read"')) return false;
+    const frame = RoomClientFrame.safeParse(parseJson(message));
+    if (!frame.success || frame.data.type !== "rooms_read") return false;
+    const caller = callerOf(connection);
+    if (!caller) return true; // a socket that did not come through the Worker reads for nobody
+    const identityId = caller.identity.id;
+    const position = readPosition(this.room.messages(), this.room.messageCount(), frame.data.messageId);
+    this.#pending.set(identityId, furthest(this.#pending.get(identityId), { identityId, ...position }));
+    this.#reports.request();
+    return true;
+  }
+
+  async #flush() {
+    const reads = [...this.#pending.values()];
+    this.#pending.clear();
+    if (reads.length > 0) await this.report(reads);
+  }
+}
+
+/** Sends a room's read positions to its overseer (best effort: a reader's client asks again while it sees unread). */
+export async function reportReadsToOverseer(
+  env: Env,
+  overseerName: string | undefined,
+  roomId: string,
+  reads: PendingRead[]
+) {
+  if (!overseerName) return;
+  try {
+    const overseer = await getAgentByName(env.OverseerAgent, overseerName);
+    await overseer.recordReads(roomId, reads);
+  } catch (error) {
+    console.warn("[ChatRoom] failed to report read marks:", error);
+  }
+}
