@@ -48,7 +48,6 @@ export class FrameGuard {
   #sendLimiter: RateLimiter;
   #sendAddressLimiter: RateLimiter;
   #typingLimiter: RateLimiter;
-  #readLimiter: RateLimiter;
 
   constructor(
     private readonly room: GuardedRoom,
@@ -61,7 +60,6 @@ export class FrameGuard {
     this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale));
     this.#sendAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale * ADDRESS_LIMIT_FACTOR));
     this.#typingLimiter = new RateLimiter(scaled(RATE_LIMITS.socketTyping, scale));
-    this.#readLimiter = new RateLimiter(scaled(RATE_LIMITS.socketRead, scale));
   }
 
   async check(connection: Connection, message: WSMessage, next: Next) {
@@ -110,10 +108,11 @@ export class FrameGuard {
         }
         return next(connection, decision.frame);
       case "room": {
-        const limiter =
-          type === "rooms_typing" ? this.#typingLimiter : type === "rooms_read" ? this.#readLimiter : null;
-        // Over the limit, a typing flip or read report is dropped: the next one carries the same news.
-        if (limiter && !limiter.take(limitKeys(callerOf(connection)).identity, Date.now()).ok) return;
+        if (
+          type === "rooms_typing" &&
+          !this.#typingLimiter.take(limitKeys(callerOf(connection)).identity, Date.now()).ok
+        )
+          return;
         return next(connection, message);
       }
       case "chat-request": {

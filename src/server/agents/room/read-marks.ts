@@ -4,7 +4,9 @@
  * exact count (domain/unread.ts), under the identity that opened the socket,
  * and tells its overseer, which keeps the marks (overseer/read-marks.ts).
  * Reports are coalesced like activity reports: at most one call to the
- * overseer per room per interval, however many readers and tabs.
+ * overseer per room per interval, however many readers, tabs and frames, so
+ * a flood of `rooms_read` costs the room a scan of its window per frame and
+ * the overseer nothing more (no rate limit of its own is needed).
  */
 import { type Connection, getAgentByName, type WSMessage } from "agents";
 import type { UIMessage } from "ai";
