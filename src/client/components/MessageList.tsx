@@ -15,10 +15,12 @@ import { AlertTriangle, ArrowDown, MessagesSquare, RotateCcw } from "lucide-reac
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { authorId, authorName } from "../../shared/identity";
 import type { RoomChat } from "../hooks/use-chat-room";
+import type { NewMessagesStart } from "../hooks/use-unread";
 import { cn } from "../lib/cn";
 import type { RoomMessage } from "../lib/messages";
 import { MessageErrorBoundary } from "./MessageErrorBoundary";
 import { MessageItem, type MessageItemProps } from "./MessageItem";
+import { NewMessagesDivider } from "./NewMessages";
 import { AssistantAvatar } from "./ui/Avatar";
 import { Button } from "./ui/Button";
 import { Spinner, TypingDots } from "./ui/Spinner";
@@ -43,9 +45,18 @@ function isGrouped(prev: RoomMessage | undefined, message: RoomMessage): boolean
   return a !== undefined && b !== undefined && b - a < GROUP_WINDOW_MS;
 }
 
-/** A message and what depends on its neighbour, inside its error boundary. */
-function MessageRow({ previous, ...props }: Omit<MessageItemProps, "grouped"> & { previous: RoomMessage | undefined }) {
-  return <MessageItem {...props} grouped={isGrouped(previous, props.message)} />;
+/** A message and what depends on its neighbour, inside its error boundary; `newFrom` puts the "N new messages" divider before it. */
+function MessageRow({
+  previous,
+  newFrom,
+  ...props
+}: Omit<MessageItemProps, "grouped"> & { previous: RoomMessage | undefined; newFrom?: number }) {
+  return (
+    <>
+      {newFrom !== undefined && <NewMessagesDivider count={newFrom} />}
+      <MessageItem {...props} grouped={newFrom === undefined && isGrouped(previous, props.message)} />
+    </>
+  );
 }
 
 export interface MessageListProps {
@@ -57,9 +68,11 @@ export interface MessageListProps {
   /** Bumped by the composer on send: scroll to the bottom and stick. */
   stickSignal: number;
   onFork?: (messageId: string) => void;
+  /** Where the messages new to the reader started when the room opened (hooks/use-unread.ts). */
+  newMessages?: NewMessagesStart | null;
 }
 
-export function MessageList({ chat, roomName, selfId, connected, stickSignal, onFork }: MessageListProps) {
+export function MessageList({ chat, roomName, selfId, connected, stickSignal, onFork, newMessages }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const stickRef = useRef(true);
@@ -273,6 +286,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
                 <MessageRow
                   message={message}
                   previous={messages[index - 1] ?? allMessages[hiddenAbove - 1]}
+                  newFrom={message.id === newMessages?.messageId ? newMessages.count : undefined}
                   streaming={
                     isLast && message.role === "assistant" && (chat.isStreaming || chat.status === "submitted")
                   }

@@ -11,6 +11,7 @@ import { useOutbox } from "../hooks/use-outbox";
 import { useTypingSignal } from "../hooks/use-presence";
 import { useRoomAnnouncer } from "../hooks/use-room-announcer";
 import { type ConnectionStatus, useRoomList } from "../hooks/use-room-list";
+import { useUnread } from "../hooks/use-unread";
 import { cn } from "../lib/cn";
 import { messagePath } from "../lib/routes";
 import { formatCount } from "../lib/time";
@@ -20,6 +21,7 @@ import { CopyLinkButton } from "./CopyLinkButton";
 import { JumpView } from "./JumpView";
 import { LiveAnnouncer } from "./LiveAnnouncer";
 import { MessageList } from "./MessageList";
+import { NewMessagesBar } from "./NewMessages";
 import { OutboxTray } from "./OutboxTray";
 import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
@@ -256,6 +258,13 @@ function RoomConversation({
   const forking = useFork(roomId);
   const { user } = useAuth();
   const outbox = useOutbox(roomId, socket, chat.appendStored);
+  const unread = useUnread({
+    roomId,
+    messages: chat.messages,
+    selfId,
+    connected,
+    send: (data) => socket.agent.send(data)
+  });
   const announcement = useRoomAnnouncer({
     messages: chat.messages,
     busy: chat.busy,
@@ -308,14 +317,27 @@ function RoomConversation({
           )}
         />
       ) : (
-        <MessageList
-          chat={chat}
-          roomName={roomName}
-          selfId={selfId}
-          connected={connected}
-          stickSignal={stickSignal}
-          onFork={(id) => void forking.fork(id)}
-        />
+        <div className="relative flex min-h-0 flex-1 flex-col">
+          <MessageList
+            chat={chat}
+            roomName={roomName}
+            selfId={selfId}
+            connected={connected}
+            stickSignal={stickSignal}
+            onFork={(id) => void forking.fork(id)}
+            newMessages={unread.start}
+          />
+          {unread.showBar && unread.start && (
+            <NewMessagesBar
+              start={unread.start}
+              onJumpFar={(id) => {
+                unread.dismissBar();
+                setParams({ m: id });
+              }}
+              onDismiss={unread.dismissBar}
+            />
+          )}
+        </div>
       )}
       <LiveAnnouncer message={announcement} />
       <OutboxTray outbox={outbox} online={connected} />

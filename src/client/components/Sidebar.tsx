@@ -2,6 +2,7 @@ import { Keyboard, MessageSquarePlus, Search, X } from "lucide-react";
 import { memo, useDeferredValue, useMemo, useState } from "react";
 import { NavLink } from "react-router";
 import type { RoomSummary } from "../../shared/protocol";
+import { unreadCount } from "../../shared/unread";
 import { useAppUI } from "../app-ui";
 import { useDisplayName } from "../hooks/use-display-name";
 import { useNow } from "../hooks/use-now";
@@ -9,7 +10,7 @@ import { useRoomList } from "../hooks/use-room-list";
 import { cn } from "../lib/cn";
 import { plainPreview } from "../lib/messages";
 import { roomPath } from "../lib/routes";
-import { formatCount, fullDateTime, relativeTime } from "../lib/time";
+import { fullDateTime, relativeTime } from "../lib/time";
 import { MOD } from "./AppDialogs";
 import { SignOutButton } from "./AuthGate";
 import { CopyLinkButton } from "./CopyLinkButton";
@@ -26,13 +27,19 @@ function filterRooms(rooms: RoomSummary[], query: string): RoomSummary[] {
   );
 }
 
+/** "99+" past 99: the badge stays one size; its label says the exact count. */
+const badgeCount = (n: number) => (n > 99 ? "99+" : String(n));
+
 const RoomRow = memo(function RoomRow({
   room,
   now,
+  unread,
   onSelect
 }: {
   room: RoomSummary;
   now: number;
+  /** Messages I have not read here; null while my read marks are not known yet. */
+  unread: number | null;
   onSelect: () => void;
 }) {
   return (
@@ -41,6 +48,7 @@ const RoomRow = memo(function RoomRow({
         to={roomPath(room.id)}
         onClick={onSelect}
         data-room-id={room.id}
+        data-unread={unread ?? undefined}
         className={({ isActive }) =>
           cn(
             "group block rounded-lg px-3 py-2 transition-colors pointer-coarse:pr-12",
@@ -51,7 +59,12 @@ const RoomRow = memo(function RoomRow({
         }
       >
         <div className="flex items-baseline gap-2">
-          <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
+          <span
+            className={cn(
+              "min-w-0 flex-1 truncate text-sm text-zinc-900 dark:text-zinc-100",
+              unread ? "font-semibold" : "font-medium"
+            )}
+          >
             {room.name}
           </span>
           <time
@@ -70,13 +83,13 @@ const RoomRow = memo(function RoomRow({
               <span className="italic">No messages yet</span>
             )}
           </span>
-          {room.messageCount > 0 && (
+          {!!unread && (
             <span
-              className="shrink-0 rounded-full bg-zinc-200/80 px-1.5 text-[11px] leading-4 font-medium text-zinc-600 tabular-nums dark:bg-zinc-700/70 dark:text-zinc-300"
-              title={`${room.messageCount.toLocaleString()} messages`}
+              className="shrink-0 rounded-full bg-indigo-600 px-1.5 text-[11px] leading-4 font-semibold text-white tabular-nums"
+              title={`${unread.toLocaleString()} unread of ${room.messageCount.toLocaleString()} messages`}
             >
-              <span aria-hidden="true">{formatCount(room.messageCount)}</span>
-              <span className="sr-only">{`${room.messageCount} messages`}</span>
+              <span aria-hidden="true">{badgeCount(unread)}</span>
+              <span className="sr-only">{`${unread} unread ${unread === 1 ? "message" : "messages"}`}</span>
             </span>
           )}
         </div>
@@ -92,7 +105,7 @@ const RoomRow = memo(function RoomRow({
 });
 
 export function Sidebar({ className }: { className?: string }) {
-  const { rooms, status } = useRoomList();
+  const { rooms, status, readMarks } = useRoomList();
   const ui = useAppUI();
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
@@ -227,7 +240,13 @@ export function Sidebar({ className }: { className?: string }) {
         ) : (
           <ul className="space-y-0.5" id="room-list">
             {visible.map((room) => (
-              <RoomRow key={room.id} room={room} now={now} onSelect={closeDrawer} />
+              <RoomRow
+                key={room.id}
+                room={room}
+                now={now}
+                unread={readMarks ? unreadCount(room.messageCount, readMarks.get(room.id)) : null}
+                onSelect={closeDrawer}
+              />
             ))}
           </ul>
         )}

@@ -16,6 +16,7 @@ import {
 } from "react";
 import { DEFAULT_WORKSPACE } from "../../shared/constants";
 import { OverseerFrameSchema, type RoomSummary } from "../../shared/protocol";
+import type { ReadMark } from "../../shared/unread";
 import { api } from "../lib/api";
 import { earlyRoomList } from "../lib/early-room-list";
 
@@ -27,6 +28,11 @@ export interface RoomListValue {
   status: ConnectionStatus;
   /** Rooms deleted while this page was open (to tell "deleted" from "not found"). */
   deletedIds: ReadonlySet<string>;
+  /**
+   * How far I have read each room (my own marks only, kept by the server):
+   * null until the socket sends them, so no unread count is guessed before.
+   */
+  readMarks: ReadonlyMap<string, ReadMark> | null;
   upsert(room: RoomSummary): void;
   remove(id: string): void;
 }
@@ -47,6 +53,7 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [deletedIds, setDeletedIds] = useState<ReadonlySet<string>>(() => new Set());
   const gotFrame = useRef(false);
+  const [readMarks, setReadMarks] = useState<ReadonlyMap<string, ReadMark> | null>(null);
 
   const upsert = useCallback((room: RoomSummary) => {
     setRooms((prev) => {
@@ -100,6 +107,17 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
         case "room_deleted":
           remove(frame.id);
           break;
+        case "read_marks":
+          setReadMarks((prev) => {
+            const next = new Map(frame.replace ? [] : (prev ?? []));
+            for (const mark of frame.marks) {
+              const known = next.get(mark.roomId);
+              // Marks only move forward; frames from before a reconnect may arrive late.
+              if (frame.replace || !known || mark.count >= known.count) next.set(mark.roomId, mark);
+            }
+            return next;
+          });
+          break;
         case "error":
           console.warn("[rooms] overseer error:", frame.message);
           break;
@@ -136,8 +154,8 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
 
   const sorted = useMemo(() => (rooms ? [...rooms.values()].sort(byActivity) : null), [rooms]);
   const value = useMemo<RoomListValue>(
-    () => ({ rooms: sorted, status, deletedIds, upsert, remove }),
-    [sorted, status, deletedIds, upsert, remove]
+    () => ({ rooms: sorted, status, deletedIds, readMarks, upsert, remove }),
+    [sorted, status, deletedIds, readMarks, upsert, remove]
   );
   return createElement(RoomListContext.Provider, { value }, children);
 }

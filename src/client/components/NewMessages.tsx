@@ -1,0 +1,82 @@
+/**
+ * "N new messages": a divider before the first message that was new when
+ * the room opened, and a bar above the transcript, while that message is
+ * off screen, with a button to jump to it (see hooks/use-unread.ts).
+ */
+import { ArrowUp, X } from "lucide-react";
+import { messageSelector, type NewMessagesStart } from "../hooks/use-unread";
+import { IconButton } from "./ui/Button";
+
+const focusTranscript = () => document.querySelector<HTMLElement>('[role="log"]')?.focus({ preventScroll: true });
+
+const label = (count: number) => `${count} new ${count === 1 ? "message" : "messages"}`;
+
+/** In the transcript, before the first new message. */
+export function NewMessagesDivider({ count }: { count: number }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: an <hr> cannot hold the visible label
+    <div
+      role="separator"
+      aria-label={label(count)}
+      data-new-messages-divider
+      className="flex items-center gap-3 px-4 pt-4 pb-1 text-xs font-semibold text-indigo-700 sm:px-6 dark:text-indigo-300"
+    >
+      <span className="h-px flex-1 bg-indigo-300 dark:bg-indigo-700" />
+      <span>{label(count)}</span>
+      <span className="h-px flex-1 bg-indigo-300 dark:bg-indigo-700" />
+    </div>
+  );
+}
+
+/**
+ * Above the transcript while the first new message is out of view. Jumping
+ * scrolls to it when it is rendered, else opens the room at it (the deep
+ * link view loads history around any message).
+ */
+export function NewMessagesBar({
+  start,
+  onJumpFar,
+  onDismiss
+}: {
+  start: NewMessagesStart;
+  onJumpFar: (messageId: string) => void;
+  onDismiss: () => void;
+}) {
+  const jump = () => {
+    const row = document.querySelector<HTMLElement>(messageSelector(start.messageId));
+    if (!row) return onJumpFar(start.messageId);
+    const divider = row.previousElementSibling?.matches("[data-new-messages-divider]")
+      ? row.previousElementSibling
+      : row;
+    divider.scrollIntoView({ block: "start" });
+    // The bar goes once the message shows: keep focus in the transcript, not on the page.
+    focusTranscript();
+    onDismiss();
+  };
+  return (
+    <div className="pointer-events-none absolute inset-x-0 top-2 z-10 flex justify-center px-4">
+      <div className="pointer-events-auto flex items-center gap-1 rounded-full bg-indigo-600 py-0.5 pr-0.5 pl-1 text-sm font-medium text-white shadow-lg">
+        <button
+          type="button"
+          onClick={jump}
+          aria-label={`${label(start.count)}: jump to the first`}
+          className="inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-full px-3 pointer-coarse:h-11 hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-white"
+        >
+          <ArrowUp className="size-4" aria-hidden="true" />
+          {label(start.count)}
+        </button>
+        <IconButton
+          label="Dismiss new messages"
+          size="sm"
+          onClick={() => {
+            focusTranscript();
+            onDismiss();
+          }}
+          className="text-white hover:bg-indigo-500 hover:text-white dark:text-white dark:hover:bg-indigo-500"
+        >
+          <X />
+        </IconButton>
+      </div>
+    </div>
+  );
+}

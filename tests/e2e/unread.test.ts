@@ -1,0 +1,134 @@
+/**
+ * Unread counts and "N new messages", across two people: the counts are
+ * kept per person on the server, so they follow a person across tabs and
+ * reloads, and one person's reading never changes another's.
+ */
+import type { Locator, Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { composer, newUser, rest, roomUrl, sendFromComposer, uniqueName, useAppAndBrowser } from "./helpers";
+
+const setup = useAppAndBrowser();
+
+/** Contexts a test opened, closed after it whatever happened. */
+const contexts: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
+});
+async function person(displayName: string) {
+  const user = await newUser(setup.browser, { displayName });
+  contexts.push(user.context);
+  return user;
+}
+
+/** A room where nobody answers, so every count is a count of people's messages. */
+async function humansOnlyRoom(prefix: string) {
+  const room = await rest.createRoom(setup.app.url, { name: uniqueName(prefix) });
+  const response = await fetch(`${setup.app.url}/api/rooms/${room.id}`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ defaultResponder: "nobody" })
+  });
+  expect(response.status).toBe(200);
+  return room;
+}
+
+const row = (page: Page, roomId: string) => page.locator(`[data-room-id="${roomId}"]`);
+/**
+ * The unread count a room's row shows (NaN until the person's read marks
+ * have arrived), checked against its badge's accessible label.
+ */
+async function unreadIn(page: Page, roomId: string): Promise<number> {
+  const shown = await row(page, roomId).getAttribute("data-unread");
+  if (shown === null) return Number.NaN;
+  const badge = row(page, roomId).locator(".sr-only", { hasText: /unread/ });
+  const label = (await badge.count()) ? await badge.first().textContent() : null;
+  if (Number(shown) === 0) return label === null ? 0 : Number.NaN;
+  const match = label?.match(/^(\d+) unread messages?$/);
+  return match && Number(match[1]) === Number(shown) ? Number(shown) : Number.NaN;
+}
+
+/** Whether an element shows inside the window (and inside the transcript's scrolling area). */
+const inView = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const rect = el.getBoundingClientRect();
+    const area = el.closest('[role="log"]')?.getBoundingClientRect() ?? { top: 0, bottom: window.innerHeight };
+    return rect.top >= Math.max(0, area.top) - 1 && rect.top < Math.min(window.innerHeight, area.bottom);
+  });
+
+describe("unread counts", () => {
+  it("count Ann's messages on Ben's list, clear when Ben opens the room, and stay his own", async () => {
+    const room = await humansOnlyRoom("Unread");
+    const ann = await person("Ann");
+    const ben = await person("Ben");
+    await ann.page.goto(roomUrl(setup.app.url, room.id));
+    await ben.page.goto(setup.app.url);
+    await row(ben.page, room.id).waitFor();
+
+    for (const text of ["Ann one", "Ann two", "Ann three"]) {
+      await sendFromComposer(ann.page, text);
+      await ann.page.getByText(text, { exact: true }).waitFor();
+    }
+    await expect.poll(() => unreadIn(ben.page, room.id)).toBe(3);
+    await expect(row(ben.page, room.id).getByText("3 unread messages").count()).resolves.toBe(1);
+    // Ann wrote and sees them: nothing is unread for her, on her open tab or a new one.
+    await expect.poll(() => unreadIn(ann.page, room.id)).toBe(0);
+    const annSecondTab = await ann.context.newPage();
+    await annSecondTab.goto(setup.app.url);
+    await row(annSecondTab, room.id).waitFor();
+    await expect.poll(() => unreadIn(annSecondTab, room.id)).toBe(0);
+
+    // Ben opens the room: the divider marks where the new messages start, and his badge clears.
+    await row(ben.page, room.id).click();
+    const divider = ben.page.getByRole("separator", { name: "3 new messages" });
+    await divider.waitFor();
+    const firstNew = ben.page.locator("[data-message-id]").filter({ hasText: "Ann one" });
+    expect(await divider.evaluate((el, next) => el.nextElementSibling === next, await firstNew.elementHandle())).toBe(
+      true
+    );
+    await expect.poll(() => unreadIn(ben.page, room.id)).toBe(0);
+
+    // Kept on the server: a reload, and another tab of Ben's, show it read.
+    await ben.page.reload();
+    await row(ben.page, room.id).waitFor();
+    await composer(ben.page).waitFor();
+    await expect.poll(() => unreadIn(ben.page, room.id)).toBe(0);
+    expect(await ben.page.getByRole("separator", { name: /new message/ }).count()).toBe(0);
+
+    // Away from the room, Ben counts what Ann writes next.
+    await ben.page.goto(setup.app.url);
+    await row(ben.page, room.id).waitFor();
+    await sendFromComposer(ann.page, "Ann four");
+    await expect.poll(() => unreadIn(ben.page, room.id)).toBe(1);
+    await expect(row(ben.page, room.id).getByText("1 unread message").count()).resolves.toBe(1);
+    await expect.poll(() => unreadIn(annSecondTab, room.id)).toBe(0);
+  });
+
+  it("opening a room with its first new message out of view shows a bar that jumps to it", async () => {
+    const room = await humansOnlyRoom("Long unread");
+    const ben = await person("Ben");
+    await rest.send(setup.app.url, room.id, "Read before");
+    await ben.page.goto(roomUrl(setup.app.url, room.id));
+    await ben.page.getByText("Read before", { exact: true }).waitFor();
+    await expect.poll(() => unreadIn(ben.page, room.id)).toBe(0);
+    await ben.page.goto(setup.app.url);
+    await row(ben.page, room.id).waitFor();
+
+    const count = 30;
+    for (let i = 0; i < count; i++)
+      await rest.send(setup.app.url, room.id, `New message ${i}: ${"and more ".repeat(12)}`);
+    await expect.poll(() => unreadIn(ben.page, room.id)).toBe(count);
+
+    await row(ben.page, room.id).click();
+    const jump = ben.page.getByRole("button", { name: `${count} new messages: jump to the first` });
+    await jump.waitFor();
+    const firstNew = ben.page.locator("[data-message-id]").filter({ hasText: /New message 0:/ });
+    expect((await firstNew.count()) === 0 || !(await inView(firstNew))).toBe(true);
+    // The newest is on screen, so the room is read at once; the bar stays until the first new one is seen.
+    await expect.poll(() => unreadIn(ben.page, room.id)).toBe(0);
+    await jump.click();
+    await expect.poll(async () => (await firstNew.count()) > 0 && (await inView(firstNew))).toBe(true);
+    await expect.poll(() => jump.count()).toBe(0);
+    // Focus stays in the transcript, not on the page.
+    expect(await ben.page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("log");
+  });
+});
