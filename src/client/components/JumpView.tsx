@@ -11,6 +11,7 @@ import { cn } from "../lib/cn";
 import { fromChatMessage, type RoomMessage } from "../lib/messages";
 import { MessageItem } from "./MessageItem";
 import { Button } from "./ui/Button";
+import { ErrorNotice } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
 const PAGE = 50;
@@ -134,9 +135,9 @@ export function JumpView({
         aria-label="Messages around the link"
       >
         {error && (
-          <p role="alert" className="mx-auto max-w-3xl px-6 py-6 text-sm text-red-700 dark:text-red-300">
+          <ErrorNotice variant="inline" className="mx-auto max-w-3xl px-6 py-6">
             {error}
-          </p>
+          </ErrorNotice>
         )}
         {!loaded && !error && (
           <div className="flex justify-center py-10">

@@ -11,6 +11,7 @@ import { api, errorMessage } from "../lib/api";
 import { messagePath } from "../lib/routes";
 import { relativeTime } from "../lib/time";
 import { Highlighted } from "./Highlighted";
+import { ErrorNotice } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
 const MIN_QUERY = 2;
@@ -74,9 +75,9 @@ export function MessageSearchResults({ query, onSelect }: { query: string; onSel
         {state.status === "loading" && <Spinner className="size-3" />}
       </h2>
       {state.status === "error" && (
-        <p role="alert" className="px-3 py-2 text-[13px] text-red-700 dark:text-red-300">
+        <ErrorNotice variant="inline" className="px-3 py-2 text-[13px]">
           Search failed: {state.message}
-        </p>
+        </ErrorNotice>
       )}
       {state.status === "done" && state.response.partial && (
         <p role="status" className="flex items-start gap-1.5 px-3 py-1 text-[12px] text-amber-700 dark:text-amber-300">

@@ -11,6 +11,7 @@ import { cn } from "../lib/cn";
 import { formatCount } from "../lib/time";
 import { IconButton } from "./ui/Button";
 import { Dialog } from "./ui/Dialog";
+import { ErrorNotice } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
 /** How often the open panel asks again. */
@@ -90,11 +91,7 @@ export function RoomInfoButton({ roomId }: { roomId: string }) {
         <Info />
       </IconButton>
       <Dialog open={open} onClose={() => setOpen(false)} title="Room info" description="The room and its agents, live.">
-        {error && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-            {error}
-          </p>
-        )}
+        {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
         {!tree && !error && <Spinner />}
         {tree && (
           <ul aria-label="Agents" data-testid="agent-tree">

@@ -12,6 +12,7 @@ import { cn } from "../lib/cn";
 import { layoutWaterfall } from "../lib/waterfall";
 import { IconButton } from "./ui/Button";
 import { Dialog } from "./ui/Dialog";
+import { ErrorNotice } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
 const BAR: Record<TraceSpan["kind"], string> = {
@@ -62,11 +63,7 @@ function TraceWaterfall({
   const waterfall = spans ? layoutWaterfall(spans) : null;
   return (
     <Dialog open={open} onClose={onClose} title="Trace of this answer" description={<code>{traceId}</code>}>
-      {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
+      {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
       {!error && !waterfall && <Spinner />}
       {waterfall && (
         <div className="space-y-3" data-testid="trace-waterfall">

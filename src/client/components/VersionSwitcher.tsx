@@ -12,6 +12,7 @@ import type { MessageVersions } from "../../shared/protocol";
 import { api, errorMessage } from "../lib/api";
 import { messageText } from "../lib/messages";
 import { IconButton } from "./ui/Button";
+import { ErrorNotice } from "./ui/Field";
 
 export function VersionSwitcher({ messageId, version }: { messageId: string; version: number }) {
   const { roomId } = useParams();
@@ -52,9 +53,9 @@ export function VersionSwitcher({ messageId, version }: { messageId: string; ver
         </IconButton>
       </fieldset>
       {error && (
-        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+        <ErrorNotice variant="inline" className="text-xs">
           {error}
-        </p>
+        </ErrorNotice>
       )}
       {earlier && (
         <section

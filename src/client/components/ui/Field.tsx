@@ -59,7 +59,27 @@ export function Kbd({ children, className }: { children: ReactNode; className?: 
   );
 }
 
-export function ErrorNotice({ children, className }: { children: ReactNode; className?: string }) {
+/**
+ * The one way the client shows an error: a boxed notice (`box`, in forms and
+ * dialogs) or a line of text in place (`inline`, in panels and lists). The
+ * text is the server's own message, read with the shared schema (lib/api.ts).
+ */
+export function ErrorNotice({
+  children,
+  className,
+  variant = "box"
+}: {
+  children: ReactNode;
+  className?: string;
+  variant?: "box" | "inline";
+}) {
+  if (variant === "inline") {
+    return (
+      <p role="alert" className={cn("text-sm text-red-700 dark:text-red-300", className)}>
+        {children}
+      </p>
+    );
+  }
   return (
     <div
       role="alert"
