@@ -193,8 +193,14 @@ describe("stop, resume, regenerate, edit", () => {
     // Paced so the answer (10 chunks) is still streaming when the late client joins on a busy machine.
     const { id, frame } = chatRequest("[[fake:slow=200]] resume me after a reconnect please");
     sender.send(frame);
-    await sender.next((f) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta"));
-    await new Promise((r) => setTimeout(r, 300));
+    // Part of the answer is out (so there is something to replay) and more is still to come.
+    const isDelta = (f: any) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta");
+    await waitFor(
+      async () => sender.frames.filter(isDelta).length,
+      (deltas) => deltas >= 2,
+      20_000,
+      "two streamed deltas"
+    );
 
     const late = await openSocket(api.roomSocketUrl(room.id));
     const resuming = await late.next((f) => f.type === "cf_agent_stream_resuming");
