@@ -61,7 +61,7 @@ describe("a room, one person", () => {
 
   it("streams the answer token by token, then shows it complete", async () => {
     const { page, id } = await openRoom(uniqueName("Streaming"));
-    await sendFromComposer(page, "Count for me [[fake:chunks=30,slow=120]]");
+    await sendFromComposer(page, "Count for me [[fake:chunks=30,slow=300]]");
 
     const answer = lastAssistant(page);
     // A partial answer is on screen before the end arrives.
