@@ -9,6 +9,10 @@ export default defineConfig({
     root: fileURLToPath(new URL("../..", import.meta.url)),
     name: "unit",
     environment: "node",
-    include: ["tests/unit/**/*.test.ts"]
+    include: ["tests/unit/**/*.test.ts"],
+    // Property tests (fast-check, hundreds of runs) are CPU-bound: 5 s is
+    // plenty on an idle machine and not on a busy CI runner. Waits on
+    // conditions carry their own deadlines.
+    testTimeout: 30_000
   }
 });
