@@ -164,7 +164,7 @@ function Shell() {
       <a
         href="#main"
         inert={behindDrawer}
-        className="sr-only z-50 rounded-lg bg-white px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:inline-flex focus:min-h-11 focus:items-center focus:top-2 focus:left-2 dark:bg-zinc-900"
+        className="sr-only z-50 rounded-lg bg-surface px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:inline-flex focus:min-h-11 focus:items-center focus:top-2 focus:left-2"
       >
         Skip to conversation
       </a>

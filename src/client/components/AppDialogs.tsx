@@ -112,14 +112,14 @@ const SHORTCUTS: Array<{ keys: string[][]; label: string }> = [
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
     <Dialog open={open} onClose={onClose} title="Keyboard shortcuts">
-      <ul className="divide-y divide-zinc-100 px-5 py-2 dark:divide-zinc-800">
+      <ul className="divide-y divide-surface-2 px-5 py-2">
         {SHORTCUTS.map((shortcut) => (
           <li key={shortcut.label} className="flex items-center justify-between gap-4 py-2.5 text-sm">
-            <span className="text-zinc-700 dark:text-zinc-300">{shortcut.label}</span>
+            <span className="text-fg-3">{shortcut.label}</span>
             <span className="flex flex-wrap items-center justify-end gap-1.5">
               {shortcut.keys.map((combo, i) => (
                 <span key={combo.join("+")} className="flex items-center gap-1">
-                  {i > 0 && <span className="px-0.5 text-xs text-zinc-500 dark:text-zinc-400">or</span>}
+                  {i > 0 && <span className="px-0.5 text-xs text-fg-muted">or</span>}
                   {combo.map((key) => (
                     <Kbd key={key}>{key}</Kbd>
                   ))}

@@ -139,13 +139,13 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
         onSubmit={submit}
         noValidate
         aria-label="Sign in"
-        className="w-full max-w-sm animate-pop-in rounded-2xl bg-white p-6 shadow-xl ring-1 ring-zinc-900/5 dark:bg-zinc-900 dark:ring-white/10"
+        className="w-full max-w-sm animate-pop-in rounded-2xl bg-surface p-6 shadow-xl ring-1 ring-zinc-900/5 dark:ring-white/10"
       >
         <div className="mb-5 flex size-11 items-center justify-center rounded-xl bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-sm">
           <KeyRound className="size-5" aria-hidden="true" />
         </div>
-        <h1 className="text-lg font-semibold tracking-tight text-zinc-900 dark:text-zinc-100">Welcome to Rooms</h1>
-        <p className="mt-1 mb-5 text-sm text-zinc-500 dark:text-zinc-400">
+        <h1 className="text-lg font-semibold tracking-tight text-fg">Welcome to Rooms</h1>
+        <p className="mt-1 mb-5 text-sm text-fg-muted">
           {options.tokenRequired
             ? "This server is private. Choose the name others will see, and enter the access token you were given."
             : "Choose the name others will see on your messages."}

@@ -127,7 +127,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             submit();
           }}
           className={cn(
-            "relative flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm transition-colors focus-within:border-indigo-500 focus-within:ring-3 focus-within:ring-indigo-500/15 dark:border-zinc-700 dark:bg-zinc-900 dark:focus-within:border-indigo-400"
+            "relative flex items-end gap-2 rounded-2xl border border-edge-strong bg-surface p-2 shadow-sm transition-colors focus-within:border-accent-line focus-within:ring-3 focus-within:ring-indigo-500/15"
           )}
         >
           <label htmlFor={inputId} className="sr-only">
@@ -149,7 +149,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             }}
             onKeyDown={onKeyDown}
             onBlur={onStopTyping}
-            className="thin-scrollbar max-h-60 min-h-10 pointer-coarse:min-h-11 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-zinc-900 placeholder:text-zinc-500 focus:outline-none dark:text-zinc-100 dark:placeholder:text-zinc-400"
+            className="thin-scrollbar max-h-60 min-h-10 pointer-coarse:min-h-11 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-fg placeholder:text-fg-muted focus:outline-none"
           />
           {busy && (
             <button
@@ -157,7 +157,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               onClick={onStop}
               aria-label="Stop generating"
               title="Stop generating"
-              className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-zinc-900 text-white transition-colors hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-white"
+              className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-fg text-surface transition-colors hover:bg-zinc-700 dark:hover:bg-white"
             >
               <Square className="size-3.5 fill-current" aria-hidden="true" />
             </button>
@@ -167,17 +167,14 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             disabled={!canSend}
             aria-label="Send message"
             title={coarsePointer ? "Send message" : "Send message (Enter)"}
-            className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-indigo-600 text-white transition-colors hover:bg-indigo-500 disabled:cursor-not-allowed disabled:bg-zinc-200 disabled:text-zinc-500 dark:bg-indigo-500 dark:hover:bg-indigo-400 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-400"
+            className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-accent text-white transition-colors hover:bg-accent-line disabled:cursor-not-allowed disabled:bg-edge disabled:text-fg-muted"
           >
             <ArrowUp className="size-5" aria-hidden="true" />
           </button>
         </form>
-        <div
-          id={hintId}
-          className="flex min-h-6 items-center gap-2 px-1 pt-1.5 text-xs text-zinc-500 dark:text-zinc-400"
-        >
+        <div id={hintId} className="flex min-h-6 items-center gap-2 px-1 pt-1.5 text-xs text-fg-muted">
           {offlineReason ? (
-            <span className="flex items-center gap-1.5 font-medium text-amber-800 dark:text-amber-300">
+            <span className="flex items-center gap-1.5 font-medium text-warning">
               {connecting ? (
                 <Spinner className="[&_svg]:size-3" />
               ) : (
@@ -195,14 +192,14 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               type="button"
               disabled={!canSend}
               onClick={() => submit(onAskPanel)}
-              className="ml-auto inline-flex cursor-pointer items-center gap-1 rounded-md px-2 py-0.5 pointer-coarse:min-h-11 font-medium text-indigo-700 hover:bg-indigo-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-indigo-300 dark:hover:bg-indigo-950/50"
+              className="ml-auto inline-flex cursor-pointer items-center gap-1 rounded-md px-2 py-0.5 pointer-coarse:min-h-11 font-medium text-accent-fg hover:bg-indigo-50 disabled:cursor-not-allowed disabled:opacity-50 dark:hover:bg-indigo-950/50"
             >
               <Users className="size-3.5" aria-hidden="true" />
               Ask the panel
             </button>
           )}
           {text.length > MAX_MESSAGE_LENGTH * 0.9 && (
-            <span className={cn("ml-auto tabular-nums", tooLong && "font-medium text-red-600 dark:text-red-400")}>
+            <span className={cn("ml-auto tabular-nums", tooLong && "font-medium text-danger")}>
               {text.length.toLocaleString()} / {MAX_MESSAGE_LENGTH.toLocaleString()}
             </span>
           )}

@@ -47,7 +47,7 @@ export function Home() {
               <button
                 type="button"
                 onClick={() => ui.setDrawerOpen(true)}
-                className="inline-flex h-9 cursor-pointer pointer-coarse:h-11 items-center gap-2 rounded-lg border border-zinc-300 bg-white px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+                className="inline-flex h-9 cursor-pointer pointer-coarse:h-11 items-center gap-2 rounded-lg border border-edge-strong bg-surface px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-surface-sunken dark:text-zinc-100"
               >
                 <PanelLeftOpen className="size-4" aria-hidden="true" />
                 Browse rooms
@@ -68,7 +68,7 @@ export function Home() {
           <ImportButton />
         </div>
         {ui.isDesktop && (
-          <p className="mt-4 flex flex-wrap items-center justify-center gap-x-3 gap-y-1 text-xs text-zinc-500 dark:text-zinc-400">
+          <p className="mt-4 flex flex-wrap items-center justify-center gap-x-3 gap-y-1 text-xs text-fg-muted">
             <span className="inline-flex items-center gap-1">
               <Kbd>Alt</Kbd>
               <Kbd>N</Kbd> new room

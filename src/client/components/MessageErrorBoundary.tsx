@@ -34,7 +34,7 @@ export class MessageErrorBoundary extends Component<Props, { failed: boolean }> 
       <div className="px-4 py-2 sm:px-6" data-message-id={this.props.messageId}>
         <div
           role="note"
-          className="ml-11 flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200"
+          className="ml-11 flex items-center gap-2 rounded-lg border border-warning-line bg-warning-bg px-3 py-2 text-sm text-warning-fg"
         >
           <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
           This message cannot be shown.

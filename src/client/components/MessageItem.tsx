@@ -52,7 +52,7 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
           if (!part.text) return null;
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids, and a message's parts are only ever appended
-            <details key={index} className="my-2 text-sm text-zinc-500 dark:text-zinc-400">
+            <details key={index} className="my-2 text-sm text-fg-muted">
               <summary className="cursor-pointer select-none hover:text-zinc-700 dark:hover:text-zinc-200">
                 Reasoning
               </summary>
@@ -67,11 +67,7 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
         return null;
       })}
       {streaming && !hasVisible && (
-        <div
-          role="status"
-          className="flex h-7 items-center text-zinc-500 dark:text-zinc-400"
-          aria-label="Assistant is thinking"
-        >
+        <div role="status" className="flex h-7 items-center text-fg-muted" aria-label="Assistant is thinking">
           <TypingDots />
         </div>
       )}
@@ -119,7 +115,7 @@ function EditForm({
   };
   return (
     <form
-      className="mt-1 rounded-xl border border-zinc-300 bg-white p-2 shadow-sm focus-within:border-indigo-500 focus-within:ring-3 focus-within:ring-indigo-500/20 dark:border-zinc-700 dark:bg-zinc-900"
+      className="mt-1 rounded-xl border border-edge-strong bg-surface p-2 shadow-sm focus-within:border-indigo-500 focus-within:ring-3 focus-within:ring-indigo-500/20"
       onSubmit={(event) => {
         event.preventDefault();
         submit();
@@ -201,16 +197,16 @@ export const MessageItem = memo(function MessageItem({
         {!grouped && (
           <header className="flex min-w-0 items-baseline gap-2">
             {/* The author line is the message's heading (screen readers jump by headings). */}
-            <h3 className="min-w-0 truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100">
+            <h3 className="min-w-0 truncate text-sm font-semibold text-fg">
               {persona ? <PersonaName persona={persona} /> : author}
             </h3>
             {meta.panel && (
-              <span className="rounded-md bg-indigo-50 px-1.5 py-px text-[11px] font-medium text-indigo-700 dark:bg-indigo-950/60 dark:text-indigo-300">
+              <span className="rounded-md bg-indigo-50 px-1.5 py-px text-[11px] font-medium text-accent-fg dark:bg-indigo-950/60">
                 {meta.panel === "synthesis" ? "panel synthesis" : "panel"}
               </span>
             )}
             {isAssistant && meta.model && (
-              <span className="truncate rounded-md bg-zinc-100 px-1.5 py-px text-[11px] font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+              <span className="truncate rounded-md bg-surface-2 px-1.5 py-px text-[11px] font-medium text-fg-soft">
                 {meta.offline ? "offline model" : meta.model}
               </span>
             )}
@@ -218,7 +214,7 @@ export const MessageItem = memo(function MessageItem({
               <time
                 dateTime={new Date(createdAt).toISOString()}
                 title={fullDateTime(createdAt)}
-                className="shrink-0 text-xs text-zinc-500 tabular-nums dark:text-zinc-400"
+                className="shrink-0 text-xs text-fg-muted tabular-nums"
               >
                 {messageTime(createdAt, Date.now())}
               </time>
@@ -246,12 +242,12 @@ export const MessageItem = memo(function MessageItem({
         {failed && (
           <div
             data-answer-error
-            className="mt-1.5 flex flex-wrap items-start gap-x-3 gap-y-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
+            className="mt-1.5 flex flex-wrap items-start gap-x-3 gap-y-2 rounded-lg border border-danger-line bg-danger-bg px-3 py-2 text-sm text-danger-fg"
           >
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <div className="min-w-0 flex-1">
               <p className="font-medium">The answer failed</p>
-              <p className="break-words text-red-700 dark:text-red-300">{meta.error}</p>
+              <p className="break-words text-danger-strong">{meta.error}</p>
             </div>
             {canRegenerate && (
               <Button size="sm" variant="secondary" onClick={onRegenerate} className="self-center">
@@ -263,14 +259,9 @@ export const MessageItem = memo(function MessageItem({
         )}
 
         {!editing && isAssistant && (
-          <div
-            className={cn(
-              "flex h-8 items-center gap-0.5 text-xs text-zinc-500 dark:text-zinc-400",
-              streaming && "invisible"
-            )}
-          >
+          <div className={cn("flex h-8 items-center gap-0.5 text-xs text-fg-muted", streaming && "invisible")}>
             {meta.stopped && (
-              <span className="mr-1.5 inline-flex items-center gap-1 rounded-md bg-amber-50 px-1.5 py-0.5 font-medium text-amber-800 ring-1 ring-amber-200 ring-inset dark:bg-amber-950/40 dark:text-amber-300 dark:ring-amber-900">
+              <span className="mr-1.5 inline-flex items-center gap-1 rounded-md bg-warning-bg px-1.5 py-0.5 font-medium text-warning ring-1 ring-amber-200 ring-inset dark:ring-amber-900">
                 <Square className="size-2.5 fill-current" aria-hidden="true" />
                 {authorName(meta.stoppedBy) ? `Stopped by ${authorName(meta.stoppedBy)}` : "Stopped"}
               </span>
@@ -304,7 +295,7 @@ export const MessageItem = memo(function MessageItem({
         {!editing && !isAssistant && (
           <>
             <div className="h-2" />
-            <div className="absolute top-1 right-3 flex items-center gap-0.5 rounded-lg bg-white p-0.5 opacity-0 shadow-sm ring-1 ring-zinc-200 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 sm:right-5 dark:bg-zinc-900 dark:ring-zinc-700 [@media(pointer:coarse)]:static [@media(pointer:coarse)]:-mt-1 [@media(pointer:coarse)]:mb-1 [@media(pointer:coarse)]:justify-end [@media(pointer:coarse)]:bg-transparent [@media(pointer:coarse)]:opacity-100 [@media(pointer:coarse)]:shadow-none [@media(pointer:coarse)]:ring-0">
+            <div className="absolute top-1 right-3 flex items-center gap-0.5 rounded-lg bg-surface p-0.5 opacity-0 shadow-sm ring-1 ring-zinc-200 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 sm:right-5 dark:ring-zinc-700 [@media(pointer:coarse)]:static [@media(pointer:coarse)]:-mt-1 [@media(pointer:coarse)]:mb-1 [@media(pointer:coarse)]:justify-end [@media(pointer:coarse)]:bg-transparent [@media(pointer:coarse)]:opacity-100 [@media(pointer:coarse)]:shadow-none [@media(pointer:coarse)]:ring-0">
               {text && <CopyButton text={text} />}
               {onFork && <ForkButton onFork={() => onFork(message.id)} />}
               {canEdit && (

@@ -87,16 +87,14 @@ export function MessageSearchResults({ query, onSelect }: { query: string; onSel
         </p>
       )}
       {state.status === "done" && groups.length === 0 && (
-        <p role="status" className="px-3 py-2 text-[13px] text-zinc-500 dark:text-zinc-400">
+        <p role="status" className="px-3 py-2 text-[13px] text-fg-muted">
           No messages match.
         </p>
       )}
       <div id="message-results">
         {groups.map((group) => (
           <div key={group.roomId} className="pb-1" data-search-room={group.roomId}>
-            <h3 className="truncate px-3 pt-1.5 text-[12px] font-medium text-zinc-700 dark:text-zinc-300">
-              {group.roomName}
-            </h3>
+            <h3 className="truncate px-3 pt-1.5 text-[12px] font-medium text-fg-3">{group.roomName}</h3>
             <ul>
               {group.hits.map((hit) => (
                 <li key={hit.messageId}>
@@ -106,13 +104,13 @@ export function MessageSearchResults({ query, onSelect }: { query: string; onSel
                     data-search-hit={hit.messageId}
                     className="block rounded-lg px-3 py-1.5 text-[13px] hover:bg-zinc-200/50 dark:hover:bg-zinc-800/50"
                   >
-                    <span className="flex items-baseline gap-2 text-[11px] text-zinc-500 dark:text-zinc-400">
+                    <span className="flex items-baseline gap-2 text-[11px] text-fg-muted">
                       <span className="truncate">
                         {hit.role === "assistant" ? "Assistant" : (hit.author ?? "Someone")}
                       </span>
                       {hit.createdAt && <span className="shrink-0">{relativeTime(hit.createdAt, now)}</span>}
                     </span>
-                    <span className="line-clamp-2 break-words text-zinc-700 dark:text-zinc-300">
+                    <span className="line-clamp-2 break-words text-fg-3">
                       <Highlighted text={hit.snippet} marks={hit.marks} />
                     </span>
                   </Link>

@@ -19,7 +19,7 @@ export function NewMessagesDivider({ count }: { count: number }) {
       role="separator"
       aria-label={label(count)}
       data-new-messages-divider
-      className="flex items-center gap-3 px-4 pt-4 pb-1 text-xs font-semibold text-indigo-700 sm:px-6 dark:text-indigo-300"
+      className="flex items-center gap-3 px-4 pt-4 pb-1 text-xs font-semibold text-accent-fg sm:px-6"
     >
       <span className="h-px flex-1 bg-indigo-300 dark:bg-indigo-700" />
       <span>{label(count)}</span>

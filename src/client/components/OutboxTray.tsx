@@ -15,20 +15,18 @@ export function OutboxTray({ outbox, online }: { outbox: Outbox; online: boolean
           <li
             key={item.id}
             data-outbox-id={item.id}
-            className="flex items-start gap-2 rounded-xl border border-dashed border-zinc-300 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            className="flex items-start gap-2 rounded-xl border border-dashed border-edge-strong bg-zinc-50 px-3 py-2 text-sm dark:bg-zinc-900"
           >
             {item.error ? (
-              <AlertTriangle className="mt-0.5 size-4 shrink-0 text-red-700 dark:text-red-300" aria-hidden="true" />
+              <AlertTriangle className="mt-0.5 size-4 shrink-0 text-danger-strong" aria-hidden="true" />
             ) : (
-              <Clock className="mt-0.5 size-4 shrink-0 text-zinc-600 dark:text-zinc-300" aria-hidden="true" />
+              <Clock className="mt-0.5 size-4 shrink-0 text-fg-soft" aria-hidden="true" />
             )}
             <div className="min-w-0 flex-1">
-              <p className="line-clamp-3 break-words whitespace-pre-wrap text-zinc-900 dark:text-zinc-100">
-                {item.text}
-              </p>
-              <p className="text-xs text-zinc-600 dark:text-zinc-300">
+              <p className="line-clamp-3 break-words whitespace-pre-wrap text-fg">{item.text}</p>
+              <p className="text-xs text-fg-soft">
                 {item.error ? (
-                  <span className="text-red-700 dark:text-red-300">Not sent: {item.error}</span>
+                  <span className="text-danger-strong">Not sent: {item.error}</span>
                 ) : online && index === 0 ? (
                   "Sending…"
                 ) : online ? (

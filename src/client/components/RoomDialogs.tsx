@@ -134,11 +134,11 @@ export function CreateRoomDialog({ open, onClose }: { open: boolean; onClose: ()
               />
             )}
           </Field>
-          <details className="group rounded-lg border border-zinc-200 dark:border-zinc-800">
-            <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-medium text-zinc-700 select-none hover:bg-zinc-50 dark:text-zinc-300 dark:hover:bg-zinc-800/60">
+          <details className="group rounded-lg border border-edge">
+            <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-medium text-fg-3 select-none hover:bg-zinc-50 dark:hover:bg-zinc-800/60">
               Model settings
             </summary>
-            <div className="grid gap-4 border-t border-zinc-200 p-3 sm:grid-cols-2 dark:border-zinc-800">
+            <div className="grid gap-4 border-t border-edge p-3 sm:grid-cols-2">
               <Field label="Model" error={modelError} hint="Empty: the server default.">
                 {(props) => (
                   <input
@@ -303,9 +303,9 @@ export function DeleteRoomDialog({
 
   return (
     <Dialog open={open} onClose={onClose} title="Delete room?">
-      <div className="space-y-3 px-5 py-4 text-sm text-zinc-600 dark:text-zinc-300">
+      <div className="space-y-3 px-5 py-4 text-sm text-fg-soft">
         <p>
-          <span className="font-semibold break-words text-zinc-900 dark:text-zinc-100">“{room.name}”</span> and its{" "}
+          <span className="font-semibold break-words text-fg">“{room.name}”</span> and its{" "}
           {room.messageCount === 1 ? "1 message" : `${room.messageCount.toLocaleString()} messages`} will be deleted for
           everyone. This can’t be undone.
         </p>

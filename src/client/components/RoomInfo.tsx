@@ -18,10 +18,10 @@ import { Spinner } from "./ui/Spinner";
 const REFRESH_MS = 1_500;
 
 const STATUS_STYLE: Record<AgentNode["status"], string> = {
-  idle: "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300",
-  queued: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300",
+  idle: "bg-surface-2 text-fg-soft",
+  queued: "bg-amber-100 text-warning dark:bg-amber-950",
   streaming: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300",
-  failed: "bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300"
+  failed: "bg-red-100 text-danger-strong dark:bg-red-950"
 };
 
 function bytes(n: number | null): string {
@@ -35,13 +35,11 @@ function Node({ node, depth }: { node: AgentNode; depth: number }) {
   return (
     <li data-agent={node.id} data-agent-status={node.status} className="space-y-1">
       <div className="flex flex-wrap items-baseline gap-2 text-sm" style={{ paddingLeft: `${depth}rem` }}>
-        <span className="font-medium text-zinc-900 dark:text-zinc-100">
-          {node.kind === "room" ? node.name : `@${node.name}`}
-        </span>
+        <span className="font-medium text-fg">{node.kind === "room" ? node.name : `@${node.name}`}</span>
         <span className={cn("rounded px-1.5 text-[11px] font-medium", STATUS_STYLE[node.status])}>{node.status}</span>
-        {node.activity && <span className="text-xs text-zinc-500 dark:text-zinc-400">{node.activity}</span>}
+        {node.activity && <span className="text-xs text-fg-muted">{node.activity}</span>}
       </div>
-      <p className="text-xs text-zinc-500 tabular-nums dark:text-zinc-400" style={{ paddingLeft: `${depth}rem` }}>
+      <p className="text-xs text-fg-muted tabular-nums" style={{ paddingLeft: `${depth}rem` }}>
         {node.messages ?? "—"} messages · {bytes(node.storageBytes)} ·{" "}
         {node.tokens
           ? `${formatCount(node.tokens.today)} tokens today, ${formatCount(node.tokens.total.totalTokens)} in all`

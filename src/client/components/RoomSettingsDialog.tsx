@@ -123,18 +123,15 @@ export function RoomSettingsDialog({
                   ["Output", formatCount(live.usage.outputTokens)]
                 ].map(([label, value]) => (
                   <div key={label} className="rounded-lg bg-zinc-50 px-3 py-2 dark:bg-zinc-800/60">
-                    <div className="text-[11px] font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">
-                      {label}
-                    </div>
-                    <div className="text-base font-semibold text-zinc-900 tabular-nums dark:text-zinc-100">{value}</div>
+                    <div className="text-[11px] font-medium tracking-wide text-fg-muted uppercase">{label}</div>
+                    <div className="text-base font-semibold text-fg tabular-nums">{value}</div>
                   </div>
                 ))}
               </section>
             )}
             {live && (
-              <p className="text-sm text-zinc-600 dark:text-zinc-300">
-                Answering model:{" "}
-                <span className="font-medium text-zinc-900 dark:text-zinc-100">{live.activeModel}</span>
+              <p className="text-sm text-fg-soft">
+                Answering model: <span className="font-medium text-fg">{live.activeModel}</span>
                 {summary && (
                   <>
                     {" "}
@@ -145,7 +142,7 @@ export function RoomSettingsDialog({
               </p>
             )}
             {live?.offline && (
-              <div className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200">
+              <div className="flex gap-2 rounded-lg border border-warning-line bg-warning-bg px-3 py-2 text-sm text-warning-fg">
                 <CloudOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
                 <p>
                   The server has no model provider configured, so the built-in offline model answers. The model and
@@ -237,7 +234,7 @@ export function RoomSettingsDialog({
             </Field>
             {error && <ErrorNotice>{error}</ErrorNotice>}
             {saved && (
-              <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
+              <p role="status" className="text-sm text-success">
                 Saved.
               </p>
             )}
@@ -248,13 +245,13 @@ export function RoomSettingsDialog({
               defaultResponder={(state ?? loaded)?.settings.defaultResponder ?? "assistant"}
             />
 
-            <section className="rounded-lg border border-red-200 p-3 dark:border-red-900/60">
+            <section className="rounded-lg border border-danger-line p-3">
               <h3 className="text-sm font-semibold text-red-700 dark:text-red-400">Danger zone</h3>
               <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
                 <p className="text-sm text-zinc-600 dark:text-zinc-400">
                   Delete this room and all of its messages for everyone.
                 </p>
-                <Button size="sm" variant="secondary" onClick={onDelete} className="text-red-600 dark:text-red-400">
+                <Button size="sm" variant="secondary" onClick={onDelete} className="text-danger">
                   <Trash2 className="size-3.5" aria-hidden="true" />
                   Delete room
                 </Button>

@@ -37,16 +37,13 @@ export function CenteredState({
   return (
     <div className="flex flex-1 items-center justify-center overflow-y-auto p-6">
       <div className="flex max-w-md flex-col items-center text-center animate-fade-in">
-        <div className="mb-5 flex size-14 items-center justify-center rounded-2xl bg-zinc-100 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
+        <div className="mb-5 flex size-14 items-center justify-center rounded-2xl bg-surface-2 text-fg-muted">
           {icon}
         </div>
-        <h1
-          tabIndex={-1}
-          className="text-xl font-semibold tracking-tight focus:outline-none text-zinc-900 dark:text-zinc-100"
-        >
+        <h1 tabIndex={-1} className="text-xl font-semibold tracking-tight focus:outline-none text-fg">
           {title}
         </h1>
-        {children && <div className="mt-2 text-sm leading-6 text-zinc-500 dark:text-zinc-400">{children}</div>}
+        {children && <div className="mt-2 text-sm leading-6 text-fg-muted">{children}</div>}
         {actions && <div className="mt-6 flex flex-wrap items-center justify-center gap-2">{actions}</div>}
       </div>
     </div>
@@ -54,9 +51,9 @@ export function CenteredState({
 }
 
 const linkButton =
-  "inline-flex h-9 pointer-coarse:h-11 items-center gap-2 rounded-lg border border-zinc-300 bg-white px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800";
+  "inline-flex h-9 pointer-coarse:h-11 items-center gap-2 rounded-lg border border-edge-strong bg-surface px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-surface-sunken dark:text-zinc-100";
 const primaryButton =
-  "inline-flex h-9 pointer-coarse:h-11 cursor-pointer items-center gap-2 rounded-lg bg-indigo-600 px-3.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400";
+  "inline-flex h-9 pointer-coarse:h-11 cursor-pointer items-center gap-2 rounded-lg bg-accent px-3.5 text-sm font-medium text-white shadow-sm hover:bg-accent-line";
 
 export function RoomGone({ kind }: { kind: "deleted" | "not-found" }) {
   const ui = useAppUI();

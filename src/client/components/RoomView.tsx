@@ -48,9 +48,9 @@ function ConnectionBadge({ status }: { status: ConnectionStatus }) {
       aria-label={`Connection: ${label}`}
       className={cn(
         "inline-flex shrink-0 items-center gap-1.5 text-xs font-medium",
-        status === "open" && "text-emerald-700 dark:text-emerald-400",
-        (status === "connecting" || status === "reconnecting") && "text-amber-800 dark:text-amber-300",
-        status === "closed" && "text-red-600 dark:text-red-400"
+        status === "open" && "text-success",
+        (status === "connecting" || status === "reconnecting") && "text-warning",
+        status === "closed" && "text-danger"
       )}
     >
       <span
@@ -97,7 +97,7 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
         popoverTarget={popoverId}
         aria-label={`${label}: ${unique.map((u) => u.name).join(", ")}`}
         title={label}
-        className="flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 pointer-coarse:h-11 pointer-coarse:min-w-11 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        className="flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 pointer-coarse:h-11 pointer-coarse:min-w-11 hover:bg-surface-2"
       >
         <span className="flex -space-x-1">
           {shown.map((u) => (
@@ -112,7 +112,7 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
         ref={popoverRef}
         id={popoverId}
         popover="auto"
-        className="fixed inset-auto m-0 w-64 rounded-xl border border-zinc-200 bg-white p-2 text-zinc-900 shadow-xl dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+        className="fixed inset-auto m-0 w-64 rounded-xl border border-edge bg-surface p-2 text-fg shadow-xl"
       >
         <div className="flex items-center gap-2 px-2 pt-1 pb-2 text-xs font-medium tracking-wide text-zinc-500 uppercase">
           <Users className="size-3.5" aria-hidden="true" /> In this room
@@ -123,7 +123,7 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
               <Avatar name={u.name} size="sm" />
               <span className="min-w-0 flex-1 truncate">
                 {u.name}
-                {u.self && <span className="text-zinc-500 dark:text-zinc-400"> (you)</span>}
+                {u.self && <span className="text-fg-muted"> (you)</span>}
               </span>
               {u.typing && <span className="text-xs text-zinc-500">typing…</span>}
             </li>
@@ -167,8 +167,8 @@ function RoomHeader({
         </IconButton>
       )}
       <div className="min-w-0 flex-1 px-1">
-        <h1 className="truncate text-[15px] leading-5 font-semibold text-zinc-900 dark:text-zinc-100">{name}</h1>
-        <div className="flex min-w-0 items-center gap-2 text-xs leading-4 text-zinc-500 dark:text-zinc-400">
+        <h1 className="truncate text-[15px] leading-5 font-semibold text-fg">{name}</h1>
+        <div className="flex min-w-0 items-center gap-2 text-xs leading-4 text-fg-muted">
           <ConnectionBadge status={socket.status} />
           {state && (
             <>
@@ -222,9 +222,9 @@ function ConversationSkeleton() {
       <div className="mx-auto w-full max-w-3xl flex-1 space-y-6 px-4 pt-8 sm:px-6">
         {[0.7, 0.45, 0.85].map((w) => (
           <div key={w} className="flex animate-pulse gap-3">
-            <div className="size-8 rounded-full bg-zinc-200 dark:bg-zinc-800" />
+            <div className="size-8 rounded-full bg-edge" />
             <div className="flex-1 space-y-2 pt-1">
-              <div className="h-3 w-24 rounded bg-zinc-200 dark:bg-zinc-800" />
+              <div className="h-3 w-24 rounded bg-edge" />
               <div className="h-3 rounded bg-zinc-200/70 dark:bg-zinc-800/70" style={{ width: `${w * 100}%` }} />
             </div>
           </div>
@@ -300,7 +300,7 @@ function RoomConversation({
       {forking.error && (
         <p
           role="alert"
-          className="shrink-0 border-b border-red-200 bg-red-50 px-4 py-1.5 text-xs text-red-800 dark:border-red-900/50 dark:bg-red-950/40 dark:text-red-200"
+          className="shrink-0 border-b border-red-200 bg-danger-bg px-4 py-1.5 text-xs text-danger-fg dark:border-red-900/50"
         >
           Could not fork: {forking.error}
         </p>
@@ -413,10 +413,10 @@ function RoomView({ roomId }: { roomId: string }) {
         onShare={() => setDialog("share")}
       />
       {state?.origin && (
-        <div className="flex shrink-0 items-center justify-center gap-1.5 border-b border-zinc-200/80 px-4 py-1 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
+        <div className="flex shrink-0 items-center justify-center gap-1.5 border-b border-zinc-200/80 px-4 py-1 text-xs text-fg-muted dark:border-zinc-800">
           Forked from
           <Link
-            className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+            className="font-medium text-accent-fg hover:underline"
             to={messagePath(state.origin.roomId, state.origin.messageId)}
           >
             {state.origin.roomName}
@@ -424,7 +424,7 @@ function RoomView({ roomId }: { roomId: string }) {
         </div>
       )}
       {state?.offline && (
-        <div className="flex shrink-0 items-center justify-center gap-2 border-b border-amber-200/70 bg-amber-50 px-4 py-1.5 text-xs text-amber-900 dark:border-amber-900/40 dark:bg-amber-950/30 dark:text-amber-200">
+        <div className="flex shrink-0 items-center justify-center gap-2 border-b border-amber-200/70 bg-amber-50 px-4 py-1.5 text-xs text-warning-fg dark:border-amber-900/40 dark:bg-amber-950/30">
           <CloudOff className="size-3.5 shrink-0" aria-hidden="true" />
           <span>
             <b className="font-semibold">Offline model.</b> No model provider is configured on the server, so a built-in

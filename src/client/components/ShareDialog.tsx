@@ -117,20 +117,20 @@ export function ShareDialog({
         </div>
         {error && <ErrorNotice>{error}</ErrorNotice>}
         <section aria-labelledby="share-links-heading">
-          <h3 id="share-links-heading" className="mb-2 text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          <h3 id="share-links-heading" className="mb-2 text-sm font-medium text-fg-2">
             Active links
           </h3>
           {shares === null ? (
-            <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>
+            <p className="text-sm text-fg-muted">Loading…</p>
           ) : shares.length === 0 ? (
-            <p className="text-sm text-zinc-500 dark:text-zinc-400">No links yet.</p>
+            <p className="text-sm text-fg-muted">No links yet.</p>
           ) : (
             <ul className="space-y-2" aria-label="Active share links">
               {shares.map((share) => (
                 <li
                   key={share.id}
                   data-share-id={share.id}
-                  className="flex items-center gap-2 rounded-lg border border-zinc-200 px-3 py-2 dark:border-zinc-800"
+                  className="flex items-center gap-2 rounded-lg border border-edge px-3 py-2"
                 >
                   <div className="min-w-0 flex-1">
                     <input
@@ -138,9 +138,9 @@ export function ShareDialog({
                       aria-label="Share link"
                       value={absolute(share.path)}
                       onFocus={(event) => event.currentTarget.select()}
-                      className="w-full truncate bg-transparent font-mono text-xs text-zinc-800 focus:outline-none dark:text-zinc-200"
+                      className="w-full truncate bg-transparent font-mono text-xs text-fg-2 focus:outline-none"
                     />
-                    <p className="text-xs text-zinc-500 dark:text-zinc-400">
+                    <p className="text-xs text-fg-muted">
                       By {share.createdBy.name} ·{" "}
                       {share.expiresAt ? `expires ${fullDateTime(share.expiresAt)}` : "until revoked"}
                     </p>

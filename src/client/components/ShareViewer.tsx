@@ -87,10 +87,8 @@ function SharedRoom({ token, view }: { token: string; view: ShareView }) {
     <>
       <header className="flex h-14 shrink-0 items-center gap-3 border-b border-zinc-200/80 px-4 dark:border-zinc-800">
         <div className="min-w-0 flex-1">
-          <h1 className="truncate text-[15px] leading-5 font-semibold text-zinc-900 dark:text-zinc-100">
-            {view.roomName}
-          </h1>
-          <p className="flex items-center gap-2 text-xs leading-4 text-zinc-500 dark:text-zinc-400">
+          <h1 className="truncate text-[15px] leading-5 font-semibold text-fg">{view.roomName}</h1>
+          <p className="flex items-center gap-2 text-xs leading-4 text-fg-muted">
             <span role="status" aria-label={`Connection: ${label}`}>
               {label}
             </span>
@@ -98,7 +96,7 @@ function SharedRoom({ token, view }: { token: string; view: ShareView }) {
             <span>{view.expiresAt ? `Link expires ${new Date(view.expiresAt).toLocaleString()}` : "Shared link"}</span>
           </p>
         </div>
-        <span className="inline-flex items-center gap-1.5 rounded-full bg-zinc-100 px-2.5 py-1 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200">
+        <span className="inline-flex items-center gap-1.5 rounded-full bg-surface-2 px-2.5 py-1 text-xs font-medium text-zinc-700 dark:text-zinc-200">
           <Eye className="size-3.5" aria-hidden="true" />
           Read-only
         </span>
@@ -112,7 +110,7 @@ function SharedRoom({ token, view }: { token: string; view: ShareView }) {
       >
         <SharedConversation token={token} view={view} socket={socket} />
       </Suspense>
-      <p className="shrink-0 border-t border-zinc-200/80 px-4 py-2 text-center text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
+      <p className="shrink-0 border-t border-zinc-200/80 px-4 py-2 text-center text-xs text-fg-muted dark:border-zinc-800">
         You are watching a shared room. Only its members can write here.
       </p>
     </>

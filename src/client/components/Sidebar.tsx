@@ -59,24 +59,19 @@ const RoomRow = memo(function RoomRow({
         }
       >
         <div className="flex items-baseline gap-2">
-          <span
-            className={cn(
-              "min-w-0 flex-1 truncate text-sm text-zinc-900 dark:text-zinc-100",
-              unread ? "font-semibold" : "font-medium"
-            )}
-          >
+          <span className={cn("min-w-0 flex-1 truncate text-sm text-fg", unread ? "font-semibold" : "font-medium")}>
             {room.name}
           </span>
           <time
             dateTime={new Date(room.lastActiveAt).toISOString()}
             title={fullDateTime(room.lastActiveAt)}
-            className="shrink-0 text-[11px] text-zinc-500 tabular-nums dark:text-zinc-400"
+            className="shrink-0 text-[11px] text-fg-muted tabular-nums"
           >
             {relativeTime(room.lastActiveAt, now)}
           </time>
         </div>
         <div className="mt-0.5 flex items-center gap-2">
-          <span className="min-w-0 flex-1 truncate text-[13px] text-zinc-500 dark:text-zinc-400">
+          <span className="min-w-0 flex-1 truncate text-[13px] text-fg-muted">
             {room.lastMessagePreview ? (
               plainPreview(room.lastMessagePreview)
             ) : (
@@ -142,10 +137,7 @@ export function Sidebar({ className }: { className?: string }) {
             Rooms
           </h2>
           {status !== "open" && (
-            <span
-              className="ml-1 inline-flex items-center gap-1 text-xs text-amber-800 dark:text-amber-300"
-              role="status"
-            >
+            <span className="ml-1 inline-flex items-center gap-1 text-xs text-warning" role="status">
               <span className="size-1.5 animate-pulse rounded-full bg-current" />
               {status === "connecting" ? "Connecting" : status === "closed" ? "Offline" : "Reconnecting"}
             </span>
@@ -195,7 +187,7 @@ export function Sidebar({ className }: { className?: string }) {
             }}
             placeholder="Search rooms and messages"
             autoComplete="off"
-            className="h-9 w-full rounded-lg border pointer-coarse:h-11 border-zinc-200 bg-white pr-14 pl-8.5 text-sm text-zinc-900 placeholder:text-zinc-500 hover:border-zinc-300 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:border-zinc-700 [&::-webkit-search-cancel-button]:hidden"
+            className="h-9 w-full rounded-lg border pointer-coarse:h-11 border-edge bg-surface pr-14 pl-8.5 text-sm text-fg placeholder:text-zinc-500 hover:border-edge-strong focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none [&::-webkit-search-cancel-button]:hidden"
           />
           {query ? (
             <IconButton
@@ -220,22 +212,19 @@ export function Sidebar({ className }: { className?: string }) {
           <ul aria-label="Loading rooms" className="space-y-1 px-1 pt-1">
             {["a", "b", "c", "d", "e"].map((row) => (
               <li key={row} className="animate-pulse space-y-2 rounded-lg px-2 py-2.5">
-                <div className="h-3 w-2/3 rounded bg-zinc-200 dark:bg-zinc-800" />
+                <div className="h-3 w-2/3 rounded bg-edge" />
                 <div className="h-2.5 w-5/6 rounded bg-zinc-200/70 dark:bg-zinc-800/70" />
               </li>
             ))}
           </ul>
         ) : rooms && rooms.length === 0 ? (
           <div className="px-3 py-8 text-center">
-            <p className="text-sm font-medium text-zinc-700 dark:text-zinc-300">No rooms yet</p>
-            <p className="mt-1 text-[13px] text-zinc-500 dark:text-zinc-400">
-              Create your first room to start chatting.
-            </p>
+            <p className="text-sm font-medium text-fg-3">No rooms yet</p>
+            <p className="mt-1 text-[13px] text-fg-muted">Create your first room to start chatting.</p>
           </div>
         ) : visible.length === 0 ? (
-          <div className="px-3 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400" role="status">
-            No rooms match “
-            <span className="font-medium break-words text-zinc-700 dark:text-zinc-300">{deferredQuery.trim()}</span>”
+          <div className="px-3 py-8 text-center text-sm text-fg-muted" role="status">
+            No rooms match “<span className="font-medium break-words text-fg-3">{deferredQuery.trim()}</span>”
           </div>
         ) : (
           <ul className="space-y-0.5" id="room-list">
@@ -262,7 +251,7 @@ export function Sidebar({ className }: { className?: string }) {
           <Avatar name={displayName} size="sm" />
           <span className="min-w-0 flex-1">
             <span className="block truncate text-sm font-medium">{displayName}</span>
-            <span className="block text-[11px] text-zinc-500 dark:text-zinc-400">Change display name</span>
+            <span className="block text-[11px] text-fg-muted">Change display name</span>
           </span>
         </button>
         <IconButton label="Keyboard shortcuts" onClick={ui.openShortcuts}>

@@ -31,21 +31,21 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
   const input = pretty(tool.input);
   const output = tool.state === "output-error" ? (tool.errorText ?? "") : pretty(tool.output);
   return (
-    <details className="group my-2 max-w-full overflow-hidden rounded-lg border border-zinc-200 bg-zinc-50/70 text-[13px] dark:border-zinc-800 dark:bg-zinc-900/60">
-      <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-1.5 text-zinc-600 select-none hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800/70 [&::-webkit-details-marker]:hidden">
+    <details className="group my-2 max-w-full overflow-hidden rounded-lg border border-edge bg-zinc-50/70 text-[13px] dark:bg-zinc-900/60">
+      <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-1.5 text-fg-soft select-none hover:bg-zinc-100 dark:hover:bg-zinc-800/70 [&::-webkit-details-marker]:hidden">
         <ChevronRight className="size-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden="true" />
         <Wrench className="size-3.5 shrink-0 text-zinc-400" aria-hidden="true" />
         <span className="truncate">
           {LABELS[tool.name] ?? "Used a tool"}{" "}
-          <code className="rounded bg-zinc-200/70 px-1 py-px font-mono text-[12px] text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+          <code className="rounded bg-zinc-200/70 px-1 py-px font-mono text-[12px] text-fg-3 dark:bg-zinc-800">
             {tool.name}
           </code>
         </span>
         <span
           className={cn(
             "ml-auto inline-flex shrink-0 items-center gap-1 text-xs",
-            s.tone === "ok" && "text-emerald-700 dark:text-emerald-400",
-            s.tone === "error" && "text-red-600 dark:text-red-400",
+            s.tone === "ok" && "text-success",
+            s.tone === "error" && "text-danger",
             s.tone === "busy" && "text-zinc-500"
           )}
         >
@@ -55,11 +55,11 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
           {s.label}
         </span>
       </summary>
-      <div className="space-y-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
+      <div className="space-y-2 border-t border-edge px-3 py-2">
         {input && input !== "{}" && (
           <div>
             <div className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">Input</div>
-            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-white p-2 font-mono text-xs whitespace-pre-wrap text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200">
+            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-white p-2 font-mono text-xs whitespace-pre-wrap text-fg-2 dark:bg-zinc-950">
               {input}
             </pre>
           </div>
@@ -69,7 +69,7 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
             <div className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">
               {tool.state === "output-error" ? "Error" : "Result"}
             </div>
-            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-white p-2 font-mono text-xs whitespace-pre-wrap text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200">
+            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-white p-2 font-mono text-xs whitespace-pre-wrap text-fg-2 dark:bg-zinc-950">
               {output}
             </pre>
           </div>

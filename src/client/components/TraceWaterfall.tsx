@@ -75,8 +75,8 @@ function TraceWaterfall({
               ["Tokens/s", waterfall.tokensPerSecond === null ? "—" : waterfall.tokensPerSecond.toFixed(1)]
             ].map(([label, value]) => (
               <div key={label} className="rounded-md bg-zinc-50 px-2 py-1.5 dark:bg-zinc-800/60">
-                <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
-                <dd className="font-medium tabular-nums text-zinc-900 dark:text-zinc-100" data-figure={label}>
+                <dt className="text-fg-muted">{label}</dt>
+                <dd className="font-medium tabular-nums text-fg" data-figure={label}>
                   {value}
                 </dd>
               </div>
@@ -91,7 +91,7 @@ function TraceWaterfall({
                 className="grid grid-cols-[minmax(0,14rem)_1fr_4.5rem] items-center gap-2 text-xs"
               >
                 <span
-                  className="truncate text-zinc-700 dark:text-zinc-300"
+                  className="truncate text-fg-3"
                   style={{ paddingLeft: `${depth * 0.75}rem` }}
                   title={`${span.name} (${span.status}${span.errorCode ? `, ${span.errorCode}` : ""})`}
                 >
@@ -101,21 +101,21 @@ function TraceWaterfall({
                       className={cn(
                         "ml-1 rounded px-1 text-[10px]",
                         span.status === "error"
-                          ? "bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300"
-                          : "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300"
+                          ? "bg-red-100 text-danger-strong dark:bg-red-950"
+                          : "bg-amber-100 text-warning dark:bg-amber-950"
                       )}
                     >
                       {span.errorCode ?? span.status}
                     </span>
                   )}
                 </span>
-                <span className="relative h-3 rounded bg-zinc-100 dark:bg-zinc-800" aria-hidden="true">
+                <span className="relative h-3 rounded bg-surface-2" aria-hidden="true">
                   <span
                     className={cn("absolute inset-y-0 rounded", BAR[span.kind])}
                     style={{ left: `${left * 100}%`, width: `max(2px, ${width * 100}%)` }}
                   />
                 </span>
-                <span className="text-right tabular-nums text-zinc-500 dark:text-zinc-400">{ms(durationMs)}</span>
+                <span className="text-right tabular-nums text-fg-muted">{ms(durationMs)}</span>
               </li>
             ))}
           </ol>

@@ -12,7 +12,7 @@ import { roomPath } from "../lib/routes";
 import { Button, IconButton } from "./ui/Button";
 
 const menuItem =
-  "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-zinc-800 hover:bg-zinc-100 dark:text-zinc-100 dark:hover:bg-zinc-800";
+  "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-zinc-800 hover:bg-surface-2 dark:text-zinc-100";
 
 /** The room header's export menu. */
 export function ExportMenu({ roomId }: { roomId: string }) {
@@ -26,7 +26,7 @@ export function ExportMenu({ roomId }: { roomId: string }) {
       <div
         id={popoverId}
         popover="auto"
-        className="fixed inset-auto top-14 right-4 m-0 w-56 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900"
+        className="fixed inset-auto top-14 right-4 m-0 w-56 rounded-xl border border-edge bg-surface p-1.5 shadow-xl"
       >
         <a className={menuItem} href={`${base}?format=json`} download>
           Export as JSON (re-importable)
@@ -104,7 +104,7 @@ export function ImportButton() {
         <a
           href="/api/export"
           download
-          className="inline-flex h-9 items-center gap-2 rounded-lg px-3 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"
+          className="inline-flex h-9 items-center gap-2 rounded-lg px-3 text-sm font-medium text-zinc-700 hover:bg-surface-2 dark:text-zinc-200"
         >
           <Download className="size-4" aria-hidden="true" />
           Export all rooms
@@ -130,9 +130,7 @@ export function ImportButton() {
       {message && (
         <p
           role={message.error ? "alert" : "status"}
-          className={
-            message.error ? "text-sm text-red-700 dark:text-red-300" : "text-sm text-emerald-700 dark:text-emerald-300"
-          }
+          className={message.error ? "text-sm text-danger-strong" : "text-sm text-emerald-700 dark:text-emerald-300"}
         >
           {message.text}
         </p>

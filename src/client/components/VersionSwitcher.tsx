@@ -40,7 +40,7 @@ export function VersionSwitcher({ messageId, version }: { messageId: string; ver
   const earlier = versions && shown < versions.length ? versions[shown - 1] : null;
   return (
     <div className="mt-1">
-      <fieldset className="inline-flex items-center gap-0.5 text-xs text-zinc-600 dark:text-zinc-300">
+      <fieldset className="inline-flex items-center gap-0.5 text-xs text-fg-soft">
         <legend className="sr-only">Versions of this message</legend>
         <IconButton size="sm" label="Previous version" disabled={shown <= 1} onClick={() => show(shown - 1)}>
           <ChevronLeft />
@@ -63,7 +63,7 @@ export function VersionSwitcher({ messageId, version }: { messageId: string; ver
           data-earlier-version
           className="mt-1 rounded-lg border border-zinc-200 bg-zinc-50 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         >
-          <p className="mb-1 text-xs font-medium text-zinc-600 dark:text-zinc-300">
+          <p className="mb-1 text-xs font-medium text-fg-soft">
             Earlier version {shown} of {total}, kept as it was
           </p>
           <ol className="space-y-1">

@@ -108,12 +108,9 @@ export function PersonasSection({
   };
 
   return (
-    <section
-      aria-labelledby="personas-heading"
-      className="space-y-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
-    >
+    <section aria-labelledby="personas-heading" className="space-y-3 rounded-lg border border-edge p-3">
       <div className="flex items-center justify-between gap-2">
-        <h3 id="personas-heading" className="text-sm font-semibold text-zinc-900 dark:text-zinc-100">
+        <h3 id="personas-heading" className="text-sm font-semibold text-fg">
           Personas{" "}
           <span className="font-normal text-zinc-500">
             ({personas.length}/{MAX_PERSONAS_PER_ROOM})
@@ -126,12 +123,12 @@ export function PersonasSection({
           </Button>
         )}
       </div>
-      <p className="text-xs text-zinc-500 dark:text-zinc-400">
+      <p className="text-xs text-fg-muted">
         Mention a persona with <b>@Name</b> to ask it; start a message with <b>/panel</b> to ask them all.
       </p>
 
       {personas.length > 0 && (
-        <ul className="divide-y divide-zinc-100 dark:divide-zinc-800" aria-label="Personas">
+        <ul className="divide-y divide-surface-2" aria-label="Personas">
           {personas.map((p) => (
             <li key={p.id} className="flex items-center gap-2 py-1.5" data-persona={p.name}>
               <span className="size-3 shrink-0 rounded-full" style={{ backgroundColor: p.colour }} aria-hidden="true" />
@@ -184,7 +181,7 @@ export function PersonasSection({
                 <input
                   {...props}
                   type="color"
-                  className="h-9 w-14 cursor-pointer rounded border border-zinc-300 dark:border-zinc-700"
+                  className="h-9 w-14 cursor-pointer rounded border border-edge-strong"
                   value={draft.colour}
                   onChange={(e) => setDraft({ ...draft, colour: e.target.value })}
                 />
@@ -226,7 +223,7 @@ export function PersonasSection({
             </Field>
           </div>
           <fieldset className="space-y-1">
-            <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">Tools it may use</legend>
+            <legend className="text-sm font-medium text-fg-2">Tools it may use</legend>
             {PERSONA_TOOLS.map((tool) => (
               <label key={tool} className="flex items-center gap-2 text-sm">
                 <input

@@ -5,14 +5,11 @@ type Variant = "primary" | "secondary" | "ghost" | "danger" | "subtle";
 type Size = "sm" | "md";
 
 const VARIANTS: Record<Variant, string> = {
-  primary:
-    "bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 active:bg-indigo-700 dark:bg-indigo-500 dark:hover:bg-indigo-400 dark:active:bg-indigo-600",
+  primary: "bg-accent text-white shadow-sm hover:bg-accent-line active:bg-indigo-700 dark:active:bg-indigo-600",
   secondary:
-    "border border-zinc-300 bg-white text-zinc-800 shadow-xs hover:bg-zinc-50 active:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
-  ghost:
-    "text-zinc-700 hover:bg-zinc-100 active:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:active:bg-zinc-700",
-  subtle:
-    "bg-zinc-100 text-zinc-800 hover:bg-zinc-200 active:bg-zinc-300 dark:bg-zinc-800 dark:text-zinc-100 dark:hover:bg-zinc-700",
+    "border border-edge-strong bg-surface text-zinc-800 shadow-xs hover:bg-surface-sunken active:bg-zinc-100 dark:text-zinc-100",
+  ghost: "text-fg-3 hover:bg-surface-2 active:bg-zinc-200 dark:active:bg-zinc-700",
+  subtle: "bg-surface-2 text-zinc-800 hover:bg-zinc-200 active:bg-zinc-300 dark:text-zinc-100 dark:hover:bg-zinc-700",
   danger: "bg-red-600 text-white shadow-sm hover:bg-red-500 active:bg-red-700 dark:bg-red-600 dark:hover:bg-red-500"
 };
 
@@ -64,10 +61,10 @@ export const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(functio
       aria-label={label}
       title={title ?? label}
       className={cn(
-        "inline-flex shrink-0 cursor-pointer items-center justify-center rounded-lg text-zinc-500 transition-colors hover:bg-zinc-100 hover:text-zinc-900 active:bg-zinc-200 disabled:cursor-not-allowed disabled:opacity-40 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100 dark:active:bg-zinc-700",
+        "inline-flex shrink-0 cursor-pointer items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-surface-2 hover:text-fg active:bg-zinc-200 disabled:cursor-not-allowed disabled:opacity-40 dark:active:bg-zinc-700",
         size === "sm" ? "size-7 [&_svg]:size-3.5" : "size-9 [&_svg]:size-[18px]",
         "pointer-coarse:size-11",
-        tone === "danger" && "hover:bg-red-50 hover:text-red-600 dark:hover:bg-red-950/50 dark:hover:text-red-400",
+        tone === "danger" && "hover:bg-red-50 hover:text-danger dark:hover:bg-red-950/50",
         className
       )}
       {...props}

@@ -59,7 +59,7 @@ export function Dialog({ open, onClose, title, description, children, className,
         if (event.target === ref.current) onClose();
       }}
       className={cn(
-        "bg-transparent p-0 text-zinc-900 backdrop:animate-fade-in open:flex dark:text-zinc-100",
+        "bg-transparent p-0 text-fg backdrop:animate-fade-in open:flex",
         variant === "center" && "m-auto w-[calc(100%-2rem)] max-w-lg",
         variant === "sheet" && "my-0 mr-0 ml-auto h-dvh max-h-dvh w-full max-w-md",
         className
@@ -68,7 +68,7 @@ export function Dialog({ open, onClose, title, description, children, className,
       {open && (
         <div
           className={cn(
-            "flex w-full flex-col overflow-hidden bg-white shadow-2xl ring-1 ring-zinc-900/10 dark:bg-zinc-900 dark:ring-white/10",
+            "flex w-full flex-col overflow-hidden bg-surface shadow-2xl ring-1 ring-zinc-900/10 dark:ring-white/10",
             variant === "center" && "max-h-[85dvh] animate-pop-in rounded-2xl",
             variant === "sheet" && "h-full animate-fade-in"
           )}
@@ -79,7 +79,7 @@ export function Dialog({ open, onClose, title, description, children, className,
                 {title}
               </h2>
               {description && (
-                <p id={descriptionId} className="mt-0.5 text-sm text-zinc-500 dark:text-zinc-400">
+                <p id={descriptionId} className="mt-0.5 text-sm text-fg-muted">
                   {description}
                 </p>
               )}
@@ -104,7 +104,7 @@ export function DialogFooter({ children, className }: { children: ReactNode; cla
   return (
     <div
       className={cn(
-        "sticky bottom-0 flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200/70 bg-white px-5 py-3.5 dark:border-zinc-800 dark:bg-zinc-900",
+        "sticky bottom-0 flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200/70 bg-surface px-5 py-3.5 dark:border-zinc-800",
         className
       )}
     >
