@@ -15,7 +15,7 @@
  * Not a test: it measures and prints; nothing asserts a time.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { RoomTraceStore } from "../src/server/agents/room/traces";
@@ -104,7 +104,7 @@ realLog(
       spansPerTurn,
       spansWritten: spans,
       perTurn: { median: us(percentile(sorted, 0.5)), p95: us(percentile(sorted, 0.95)), max: us(sorted.at(-1) ?? 0) },
-      perSpanMean: us(mean / spansPerTurn),
+      perSpan: { median: us(percentile(sorted, 0.5) / spansPerTurn), meanOfFastest99: us(mean / spansPerTurn) },
       tracesKept: kept,
       cap: MAX_TRACES_PER_ROOM,
       spansKept: keptSpans,
@@ -112,7 +112,8 @@ realLog(
       bytesPerSpanAtCap: Math.round(bytes / keptSpans),
       sqliteFileBytes: fileBytes,
       logLinesPerTurn: logLines / turns,
-      node: process.version
+      node: process.version,
+      loadAverage1m: loadavg()[0].toFixed(1)
     },
     null,
     2
