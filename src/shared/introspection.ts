@@ -27,8 +27,16 @@ export interface AgentNode {
   children: AgentNode[];
 }
 
+/** A daily token budget (0 = unlimited) and the tokens used against it today (UTC). */
+export interface BudgetUse {
+  daily: number;
+  usedToday: number;
+}
+
 export interface AgentTree {
   room: AgentNode;
+  /** The room's budget, and its workspace's (null when the overseer could not be asked). */
+  budget?: { room: BudgetUse; workspace: BudgetUse | null };
 }
 
 /** What a room tells its overseer about itself with each activity report. */

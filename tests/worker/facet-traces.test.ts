@@ -102,6 +102,7 @@ describe("a panel turn's trace", () => {
       { timeout: 20_000, interval: 100 }
     );
     expect(tree.room.tokens?.today).toBe(charged);
+    expect(tree.budget?.room).toEqual({ daily: 0, usedToday: charged });
     // And the workspace's day, from what the room reports.
     await vi.waitFor(
       async () => {

@@ -5,7 +5,7 @@
  */
 import { Info } from "lucide-react";
 import { useEffect, useState } from "react";
-import type { AgentNode, AgentTree } from "../../shared/introspection";
+import type { AgentNode, AgentTree, BudgetUse } from "../../shared/introspection";
 import { api, errorMessage } from "../lib/api";
 import { cn } from "../lib/cn";
 import { formatCount } from "../lib/time";
@@ -29,6 +29,29 @@ function bytes(n: number | null): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function budgetText(use: BudgetUse): string {
+  // Exact figures: a budget is a limit someone set, not a magnitude to round.
+  const used = use.usedToday.toLocaleString();
+  return use.daily > 0
+    ? `${used} of ${use.daily.toLocaleString()} tokens used today (UTC)`
+    : `${used} tokens used today (UTC), no daily limit`;
+}
+
+function Budgets({ budget }: { budget: NonNullable<AgentTree["budget"]> }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs text-zinc-600 tabular-nums dark:text-zinc-300">
+      <dt className="font-medium">Room budget</dt>
+      <dd data-testid="room-budget">{budgetText(budget.room)}</dd>
+      {budget.workspace && (
+        <>
+          <dt className="font-medium">Workspace budget</dt>
+          <dd data-testid="workspace-budget">{budgetText(budget.workspace)}</dd>
+        </>
+      )}
+    </dl>
+  );
 }
 
 function Node({ node, depth }: { node: AgentNode; depth: number }) {
@@ -89,13 +112,18 @@ export function RoomInfoButton({ roomId }: { roomId: string }) {
         <Info />
       </IconButton>
       <Dialog open={open} onClose={() => setOpen(false)} title="Room info" description="The room and its agents, live.">
-        {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
-        {!tree && !error && <Spinner />}
-        {tree && (
-          <ul aria-label="Agents" data-testid="agent-tree">
-            <Node node={tree.room} depth={0} />
-          </ul>
-        )}
+        <div className="space-y-4 px-5 py-4">
+          {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
+          {!tree && !error && <Spinner />}
+          {tree && (
+            <div className="space-y-4">
+              <ul aria-label="Agents" data-testid="agent-tree">
+                <Node node={tree.room} depth={0} />
+              </ul>
+              {tree.budget && <Budgets budget={tree.budget} />}
+            </div>
+          )}
+        </div>
       </Dialog>
     </>
   );

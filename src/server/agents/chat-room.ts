@@ -42,7 +42,7 @@ import {
 } from "ai";
 import type { StructuredError } from "../../shared/budgets";
 import type { MessageAuthor } from "../../shared/identity";
-import type { AgentNode, AgentTree, RoomLive } from "../../shared/introspection";
+import type { AgentNode, AgentTree, BudgetUse, RoomLive } from "../../shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
   ChatMessage,
@@ -829,6 +829,13 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
         lastActiveAt: this.#tracer.lastActiveAt,
         traceId: live.traceId,
         children: [...personas, ...this.#tracer.runningAgents("task").map(taskNode)]
+      },
+      budget: {
+        room: {
+          daily: this.state.settings.dailyTokenBudget ?? budgetDefaults(this.env).room,
+          usedToday: this.#usageLedger.today()
+        },
+        workspace: await this.#workspaceBudget()
       }
     };
   }
@@ -859,17 +866,24 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     const roomUsed = this.#usageLedger.today();
     const local = overBudget({ room: { budget: roomBudget, used: roomUsed }, workspace: null });
     if (local) return local;
+    const workspace = await this.#workspaceBudget();
+    if (!workspace) return null;
+    return overBudget({
+      room: { budget: 0, used: 0 },
+      workspace: { budget: workspace.daily, used: workspace.usedToday }
+    });
+  }
+
+  /** The workspace's budget and its use today, as the overseer knows them; null when it cannot be asked. */
+  async #workspaceBudget(): Promise<BudgetUse | null> {
     const overseerName = this.parentPath.at(-1)?.name;
     if (!overseerName) return null;
     try {
       const overseer = await getAgentByName(this.env.OverseerAgent, overseerName);
       const workspace = await overseer.workspaceBudget();
-      return overBudget({
-        room: { budget: 0, used: 0 },
-        workspace: { budget: workspace.dailyTokenBudget, used: workspace.tokensToday }
-      });
+      return { daily: workspace.dailyTokenBudget, usedToday: workspace.tokensToday };
     } catch (error) {
-      // The overseer is unreachable: the room's own budget still held.
+      // The overseer is unreachable: the room's own budget still holds.
       console.warn("[ChatRoom] workspace budget unknown:", error);
       return null;
     }

@@ -1,0 +1,58 @@
+/**
+ * The room's info panel in the browser: opened from the room header, it
+ * shows the room's agent tree live (the room streaming while an answer runs,
+ * idle after), each persona under the room, tokens used and the daily budget.
+ */
+import { describe, expect, it } from "vitest";
+import { composer, newUser, rest, roomUrl, screenshotPath, uniqueName, useAppAndBrowser } from "./helpers";
+
+const setup = useAppAndBrowser();
+
+async function call(path: string, init: { method: string; json: unknown }) {
+  const response = await fetch(`${setup.app.url}${path}`, {
+    method: init.method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(init.json)
+  });
+  if (!response.ok) throw new Error(`${init.method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+describe("the room info panel", () => {
+  it("opens from the header and shows the agent tree live, with usage and the daily budget", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Info") });
+    await call(`/api/rooms/${room.id}/personas`, { method: "POST", json: { name: "Ada" } });
+    await call(`/api/rooms/${room.id}`, { method: "PATCH", json: { dailyTokenBudget: 1_000_000 } });
+    await rest.send(setup.app.url, room.id, "@Ada hello");
+
+    const user = await newUser(setup.browser, { displayName: "Ines" });
+    await user.page.goto(roomUrl(setup.app.url, room.id));
+    await composer(user.page).waitFor({ timeout: 30_000 });
+    await user.page.locator("main header").getByRole("button", { name: "Room info" }).click();
+    const dialog = user.page.getByRole("dialog", { name: "Room info" });
+    await dialog.waitFor({ timeout: 15_000 });
+    const tree = dialog.getByTestId("agent-tree");
+    await tree.waitFor({ timeout: 15_000 });
+
+    const roomNode = tree.locator('[data-agent="room"]');
+    await expect.poll(() => roomNode.getAttribute("data-agent-status")).toBe("idle");
+    // The persona that answered is listed under the room, with what it used.
+    const ada = tree.locator('[data-agent]:not([data-agent="room"])').filter({ hasText: "@Ada" });
+    await expect.poll(() => ada.count()).toBe(1);
+    await expect.poll(() => ada.textContent()).toMatch(/1 messages.*tokens today, [1-9]/);
+    // Usage today (the persona's answer counts) against the room's budget.
+    const budget = dialog.getByTestId("room-budget");
+    await expect.poll(() => budget.textContent()).toMatch(/[1-9][\d,]* of 1,000,000 tokens used today/);
+
+    // Live: a long answer shows the room streaming, then idle again, without reopening.
+    const sending = call(`/api/rooms/${room.id}/messages`, {
+      method: "POST",
+      json: { text: "[[fake:chunks=300,slow=40]] a long answer please" }
+    });
+    await expect.poll(() => roomNode.getAttribute("data-agent-status"), { timeout: 30_000 }).toBe("streaming");
+    await sending;
+    await expect.poll(() => roomNode.getAttribute("data-agent-status"), { timeout: 30_000 }).toBe("idle");
+    await user.page.screenshot({ path: screenshotPath("room-info") });
+    await user.context.close();
+  });
+});
