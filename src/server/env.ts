@@ -20,6 +20,10 @@ export interface Env {
   MODEL_IDLE_TIMEOUT_MS?: string;
   /** A persona answer running longer than this (ms) is stopped; default PERSONA_ANSWER_TIMEOUT_MS. */
   PERSONA_TIMEOUT_MS?: string;
+  /** Per delegated task: model steps, tokens and wall time (ms); defaults and ranges in domain/delegation.ts. */
+  TASK_MAX_STEPS?: string;
+  TASK_MAX_TOKENS?: string;
+  TASK_WALL_TIME_MS?: string;
   /** When set, signing in needs it, and scripts send it as `Authorization: Bearer`. */
   ACCESS_TOKEN?: string;
   /** Signs session cookies. Unset: a key generated once and kept by AuthKeeper. Changing it signs everyone out. */

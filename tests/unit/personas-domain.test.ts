@@ -1,10 +1,12 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import {
+  DEFAULT_TASK_LIMITS,
   limitMessage,
   limitReached,
   MAX_TASK_STEPS,
   MAX_TASK_TOKENS,
+  readTaskLimits,
   taskPrompt
 } from "../../src/server/domain/delegation";
 import { isPanelQuestion, mentionedPersonas, planTurn } from "../../src/server/domain/mentions";
@@ -157,6 +159,33 @@ describe("delegation limits", () => {
     expect(limitReached(steps)).toEqual({ limit: "steps" });
     expect(limitReached([...steps.slice(1), { toolCalls: [] }])).toBeNull();
     expect(limitMessage("steps")).toContain(String(MAX_TASK_STEPS));
+  });
+
+  it("follow the limits a deployment sets, in the messages too", () => {
+    const limits = { maxSteps: 2, maxTokens: 500, wallTimeMs: 2_500 };
+    expect(limitReached([call("t", { i: 1 }), call("t", { i: 2 })], limits)).toEqual({ limit: "steps" });
+    expect(limitReached([call("t", { i: 1 })], limits)).toBeNull();
+    expect(limitReached([{ usage: { inputTokens: 400, outputTokens: 101 } }], limits)).toEqual({ limit: "tokens" });
+    expect(limitMessage("steps", "", limits)).toContain("its 2 steps");
+    expect(limitMessage("tokens", "", limits)).toContain("more than 500 tokens");
+    expect(limitMessage("wall_time", "", limits)).toContain("longer than 2.5 s");
+    expect(limitMessage("wall_time")).toContain("longer than 120 s");
+  });
+
+  it("read limits from the deployment's variables, keeping the default for any invalid one", () => {
+    expect(readTaskLimits({})).toEqual({ limits: DEFAULT_TASK_LIMITS, problems: [] });
+    expect(readTaskLimits({ TASK_MAX_STEPS: "3", TASK_MAX_TOKENS: " 900 ", TASK_WALL_TIME_MS: "5000" })).toEqual({
+      limits: { maxSteps: 3, maxTokens: 900, wallTimeMs: 5_000 },
+      problems: []
+    });
+    for (const bad of ["0", "-1", "2.5", "abc", "1e3", "51"]) {
+      const { limits, problems } = readTaskLimits({ TASK_MAX_STEPS: bad });
+      expect(limits.maxSteps).toBe(MAX_TASK_STEPS);
+      expect(problems).toEqual([`TASK_MAX_STEPS=${bad} is not a whole number from 1 to 50; using ${MAX_TASK_STEPS}.`]);
+    }
+    const tooShort = readTaskLimits({ TASK_WALL_TIME_MS: "10", TASK_MAX_TOKENS: "99" });
+    expect(tooShort.limits).toEqual(DEFAULT_TASK_LIMITS);
+    expect(tooShort.problems).toHaveLength(2);
   });
 
   it("give the task only its text and the excerpts passed", () => {

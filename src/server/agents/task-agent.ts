@@ -16,7 +16,15 @@ import { convertToModelMessages, streamText, type ToolSet, tool, type UIMessage 
 import { z } from "zod";
 import type { StructuredError } from "../../shared/budgets";
 import type { TokenUsage } from "../../shared/protocol";
-import { limitMessage, limitReached, TASK_SYSTEM_PROMPT, type TaskLimit, taskPrompt } from "../domain/delegation";
+import {
+  limitMessage,
+  limitReached,
+  readTaskLimits,
+  TASK_SYSTEM_PROMPT,
+  type TaskLimit,
+  type TaskLimits,
+  taskPrompt
+} from "../domain/delegation";
 import { modelFailure, readStructuredError } from "../domain/facet-errors";
 import { FacetSpans } from "../domain/facet-spans";
 import { createRoomTools } from "../domain/room-tools";
@@ -30,6 +38,19 @@ export interface TaskInput {
   excerpts?: string[];
   /** The task's span in the room's trace: its model calls are reported under it (domain/facet-spans.ts). */
   traceparent?: string | null;
+}
+
+const reported = new Set<string>();
+
+/** The deployment's task limits (TASK_MAX_STEPS, TASK_MAX_TOKENS, TASK_WALL_TIME_MS); an invalid one is logged once. */
+export function taskLimits(env: Env): TaskLimits {
+  const { limits, problems } = readTaskLimits(env);
+  for (const problem of problems) {
+    if (reported.has(problem)) continue;
+    reported.add(problem);
+    console.warn(`[TaskAgent] ${problem}`);
+  }
+  return limits;
 }
 
 export class TaskAgent extends AIChatAgent<Env> {
@@ -72,7 +93,7 @@ export class TaskAgent extends AIChatAgent<Env> {
   }
 
   #recordLimit(limit: TaskLimit, detail?: string) {
-    const message = limitMessage(limit, detail);
+    const message = limitMessage(limit, detail, taskLimits(this.env));
     this.sql`INSERT INTO task_limit (id, message) VALUES (1, ${message}) ON CONFLICT (id) DO NOTHING`;
   }
 
@@ -99,13 +120,14 @@ export class TaskAgent extends AIChatAgent<Env> {
         }
       })
     };
+    const limits = taskLimits(this.env);
     const result = streamText({
       model: spans ? spans.traceModel(model, modelId) : model,
       system: TASK_SYSTEM_PROMPT,
       messages: await convertToModelMessages(this.messages),
       tools,
       stopWhen: ({ steps }) => {
-        const hit = limitReached(steps);
+        const hit = limitReached(steps, limits);
         if (hit) this.#recordLimit(hit.limit, hit.detail);
         return hit !== null;
       },

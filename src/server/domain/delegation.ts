@@ -8,11 +8,11 @@
 const MAX_DELEGATION_DEPTH = 1;
 /** Tasks running at once per room (sync and background together). */
 export const MAX_TASKS_PER_ROOM = 3;
-/** Model steps (tool rounds) per task. */
+/** Model steps (tool rounds) per task, unless TASK_MAX_STEPS says otherwise. */
 export const MAX_TASK_STEPS = 8;
-/** Tokens (input + output, all steps) per task. */
+/** Tokens (input + output, all steps) per task, unless TASK_MAX_TOKENS says otherwise. */
 export const MAX_TASK_TOKENS = 20_000;
-/** Wall time per task. */
+/** Wall time per task, unless TASK_WALL_TIME_MS says otherwise. */
 export const TASK_WALL_TIME_MS = 120_000;
 /** The same tool with the same arguments this many times ends the task. */
 export const LOOP_REPEAT_LIMIT = 3;
@@ -20,23 +20,70 @@ export const MAX_TASK_LENGTH = 4_000;
 export const MAX_EXCERPTS = 10;
 export const MAX_EXCERPT_LENGTH = 2_000;
 
+/** The per-task limits a deployment may tune. */
+export interface TaskLimits {
+  maxSteps: number;
+  maxTokens: number;
+  wallTimeMs: number;
+}
+
+export const DEFAULT_TASK_LIMITS: TaskLimits = {
+  maxSteps: MAX_TASK_STEPS,
+  maxTokens: MAX_TASK_TOKENS,
+  wallTimeMs: TASK_WALL_TIME_MS
+};
+
+/** Each setting, the variable that sets it, and the range it must fall in (inclusive). */
+const TASK_LIMIT_VARIABLES = {
+  maxSteps: { name: "TASK_MAX_STEPS", min: 1, max: 50 },
+  maxTokens: { name: "TASK_MAX_TOKENS", min: 100, max: 2_000_000 },
+  wallTimeMs: { name: "TASK_WALL_TIME_MS", min: 1_000, max: 60 * 60_000 }
+} as const satisfies Record<keyof TaskLimits, { name: string; min: number; max: number }>;
+
+export type TaskLimitVariables = Partial<Record<(typeof TASK_LIMIT_VARIABLES)[keyof TaskLimits]["name"], string>>;
+
+/**
+ * The task limits from the deployment's variables. A value that is not a
+ * whole number in its range is not used: the default holds, and `problems`
+ * says which variable was ignored and why (the caller logs it).
+ */
+export function readTaskLimits(vars: TaskLimitVariables): { limits: TaskLimits; problems: string[] } {
+  const limits = { ...DEFAULT_TASK_LIMITS };
+  const problems: string[] = [];
+  for (const key of Object.keys(TASK_LIMIT_VARIABLES) as (keyof TaskLimits)[]) {
+    const { name, min, max } = TASK_LIMIT_VARIABLES[key];
+    const raw = vars[name]?.trim();
+    if (!raw) continue;
+    const value = Number(raw);
+    if (/^\d+$/.test(raw) && value >= min && value <= max) limits[key] = value;
+    else
+      problems.push(`${name}=${raw.slice(0, 40)} is not a whole number from ${min} to ${max}; using ${limits[key]}.`);
+  }
+  return { limits, problems };
+}
+
 export type TaskLimit = "depth" | "tasks" | "steps" | "tokens" | "wall_time" | "loop";
 
-export function limitMessage(limit: TaskLimit, detail = ""): string {
+export function limitMessage(limit: TaskLimit, detail = "", limits: TaskLimits = DEFAULT_TASK_LIMITS): string {
   switch (limit) {
     case "depth":
       return `Tasks cannot delegate: the nesting depth is limited to ${MAX_DELEGATION_DEPTH}.`;
     case "tasks":
       return `This room already runs ${MAX_TASKS_PER_ROOM} tasks, the most at once. Wait for one to finish.`;
     case "steps":
-      return `The task used its ${MAX_TASK_STEPS} steps without finishing and was ended.`;
+      return `The task used its ${limits.maxSteps} steps without finishing and was ended.`;
     case "tokens":
-      return `The task used more than ${MAX_TASK_TOKENS} tokens and was ended.`;
+      return `The task used more than ${limits.maxTokens} tokens and was ended.`;
     case "wall_time":
-      return `The task ran longer than ${Math.round(TASK_WALL_TIME_MS / 1000)} s and was stopped.`;
+      return `The task ran longer than ${formatSeconds(limits.wallTimeMs)} and was stopped.`;
     case "loop":
       return `The task called ${detail || "a tool"} with the same arguments ${LOOP_REPEAT_LIMIT} times and was ended (loop detection).`;
   }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
 type StepLike = {
@@ -47,7 +94,7 @@ type StepLike = {
 /** The first limit the steps so far have hit, or null. */
 export function limitReached(
   steps: readonly StepLike[],
-  maxSteps = MAX_TASK_STEPS
+  limits: Pick<TaskLimits, "maxSteps" | "maxTokens"> = DEFAULT_TASK_LIMITS
 ): { limit: TaskLimit; detail?: string } | null {
   const seen = new Map<string, number>();
   for (const step of steps) {
@@ -63,9 +110,9 @@ export function limitReached(
     const usage = step.usage;
     tokens += usage?.totalTokens ?? (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
   }
-  if (tokens > MAX_TASK_TOKENS) return { limit: "tokens" };
+  if (tokens > limits.maxTokens) return { limit: "tokens" };
   const last = steps.at(-1);
-  if (steps.length >= maxSteps && (last?.toolCalls?.length ?? 0) > 0) return { limit: "steps" };
+  if (steps.length >= limits.maxSteps && (last?.toolCalls?.length ?? 0) > 0) return { limit: "steps" };
   return null;
 }
 
