@@ -5,7 +5,8 @@ import {
   composeOfflineReply,
   createOfflineModel,
   OFFLINE_MODEL_ID,
-  type OfflineRoomFacts
+  type OfflineRoomFacts,
+  offlineDelegation
 } from "../../src/server/model/offline-model";
 
 const facts: OfflineRoomFacts = {
@@ -225,5 +226,21 @@ describe("composeOfflineReply", () => {
 
   it("is deterministic", () => {
     expect(composeOfflineReply(QUESTION, facts)).toBe(composeOfflineReply(QUESTION, facts));
+  });
+});
+
+describe("offline model: delegation", () => {
+  it("reads 'delegate: …' as a task to wait for and 'delegate later: …' as one in the background", () => {
+    expect(offlineDelegation("delegate: Summarise the plan")).toEqual({
+      task: "Summarise the plan",
+      background: false
+    });
+    expect(offlineDelegation("  /Delegate later:  Count\nthe chairs ")).toEqual({
+      task: "Count\nthe chairs",
+      background: true
+    });
+    expect(offlineDelegation("please delegate: this")).toBeNull();
+    expect(offlineDelegation("delegate:   ")).toBeNull();
+    expect(offlineDelegation("What is delegation?")).toBeNull();
   });
 });

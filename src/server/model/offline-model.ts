@@ -44,6 +44,7 @@ const MAX_SYSTEM_PROMPT_CHARS = 200;
 const TEXT_ID = "offline-text-0";
 
 const FINISH_REASON: LanguageModelV4FinishReason = { unified: "stop", raw: "stop" };
+const TOOL_CALLS: LanguageModelV4FinishReason = { unified: "tool-calls", raw: "tool_calls" };
 const PROVIDER_METADATA: SharedV4ProviderMetadata = {
   [OFFLINE_PROVIDER]: { offline: true }
 };
@@ -101,6 +102,43 @@ function lastUserQuestion(prompt: LanguageModelV4Prompt): string {
       .trim();
   }
   return "";
+}
+
+/**
+ * Delegation offline: a question "delegate: <task>" (or "delegate later:
+ * <task>", in the background) makes the model call the `delegate` tool when
+ * it has one, so `npm start` with no key shows tasks too. Null otherwise.
+ */
+export function offlineDelegation(question: string): { task: string; background: boolean } | null {
+  const match = /^\/?delegate( later)?:\s*([\s\S]+)$/i.exec(question.trim());
+  const task = match?.[2]?.trim();
+  return task ? { task, background: match?.[1] !== undefined } : null;
+}
+
+/** The text of the last tool result, when the prompt ends with one (the model's next step after a tool). */
+function lastToolResult(prompt: LanguageModelV4Prompt): string | null {
+  const last = prompt.at(-1);
+  if (last?.role !== "tool") return null;
+  const pieces: string[] = [];
+  for (const part of last.content) {
+    if (part.type !== "tool-result") continue;
+    const output = part.output as { type?: string; value?: unknown };
+    const value = output?.value as { result?: unknown; limit?: unknown; error?: unknown } | string | undefined;
+    if (typeof value === "string") pieces.push(value);
+    else if (value && typeof value === "object") {
+      const said = [value.result, value.limit, value.error].find((v) => typeof v === "string" && v.length > 0);
+      pieces.push(typeof said === "string" ? said : safeJson(value));
+    }
+  }
+  return pieces.join("\n\n");
+}
+
+function composeToolFollowUp(result: string): string {
+  const { text, truncated } = truncate(result.trim() || "(nothing)", MAX_QUESTION_CHARS);
+  return [
+    "**Offline model** — this room is not connected to a language model, so this is a canned reply, not AI.",
+    `The tool answered:\n\n${quoteQuestion(truncated ? `${text}…` : text)}`
+  ].join("\n\n");
 }
 
 /** The canned reply for `question` in a room described by `facts`. Pure and deterministic. */
@@ -182,8 +220,23 @@ function abortError(): Error {
 export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOptions = {}): LanguageModelV4 {
   const delayMs = Math.max(0, opts.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS);
 
-  const replyFor = (options: LanguageModelV4CallOptions): string =>
-    composeOfflineReply(lastUserQuestion(options.prompt), facts);
+  const replyFor = (options: LanguageModelV4CallOptions): string => {
+    const toolResult = lastToolResult(options.prompt);
+    return toolResult !== null
+      ? composeToolFollowUp(toolResult)
+      : composeOfflineReply(lastUserQuestion(options.prompt), facts);
+  };
+  /** The `delegate` call this step makes, if the question asks for one and the tool is offered. */
+  const delegationFor = (options: LanguageModelV4CallOptions) => {
+    if (lastToolResult(options.prompt) !== null) return null;
+    if (!options.tools?.some((tool) => tool.type === "function" && tool.name === "delegate")) return null;
+    const asked = offlineDelegation(lastUserQuestion(options.prompt));
+    if (!asked) return null;
+    return {
+      toolCallId: `offline-delegate-${crypto.randomUUID()}`,
+      input: JSON.stringify(asked.background ? { task: asked.task, background: true } : { task: asked.task })
+    };
+  };
 
   return {
     specificationVersion: "v4",
@@ -193,6 +246,17 @@ export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOp
 
     async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
       if (options.abortSignal?.aborted) throw abortError();
+      const call = delegationFor(options);
+      if (call) {
+        return {
+          content: [{ type: "tool-call", toolName: "delegate", ...call }],
+          finishReason: TOOL_CALLS,
+          usage: usageFor(options.prompt, 1),
+          providerMetadata: PROVIDER_METADATA,
+          response: { modelId: OFFLINE_MODEL_ID },
+          warnings: []
+        };
+      }
       const text = replyFor(options);
       return {
         content: [{ type: "text", text }],
@@ -208,17 +272,22 @@ export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOp
       const signal = options.abortSignal;
       if (signal?.aborted) throw abortError();
 
-      const deltas = splitIntoDeltas(replyFor(options));
+      const call = delegationFor(options);
+      const deltas = call ? [] : splitIntoDeltas(replyFor(options));
       const parts: LanguageModelV4StreamPart[] = [
         { type: "stream-start", warnings: [] },
         { type: "response-metadata", modelId: OFFLINE_MODEL_ID },
-        { type: "text-start", id: TEXT_ID },
-        ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: TEXT_ID, delta })),
-        { type: "text-end", id: TEXT_ID },
+        ...(call
+          ? [{ type: "tool-call", toolName: "delegate", ...call } satisfies LanguageModelV4StreamPart]
+          : [
+              { type: "text-start", id: TEXT_ID } satisfies LanguageModelV4StreamPart,
+              ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: TEXT_ID, delta })),
+              { type: "text-end", id: TEXT_ID } satisfies LanguageModelV4StreamPart
+            ]),
         {
           type: "finish",
-          finishReason: FINISH_REASON,
-          usage: usageFor(options.prompt, deltas.length),
+          finishReason: call ? TOOL_CALLS : FINISH_REASON,
+          usage: usageFor(options.prompt, call ? 1 : deltas.length),
           providerMetadata: PROVIDER_METADATA
         }
       ];

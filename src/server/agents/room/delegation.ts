@@ -19,7 +19,7 @@ import {
   MAX_EXCERPTS,
   MAX_TASK_LENGTH,
   MAX_TASKS_PER_ROOM,
-  TASK_WALL_TIME_MS
+  type TaskLimits
 } from "../../domain/delegation";
 import { FACET_RETRY_BACKOFF_MS, facetUnreachable, pause, shouldRetry } from "../../domain/facet-errors";
 import type { Env } from "../../env";
@@ -64,6 +64,8 @@ type RoomAgent = AIChatAgent<Env, RoomState>;
 export class RoomDelegation {
   /** Tasks this room runs now (in memory: a wake forgets finished ones anyway). */
   #running = new Set<string>();
+  /** Waited-for tasks that ended, whose facets go once the turn's answer is stored. */
+  #ended = new Set<string>();
 
   /** Background tasks' spans and live nodes, until their finish callback. */
   #background = new Map<string, AgentRun>();
@@ -71,6 +73,7 @@ export class RoomDelegation {
   constructor(
     private readonly room: RoomAgent,
     private readonly post: (message: UIMessage) => Promise<void>,
+    private readonly limits: () => TaskLimits,
     /** Tracing and budgets: the task's span under its delegate call and live node; its usage charged to the day. */
     private readonly hooks: {
       startRun?: (runId: string, name: string, toolCallId: string) => AgentRun;
@@ -99,13 +102,14 @@ export class RoomDelegation {
       excerpts: input.excerpts ?? [],
       ...(trace?.traceparent ? { traceparent: trace.traceparent } : {})
     };
+    const limits = this.limits();
     if (input.background) {
       const run = await this.room.runAgentTool(TaskAgent, {
         runId,
         input: taskInput,
         inputPreview: { task: taskInput.task, excerpts: taskInput.excerpts },
         parentToolCallId: toolCallId,
-        detached: { onFinish: "onTaskFinished", maxBudgetMs: TASK_WALL_TIME_MS }
+        detached: { onFinish: "onTaskFinished", maxBudgetMs: limits.wallTimeMs }
       });
       if (run.status === "error") {
         trace?.end("error", "task:error");
@@ -122,7 +126,7 @@ export class RoomDelegation {
         result: "The task runs in the background; its result will be posted in the room."
       } satisfies TaskOutcome;
     }
-    const wall = AbortSignal.timeout(TASK_WALL_TIME_MS);
+    const wall = AbortSignal.timeout(limits.wallTimeMs);
     const signal = abortSignal ? AbortSignal.any([abortSignal, wall]) : wall;
     let attempt = { runId, trace };
     for (let n = 1; ; n++) {
@@ -164,7 +168,7 @@ export class RoomDelegation {
         parentToolCallId: toolCallId,
         signal
       });
-      const limit = (await this.#limitOf(run.runId)) ?? (wall.aborted ? limitMessage("wall_time") : null);
+      const limit = (await this.#limitOf(run.runId)) ?? (wall.aborted ? limitMessage("wall_time", "", this.limits()) : null);
       await this.#charge(run.runId);
       if (run.status === "error" && !limit) {
         failure = (await this.#failureOf(run.runId)) ?? {
@@ -197,7 +201,15 @@ export class RoomDelegation {
     } finally {
       this.#running.delete(runId);
       trace?.end(spanStatus, errorCode);
+      this.#ended.add(runId);
     }
+  }
+
+  /** A task's card asked to stop it. Only runs of this room's tasks; unknown ids change nothing. */
+  async stop(runId: string): Promise<boolean> {
+    if (!this.room.hasAgentToolRun(TaskAgent, runId)) return false;
+    await this.room.cancelAgentTool(runId, "Stopped from the room.");
+    return true;
   }
 
   /** Background task done: post its result as a message from that task, then remove its facet. */
@@ -210,7 +222,7 @@ export class RoomDelegation {
     const asked = (run.inputPreview as TaskInput | undefined)?.task ?? "";
     const limit = await this.#limitOf(run.runId);
     const budget = result.status === "interrupted" && result.reason === "budget-exceeded";
-    const ending = limit ?? (budget ? limitMessage("wall_time") : null);
+    const ending = limit ?? (budget ? limitMessage("wall_time", "", this.limits()) : null);
     const text =
       result.status === "completed" && !ending
         ? result.summary || "(The task finished without a result.)"
@@ -231,6 +243,14 @@ export class RoomDelegation {
    */
   async removeFinished(): Promise<void> {
     if (this.#running.size > 0) return;
+    // clearAgentToolRuns deletes each child through the class it looks up in
+    // ctx.exports, which from inside a facet (a room) missed the task's facet
+    // and left it behind, silently (tests/worker/delegation.test.ts). So the
+    // facets of the runs that ended here are deleted by their class first.
+    for (const runId of this.#ended) {
+      await this.room.dynamicAgents.delete(TaskAgent, runId);
+      this.#ended.delete(runId);
+    }
     await this.room.clearAgentToolRuns({ status: [...TERMINAL] });
   }
 

@@ -1,0 +1,74 @@
+/**
+ * Delegation with the offline model ("delegate: …" makes it call the tool),
+ * inside workerd: a finished task's facet is gone from the room once its
+ * result is in the transcript, whether the assistant waited for it or it
+ * ran in the background.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
+import { ChatRoom } from "../../src/server/index";
+import { api, createRoom, uniqueName } from "./helpers";
+
+vi.setConfig({ testTimeout: 90_000 });
+
+async function history(ws: string, roomId: string) {
+  return (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
+}
+
+async function taskFacets(ws: string, roomId: string): Promise<string[]> {
+  const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+  return runInDurableObject(stub, async (overseer: OverseerAgent) => {
+    const room = await overseer.dynamicAgents.get(ChatRoom, roomId);
+    return room.taskFacets();
+  });
+}
+
+const textOf = (m: any) =>
+  m.parts
+    .filter((p: any) => p.type === "text")
+    .map((p: any) => p.text)
+    .join("");
+
+describe("delegation with the offline model", () => {
+  it("runs a task the assistant waits for, uses its result, and removes its facet", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+      method: "POST",
+      json: { text: "delegate: Summarise the launch plan" }
+    });
+    expect(sent.status).toBe(200);
+    const answer = (await history(ws, room.id)).at(-1);
+    const call = answer.parts.find((p: any) => p.type === "tool-delegate");
+    expect(call.input).toEqual({ task: "Summarise the launch plan" });
+    expect(call.output).toMatchObject({ ok: true, status: "completed" });
+    expect(call.output.result).toContain("answering as a task");
+    expect(call.output.result).toContain("Summarise the launch plan");
+    expect(textOf(answer)).toContain("The tool answered");
+    // The room clears finished tasks when the turn's answer is stored (which may follow the REST reply).
+    await vi.waitFor(async () => expect(await taskFacets(ws, room.id)).toEqual([]), { timeout: 20_000, interval: 250 });
+  });
+
+  it("posts a background task's result as a message from that task, and removes its facet", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+      method: "POST",
+      json: { text: "delegate later: Count the chairs" }
+    });
+    expect(sent.status).toBe(200);
+    const posted = await vi.waitFor(
+      async () => {
+        const found = (await history(ws, room.id)).find((m) => m.metadata?.task);
+        if (!found) throw new Error("no task result yet");
+        return found;
+      },
+      { timeout: 60_000, interval: 250 }
+    );
+    expect(posted.metadata.task).toMatchObject({ asked: "Count the chairs", status: "completed" });
+    expect(textOf(posted)).toContain("answering as a task");
+    await vi.waitFor(async () => expect(await taskFacets(ws, room.id)).toEqual([]), { timeout: 30_000, interval: 250 });
+  });
+});
