@@ -271,7 +271,9 @@ export interface PresenceUser {
 export const RoomClientFrame = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("rooms_hello"), name: Author.optional() }),
   z.strictObject({ type: z.literal("rooms_typing"), typing: z.boolean() }),
-  z.strictObject({ type: z.literal("rooms_read"), messageId: z.string().min(1).max(128).optional() })
+  z.strictObject({ type: z.literal("rooms_read"), messageId: z.string().min(1).max(128).optional() }),
+  /** Stop one delegated task (its card's Stop); anyone in the room may, as anyone may stop an answer. */
+  z.strictObject({ type: z.literal("rooms_task_stop"), runId: z.string().min(1).max(64) })
 ]);
 export type RoomClientFrame = z.infer<typeof RoomClientFrame>;
 

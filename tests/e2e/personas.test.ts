@@ -90,4 +90,48 @@ describe("personas in the browser", () => {
       await bob.context.close();
     }
   });
+
+  it("a delegated task is a live card: two people watch its steps, one expands it and stops it", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Task") });
+    const alice = await newUser(setup.browser, { displayName: "Alice" });
+    const bob = await newUser(setup.browser, { displayName: "Bob" });
+    try {
+      await alice.page.goto(roomUrl(setup.app.url, room.id));
+      await bob.page.goto(roomUrl(setup.app.url, room.id));
+      await composer(bob.page).waitFor();
+
+      const args = encodeURIComponent(JSON.stringify({ task: "Write it all down [[fake:chunks=2000,slow=50]]" }));
+      await composer(alice.page).fill(`Please hand this off [[fake:tool=delegate,args=${args}]]`);
+      await composer(alice.page).press("Enter");
+
+      const card = (page: import("playwright-core").Page) => page.getByRole("region", { name: "Delegated task" });
+      for (const page of [alice.page, bob.page]) {
+        await card(page).getByText("Write it all down").waitFor({ timeout: 30_000 });
+        await card(page).getByText("Running…").waitFor({ timeout: 30_000 });
+      }
+      // Bob opens the task's work and sees the sub-agent writing.
+      await card(bob.page).getByText("The task's work").click({ timeout: 30_000 });
+      await card(bob.page).getByText(/t4 /).waitFor({ timeout: 30_000 });
+      await card(bob.page)
+        .getByText(/1 step/)
+        .waitFor({ timeout: 15_000 });
+      await expect.poll(() => card(bob.page).getByText(/t4 /).textContent()).not.toContain("t1999");
+      await card(bob.page).getByRole("button", { name: "Stop task" }).click();
+
+      for (const page of [bob.page, alice.page]) {
+        await card(page).getByText("Stopped", { exact: true }).waitFor({ timeout: 30_000 });
+        await card(page).getByRole("button", { name: "Stop task" }).waitFor({ state: "detached", timeout: 15_000 });
+      }
+      const task = setup.app.fake.requests.find((r) => r.lastUserText?.startsWith("Write it all down"));
+      expect(task).toBeDefined();
+      await setup.app.fake.waitForClientClose(task!.id, 15_000);
+      // The assistant's turn went on with the stopped task's outcome.
+      await messageRows(alice.page, "assistant")
+        .getByText(/Tool said:/)
+        .waitFor({ timeout: 30_000 });
+    } finally {
+      await alice.context.close();
+      await bob.context.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import { PersonaAvatar, PersonaName } from "./personas/persona-colours";
 import { ToolPart } from "./ToolPart";
 import { TraceButton } from "./TraceWaterfall";
 import { ForkButton } from "./Transfer";
+import { TaskCard } from "./tasks/TaskCard";
 import { AssistantAvatar, Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
 import { TypingDots } from "./ui/Spinner";
@@ -63,6 +64,7 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
           );
         }
         const tool = asToolPart(part);
+        if (tool?.name === "delegate") return <TaskCard key={tool.toolCallId || index} tool={tool} />;
         if (tool) return <ToolPart key={tool.toolCallId || index} tool={tool} />;
         return null;
       })}

@@ -11,6 +11,7 @@ import { useOutbox } from "../hooks/use-outbox";
 import { useTypingSignal } from "../hooks/use-presence";
 import { useRoomAnnouncer } from "../hooks/use-room-announcer";
 import { type ConnectionStatus, useRoomList } from "../hooks/use-room-list";
+import { TaskRunsContext, useTaskRunsSource } from "../hooks/use-task-runs";
 import { useUnread } from "../hooks/use-unread";
 import { cn } from "../lib/cn";
 import { messagePath } from "../lib/routes";
@@ -246,6 +247,7 @@ function RoomConversation({
   selfId: string;
 }) {
   const chat = useRoomChat(socket, roomId);
+  const taskRuns = useTaskRunsSource(socket);
   const ui = useAppUI();
   const isDesktop = useMediaQuery("(min-width: 768px) and (pointer: fine)");
   const composerRef = useRef<ComposerHandle>(null);
@@ -296,7 +298,7 @@ function RoomConversation({
           : "Disconnected. Messages you send wait here; reload the page to reconnect.";
 
   return (
-    <>
+    <TaskRunsContext.Provider value={taskRuns}>
       {forking.error && (
         <p
           role="alert"
@@ -372,7 +374,7 @@ function RoomConversation({
         onStopTyping={stopTyping}
         autoFocus={isDesktop}
       />
-    </>
+    </TaskRunsContext.Provider>
   );
 }
 

@@ -1,0 +1,152 @@
+/**
+ * A delegated task as a live card in the answer: what it was asked, its
+ * status and steps while it runs (from the framework's agent-tool events,
+ * see use-task-runs.ts), the sub-agent's work on demand, its result or why
+ * it ended, and Stop while it runs. Once the run is gone (a reload, or the
+ * room removed the finished task), the tool call's stored output tells the
+ * same story.
+ */
+import { AlertTriangle, Check, ChevronRight, Square, Waypoints } from "lucide-react";
+import { memo } from "react";
+import { type TaskRun, type TaskRunPart, useTaskRuns } from "../../hooks/use-task-runs";
+import { cn } from "../../lib/cn";
+import type { ToolPartView } from "../../lib/messages";
+import { Spinner } from "../ui/Spinner";
+
+interface DelegateInput {
+  task?: unknown;
+  background?: unknown;
+}
+
+interface DelegateOutput {
+  ok?: unknown;
+  status?: unknown;
+  result?: unknown;
+  limit?: unknown;
+  error?: unknown;
+  background?: unknown;
+}
+
+type Tone = "busy" | "ok" | "error" | "stopped";
+type CardStatus = { label: string; tone: Tone };
+
+const str = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+function statusOf(tool: ToolPartView, run: TaskRun | undefined, output: DelegateOutput | undefined): CardStatus {
+  if (run?.status === "running") return { label: "Running…", tone: "busy" };
+  if (tool.state === "output-error") return { label: "Failed", tone: "error" };
+  if (!output) {
+    if (run?.status === "aborted") return { label: "Stopped", tone: "stopped" };
+    if (run?.status === "completed") return { label: "Done", tone: "ok" };
+    if (run) return { label: "Failed", tone: "error" };
+    return { label: "Starting…", tone: "busy" };
+  }
+  if (str(output.limit)) return { label: "Limit reached", tone: "error" };
+  if (output.status === "aborted") return { label: "Stopped", tone: "stopped" };
+  if (output.ok === true && output.background === true) {
+    if (run && run.status !== "completed") return { label: "Ended", tone: "error" };
+    return run?.status === "completed" ? { label: "Done", tone: "ok" } : { label: "In the background", tone: "busy" };
+  }
+  if (output.ok === true) return { label: "Done", tone: "ok" };
+  return { label: output.status === "refused" ? "Refused" : "Failed", tone: "error" };
+}
+
+function stepsOf(parts: readonly TaskRunPart[]): number {
+  return parts.filter((part) => part.type === "step-start").length;
+}
+
+function WorkPart({ part }: { part: TaskRunPart }) {
+  if (part.type === "text") {
+    return part.text ? <p className="whitespace-pre-wrap text-zinc-800 dark:text-zinc-200">{part.text}</p> : null;
+  }
+  if (part.type.startsWith("tool-")) {
+    return (
+      <p className="text-zinc-500 dark:text-zinc-400">
+        Used <code className="font-mono text-[12px]">{part.type.slice("tool-".length)}</code>
+      </p>
+    );
+  }
+  return null;
+}
+
+export const TaskCard = memo(function TaskCard({ tool }: { tool: ToolPartView }) {
+  const { runsFor, stop } = useTaskRuns();
+  const run = runsFor(tool.toolCallId).at(-1);
+  const input = (tool.input ?? {}) as DelegateInput;
+  const output = tool.state === "output-available" ? (tool.output as DelegateOutput | undefined) : undefined;
+  const status = statusOf(tool, run, output);
+  const asked = str(input.task) ?? "";
+  const steps = run ? stepsOf(run.parts) : 0;
+  const ending =
+    tool.state === "output-error"
+      ? tool.errorText
+      : (str(output?.limit) ?? (output?.ok === true ? undefined : (str(output?.error) ?? run?.error)));
+  const result = str(output?.result) ?? run?.summary;
+  const work = run?.parts.filter((part) => part.type === "text" || part.type.startsWith("tool-")) ?? [];
+
+  return (
+    <section
+      aria-label="Delegated task"
+      data-task-status={status.label}
+      className="my-2 max-w-full overflow-hidden rounded-lg border border-indigo-200 bg-indigo-50/40 text-[13px] dark:border-indigo-900/60 dark:bg-indigo-950/20"
+    >
+      <div className="flex items-start gap-2 px-3 py-2">
+        <Waypoints className="mt-0.5 size-3.5 shrink-0 text-indigo-500" aria-hidden="true" />
+        <div className="min-w-0 flex-1">
+          <p className="font-medium text-zinc-800 dark:text-zinc-100">
+            {input.background === true ? "Background task" : "Delegated task"}
+          </p>
+          <p className="line-clamp-3 break-words text-zinc-600 dark:text-zinc-300">{asked}</p>
+        </div>
+        <span
+          className={cn(
+            "inline-flex shrink-0 items-center gap-1 text-xs",
+            status.tone === "ok" && "text-emerald-700 dark:text-emerald-400",
+            status.tone === "error" && "text-red-700 dark:text-red-400",
+            status.tone === "stopped" && "text-amber-700 dark:text-amber-400",
+            status.tone === "busy" && "text-zinc-600 dark:text-zinc-300"
+          )}
+        >
+          {status.tone === "busy" && <Spinner className="[&_svg]:size-3" />}
+          {status.tone === "ok" && <Check className="size-3.5" aria-hidden="true" />}
+          {status.tone === "error" && <AlertTriangle className="size-3.5" aria-hidden="true" />}
+          <span role="status">{status.label}</span>
+          {steps > 0 && <span className="text-zinc-500">· {steps === 1 ? "1 step" : `${steps} steps`}</span>}
+        </span>
+        {run?.status === "running" && (
+          <button
+            type="button"
+            onClick={() => stop(run.runId)}
+            className="inline-flex min-h-8 shrink-0 cursor-pointer items-center gap-1 rounded-md border border-zinc-300 bg-white px-2 text-xs text-zinc-800 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+          >
+            <Square className="size-3 fill-current" aria-hidden="true" />
+            Stop task
+          </button>
+        )}
+      </div>
+      {work.length > 0 && (
+        <details className="group border-t border-indigo-100 dark:border-indigo-900/40">
+          <summary className="flex cursor-pointer list-none items-center gap-1.5 px-3 py-1.5 text-zinc-600 select-none hover:bg-indigo-50 dark:text-zinc-300 dark:hover:bg-indigo-950/40 [&::-webkit-details-marker]:hidden">
+            <ChevronRight className="size-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden="true" />
+            The task's work
+          </summary>
+          <div className="thin-scrollbar max-h-72 space-y-1 overflow-auto px-3 pb-2">
+            {work.map((part, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a run's parts are only ever appended
+              <WorkPart key={index} part={part} />
+            ))}
+          </div>
+        </details>
+      )}
+      {(ending || result) && (
+        <div className="border-t border-indigo-100 px-3 py-2 dark:border-indigo-900/40">
+          {ending ? (
+            <p className="text-red-700 dark:text-red-400">{ending}</p>
+          ) : (
+            <p className="line-clamp-6 whitespace-pre-wrap text-zinc-800 dark:text-zinc-200">{result}</p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+});
