@@ -91,6 +91,22 @@ describe("guardChatRequest", () => {
     expect(oldest).toMatchObject({ ok: false, code: "conflict:not_latest" });
   });
 
+  it("marks a regenerated persona answer's version with that persona, so the persona is asked again", () => {
+    const byAda: UIMessage = {
+      ...stored("a1", "assistant", "Ada's take"),
+      metadata: { persona: { id: "p_ada", name: "Ada", colour: "forged" }, version: 3 }
+    };
+    const result = send([{ id: "u1", role: "user", parts: [] }], "regenerate-message", [transcript[0], byAda]);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.branch?.message.metadata).toEqual({
+      createdAt: NOW,
+      versionOf: "a1",
+      version: 4,
+      persona: { id: "p_ada", name: "Ada" }
+    });
+  });
+
   it.each([
     [
       "an assistant message as the new one",

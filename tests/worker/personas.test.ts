@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { ChatRoom, PersonaAgent } from "../../src/server/index";
 import { MAX_PERSONAS_PER_ROOM } from "../../src/shared/personas";
-import { api, createRoom, uniqueName } from "./helpers";
+import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
 
 const personas = (ws: string, roomId: string) => `/api/workspaces/${ws}/rooms/${roomId}/personas`;
 
@@ -212,5 +212,61 @@ describe("with the offline model", () => {
     expect(text(messages[2])).toMatch(/^\*\*Offline model, answering as Bob\*\*/);
     expect(text(messages[3])).toMatch(/^\*\*Offline model\*\*/);
     expect(text(messages[3])).toContain("@Ada said:");
+  });
+});
+
+describe("regenerating a persona's answer", () => {
+  const textOf = (m: any) =>
+    m.parts
+      .filter((p: any) => p.type === "text")
+      .map((p: any) => p.text)
+      .join("");
+
+  it("asks that persona again and keeps the earlier answer as version 1", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ada = await addPersona(ws, room.id, { name: "Ada", systemPrompt: "You are Ada." });
+    const socket = await connect(roomPath(ws, room.id));
+    try {
+      const ask = chatRequest("@Ada what now?");
+      socket.send(ask.frame);
+      await socket.next(isDone(ask.id), 30_000);
+      const before = await history(ws, room.id);
+      expect(before.map((m) => m.metadata.persona?.name)).toEqual([undefined, "Ada"]);
+
+      // The default responder (the assistant) must not take the question over.
+      const regenerate = chatRequest("", { trigger: "regenerate-message", history: [before[0]] });
+      socket.send(regenerate.frame);
+      await socket.next(isDone(regenerate.id), 30_000);
+      const after = await history(ws, room.id);
+      expect(after).toHaveLength(2);
+      expect(after[0]).toEqual(before[0]);
+      expect(after[1].id).not.toBe(before[1].id);
+      expect(after[1].metadata).toMatchObject({
+        persona: { id: ada.id, name: "Ada" },
+        versionOf: before[1].id,
+        version: 2,
+        answers: before[0].id
+      });
+      expect(textOf(after[1])).toContain("answering as Ada");
+
+      const listed = await (
+        await api(`/api/workspaces/${ws}/rooms/${room.id}/messages/${after[1].id}/versions`)
+      ).json<any>();
+      expect(listed.versions.map((v: any) => v.messages[0].id)).toEqual([before[1].id, after[1].id]);
+      expect(listed.versions[0].messages[0]).toEqual(before[1]);
+
+      // The room goes on from the new answer, with the assistant for a plain question.
+      const next = chatRequest("and then?");
+      socket.send(next.frame);
+      await socket.next(isDone(next.id), 30_000);
+      const later = await history(ws, room.id);
+      expect(later.slice(0, 2).map((m) => m.id)).toEqual(after.map((m) => m.id));
+      expect(later).toHaveLength(4);
+      expect(later[3].metadata.persona).toBeUndefined();
+      expect(later.every((m) => textOf(m).length > 0)).toBe(true);
+    } finally {
+      socket.ws.close();
+    }
   });
 });

@@ -44,16 +44,17 @@ import type { StructuredError } from "../../shared/budgets";
 import type { MessageAuthor } from "../../shared/identity";
 import type { AgentNode, AgentTree, BudgetUse, RoomLive } from "../../shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
-import type {
-  ChatMessage,
-  MessageMetadata,
-  MessagePage,
-  MessagesQuery,
-  MessageVersions,
-  RoomSettings,
-  RoomState,
-  SendMessageBody,
-  SendMessageResult
+import {
+  type ChatMessage,
+  type MessageMetadata,
+  type MessagePage,
+  type MessagesQuery,
+  type MessageVersions,
+  RoomClientFrame,
+  type RoomSettings,
+  type RoomState,
+  type SendMessageBody,
+  type SendMessageResult
 } from "../../shared/protocol";
 import type { SearchHit } from "../../shared/search";
 import { SHARE_CLOSED_CODE } from "../../shared/shares";
@@ -90,6 +91,7 @@ import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
 import { RoomDelegation } from "./room/delegation";
 import { FrameGuard } from "./room/frame-guard";
+import { parseJson } from "./room/frames";
 import { pageAfter, pageAround } from "./room/history-pages";
 import { LiveTurns } from "./room/live-turns";
 import { OutboxSends } from "./room/outbox-sends";
@@ -110,6 +112,7 @@ import {
 import { type AgentWork, RoomTracer } from "./room/turn-trace";
 import { UsageLedger } from "./room/usage-ledger";
 import { messageVersions } from "./room/versions";
+import { TaskAgent, taskLimits } from "./task-agent";
 
 export type { RestArrival };
 
@@ -178,11 +181,16 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     (reads) => reportReadsToOverseer(this.env, this.parentPath.at(-1)?.name, this.name, reads),
     (promise) => this.ctx.waitUntil(promise)
   );
-  #delegation = new RoomDelegation(this, (message) => this.#personas.upsert(message), {
-    startRun: (runId, name, toolCallId) =>
-      this.#tracer.startAgent(runId, name, { kind: "task", parentToolCallId: toolCallId }),
-    charge: (usage) => this.#usageLedger.add(usage)
-  });
+  #delegation = new RoomDelegation(
+    this,
+    (message) => this.#personas.upsert(message),
+    () => taskLimits(this.env),
+    {
+      startRun: (runId, name, toolCallId) =>
+        this.#tracer.startAgent(runId, name, { kind: "task", parentToolCallId: toolCallId }),
+      charge: (usage) => this.#usageLedger.add(usage)
+    }
+  );
   /** The framework's own cap on child runs, behind RoomDelegation's clearer refusal. */
   maxConcurrentAgentTools = MAX_TASKS_PER_ROOM + 1;
 
@@ -315,6 +323,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   deletePersona(personaId: string): Promise<RpcResult<void>> {
     return asResult(() => this.#personas.delete(personaId));
+  }
+
+  /** The task facets this room holds now (tests prove finished tasks leave none). */
+  taskFacets(): string[] {
+    return this.dynamicAgents.list(TaskAgent).map((facet) => facet.name);
   }
 
   /** What a persona's facet stores (tests prove deletes wipe it). Spawns it if absent. */
@@ -493,12 +506,20 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       return refusedTurn(refusal, { createdAt: Date.now(), traceId: trace.traceId, answers: turn.answering });
     }
 
+    // A regeneration's answer fills in the version written for it, on its branch.
+    const version = options?.continuation ? null : this.#pendingAnswer;
+    this.#pendingAnswer = null;
+    const versionMetadata = version?.metadata as MessageMetadata | undefined;
+
     // Personas, or nobody, may answer instead of the assistant (room-personas.ts).
-    const plan = this.#personas.plan(turn, options?.continuation ?? false);
+    const plan = this.#personas.plan(turn, options?.continuation ?? false, version);
     const requestId = options?.requestId;
     const control = {
       signal: options?.abortSignal,
-      stoppedBy: () => (requestId ? this.#outbox.stopperOf(requestId) : undefined)
+      stoppedBy: () => (requestId ? this.#outbox.stopperOf(requestId) : undefined),
+      ...(version && versionMetadata?.versionOf && plan.kind === "personas" && plan.personas.length === 1
+        ? { into: { id: version.id, versionOf: versionMetadata.versionOf, version: versionMetadata.version ?? 2 } }
+        : {})
     };
     // Persona answers stream outside the framework's turn stream: say which turn runs.
     const live = requestId && (plan.kind === "personas" || plan.kind === "panel") ? requestId : null;
@@ -562,10 +583,6 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     });
 
     const startedAt = Date.now();
-    // A regeneration answers into the version written for it, on its branch.
-    const version = options?.continuation ? null : this.#pendingAnswer;
-    this.#pendingAnswer = null;
-    const versionMetadata = version?.metadata as MessageMetadata | undefined;
     return result.toUIMessageStreamResponse({
       ...(version ? { originalMessages: [] as UIMessage<MessageMetadata>[], generateMessageId: () => version.id } : {}),
       messageMetadata: ({ part }): MessageMetadata | undefined => {
@@ -786,7 +803,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     // AIChatAgent has already taken its own protocol frames; what reaches
     // here is ours or garbage.
     if (this.#reads.receive(connection, message)) return;
-    this.#presence.receive(connection, message);
+    const runId = taskStopRequest(message);
+    if (runId) await this.#delegation.stop(runId);
+    else this.#presence.receive(connection, message);
   }
 
   // ── Introspection and budgets ──
@@ -917,6 +936,13 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
 function notFound(message: string): Response {
   return Response.json(new AppError("not_found:route", 404, message).toBody(), { status: 404 });
+}
+
+/** The run id of a `rooms_task_stop` frame, or null for any other frame. */
+function taskStopRequest(message: WSMessage): string | null {
+  if (typeof message !== "string" || !message.includes('"rooms_task_stop"')) return null;
+  const frame = RoomClientFrame.safeParse(parseJson(message));
+  return frame.success && frame.data.type === "rooms_task_stop" ? frame.data.runId : null;
 }
 
 /** The trace of the newest answer, which a continuation extends. */

@@ -81,6 +81,8 @@ export interface PersonaRunOptions {
   panel?: boolean;
   /** Who stopped the turn, read when an answer ends stopped. */
   stoppedBy?: () => MessageAuthor | undefined;
+  /** A regeneration: the empty version this (single) answer fills in, with its place among the versions. */
+  into?: { id: string; versionOf: string; version: number };
 }
 
 function textOf(message: UIMessage): string {
@@ -133,9 +135,10 @@ async function runPersonaAnswer(
     persona: ref,
     ...(run?.traceId ? { traceId: run.traceId } : {}),
     ...(options.answering ? { answers: options.answering } : {}),
-    ...(options.panel ? { panel: "answer" as const } : {})
+    ...(options.panel ? { panel: "answer" as const } : {}),
+    ...(options.into ? { versionOf: options.into.versionOf, version: options.into.version } : {})
   };
-  let current: UIMessage = { id: `persona_${runId}`, role: "assistant", parts: [], metadata };
+  let current: UIMessage = { id: options.into?.id ?? `persona_${runId}`, role: "assistant", parts: [], metadata };
   await host.upsert(current);
 
   const abort = new AbortController();

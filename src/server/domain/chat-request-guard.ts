@@ -60,6 +60,14 @@ function fail(message: string, code: Extract<GuardResult, { ok: false }>["code"]
   return { ok: false, code, message };
 }
 
+/** Who wrote an answer, when it was a persona: `{ persona: { id, name } }`, else nothing. */
+function personaOf(message: UIMessage): Pick<MessageMetadata, "persona"> {
+  const persona = (message.metadata as MessageMetadata | undefined)?.persona;
+  return persona && typeof persona.id === "string" && typeof persona.name === "string"
+    ? { persona: { id: persona.id, name: persona.name } }
+    : {};
+}
+
 /** How many versions a message's position holds, counting it (metadata written at creation). */
 function versionNumber(message: UIMessage): number {
   const version = (message.metadata as MessageMetadata | undefined)?.version;
@@ -133,7 +141,13 @@ export function guardChatRequest(
       id: newId(),
       role: "assistant",
       parts: [],
-      metadata: { createdAt: now, versionOf: replaced.id, version: versionNumber(replaced) + 1 }
+      metadata: {
+        createdAt: now,
+        versionOf: replaced.id,
+        version: versionNumber(replaced) + 1,
+        // A persona's answer is asked again of that persona (room/personas.ts).
+        ...personaOf(replaced)
+      }
     };
     return {
       ok: true,

@@ -43,6 +43,8 @@ export interface TurnControl {
   signal?: AbortSignal;
   /** Who stopped the turn, if someone did. */
   stoppedBy?: () => MessageAuthor | undefined;
+  /** A regeneration's empty version, which the answer fills in. */
+  into?: { id: string; versionOf: string; version: number };
 }
 
 function textOf(message: UIMessage | undefined): string {
@@ -99,9 +101,15 @@ export class RoomPersonas {
 
   // ── Turns ──
 
-  /** Who answers this turn. Continuations always stay with the assistant. */
-  plan(turn: TurnInput, continuation: boolean): TurnPlan {
+  /**
+   * Who answers this turn. Continuations always stay with the assistant; a
+   * regenerated persona answer goes back to that persona (while it is in the room).
+   */
+  plan(turn: TurnInput, continuation: boolean, regenerating: UIMessage | null = null): TurnPlan {
     if (continuation || !turn.answering) return { kind: "assistant" };
+    const askedAgain = (regenerating?.metadata as MessageMetadata | undefined)?.persona;
+    const persona = askedAgain && this.personas().find((p) => p.id === askedAgain.id);
+    if (persona) return { kind: "personas", personas: [persona], panel: false };
     const question = this.room.messages.find((m) => m.id === turn.answering);
     return planTurn(textOf(question), this.room.state.settings.defaultResponder ?? "assistant", this.personas());
   }
@@ -183,6 +191,12 @@ export class RoomPersonas {
       await this.room.persistMessages(
         exists ? this.room.messages.map((m) => (m.id === message.id ? message : m)) : [...this.room.messages, message]
       );
+      // A regeneration's version was stored before the turn: writing it is an
+      // update, which the framework's in-memory list does not add.
+      if (!this.room.messages.some((m) => m.id === message.id)) {
+        const stored = await this.room.sessions.session().getMessage(message.id);
+        if (stored) this.room.messages = [...this.room.messages, stored as UIMessage];
+      }
     });
     this.#writes = write.catch(() => {});
     return write;
