@@ -134,4 +134,45 @@ describe("personas in the browser", () => {
       await bob.context.close();
     }
   });
+
+  it("offers persona names as you type @, from the keyboard", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Mention") });
+    for (const name of ["Ada", "Adam", "Grace"]) {
+      const added = await fetch(`${setup.app.url}/api/rooms/${room.id}/personas`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name, systemPrompt: `You are ${name}.` })
+      });
+      expect(added.status).toBe(201);
+    }
+    const alice = await newUser(setup.browser, { displayName: "Alice" });
+    try {
+      await alice.page.goto(roomUrl(setup.app.url, room.id));
+      const box = composer(alice.page);
+      const list = alice.page.getByRole("listbox", { name: "Mention a persona" });
+      await box.click();
+      await box.pressSequentially("Hey @ad");
+      await list.waitFor({ timeout: 15_000 });
+      await expect.poll(() => list.getByRole("option").allTextContents()).toEqual(["@Ada", "@Adam"]);
+      await expect
+        .poll(() => box.getAttribute("aria-activedescendant"))
+        .toBe(await list.getByRole("option", { name: "@Ada", exact: true }).getAttribute("id"));
+      await box.press("ArrowDown");
+      await expect.poll(() => list.getByRole("option", { name: "@Adam" }).getAttribute("aria-selected")).toBe("true");
+      await box.press("Enter");
+      await list.waitFor({ state: "detached" });
+      await expect.poll(() => box.inputValue()).toBe("Hey @Adam ");
+
+      // Escape closes the list for that mention; Enter then sends.
+      await box.pressSequentially("and @G");
+      await list.waitFor();
+      await box.press("Escape");
+      await list.waitFor({ state: "detached" });
+      await box.press("Enter");
+      await personaRow(alice.page, "Adam").waitFor({ timeout: 30_000 });
+      await expect.poll(() => box.inputValue()).toBe("");
+    } finally {
+      await alice.context.close();
+    }
+  });
 });

@@ -1,9 +1,19 @@
 import { ArrowUp, Square, Users, WifiOff } from "lucide-react";
-import { forwardRef, type KeyboardEvent, useEffect, useId, useImperativeHandle, useRef, useState } from "react";
+import {
+  forwardRef,
+  type KeyboardEvent,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState
+} from "react";
 import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
 import type { PresenceUser } from "../../shared/protocol";
 import { useMediaQuery } from "../hooks/use-media-query";
 import { cn } from "../lib/cn";
+import { insertMention, mentionAt, namesMatching } from "../lib/mention-autocomplete";
 import { Spinner } from "./ui/Spinner";
 
 /** Unsent text per room, kept while the tab lives. */
@@ -32,6 +42,8 @@ export interface ComposerProps {
   onTyping: () => void;
   onStopTyping: () => void;
   autoFocus?: boolean;
+  /** The room's persona names, offered as you type `@` (an accessible listbox). */
+  mentionNames?: readonly string[];
 }
 
 function typingLabel(users: PresenceUser[]): string | null {
@@ -55,7 +67,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     onStop,
     onTyping,
     onStopTyping,
-    autoFocus
+    autoFocus,
+    mentionNames = []
   },
   ref
 ) {
@@ -96,7 +109,53 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     drafts.delete(roomId);
   };
 
+  // ── @-mention autocomplete ──
+  const [caret, setCaret] = useState(0);
+  const [activeOption, setActiveOption] = useState(0);
+  /** The mention (by its `@` position) the person closed the list on with Escape. */
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const pendingCaret = useRef<number | null>(null);
+  const listboxId = useId();
+  const mention = mentionNames.length > 0 ? mentionAt(text, caret) : null;
+  const options = mention && mention.start !== dismissedAt ? namesMatching(mentionNames, mention.query) : [];
+  const listOpen = options.length > 0;
+  const active = Math.min(activeOption, Math.max(0, options.length - 1));
+  const optionId = (index: number) => `${listboxId}-${index}`;
+  const readCaret = () => setCaret(textareaRef.current?.selectionStart ?? 0);
+
+  useLayoutEffect(() => {
+    if (pendingCaret.current === null) return;
+    textareaRef.current?.setSelectionRange(pendingCaret.current, pendingCaret.current);
+    setCaret(pendingCaret.current);
+    pendingCaret.current = null;
+  });
+
+  const pick = (name: string) => {
+    if (!mention) return;
+    const next = insertMention(text, mention, caret, name);
+    setText(next.text);
+    pendingCaret.current = next.caret;
+    setActiveOption(0);
+    textareaRef.current?.focus();
+  };
+
+  /** Keys the open list takes before anything else. True when taken. */
+  const listKey = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
+    if (!listOpen || event.nativeEvent.isComposing) return false;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActiveOption((active + step + options.length) % options.length);
+    } else if ((event.key === "Enter" && !event.shiftKey) || event.key === "Tab") {
+      pick(options[active]);
+    } else if (event.key === "Escape") {
+      setDismissedAt(mention?.start ?? null);
+    } else return false;
+    event.preventDefault();
+    return true;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (listKey(event)) return;
     if (coarsePointer) return;
     if (event.key === "Enter" && !event.shiftKey && !event.altKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -130,6 +189,34 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             "relative flex items-end gap-2 rounded-2xl border border-edge-strong bg-surface p-2 shadow-sm transition-colors focus-within:border-accent-line focus-within:ring-3 focus-within:ring-indigo-500/15"
           )}
         >
+          {listOpen && (
+            <div
+              id={listboxId}
+              role="listbox"
+              aria-label="Mention a persona"
+              className="absolute bottom-full left-2 z-20 mb-1 max-h-60 min-w-44 overflow-auto rounded-lg border border-zinc-200 bg-white py-1 text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+            >
+              {options.map((name, index) => (
+                // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard works the list from the textarea (aria-activedescendant)
+                <div
+                  key={name}
+                  id={optionId(index)}
+                  role="option"
+                  tabIndex={-1}
+                  aria-selected={index === active}
+                  // Keep the focus (and the caret) in the textarea.
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => pick(name)}
+                  className={cn(
+                    "cursor-pointer px-3 py-1.5 text-zinc-800 dark:text-zinc-100",
+                    index === active && "bg-indigo-50 text-indigo-900 dark:bg-indigo-950/60 dark:text-indigo-100"
+                  )}
+                >
+                  @{name}
+                </div>
+              ))}
+            </div>
+          )}
           <label htmlFor={inputId} className="sr-only">
             Message {roomName}
           </label>
@@ -142,8 +229,18 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             aria-describedby={hintId}
             aria-invalid={tooLong || undefined}
             placeholder={`Message ${roomName}`}
+            onSelect={readCaret}
+            {...(listOpen
+              ? {
+                  "aria-autocomplete": "list" as const,
+                  "aria-controls": listboxId,
+                  "aria-activedescendant": optionId(active)
+                }
+              : {})}
             onChange={(event) => {
               setText(event.target.value);
+              setCaret(event.target.selectionStart ?? event.target.value.length);
+              setActiveOption(0);
               if (event.target.value) onTyping();
               else onStopTyping();
             }}

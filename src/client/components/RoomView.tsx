@@ -281,6 +281,9 @@ function RoomConversation({
     };
   }, [ui.composerFocusRef]);
 
+  const personas = socket.state?.personas;
+  const mentionNames = useMemo(() => (personas ?? []).map((p) => p.name), [personas]);
+
   const typingUsers = useMemo(
     () => socket.presence.filter((u) => u.typing && u.id !== selfId),
     [socket.presence, selfId]
@@ -373,6 +376,7 @@ function RoomConversation({
         onTyping={notifyTyping}
         onStopTyping={stopTyping}
         autoFocus={isDesktop}
+        mentionNames={mentionNames}
       />
     </TaskRunsContext.Provider>
   );
