@@ -168,7 +168,8 @@ export class RoomDelegation {
         parentToolCallId: toolCallId,
         signal
       });
-      const limit = (await this.#limitOf(run.runId)) ?? (wall.aborted ? limitMessage("wall_time", "", this.limits()) : null);
+      const limit =
+        (await this.#limitOf(run.runId)) ?? (wall.aborted ? limitMessage("wall_time", "", this.limits()) : null);
       await this.#charge(run.runId);
       if (run.status === "error" && !limit) {
         failure = (await this.#failureOf(run.runId)) ?? {
