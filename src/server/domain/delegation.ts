@@ -13,7 +13,7 @@ export const MAX_TASK_STEPS = 8;
 /** Tokens (input + output, all steps) per task, unless TASK_MAX_TOKENS says otherwise. */
 export const MAX_TASK_TOKENS = 20_000;
 /** Wall time per task, unless TASK_WALL_TIME_MS says otherwise. */
-export const TASK_WALL_TIME_MS = 120_000;
+const TASK_WALL_TIME_MS = 120_000;
 /** The same tool with the same arguments this many times ends the task. */
 export const LOOP_REPEAT_LIMIT = 3;
 export const MAX_TASK_LENGTH = 4_000;
