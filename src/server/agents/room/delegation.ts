@@ -66,6 +66,8 @@ export class RoomDelegation {
   #running = new Set<string>();
   /** Waited-for tasks that ended, whose facets go once the turn's answer is stored. */
   #ended = new Set<string>();
+  /** Tasks someone stopped from their card (so an abort is not taken for the wall time). */
+  #stopped = new Set<string>();
 
   /** Background tasks' spans and live nodes, until their finish callback. */
   #background = new Map<string, AgentRun>();
@@ -209,6 +211,7 @@ export class RoomDelegation {
   /** A task's card asked to stop it. Only runs of this room's tasks; unknown ids change nothing. */
   async stop(runId: string): Promise<boolean> {
     if (!this.room.hasAgentToolRun(TaskAgent, runId)) return false;
+    this.#stopped.add(runId);
     await this.room.cancelAgentTool(runId, "Stopped from the room.");
     return true;
   }
@@ -222,7 +225,13 @@ export class RoomDelegation {
     await this.#charge(run.runId);
     const asked = (run.inputPreview as TaskInput | undefined)?.task ?? "";
     const limit = await this.#limitOf(run.runId);
-    const budget = result.status === "interrupted" && result.reason === "budget-exceeded";
+    const stoppedHere = this.#stopped.delete(run.runId);
+    // At its budget the framework gives up on the run and tears the child
+    // down; which of the two is reported first is a race: "interrupted"
+    // (budget-exceeded) or the child's own "aborted".
+    const overTime =
+      result.status === "aborted" && !stoppedHere && Date.now() - run.startedAt >= this.limits().wallTimeMs;
+    const budget = (result.status === "interrupted" && result.reason === "budget-exceeded") || overTime;
     const ending = limit ?? (budget ? limitMessage("wall_time", "", this.limits()) : null);
     const text =
       result.status === "completed" && !ending
