@@ -99,6 +99,22 @@ describe("earlier versions in exports", () => {
     ]);
   });
 
+  it("appear in the Markdown transcript in their own marked section after the current branch", async () => {
+    const { ws, room } = await editedRoom();
+    const response = await api(`${base(ws)}/${room.id}/export?format=markdown`);
+    expect(response.status).toBe(200);
+    const markdown = await response.text();
+    const [transcript, earlier] = markdown.split("## Earlier versions");
+    expect(earlier).toBeDefined();
+    expect(transcript).toContain("first question, edited");
+    expect(transcript).not.toContain("second question");
+    expect(earlier).toContain("not part of the transcript above");
+    expect(earlier).not.toContain("first question, edited");
+    expect(earlier.indexOf("first question")).toBeGreaterThan(-1);
+    expect(earlier.indexOf("second question")).toBeGreaterThan(earlier.indexOf("first question"));
+    expect(earlier.match(/^### .* · earlier version$/gm)).toHaveLength(4);
+  });
+
   it("go into the workspace NDJSON as version lines, and stay out of forks", async () => {
     const { ws, room } = await editedRoom();
     const ndjson = await (await api(`/api/workspaces/${ws}/export`)).text();

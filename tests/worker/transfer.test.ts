@@ -61,6 +61,7 @@ describe("export", () => {
     expect(markdown).toContain("\\# Not a heading");
     expect(markdown).toContain("second question");
     expect(markdown).toMatch(/### Assistant/);
+    expect(markdown).not.toContain("## Earlier versions");
   });
 
   it("answers 404 for an unknown room and 400 for an unknown format", async () => {

@@ -24,7 +24,8 @@ export function renderMarkdownHeader(header: RoomExportHeader): string {
   return `${out}---\n\n`;
 }
 
-export function renderMarkdownMessage(message: ChatMessage): string {
+/** One message as a `###` section; `label` (e.g. "earlier version") is appended to its heading. */
+export function renderMarkdownMessage(message: ChatMessage, label?: string): string {
   const meta = message.metadata ?? {};
   const who =
     message.role === "assistant"
@@ -45,5 +46,18 @@ export function renderMarkdownMessage(message: ChatMessage): string {
   if (meta.stopped) notes.push("_Stopped before it finished._");
   if (meta.error) notes.push(`_The answer failed: ${meta.error}_`);
   const when = iso(meta.createdAt);
-  return `### ${who}${when ? ` · ${when}` : ""}\n\n${[...body, ...notes].join("\n\n") || "_(empty)_"}\n\n`;
+  return `### ${who}${when ? ` · ${when}` : ""}${label ? ` · ${label}` : ""}\n\n${[...body, ...notes].join("\n\n") || "_(empty)_"}\n\n`;
+}
+
+/**
+ * Opens the section after the transcript that holds what edits and
+ * regenerations replaced, so a reader of the file never takes an old
+ * version for part of the conversation.
+ */
+export function renderMarkdownVersionsHeading(): string {
+  return (
+    "---\n\n## Earlier versions\n\n" +
+    "_Messages that edits and regenerations replaced, and what followed them on their own branch, oldest first. " +
+    "They are not part of the transcript above._\n\n"
+  );
 }

@@ -10,7 +10,7 @@ import type { Session, SessionMessage } from "agents/sessions";
 import type { ChatMessage, MessageMetadata } from "../../../shared/protocol";
 import type { ExportedVersion, RoomExportHeader } from "../../../shared/transfer";
 import { toChatMessage } from "../../domain/chat-messages";
-import { renderMarkdownHeader, renderMarkdownMessage } from "../../domain/room-export";
+import { renderMarkdownHeader, renderMarkdownMessage, renderMarkdownVersionsHeading } from "../../domain/room-export";
 
 const BATCH = 100;
 /** Path steps read per segment; under the framework's 10,000-step walk cap, and ids only. */
@@ -153,7 +153,14 @@ export function exportMarkdown(session: Session, sql: Sql, header: RoomExportHea
   return streamOf(
     (async function* () {
       yield renderMarkdownHeader(header);
-      for await (const batch of batches(session, sql)) yield batch.map(renderMarkdownMessage).join("");
+      for await (const batch of batches(session, sql))
+        yield batch.map((message) => renderMarkdownMessage(message)).join("");
+      let opened = false;
+      for await (const batch of offBranch(session, sql)) {
+        const section = batch.map(({ message }) => renderMarkdownMessage(message, "earlier version")).join("");
+        yield opened ? section : renderMarkdownVersionsHeading() + section;
+        opened = true;
+      }
     })()
   );
 }
