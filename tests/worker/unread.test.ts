@@ -1,7 +1,17 @@
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
-import { api, connect, createRoom, roomPath, type SignedIn, signIn, type TestSocket, uniqueName } from "./helpers";
+import {
+  api,
+  chatRequest,
+  connect,
+  createRoom,
+  roomPath,
+  type SignedIn,
+  signIn,
+  type TestSocket,
+  uniqueName
+} from "./helpers";
 
 const listPath = (ws: string) => `/agents/overseer-agent/${ws}`;
 
@@ -165,5 +175,27 @@ describe("unread counts (read marks per identity, kept by the overseer)", () => 
     expect((await api(`/api/workspaces/${ws}/rooms/${room.id}`, { method: "DELETE" })).status).toBe(204);
     const annLater = await open(listPath(ws), ann);
     expect((await annLater.next((f) => f?.type === "read_marks" && f.replace)).marks).toEqual([]);
+  });
+});
+
+describe("read marks after an edit", () => {
+  it("come back to the shortened path, so the new version counts as unread", async () => {
+    const ws = uniqueName();
+    const [ann, ben] = [await signIn("Ann"), await signIn("Ben")];
+    const room = await roomWith(ws, ben, ["one", "two", "three", "four"]);
+    const messages = await history(ws, room.id);
+    const annList = await open(listPath(ws), ann);
+    await annList.next((f) => f?.type === "read_marks" && f.replace);
+    const annRoom = await open(roomPath(ws, room.id), ann);
+    annRoom.send({ type: "rooms_read", messageId: messages[3].id });
+    await annList.next((f) => marksFor(room.id)(f) && markIn(f, room.id).count === 4);
+
+    // Ben edits his second message: the path is now "one", "two, edited".
+    const benRoom = await open(roomPath(ws, room.id), ben);
+    const edit = chatRequest("two, edited", { history: [messages[0]], messageId: messages[1].id });
+    benRoom.send(edit.frame);
+    await expect.poll(() => listedCount(ws, room.id), { timeout: 15_000 }).toBe(2);
+    const clamped = await annList.next((f) => marksFor(room.id)(f) && markIn(f, room.id).count === 1, 15_000);
+    expect(markIn(clamped, room.id).count).toBe(1);
   });
 });

@@ -110,11 +110,8 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
         case "read_marks":
           setReadMarks((prev) => {
             const next = new Map(frame.replace ? [] : (prev ?? []));
-            for (const mark of frame.marks) {
-              const known = next.get(mark.roomId);
-              // Marks only move forward; frames from before a reconnect may arrive late.
-              if (frame.replace || !known || mark.count >= known.count) next.set(mark.roomId, mark);
-            }
+            // The server's word: a mark moves back when an edit shortens a room.
+            for (const mark of frame.marks) next.set(mark.roomId, mark);
             return next;
           });
           break;

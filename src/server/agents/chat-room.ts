@@ -177,7 +177,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #liveTurns = new LiveTurns(this);
   /** Readers' `rooms_read` frames, turned into read marks at the overseer (room/read-marks.ts). */
   #reads = new RoomReads(
-    { messages: () => this.messages, messageCount: () => this.messageCount() },
+    { messages: () => this.messages, messageCount: () => this.#activity.visibleCount() },
     (reads) => reportReadsToOverseer(this.env, this.parentPath.at(-1)?.name, this.name, reads),
     (promise) => this.ctx.waitUntil(promise)
   );

@@ -43,6 +43,7 @@ import type { SearchQuery, SearchResponse } from "../../shared/search";
 import { MAX_SHARES_PER_ROOM, type ShareView } from "../../shared/shares";
 import type { TraceDetail, TraceList } from "../../shared/traces";
 import type { ExportedVersion, ImportResult, RoomOrigin } from "../../shared/transfer";
+import type { ReadMark } from "../../shared/unread";
 import { budgetDefaults } from "../domain/budgets";
 import {
   CALLER_HEADER,
@@ -710,6 +711,12 @@ export class OverseerAgent extends Agent<Env> {
     this.sql`UPDATE rooms SET message_count = ${next.message_count}, last_preview = ${next.last_preview},
       last_active_at = ${next.last_active_at}, activity_seq = ${next.activity_seq} WHERE id = ${id}`;
     if (activity.live) this.#live.record(id, activity.live);
+    if (next.message_count < row.message_count) {
+      // An edit shortened the path: whoever had read past its new end has not read the new version.
+      for (const { identityId, mark } of this.#reads.clampRoom(id, Math.max(0, next.message_count - 1))) {
+        this.#sendMarks(identityId, [mark]);
+      }
+    }
     this.#broadcast({ type: "room_upserted", room: toRoomSummary(next) });
   }
 
@@ -722,10 +729,14 @@ export class OverseerAgent extends Agent<Env> {
     if (!this.#row(roomId)) return; // deleted while the report was in flight
     for (const { identityId, count, messageId } of reads) {
       const moved = this.#reads.advance(identityId, { roomId, count, messageId });
-      if (!moved) continue;
-      const frame = JSON.stringify({ type: "read_marks", marks: [moved], replace: false } satisfies OverseerFrame);
-      for (const connection of this.getConnections(readerTag(identityId))) connection.send(frame);
+      if (moved) this.#sendMarks(identityId, [moved]);
     }
+  }
+
+  /** To that identity's own list sockets (every tab of theirs), never anyone else's. */
+  #sendMarks(identityId: string, marks: ReadMark[]) {
+    const frame = JSON.stringify({ type: "read_marks", marks, replace: false } satisfies OverseerFrame);
+    for (const connection of this.getConnections(readerTag(identityId))) connection.send(frame);
   }
 
   // ── Helpers ──

@@ -62,6 +62,24 @@ export class ReadMarksTable {
     return moved;
   }
 
+  /**
+   * The room's path got shorter (an edit replaced a message and what
+   * followed it): marks past `max` come back to it, so what is written on
+   * the new path counts as unread. Returns the marks that moved, by identity.
+   */
+  clampRoom(roomId: string, max: number): Array<{ identityId: string; mark: ReadMark }> {
+    const rows = this.sql
+      .exec<Row & { identity_id: string }>(
+        `UPDATE read_marks SET count = ? WHERE room_id = ? AND count > ?
+         RETURNING identity_id, room_id, count, message_id`,
+        max,
+        roomId,
+        max
+      )
+      .toArray();
+    return rows.map((row) => ({ identityId: row.identity_id, mark: toMark(row) }));
+  }
+
   forgetRoom(roomId: string) {
     this.sql.exec("DELETE FROM read_marks WHERE room_id = ?", roomId);
   }

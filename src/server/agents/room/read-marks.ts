@@ -20,7 +20,7 @@ import { parseJson } from "./frames";
 interface ReadsHost {
   /** The room's in-memory window, oldest first. */
   messages(): readonly UIMessage[];
-  /** The room's exact message count (room/activity.ts). */
+  /** The room's exact count of the messages people see (its current path, room/activity.ts), as the room list shows it. */
   messageCount(): number;
 }
 
