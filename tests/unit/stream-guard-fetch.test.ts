@@ -14,7 +14,8 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function run(prompt: string, idleTimeoutMs = 300, abortSignal?: AbortSignal) {
+// Generous by default: only the tests about the idle timeout make it short.
+async function run(prompt: string, idleTimeoutMs = 10_000, abortSignal?: AbortSignal) {
   const openai = createOpenAI({ baseURL: fake.url, apiKey: "k", fetch: createStreamGuardFetch({ idleTimeoutMs }) });
   const errors: unknown[] = [];
   const result = streamText({
