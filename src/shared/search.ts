@@ -17,7 +17,13 @@ export const SearchQuery = z.strictObject({
     .int("limit must be a whole number")
     .min(1, "limit must be at least 1")
     .max(MAX_SEARCH_LIMIT, `limit must be at most ${MAX_SEARCH_LIMIT}`)
-    .default(DEFAULT_SEARCH_LIMIT)
+    .default(DEFAULT_SEARCH_LIMIT),
+  /** Search one room only (find in room): its id. */
+  room: z
+    .string({ error: "room must be a string" })
+    .min(1, "room must not be empty")
+    .max(128, "room must be at most 128 characters")
+    .optional()
 });
 export type SearchQuery = z.infer<typeof SearchQuery>;
 

@@ -44,6 +44,25 @@ describe("search across rooms", () => {
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
   });
 
+  it("searches one room only when asked (find in room), and answers 404 for a room that is not there", async () => {
+    const ws = uniqueName();
+    const here = await createRoom(ws, { name: "Here" });
+    const there = await createRoom(ws, { name: "There" });
+    const mine = await send(ws, here.id, "the wombat plan");
+    await send(ws, there.id, "another wombat plan");
+
+    const body = await (await search(ws, `q=wombat&room=${here.id}`)).json<any>();
+    expect(body.roomsSearched).toBe(1);
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(new Set(body.results.map((r: any) => r.roomId))).toEqual(new Set([here.id]));
+    expect(body.results.map((r: any) => r.messageId)).toContain(mine);
+
+    const missing = await search(ws, "q=wombat&room=no-such-room");
+    expect(missing.status).toBe(404);
+    expect((await missing.json<any>()).error.code).toBe("not_found:room");
+    expect((await search(ws, "q=wombat&room=")).status).toBe(400);
+  });
+
   it("honours the limit and answers an empty list when nothing matches", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws);

@@ -473,7 +473,9 @@ export class OverseerAgent extends Agent<Env> {
    * reported as missing rather than waited for.
    */
   async search(query: SearchQuery): Promise<SearchResponse> {
-    const rows = this.sql<{ id: string; name: string }>`SELECT id, name FROM rooms ORDER BY last_active_at DESC, id`;
+    const rows = query.room
+      ? this.sql<{ id: string; name: string }>`SELECT id, name FROM rooms WHERE id = ${query.room}`
+      : this.sql<{ id: string; name: string }>`SELECT id, name FROM rooms ORDER BY last_active_at DESC, id`;
     const names = new Map(rows.map((row) => [row.id, row.name]));
     const outcome = await fanOut(
       rows.map((row) => row.id),

@@ -3,12 +3,14 @@
  *
  *   GET /api/search?q=&limit=                      the default workspace
  *   GET /api/workspaces/<workspace>/search?q=      any other workspace
+ *   ...&room=<id>                                   one room only (find in room)
  *
  * The overseer fans out to the rooms (see OverseerAgent.search).
  */
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { SearchQuery } from "../../shared/search";
+import { roomNotFound } from "../errors";
 import { type AppEnv, requireCaller } from "../http/access";
 import { rejectInvalid } from "../http/validation";
 import { overseerFor } from "./rooms";
@@ -19,6 +21,10 @@ export const searchRoutes = new Hono<AppEnv>().get(
   async (c) => {
     requireCaller(c);
     const overseer = await overseerFor(c);
-    return c.json(await overseer.search(c.req.valid("query")));
+    const query = c.req.valid("query");
+    const found = await overseer.search(query);
+    // Find in room: a room that is not there is an error, not "no matches".
+    if (query.room && found.roomsSearched === 0) throw roomNotFound(query.room);
+    return c.json(found);
   }
 );
