@@ -3,7 +3,7 @@
  * your place, auto-scroll that yields to the reader, and history rewrites
  * (regenerate) that never drop older messages.
  */
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
@@ -37,6 +37,19 @@ beforeAll(async () => {
   }
 });
 
+/** How many messages the transcript holds (its rows are virtual: only those near the view are in the page). */
+const loadedMessages = (page: Page) =>
+  page
+    .locator("[data-loaded-messages]")
+    .getAttribute("data-loaded-messages")
+    .then((n) => Number(n));
+
+/** The room has opened: its newest page is loaded and an answer is on screen. */
+async function opened(page: Page) {
+  await messageRows(page, "assistant").last().waitFor();
+  await expect.poll(() => loadedMessages(page)).toBeGreaterThanOrEqual(50);
+}
+
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -51,17 +64,18 @@ describe("long rooms", () => {
       .getByText(`Echo: Question number ${TURNS - 1}`)
       .first()
       .waitFor();
-    // Only the newest page at first.
-    expect(await messageRows(page).count()).toBe(50);
+    // Only the newest page at first, and of it only the rows near the view in the page.
+    expect(await loadedMessages(page)).toBe(50);
+    expect(await messageRows(page).count()).toBeLessThan(50);
     expect(await log(page).getByText("Question number 0", { exact: false }).count()).toBe(0);
 
     // At the bottom: the newest answer is in view.
     await expect.poll(() => messageRows(page).last().isVisible()).toBe(true);
 
-    // Scroll to the top: the next page arrives, and the first row we had stays where it was.
-    const firstId = await messageRows(page).first().getAttribute("data-message-id");
+    // Scroll to the top: the next page arrives, and the first message we had (at the top then) stays in view.
+    const firstId = (await rest.messages(app.url, roomId, 50)).messages[0].id;
     await log(page).evaluate((el) => (el.scrollTop = 0));
-    await expect.poll(() => messageRows(page).count()).toBe(TURNS * 2);
+    await expect.poll(() => loadedMessages(page)).toBe(TURNS * 2);
     const anchor = page.locator(`[data-message-id="${firstId}"]`);
     const box = await anchor.boundingBox();
     const logBox = await log(page).boundingBox();
@@ -75,7 +89,22 @@ describe("long rooms", () => {
   it("stops following new messages while you read older ones, and jumps back on request", async () => {
     const { context, page } = await newUser(browser);
     await page.goto(roomUrl(app.url, roomId));
-    await messageRows(page).nth(49).waitFor();
+    await opened(page);
+    // Read the whole room back first: a server snapshot that brings older
+    // messages while the reader is scrolled up can still move their place
+    // (see the report of issue 15); this test is about new messages below.
+    await expect
+      .poll(
+        async () => {
+          await log(page).evaluate((el) => el.scrollTo({ top: 0 }));
+          return log(page)
+            .getByText(/This is the start of/)
+            .isVisible();
+        },
+        { timeout: 60_000, interval: 250 }
+      )
+      .toBe(true);
+    await log(page).evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await log(page).evaluate((el) => el.scrollBy(0, -900));
     const jump = page.getByRole("button", { name: "Jump to latest" });
     await expect.poll(() => jump.isVisible()).toBe(true);
@@ -91,10 +120,12 @@ describe("long rooms", () => {
     const before = await topRow();
 
     await rest.send(app.url, roomId, "A newer message arrives");
-    await messageRows(page, "assistant")
-      .last()
-      .getByText("Echo: A newer message arrives")
-      .waitFor({ state: "attached" });
+    // The answer joins the transcript below the view (so not in the page).
+    const answerId = (await rest.messages(app.url, roomId, 1)).messages[0].id;
+    await expect
+      .poll(() => page.locator("[data-last-message-id]").getAttribute("data-last-message-id"), { timeout: 60_000 })
+      .toBe(answerId);
+    await expect.poll(() => log(page).getAttribute("aria-busy")).toBe("false");
     await page.waitForTimeout(300);
     // What the reader was looking at has not moved.
     const y = await page.locator(`[data-message-id="${before.id}"]`).evaluate((el) => el.getBoundingClientRect().top);
@@ -113,7 +144,7 @@ describe("long rooms", () => {
     const total = (await rest.getRoom(app.url, roomId)).messageCount;
     const { context, page } = await newUser(browser);
     await page.goto(roomUrl(app.url, roomId));
-    await messageRows(page).nth(49).waitFor();
+    await opened(page);
     app.fake.setScenario({ kind: "text", text: "A regenerated answer." });
     await page.getByRole("button", { name: "Regenerate answer" }).click();
     await messageRows(page, "assistant").last().getByText("A regenerated answer.").waitFor();

@@ -4,6 +4,7 @@ import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
 import { authorName } from "../../shared/identity";
 import { cn } from "../lib/cn";
 import { asToolPart, messageText, type RoomMessage } from "../lib/messages";
+import { countRender } from "../lib/render-probe";
 import { formatCount, fullDateTime, messageTime } from "../lib/time";
 import { CopyButton } from "./CopyButton";
 import { MessageText, PlainText } from "./MessageText";
@@ -158,6 +159,7 @@ export const MessageItem = memo(function MessageItem({
   onEdit,
   onFork
 }: MessageItemProps) {
+  countRender(message.id);
   const [editing, setEditing] = useState(false);
   const meta = message.metadata ?? {};
   const isAssistant = message.role === "assistant";

@@ -1,36 +1,44 @@
 /**
  * The conversation: a scroll container that
+ * - renders only the rows in and near view (TanStack Virtual), so the page
+ *   stays small however far back the reader goes; rows are memoised, so a
+ *   streamed token re-renders the streaming row only;
  * - sticks to the bottom while new tokens arrive, until the user scrolls up
  *   (then a "Jump to latest" button appears);
  * - loads older pages when the user nears the top, keeping what they were
  *   looking at in place;
- * - renders rows that are memoised, so a token re-renders one row, and that
- *   skip layout off screen (content-visibility), so long rooms stay smooth;
- * - renders only the newest RENDER_WINDOW rows until the reader scrolls up,
- *   because the server may hand us its whole in-memory window (thousands of
- *   messages) at once.
+ * - marks each new calendar day with a divider.
+ * Anything meant to sit above the transcript (a "new messages" bar) goes in
+ * the outer wrapper, outside the scroll container.
  */
 
+import { defaultRangeExtractor, type Range, useVirtualizer } from "@tanstack/react-virtual";
 import { AlertTriangle, ArrowDown, MessagesSquare, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { authorId, authorName } from "../../shared/identity";
 import type { RoomChat } from "../hooks/use-chat-room";
-import type { NewMessagesStart } from "../hooks/use-unread";
 import { cn } from "../lib/cn";
+import { dayLabel, startsNewDay } from "../lib/day-dividers";
 import type { RoomMessage } from "../lib/messages";
 import { MessageErrorBoundary } from "./MessageErrorBoundary";
 import { MessageItem, type MessageItemProps } from "./MessageItem";
-import { NewMessagesDivider } from "./NewMessages";
 import { AssistantAvatar } from "./ui/Avatar";
 import { Button } from "./ui/Button";
 import { Spinner, TypingDots } from "./ui/Spinner";
 
 const STICK_THRESHOLD_PX = 80;
-/** Rows rendered at first; more are rendered as the reader scrolls up. */
-const RENDER_WINDOW = 120;
-const RENDER_STEP = 100;
 const LOAD_OLDER_THRESHOLD_PX = 600;
 const GROUP_WINDOW_MS = 5 * 60_000;
+/** A first guess at a row's height; each row is measured once rendered. */
+const ESTIMATED_ROW_PX = 112;
+/** Rows rendered beyond each edge of the view, so a fast scroll rarely shows a gap. */
+const OVERSCAN_ROWS = 6;
+/**
+ * From the top of the scroll content to the first row: 16 px of padding and
+ * a 64 px band holding "Load earlier messages" or the start of the room. Fixed,
+ * so the rows' offsets do not move when the band's content changes.
+ */
+const LIST_TOP_PX = 80;
 
 /** Legacy messages carry a bare name; identity-era ones an id. */
 const authorKey = (author: unknown) => authorId(author) ?? authorName(author);
@@ -45,18 +53,56 @@ function isGrouped(prev: RoomMessage | undefined, message: RoomMessage): boolean
   return a !== undefined && b !== undefined && b - a < GROUP_WINDOW_MS;
 }
 
-/** A message and what depends on its neighbour, inside its error boundary; `newFrom` puts the "N new messages" divider before it. */
+/** "Today", "Yesterday", a date: a labelled separator, so screen readers name it too. */
+function DayDivider({ timestamp }: { timestamp: number }) {
+  const label = dayLabel(timestamp, Date.now());
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: an <hr> cannot hold the visible date
+    <div
+      role="separator"
+      aria-label={label}
+      data-day-divider
+      className="flex items-center gap-3 px-4 pt-5 pb-1 text-xs font-medium text-zinc-600 sm:px-6 dark:text-zinc-400"
+    >
+      <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+      <span>{label}</span>
+      <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+    </div>
+  );
+}
+
+/**
+ * A message and what depends on its neighbour: grouping, and a day divider
+ * when it opens a new day. `previous` is undefined for the first message we
+ * hold; that one opens a day only when it is the room's first.
+ */
 function MessageRow({
   previous,
-  newFrom,
+  roomStart,
   ...props
-}: Omit<MessageItemProps, "grouped"> & { previous: RoomMessage | undefined; newFrom?: number }) {
+}: Omit<MessageItemProps, "grouped"> & { previous: RoomMessage | undefined; roomStart: boolean }) {
+  const createdAt = props.message.metadata?.createdAt;
+  const newDay =
+    props.message.role !== "system" &&
+    createdAt !== undefined &&
+    (previous !== undefined || roomStart) &&
+    startsNewDay(previous?.metadata?.createdAt, createdAt);
   return (
     <>
-      {newFrom !== undefined && <NewMessagesDivider count={newFrom} />}
-      <MessageItem {...props} grouped={newFrom === undefined && isGrouped(previous, props.message)} />
+      {newDay && <DayDivider timestamp={createdAt} />}
+      <MessageItem {...props} grouped={!newDay && isGrouped(previous, props.message)} />
     </>
   );
+}
+
+/** A callback with a stable identity that always runs the latest closure (a new onFork must not re-render every row). */
+function useLatest<A extends unknown[], R>(fn: ((...args: A) => R) | undefined) {
+  const ref = useRef(fn);
+  useLayoutEffect(() => {
+    ref.current = fn;
+  });
+  const stable = useCallback((...args: A) => ref.current?.(...args) as R, []);
+  return fn ? stable : undefined;
 }
 
 export interface MessageListProps {
@@ -68,45 +114,95 @@ export interface MessageListProps {
   /** Bumped by the composer on send: scroll to the bottom and stick. */
   stickSignal: number;
   onFork?: (messageId: string) => void;
-  /** Where the messages new to the reader started when the room opened (hooks/use-unread.ts). */
-  newMessages?: NewMessagesStart | null;
 }
 
-export function MessageList({ chat, roomName, selfId, connected, stickSignal, onFork, newMessages }: MessageListProps) {
+export function MessageList({ chat, roomName, selfId, connected, stickSignal, onFork }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const stickRef = useRef(true);
   const [atBottom, setAtBottom] = useState(true);
-  const anchorRef = useRef<{ id: string; top: number } | null>(null);
-  const { messages: allMessages, loadOlder, reachedStart, loadingOlder } = chat;
+  const { messages, loadOlder, reachedStart, loadingOlder } = chat;
+  const fork = useLatest(onFork);
 
-  // ── Render window ──
-  const [renderCount, setRenderCount] = useState(RENDER_WINDOW);
-  const [seenLast, setSeenLast] = useState<string | undefined>(allMessages.at(-1)?.id);
-  const lastId = allMessages.at(-1)?.id;
-  if (lastId !== seenLast) {
-    // Messages appended while the reader is scrolled up stay rendered on top
-    // of what they were reading, rather than pushing rows out of the window.
-    if (!stickRef.current && seenLast !== undefined) {
-      const previousIndex = allMessages.findIndex((m) => m.id === seenLast);
-      const appended = previousIndex >= 0 ? allMessages.length - 1 - previousIndex : 0;
-      if (appended > 0) setRenderCount((c) => c + appended);
+  // ── Virtual rows ──
+  const messagesRef = useRef(messages);
+  messagesRef.current = messages;
+  /** The message holding keyboard focus stays rendered when scrolled away, so focus never falls to the page. */
+  const focusedIdRef = useRef<string | null>(null);
+  const rangeExtractor = useCallback((range: Range) => {
+    const indexes = defaultRangeExtractor(range);
+    const focusedId = focusedIdRef.current;
+    if (!focusedId) return indexes;
+    const focused = messagesRef.current.findIndex((m) => m.id === focusedId);
+    if (focused < 0 || indexes.includes(focused)) return indexes;
+    return [...indexes, focused].sort((a, b) => a - b);
+  }, []);
+  const getItemKey = useCallback((index: number) => messages[index]?.id ?? index, [messages]);
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    getItemKey,
+    overscan: OVERSCAN_ROWS,
+    scrollMargin: LIST_TOP_PX,
+    // Open at the newest messages.
+    initialOffset: () => LIST_TOP_PX + messagesRef.current.length * ESTIMATED_ROW_PX,
+    rangeExtractor
+    // Neither directDomUpdates nor anchorTo: "end": together or alone they
+    // wrote the anchored offset of a prepend before the list had grown, the
+    // browser clamped it, and what the reader was looking at moved. We anchor
+    // prepends ourselves below, after React has committed the new height.
+  });
+
+  // Rows first: getTotalSize() read before them, in a render where the count
+  // changed, answers from the previous layout (the list would not grow).
+  const virtualItems = virtualizer.getVirtualItems();
+  const totalSize = virtualizer.getTotalSize();
+
+  /** The row at the top of the view and how far into it, kept on every scroll. */
+  const anchorRef = useRef<{ id: string; delta: number } | null>(null);
+  const rememberAnchor = useCallback(() => {
+    const el = scrollRef.current;
+    const item = el ? virtualizer.getVirtualItemForOffset(el.scrollTop) : undefined;
+    anchorRef.current = item ? { id: String(item.key), delta: (el?.scrollTop ?? 0) - item.start } : null;
+  }, [virtualizer]);
+
+  // Older messages arrived in front (a page, or a longer snapshot from the
+  // server): put the remembered row back where it was.
+  const firstId = messages[0]?.id;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new first message is the trigger; the anchor is in a ref
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const anchor = anchorRef.current;
+    if (!el || !anchor || stickRef.current) return;
+    const index = messages.findIndex((m) => m.id === anchor.id);
+    // The layout as the virtualizer has it now: getOffsetForIndex would clamp
+    // to the element's current height, and measurementsCache lags a render.
+    const layout = (virtualizer as unknown as { getMeasurements(): Array<{ start: number }> }).getMeasurements();
+    const item = index >= 0 ? layout[index] : undefined;
+    if (!item) return;
+    const target = item.start + anchor.delta;
+    if (Math.abs(el.scrollTop - target) > 1) {
+      el.scrollTop = target;
+      // And tell the virtualizer, so the rows it measures next adjust from here, not from the old offset.
+      virtualizer.scrollToOffset(target);
     }
-    setSeenLast(lastId);
-  }
-  const hiddenAbove = Math.max(0, allMessages.length - renderCount);
-  const messages = hiddenAbove > 0 ? allMessages.slice(hiddenAbove) : allMessages;
+  }, [firstId]);
 
   const scrollToBottom = useCallback((smooth = false) => {
     const el = scrollRef.current;
     if (!el) return;
     stickRef.current = true;
     setAtBottom(true);
-    el.scrollTo({ top: el.scrollHeight, behavior: smooth ? "smooth" : "auto" });
+    // Far away, the rows in between are only estimated: a smooth scroll would
+    // aim at a bottom that moves as they are measured and stop short. Jump,
+    // and the resize observer keeps us at the bottom while they settle.
+    const far = el.scrollHeight - el.scrollTop - el.clientHeight > el.clientHeight * 3;
+    el.scrollTo({ top: el.scrollHeight, behavior: smooth && !far ? "smooth" : "auto" });
   }, []);
 
   // Follow the content while stuck to the bottom (streaming, new messages,
-  // late-loading Markdown or highlighting changing heights).
+  // rows measured, late-loading Markdown or highlighting changing heights).
   useLayoutEffect(() => {
     const el = scrollRef.current;
     const content = contentRef.current;
@@ -123,33 +219,11 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
     if (stickSignal > 0) scrollToBottom();
   }, [stickSignal, scrollToBottom]);
 
-  /** Remember the first visible row, so a prepend can keep it in place. */
-  const rememberAnchor = useCallback(() => {
-    const el = scrollRef.current;
-    if (!el) return;
-    const top = el.getBoundingClientRect().top;
-    for (const row of el.querySelectorAll<HTMLElement>("[data-message-id]")) {
-      const rect = row.getBoundingClientRect();
-      const id = row.dataset.messageId;
-      if (id && rect.bottom > top) {
-        anchorRef.current = { id, top: rect.top - top };
-        return;
-      }
-    }
-  }, []);
-
-  /** Show more of what we hold, or fetch the next older page. */
-  const showOlder = useCallback(() => {
-    rememberAnchor();
-    if (hiddenAbove > 0) setRenderCount((c) => c + RENDER_STEP);
-    else void loadOlder();
-  }, [hiddenAbove, loadOlder, rememberAnchor]);
-
   const maybeLoadOlder = useCallback(() => {
     const el = scrollRef.current;
-    if (!el || (reachedStart && hiddenAbove === 0) || loadingOlder) return;
-    if (el.scrollTop < LOAD_OLDER_THRESHOLD_PX && el.scrollHeight > el.clientHeight) showOlder();
-  }, [reachedStart, hiddenAbove, loadingOlder, showOlder]);
+    if (!el || reachedStart || loadingOlder) return;
+    if (el.scrollTop < LOAD_OLDER_THRESHOLD_PX && el.scrollHeight > el.clientHeight) void loadOlder();
+  }, [reachedStart, loadingOlder, loadOlder]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -158,36 +232,32 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
     const stuck = distance < STICK_THRESHOLD_PX;
     stickRef.current = stuck;
     setAtBottom(stuck);
+    rememberAnchor();
     maybeLoadOlder();
-  }, [maybeLoadOlder]);
-
-  // After older messages were prepended, put the remembered row back where
-  // it was (a no-op when the browser's scroll anchoring already did).
-  const firstId = messages[0]?.id;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new first message is the trigger; the anchor is in a ref
-  useLayoutEffect(() => {
-    const anchor = anchorRef.current;
-    const el = scrollRef.current;
-    if (!anchor || !el) return;
-    const row = el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(anchor.id)}"]`);
-    anchorRef.current = null;
-    if (!row || stickRef.current) return;
-    const delta = row.getBoundingClientRect().top - el.getBoundingClientRect().top - anchor.top;
-    if (Math.abs(delta) > 1) el.scrollTop += delta;
-  }, [firstId]);
+  }, [maybeLoadOlder, rememberAnchor]);
 
   // Reaching the start removes "Load earlier messages": if it had focus,
   // hand focus to the log rather than let it fall to the page.
-  const showsLoadOlder = (!reachedStart || hiddenAbove > 0) && messages.length > 0;
+  const showsLoadOlder = !reachedStart && messages.length > 0;
   const loadOlderFocused = useRef(false);
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
     const onFocusIn = (event: FocusEvent) => {
-      loadOlderFocused.current = (event.target as HTMLElement).matches("[data-load-older]");
+      const target = event.target as HTMLElement;
+      loadOlderFocused.current = target.matches("[data-load-older]");
+      const row = target.closest<HTMLElement>("[data-row-id]");
+      focusedIdRef.current = row?.dataset.rowId ?? null;
+    };
+    const onFocusOut = (event: FocusEvent) => {
+      if (!el.contains(event.relatedTarget as Node | null)) focusedIdRef.current = null;
     };
     el.addEventListener("focusin", onFocusIn);
-    return () => el.removeEventListener("focusin", onFocusIn);
+    el.addEventListener("focusout", onFocusOut);
+    return () => {
+      el.removeEventListener("focusin", onFocusIn);
+      el.removeEventListener("focusout", onFocusOut);
+    };
   }, []);
   useLayoutEffect(() => {
     if (!showsLoadOlder && loadOlderFocused.current) {
@@ -197,10 +267,9 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
   }, [showsLoadOlder]);
 
   // Still near the top after a page (short messages)? Keep loading.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each render of a page is the trigger to measure again
   useEffect(() => {
     if (!loadingOlder) maybeLoadOlder();
-  }, [loadingOlder, renderCount, maybeLoadOlder]);
+  }, [loadingOlder, maybeLoadOlder]);
 
   const last = messages.at(-1);
   const busy = chat.busy;
@@ -214,7 +283,9 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
       <div
         ref={scrollRef}
         onScroll={onScroll}
-        className="thin-scrollbar h-full overflow-y-auto overscroll-contain"
+        // The virtualizer keeps the reader's place itself; the browser's own
+        // scroll anchoring would correct the same shift a second time.
+        className="thin-scrollbar h-full overflow-y-auto overscroll-contain [overflow-anchor:none]"
         role="log"
         // Not live: a streamed answer would be read as dozens of insertions.
         // The room's status region (LiveAnnouncer) speaks for it.
@@ -225,45 +296,44 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
         tabIndex={0}
       >
         <div ref={contentRef} className="mx-auto flex min-h-full w-full max-w-3xl flex-col pt-4 pb-6">
-          {(!reachedStart || hiddenAbove > 0) && messages.length > 0 && (
-            <div className="flex h-12 items-center justify-center text-sm text-zinc-500 dark:text-zinc-400">
-              {chat.olderError ? (
-                <span className="flex items-center gap-2">
-                  <span className="text-red-600 dark:text-red-400">{chat.olderError}</span>
-                  <Button size="sm" variant="ghost" onClick={() => void loadOlder()}>
-                    Try again
+          {messages.length > 0 && (
+            <div className="flex h-16 shrink-0 items-center justify-center px-4 text-sm text-zinc-500 sm:px-6 dark:text-zinc-400">
+              {showsLoadOlder ? (
+                chat.olderError ? (
+                  <span className="flex items-center gap-2">
+                    <span className="text-red-600 dark:text-red-400">{chat.olderError}</span>
+                    <Button size="sm" variant="ghost" onClick={() => void loadOlder()}>
+                      Try again
+                    </Button>
+                  </span>
+                ) : (
+                  // One button, loading or not, so focus stays on it across a load.
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    data-load-older
+                    aria-disabled={loadingOlder || undefined}
+                    onClick={() => !loadingOlder && void loadOlder()}
+                  >
+                    {loadingOlder ? (
+                      <>
+                        <Spinner /> Loading earlier messages…
+                      </>
+                    ) : (
+                      "Load earlier messages"
+                    )}
                   </Button>
-                </span>
+                )
               ) : (
-                // One button, loading or not, so focus stays on it across a load.
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  data-load-older
-                  aria-disabled={loadingOlder || undefined}
-                  onClick={() => !loadingOlder && showOlder()}
-                >
-                  {loadingOlder ? (
-                    <>
-                      <Spinner /> Loading earlier messages…
-                    </>
-                  ) : (
-                    "Load earlier messages"
-                  )}
-                </Button>
+                <div className="flex w-full items-center gap-3">
+                  <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+                  <span>
+                    This is the start of{" "}
+                    <span className="font-medium text-zinc-700 dark:text-zinc-300">{roomName}</span>
+                  </span>
+                  <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+                </div>
               )}
-            </div>
-          )}
-
-          {reachedStart && hiddenAbove === 0 && messages.length > 0 && (
-            <div className="px-4 pt-6 pb-4 sm:px-6">
-              <div className="flex items-center gap-3 text-sm text-zinc-500 dark:text-zinc-400">
-                <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
-                <span>
-                  This is the start of <span className="font-medium text-zinc-700 dark:text-zinc-300">{roomName}</span>
-                </span>
-                <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
-              </div>
             </div>
           )}
 
@@ -279,28 +349,48 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
             </div>
           )}
 
-          {messages.map((message, index) => {
-            const isLast = index === messages.length - 1;
-            return (
-              <MessageErrorBoundary key={message.id} messageId={message.id} resetKey={message}>
-                <MessageRow
-                  message={message}
-                  previous={messages[index - 1] ?? allMessages[hiddenAbove - 1]}
-                  newFrom={message.id === newMessages?.messageId ? newMessages.count : undefined}
-                  streaming={
-                    isLast && message.role === "assistant" && (chat.isStreaming || chat.status === "submitted")
-                  }
-                  canRegenerate={isLast && message.role === "assistant" && !busy && connected}
-                  canEdit={
-                    message.role === "user" && authorId(message.metadata?.author) === selfId && !busy && connected
-                  }
-                  onRegenerate={chat.regenerate}
-                  onEdit={chat.editAndResend}
-                  onFork={onFork}
-                />
-              </MessageErrorBoundary>
-            );
-          })}
+          {messages.length > 0 && (
+            <div
+              className="relative w-full shrink-0"
+              style={{ height: totalSize }}
+              data-loaded-messages={messages.length}
+              data-last-message-id={messages.at(-1)?.id}
+            >
+              {virtualItems.map((item) => {
+                const message = messages[item.index];
+                if (!message) return null;
+                const isLast = item.index === messages.length - 1;
+                return (
+                  <div
+                    key={item.key}
+                    ref={virtualizer.measureElement}
+                    data-index={item.index}
+                    data-row-id={message.id}
+                    className="absolute top-0 left-0 w-full"
+                    style={{ transform: `translateY(${item.start - LIST_TOP_PX}px)` }}
+                  >
+                    <MessageErrorBoundary messageId={message.id} resetKey={message}>
+                      <MessageRow
+                        message={message}
+                        previous={messages[item.index - 1]}
+                        roomStart={reachedStart && item.index === 0}
+                        streaming={
+                          isLast && message.role === "assistant" && (chat.isStreaming || chat.status === "submitted")
+                        }
+                        canRegenerate={isLast && message.role === "assistant" && !busy && connected}
+                        canEdit={
+                          message.role === "user" && authorId(message.metadata?.author) === selfId && !busy && connected
+                        }
+                        onRegenerate={chat.regenerate}
+                        onEdit={chat.editAndResend}
+                        onFork={fork}
+                      />
+                    </MessageErrorBoundary>
+                  </div>
+                );
+              })}
+            </div>
+          )}
 
           {waitingForAnswer && (
             <div role="status" className="flex gap-3 px-4 pt-3 pb-2 sm:px-6" aria-label="Assistant is thinking">
