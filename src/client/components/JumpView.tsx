@@ -27,11 +27,14 @@ export function JumpView({
   roomId,
   messageId,
   onLeave,
-  renderActions
+  renderActions,
+  keepFocus = false
 }: {
   roomId: string;
   messageId: string;
   onLeave: () => void;
+  /** Leave focus where it is (find in room keeps it in its box) instead of moving it to the message. */
+  keepFocus?: boolean;
   /** Extra per-message actions (e.g. fork), when the viewer may take them. */
   renderActions?: (message: RoomMessage) => React.ReactNode;
 }) {
@@ -72,8 +75,8 @@ export function JumpView({
     if (!row) return;
     scrolledTo.current = messageId;
     row.scrollIntoView({ block: "center" });
-    row.focus({ preventScroll: true });
-  }, [loaded, messageId]);
+    if (!keepFocus) row.focus({ preventScroll: true });
+  }, [loaded, messageId, keepFocus]);
 
   const loadOlder = async () => {
     if (!loaded?.olderCursor || busy) return;

@@ -1,4 +1,4 @@
-import { CloudOff, Menu, Pencil, Settings2, Trash2, Users } from "lucide-react";
+import { CloudOff, Menu, Pencil, Search, Settings2, Trash2, Users } from "lucide-react";
 import { Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { authorOf } from "../../shared/identity";
@@ -19,6 +19,7 @@ import { formatCount } from "../lib/time";
 import { useAuth } from "./AuthGate";
 import { Composer, type ComposerHandle } from "./Composer";
 import { CopyLinkButton } from "./CopyLinkButton";
+import { FindInRoom } from "./FindInRoom";
 import { JumpView } from "./JumpView";
 import { LiveAnnouncer } from "./LiveAnnouncer";
 import { MessageList } from "./MessageList";
@@ -143,7 +144,8 @@ function RoomHeader({
   onRename,
   onSettings,
   onDelete,
-  onShare
+  onShare,
+  onFind
 }: {
   roomId: string;
   name: string;
@@ -153,6 +155,7 @@ function RoomHeader({
   onSettings: () => void;
   onDelete: () => void;
   onShare: () => void;
+  onFind: () => void;
 }) {
   const ui = useAppUI();
   return (
@@ -200,6 +203,9 @@ function RoomHeader({
             <Pencil />
           </IconButton>
         )}
+        <IconButton label="Find in room" title="Find in room (Ctrl+F)" onClick={onFind}>
+          <Search />
+        </IconButton>
         <CopyLinkButton roomId={roomId} roomName={name} />
         <ShareButton onClick={onShare} />
         <ExportMenu roomId={roomId} />
@@ -239,12 +245,17 @@ function RoomConversation({
   socket,
   roomId,
   roomName,
-  selfId
+  selfId,
+  finding,
+  onCloseFind
 }: {
   socket: RoomSocket;
   roomId: string;
   roomName: string;
   selfId: string;
+  /** Find in room is open; bumped each time it is asked for (0: closed). */
+  finding: number;
+  onCloseFind: () => void;
 }) {
   const chat = useRoomChat(socket, roomId);
   const taskRuns = useTaskRunsSource(socket);
@@ -310,11 +321,24 @@ function RoomConversation({
           Could not fork: {forking.error}
         </p>
       )}
+      {finding > 0 && (
+        <FindInRoom
+          roomId={roomId}
+          focusSignal={finding}
+          onShow={(id) => setParams({ m: id }, { replace: true })}
+          onClose={() => {
+            onCloseFind();
+            if (jumpTo) leaveJump();
+            composerRef.current?.focus();
+          }}
+        />
+      )}
       {jumpTo ? (
         <JumpView
           roomId={roomId}
           messageId={jumpTo}
           onLeave={leaveJump}
+          keepFocus={finding > 0}
           renderActions={(m) => (
             <div className="flex justify-end px-6 pb-1">
               <ForkButton onFork={() => void forking.fork(m.id)} />
@@ -388,6 +412,22 @@ function RoomView({ roomId }: { roomId: string }) {
   const { rooms, deletedIds } = useRoomList();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<null | "rename" | "settings" | "delete" | "share">(null);
+  const [finding, setFinding] = useState(0);
+
+  // Ctrl+F finds in the room: the transcript is virtual, so the browser's own
+  // find would see only the few messages in the page.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.shiftKey && !event.altKey && event.key.toLowerCase() === "f") {
+        event.preventDefault();
+        setFinding((n) => n + 1);
+      }
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new room closes find
+  useEffect(() => setFinding(0), [roomId]);
   const summary: RoomSummary | undefined = useMemo(() => rooms?.find((r) => r.id === roomId), [rooms, roomId]);
   const state = socket.state?.settings ? socket.state : undefined;
   const name = summary?.name ?? state?.settings.name ?? "";
@@ -417,6 +457,7 @@ function RoomView({ roomId }: { roomId: string }) {
         onSettings={() => setDialog("settings")}
         onDelete={() => setDialog("delete")}
         onShare={() => setDialog("share")}
+        onFind={() => setFinding((n) => n + 1)}
       />
       {state?.origin && (
         <div className="flex shrink-0 items-center justify-center gap-1.5 border-b border-zinc-200/80 px-4 py-1 text-xs text-fg-muted dark:border-zinc-800">
@@ -440,7 +481,14 @@ function RoomView({ roomId }: { roomId: string }) {
       )}
       <Suspense fallback={<ConversationSkeleton />}>
         <PersonaColoursProvider personas={state?.personas}>
-          <RoomConversation socket={socket} roomId={roomId} roomName={name || "this room"} selfId={user.id} />
+          <RoomConversation
+            socket={socket}
+            roomId={roomId}
+            roomName={name || "this room"}
+            selfId={user.id}
+            finding={finding}
+            onCloseFind={() => setFinding(0)}
+          />
         </PersonaColoursProvider>
       </Suspense>
 

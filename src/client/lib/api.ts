@@ -138,6 +138,11 @@ export const api = {
     if (query.before) params.set("before", query.before);
     return request<MessagePage>(`/api/share/${encodeURIComponent(token)}/messages?${params}`);
   },
+  /** Search one room's history (find in room). */
+  findInRoom: (roomId: string, q: string, limit: number, signal?: AbortSignal) =>
+    request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit), room: roomId })}`, {
+      signal
+    }),
   messageVersions: (roomId: string, messageId: string) =>
     request<MessageVersions>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/versions`),
   listMessages: (

@@ -1,0 +1,176 @@
+/**
+ * Find in room (Ctrl+F in a room, or the header's search button): the room's
+ * own full-text index answers (`GET /api/search?room=`), not the page, so it
+ * finds messages however far back, loaded or not (the transcript is virtual:
+ * most of it is never in the page). Matches are walked in time order; each
+ * one opens the room at that message (`?m=`), scrolled to and highlighted,
+ * with the matched words marked here.
+ */
+import { ChevronDown, ChevronUp, X } from "lucide-react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { SearchHit } from "../../shared/search";
+import { api, errorMessage } from "../lib/api";
+import { Highlighted } from "./Highlighted";
+import { IconButton } from "./ui/Button";
+import { Spinner } from "./ui/Spinner";
+
+const MIN_QUERY = 2;
+const DEBOUNCE_MS = 250;
+/** The most matches one search returns (the search API's limit). */
+const MATCH_LIMIT = 100;
+
+type FindState =
+  | { status: "idle" }
+  | { status: "loading" }
+  | { status: "done"; matches: SearchHit[] }
+  | { status: "error"; message: string };
+
+function useFindInRoom(roomId: string, query: string): FindState {
+  const q = query.trim();
+  const [state, setState] = useState<FindState>({ status: "idle" });
+  useEffect(() => {
+    if (q.length < MIN_QUERY || !/[\p{L}\p{N}]/u.test(q)) {
+      setState({ status: "idle" });
+      return;
+    }
+    setState({ status: "loading" });
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      api.findInRoom(roomId, q, MATCH_LIMIT, abort.signal).then(
+        (response) => {
+          if (response.partial && response.results.length === 0) {
+            // The room's first search builds its index; in a very large room that can miss the deadline.
+            setState({ status: "error", message: "The room is still indexing its history. Try again in a moment." });
+            return;
+          }
+          // Oldest first, so "older" and "newer" mean what they say.
+          const matches = [...response.results].sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
+          setState({ status: "done", matches });
+        },
+        (error: unknown) => {
+          if (!abort.signal.aborted) setState({ status: "error", message: errorMessage(error) });
+        }
+      );
+    }, DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [roomId, q]);
+  return state;
+}
+
+interface FindInRoomProps {
+  roomId: string;
+  /** Bumped to focus the box again (Ctrl+F while open). */
+  focusSignal: number;
+  /** Show this message (open the room at it). */
+  onShow: (messageId: string) => void;
+  onClose: () => void;
+}
+
+export function FindInRoom({ roomId, focusSignal, onShow, onClose }: FindInRoomProps) {
+  const [query, setQuery] = useState("");
+  const state = useFindInRoom(roomId, query);
+  const matches = useMemo(() => (state.status === "done" ? state.matches : []), [state]);
+  const [index, setIndex] = useState(-1);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const showRef = useRef(onShow);
+  showRef.current = onShow;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the signal is the trigger
+  useEffect(() => {
+    inputRef.current?.focus();
+    inputRef.current?.select();
+  }, [focusSignal]);
+
+  // New matches: start at the newest, nearest to where the reader usually is.
+  useEffect(() => {
+    if (matches.length === 0) {
+      setIndex(-1);
+      return;
+    }
+    setIndex(matches.length - 1);
+    showRef.current(matches[matches.length - 1].messageId);
+  }, [matches]);
+
+  const go = (step: -1 | 1) => {
+    if (matches.length === 0) return;
+    const next = (index + step + matches.length) % matches.length;
+    setIndex(next);
+    onShow(matches[next].messageId);
+  };
+
+  const current = index >= 0 ? matches[index] : undefined;
+  const summary =
+    state.status === "loading"
+      ? "Searching…"
+      : state.status === "error"
+        ? state.message
+        : state.status === "done"
+          ? matches.length === 0
+            ? "No matches"
+            : `${index + 1} of ${matches.length}${matches.length >= MATCH_LIMIT ? "+" : ""}`
+          : "";
+
+  return (
+    <search
+      aria-label="Find in this room"
+      className="shrink-0 border-b border-zinc-200/80 bg-zinc-50 px-2 py-1.5 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900/60"
+    >
+      <div className="mx-auto flex max-w-3xl items-center gap-1.5">
+        <label htmlFor="find-in-room" className="sr-only">
+          Find in this room
+        </label>
+        <input
+          ref={inputRef}
+          id="find-in-room"
+          type="search"
+          value={query}
+          placeholder="Find in this room"
+          autoComplete="off"
+          enterKeyHint="search"
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") {
+              event.preventDefault();
+              // Enter walks back in time (the usual direction in a chat); Shift+Enter forward.
+              go(event.shiftKey ? 1 : -1);
+            } else if (event.key === "Escape") {
+              event.preventDefault();
+              event.stopPropagation();
+              onClose();
+            }
+          }}
+          className="h-8 min-w-0 flex-1 rounded-lg border border-zinc-300 bg-white px-2.5 text-sm text-zinc-900 placeholder:text-zinc-500 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none pointer-coarse:h-11 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100 dark:placeholder:text-zinc-400"
+        />
+        <span
+          role="status"
+          aria-live="polite"
+          className="flex min-w-16 items-center justify-end gap-1.5 text-xs text-zinc-600 tabular-nums dark:text-zinc-400"
+        >
+          {state.status === "loading" && <Spinner className="size-3" />}
+          {summary}
+        </span>
+        <IconButton size="sm" label="Older match" disabled={matches.length < 2} onClick={() => go(-1)}>
+          <ChevronUp />
+        </IconButton>
+        <IconButton size="sm" label="Newer match" disabled={matches.length < 2} onClick={() => go(1)}>
+          <ChevronDown />
+        </IconButton>
+        <IconButton size="sm" label="Close find" onClick={onClose}>
+          <X />
+        </IconButton>
+      </div>
+      {current && (
+        <p
+          className="mx-auto mt-1 max-w-3xl truncate px-1 text-xs text-zinc-600 dark:text-zinc-400"
+          data-find-current={current.messageId}
+        >
+          {current.author && <span className="font-medium text-zinc-800 dark:text-zinc-200">{current.author}: </span>}
+          <Highlighted text={current.snippet} marks={current.marks} />
+        </p>
+      )}
+    </search>
+  );
+}
