@@ -6,7 +6,7 @@
  * - sticks to the bottom while new tokens arrive, until the user scrolls up
  *   (then a "Jump to latest" button appears);
  * - loads older pages when the user nears the top, keeping what they were
- *   looking at in place;
+ *   looking at in place (the virtualizer's end anchoring);
  * - marks each new calendar day with a divider.
  * Anything meant to sit above the transcript (a "new messages" bar) goes in
  * the outer wrapper, outside the scroll container.
@@ -147,47 +147,14 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
     scrollMargin: LIST_TOP_PX,
     // Open at the newest messages.
     initialOffset: () => LIST_TOP_PX + messagesRef.current.length * ESTIMATED_ROW_PX,
-    rangeExtractor
-    // Neither directDomUpdates nor anchorTo: "end": together or alone they
-    // wrote the anchored offset of a prepend before the list had grown, the
-    // browser clamped it, and what the reader was looking at moved. We anchor
-    // prepends ourselves below, after React has committed the new height.
+    // Older pages arrive at the start: keep the row in view where it was.
+    anchorTo: "end",
+    rangeExtractor,
+    // Scrolling moves rows by writing their position; React renders only when the range changes.
+    directDomUpdates: true
   });
 
-  // Rows first: getTotalSize() read before them, in a render where the count
-  // changed, answers from the previous layout (the list would not grow).
   const virtualItems = virtualizer.getVirtualItems();
-  const totalSize = virtualizer.getTotalSize();
-
-  /** The row at the top of the view and how far into it, kept on every scroll. */
-  const anchorRef = useRef<{ id: string; delta: number } | null>(null);
-  const rememberAnchor = useCallback(() => {
-    const el = scrollRef.current;
-    const item = el ? virtualizer.getVirtualItemForOffset(el.scrollTop) : undefined;
-    anchorRef.current = item ? { id: String(item.key), delta: (el?.scrollTop ?? 0) - item.start } : null;
-  }, [virtualizer]);
-
-  // Older messages arrived in front (a page, or a longer snapshot from the
-  // server): put the remembered row back where it was.
-  const firstId = messages[0]?.id;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new first message is the trigger; the anchor is in a ref
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    const anchor = anchorRef.current;
-    if (!el || !anchor || stickRef.current) return;
-    const index = messages.findIndex((m) => m.id === anchor.id);
-    // The layout as the virtualizer has it now: getOffsetForIndex would clamp
-    // to the element's current height, and measurementsCache lags a render.
-    const layout = (virtualizer as unknown as { getMeasurements(): Array<{ start: number }> }).getMeasurements();
-    const item = index >= 0 ? layout[index] : undefined;
-    if (!item) return;
-    const target = item.start + anchor.delta;
-    if (Math.abs(el.scrollTop - target) > 1) {
-      el.scrollTop = target;
-      // And tell the virtualizer, so the rows it measures next adjust from here, not from the old offset.
-      virtualizer.scrollToOffset(target);
-    }
-  }, [firstId]);
 
   const scrollToBottom = useCallback((smooth = false) => {
     const el = scrollRef.current;
@@ -232,9 +199,8 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
     const stuck = distance < STICK_THRESHOLD_PX;
     stickRef.current = stuck;
     setAtBottom(stuck);
-    rememberAnchor();
     maybeLoadOlder();
-  }, [maybeLoadOlder, rememberAnchor]);
+  }, [maybeLoadOlder]);
 
   // Reaching the start removes "Load earlier messages": if it had focus,
   // hand focus to the log rather than let it fall to the page.
@@ -351,8 +317,8 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
 
           {messages.length > 0 && (
             <div
+              ref={virtualizer.containerRef}
               className="relative w-full shrink-0"
-              style={{ height: totalSize }}
               data-loaded-messages={messages.length}
               data-last-message-id={messages.at(-1)?.id}
             >
@@ -367,7 +333,6 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
                     data-index={item.index}
                     data-row-id={message.id}
                     className="absolute top-0 left-0 w-full"
-                    style={{ transform: `translateY(${item.start - LIST_TOP_PX}px)` }}
                   >
                     <MessageErrorBoundary messageId={message.id} resetKey={message}>
                       <MessageRow
