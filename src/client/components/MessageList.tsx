@@ -17,11 +17,13 @@ import { AlertTriangle, ArrowDown, MessagesSquare, RotateCcw } from "lucide-reac
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { authorId, authorName } from "../../shared/identity";
 import type { RoomChat } from "../hooks/use-chat-room";
+import type { NewMessagesStart } from "../hooks/use-unread";
 import { cn } from "../lib/cn";
 import { dayLabel, startsNewDay } from "../lib/day-dividers";
 import type { RoomMessage } from "../lib/messages";
 import { MessageErrorBoundary } from "./MessageErrorBoundary";
 import { MessageItem, type MessageItemProps } from "./MessageItem";
+import { NewMessagesDivider } from "./NewMessages";
 import { AssistantAvatar } from "./ui/Avatar";
 import { Button } from "./ui/Button";
 import { Spinner, TypingDots } from "./ui/Spinner";
@@ -79,8 +81,14 @@ function DayDivider({ timestamp }: { timestamp: number }) {
 function MessageRow({
   previous,
   roomStart,
+  newFrom,
   ...props
-}: Omit<MessageItemProps, "grouped"> & { previous: RoomMessage | undefined; roomStart: boolean }) {
+}: Omit<MessageItemProps, "grouped"> & {
+  previous: RoomMessage | undefined;
+  roomStart: boolean;
+  /** Puts the "N new messages" divider before this message. */
+  newFrom?: number;
+}) {
   const createdAt = props.message.metadata?.createdAt;
   const newDay =
     props.message.role !== "system" &&
@@ -90,7 +98,8 @@ function MessageRow({
   return (
     <>
       {newDay && <DayDivider timestamp={createdAt} />}
-      <MessageItem {...props} grouped={!newDay && isGrouped(previous, props.message)} />
+      {newFrom !== undefined && <NewMessagesDivider count={newFrom} />}
+      <MessageItem {...props} grouped={!newDay && newFrom === undefined && isGrouped(previous, props.message)} />
     </>
   );
 }
@@ -114,9 +123,11 @@ export interface MessageListProps {
   /** Bumped by the composer on send: scroll to the bottom and stick. */
   stickSignal: number;
   onFork?: (messageId: string) => void;
+  /** Where the messages new to the reader started when the room opened (hooks/use-unread.ts). */
+  newMessages?: NewMessagesStart | null;
 }
 
-export function MessageList({ chat, roomName, selfId, connected, stickSignal, onFork }: MessageListProps) {
+export function MessageList({ chat, roomName, selfId, connected, stickSignal, onFork, newMessages }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const stickRef = useRef(true);
@@ -339,6 +350,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
                         message={message}
                         previous={messages[item.index - 1]}
                         roomStart={reachedStart && item.index === 0}
+                        newFrom={message.id === newMessages?.messageId ? newMessages.count : undefined}
                         streaming={
                           isLast && message.role === "assistant" && (chat.isStreaming || chat.status === "submitted")
                         }
