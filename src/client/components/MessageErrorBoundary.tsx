@@ -1,5 +1,6 @@
 import { AlertTriangle } from "lucide-react";
 import { Component, type ErrorInfo, type ReactNode } from "react";
+import { Alert } from "./ui/Alert";
 
 interface Props {
   messageId: string;
@@ -32,13 +33,14 @@ export class MessageErrorBoundary extends Component<Props, { failed: boolean }> 
     if (!this.state.failed) return this.props.children;
     return (
       <div className="px-4 py-2 sm:px-6" data-message-id={this.props.messageId}>
-        <div
+        <Alert
+          tone="warning"
           role="note"
-          className="ml-11 flex items-center gap-2 rounded-lg border border-warning-line bg-warning-bg px-3 py-2 text-sm text-warning-fg"
+          className="ml-11 items-center"
+          icon={<AlertTriangle className="size-4 shrink-0" aria-hidden="true" />}
         >
-          <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
           This message cannot be shown.
-        </div>
+        </Alert>
       </div>
     );
   }

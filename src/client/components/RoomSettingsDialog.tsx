@@ -7,6 +7,7 @@ import { api, errorMessage } from "../lib/api";
 import { formatCount, fullDateTime } from "../lib/time";
 import { PersonasSection } from "./personas/PersonasSection";
 import { validateModel, validateRoomName, validateTemperature } from "./RoomDialogs";
+import { Alert } from "./ui/Alert";
 import { Button } from "./ui/Button";
 import { Dialog, DialogFooter } from "./ui/Dialog";
 import { ErrorNotice, Field, inputClass } from "./ui/Field";
@@ -142,13 +143,12 @@ export function RoomSettingsDialog({
               </p>
             )}
             {live?.offline && (
-              <div className="flex gap-2 rounded-lg border border-warning-line bg-warning-bg px-3 py-2 text-sm text-warning-fg">
-                <CloudOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <Alert tone="warning" icon={<CloudOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />}>
                 <p>
                   The server has no model provider configured, so the built-in offline model answers. The model and
                   temperature below take effect once OPENAI_API_KEY or OPENAI_BASE_URL is set.
                 </p>
-              </div>
+              </Alert>
             )}
 
             <Field label="Name" error={nameError}>

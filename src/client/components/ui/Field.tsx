@@ -1,5 +1,6 @@
 import { type ReactNode, useId } from "react";
 import { cn } from "../../lib/cn";
+import { Alert } from "./Alert";
 
 export const inputClass =
   "block w-full rounded-lg border border-edge-strong bg-white px-3 py-2 text-sm text-fg shadow-xs transition-colors placeholder:text-zinc-500 hover:border-zinc-400 focus:border-accent-line focus:ring-3 focus:ring-indigo-500/20 focus:outline-none disabled:opacity-60 aria-invalid:border-red-500 dark:bg-zinc-950 dark:placeholder:text-zinc-500 dark:hover:border-zinc-600";
@@ -81,11 +82,8 @@ export function ErrorNotice({
     );
   }
   return (
-    <div
-      role="alert"
-      className={cn("rounded-lg border border-danger-line bg-danger-bg px-3 py-2 text-sm text-danger-fg", className)}
-    >
+    <Alert tone="error" className={className}>
       {children}
-    </div>
+    </Alert>
   );
 }

@@ -1,0 +1,34 @@
+import type { ReactNode } from "react";
+import { cn } from "../../lib/cn";
+
+const toneClass = {
+  error: "border-danger-line bg-danger-bg text-danger-fg",
+  warning: "border-warning-line bg-warning-bg text-warning-fg",
+  info: "border-edge bg-surface-sunken text-fg-3"
+} as const;
+
+/**
+ * A boxed notice in one of three tones. Errors interrupt (`role="alert"`);
+ * warnings and information do not, so callers pick the role that fits
+ * (`note` for a fixed fact, `status` for something that changed).
+ */
+export function Alert({
+  tone,
+  icon,
+  role = tone === "error" ? "alert" : undefined,
+  className,
+  children
+}: {
+  tone: keyof typeof toneClass;
+  icon?: ReactNode;
+  role?: "alert" | "status" | "note";
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div role={role} className={cn("flex gap-2 rounded-lg border px-3 py-2 text-sm", toneClass[tone], className)}>
+      {icon}
+      <div className="min-w-0 flex-1">{children}</div>
+    </div>
+  );
+}
