@@ -4,6 +4,8 @@ import { z } from "zod";
 const MAX_SEARCH_QUERY_LENGTH = 200;
 const DEFAULT_SEARCH_LIMIT = 20;
 const MAX_SEARCH_LIMIT = 100;
+/** Room ids one continued search may name: a whole large workspace's missing rooms. */
+const MAX_SEARCH_ROOMS = 1_000;
 
 export const SearchQuery = z.strictObject({
   q: z
@@ -23,6 +25,18 @@ export const SearchQuery = z.strictObject({
     .string({ error: "room must be a string" })
     .min(1, "room must not be empty")
     .max(128, "room must be at most 128 characters")
+    .optional(),
+  /**
+   * Comma-separated room ids: search only these. "Search the rest" sends the
+   * `missingRooms` of a partial answer here; ids of rooms that no longer
+   * exist are ignored.
+   */
+  rooms: z
+    .string({ error: "rooms must be a comma-separated list of room ids" })
+    .transform((s) => [...new Set(s.split(",").filter(Boolean))])
+    .refine((ids) => ids.length > 0, "rooms must name at least one room")
+    .refine((ids) => ids.length <= MAX_SEARCH_ROOMS, `rooms must name at most ${MAX_SEARCH_ROOMS} rooms`)
+    .refine((ids) => ids.every((id) => /^[A-Za-z0-9_-]{1,64}$/.test(id)), "rooms must hold room ids")
     .optional()
 });
 export type SearchQuery = z.infer<typeof SearchQuery>;
@@ -54,5 +68,7 @@ export interface SearchResponse {
   partial: boolean;
   /** Rooms asked, and rooms whose answers are missing (late or failed). */
   roomsSearched: number;
+  /** How many rooms were not searched (late or failed): `missingRooms.length`. */
+  missingCount: number;
   missingRooms: Array<{ roomId: string; roomName: string }>;
 }

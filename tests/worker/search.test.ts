@@ -108,6 +108,23 @@ describe("search across rooms", () => {
     expect(body.missingRooms).toEqual([{ roomId: slow.id, roomName: "Slow" }]);
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results.every((r: any) => r.roomId === fast.id)).toBe(true);
+    expect(body.missingCount).toBe(1);
+
+    // "Search the rest": once the slow room answers, asking only the missing rooms completes the search.
+    vi.restoreAllMocks();
+    const rest = await (await search(ws, `q=okapi&rooms=${slow.id},no-such-room`)).json<any>();
+    expect(rest).toMatchObject({ partial: false, roomsSearched: 1, missingCount: 0, missingRooms: [] });
+    expect(rest.results.length).toBeGreaterThan(0);
+    expect(rest.results.every((r: any) => r.roomId === slow.id)).toBe(true);
+  });
+
+  it("refuses a rooms list that is not room ids", async () => {
+    const ws = uniqueName();
+    for (const rooms of [",", "a b", "x".repeat(65)]) {
+      const response = await search(ws, `q=okapi&rooms=${encodeURIComponent(rooms)}`);
+      expect(response.status, rooms).toBe(400);
+      expect((await response.json<any>()).error.message, rooms).toContain("rooms must");
+    }
   });
 });
 

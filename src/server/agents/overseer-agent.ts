@@ -473,9 +473,11 @@ export class OverseerAgent extends Agent<Env> {
    * reported as missing rather than waited for.
    */
   async search(query: SearchQuery): Promise<SearchResponse> {
-    const rows = query.room
+    const all = query.room
       ? this.sql<{ id: string; name: string }>`SELECT id, name FROM rooms WHERE id = ${query.room}`
       : this.sql<{ id: string; name: string }>`SELECT id, name FROM rooms ORDER BY last_active_at DESC, id`;
+    const only = query.rooms && new Set(query.rooms);
+    const rows = only ? all.filter((row) => only.has(row.id)) : all;
     const names = new Map(rows.map((row) => [row.id, row.name]));
     const outcome = await fanOut(
       rows.map((row) => row.id),
@@ -491,6 +493,7 @@ export class OverseerAgent extends Agent<Env> {
       results: rankHits(hits, query.limit),
       partial: missing.length > 0,
       roomsSearched: rows.length,
+      missingCount: missing.length,
       missingRooms: missing.map((id) => ({ roomId: id, roomName: names.get(id) ?? id }))
     };
   }
