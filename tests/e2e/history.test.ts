@@ -150,17 +150,21 @@ describe("long rooms", () => {
     await messageRows(page, "assistant").last().getByText("A regenerated answer.").waitFor();
     app.fake.setScenario({ kind: "text" });
 
-    // The earlier answer is kept as version 1, so the room holds one more.
-    const after = await waitFor(
-      () => rest.getRoom(app.url, roomId),
-      (r) => r.messageCount === total + 1,
+    const page1 = await waitFor(
+      () => rest.messages(app.url, roomId),
+      (p) => messageText(p.messages.at(-1)!) === "A regenerated answer.",
       10_000
     );
-    expect(after.messageCount).toBe(total + 1);
-    const page1 = await rest.messages(app.url, roomId);
     expect(page1.messages.length).toBe(before.messages.length);
-    expect(messageText(page1.messages.at(-1)!)).toBe("A regenerated answer.");
     expect(page1.messages.at(-2)!.id).toBe(before.messages.at(-2)!.id);
+    // The earlier answer is kept as version 1, beside the new one.
+    const newest = page1.messages.at(-1)!;
+    const listed = (await (await fetch(`${app.url}/api/rooms/${roomId}/messages/${newest.id}/versions`)).json()) as {
+      versions: { messages: { id: string }[] }[];
+    };
+    expect(listed.versions.map((v) => v.messages[0].id)).toEqual([before.messages.at(-1)!.id, newest.id]);
+    // The room list counts what people see: the new answer took the old one's place.
+    expect((await rest.getRoom(app.url, roomId)).messageCount).toBe(total);
     await context.close();
   });
 });
