@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type History, reanchor } from "../../src/client/lib/history";
+import { type History, reanchor, shownFrom } from "../../src/client/lib/history";
 import type { RoomMessage } from "../../src/client/lib/messages";
 
 /** A message `id` written at `createdAt`; `versionOf` marks an edit or regeneration of another. */
@@ -89,5 +89,19 @@ describe("re-anchoring the older pages on a new live window", () => {
     const next = reanchor({ older: [], live: [], reachedStart: false }, [u3, a3]);
     expect(transcript(next)).toEqual(["u3", "a3"]);
     expect(next.reachedStart).toBe(false);
+  });
+});
+
+describe("shownFrom", () => {
+  const room = [u1, a1, u2, a2, u3, a3];
+
+  it("keeps the transcript starting at the first message it showed when older ones arrive in front", () => {
+    expect(shownFrom(room, "u2")).toBe(2);
+    expect(room.slice(shownFrom(room, "u2")).map((m) => m.id)).toEqual(["u2", "a2", "u3", "a3"]);
+  });
+
+  it("shows everything before anything was shown, or when the first shown message is gone", () => {
+    expect(shownFrom(room, null)).toBe(0);
+    expect(shownFrom(room, "replaced-by-an-edit")).toBe(0);
   });
 });

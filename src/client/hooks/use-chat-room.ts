@@ -19,7 +19,7 @@ import { parseWireError } from "../../shared/errors";
 import type { Identity, MessageAuthor } from "../../shared/identity";
 import type { MessagePage, PresenceUser, RoomState } from "../../shared/protocol";
 import { ApiError, api, errorMessage } from "../lib/api";
-import { type History, reanchor } from "../lib/history";
+import { type History, reanchor, shownFrom } from "../lib/history";
 import { fromChatMessage, MessageIdentityCache, messageText, type RoomMessage } from "../lib/messages";
 import { newTraceparent } from "../lib/trace";
 import type { ConnectionStatus } from "./use-room-list";
@@ -240,7 +240,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string, source: HistoryS
   }
 
   const [cache] = useState(() => new MessageIdentityCache());
-  const messages = useMemo(() => {
+  const held = useMemo(() => {
     const liveIds = new Set(current.live.map((m) => m.id));
     const merged = current.older.length
       ? [...current.older.filter((m) => !liveIds.has(m.id)), ...current.live]
@@ -248,16 +248,32 @@ export function useRoomChat(socket: RoomSocket, roomId: string, source: HistoryS
     return cache.stabilize(merged);
   }, [cache, current.older, current.live]);
 
+  // The transcript starts at the first message it showed (lib/history.ts, shownFrom).
+  const [startId, setStartId] = useState<string | null>(null);
+  const hidden = shownFrom(held, startId);
+  const firstShownId = held[hidden]?.id ?? null;
+  if (firstShownId !== null && firstShownId !== startId) setStartId(firstShownId);
+  const messages = useMemo(() => (hidden > 0 ? held.slice(hidden) : held), [held, hidden]);
+
   // ── Older pages ──
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderError, setOlderError] = useState<string | null>(null);
   const loadingRef = useRef(false);
   const messagesRef = useRef(messages);
   messagesRef.current = messages;
-  const reachedStart = current.reachedStart;
+  const reachedStart = current.reachedStart && hidden === 0;
+  const heldRef = useRef(held);
+  heldRef.current = held;
+  const hiddenRef = useRef(hidden);
+  hiddenRef.current = hidden;
 
   const loadOlder = useCallback(async () => {
     if (loadingRef.current || reachedStart) return;
+    // Older messages already here come first, a page at a time, without asking the server.
+    if (hiddenRef.current > 0) {
+      setStartId(heldRef.current[Math.max(0, hiddenRef.current - PAGE_SIZE)].id);
+      return;
+    }
     const before = messagesRef.current[0]?.id;
     if (!before) return;
     loadingRef.current = true;

@@ -39,3 +39,19 @@ export function reanchor(prev: History, live: RoomMessage[]): History {
   const older = combined.filter((m) => !liveIds.has(m.id) && createdAt(m) > 0 && createdAt(m) < createdAt(first));
   return { live, older, reachedStart: prev.reachedStart && older.length === 0 ? false : prev.reachedStart };
 }
+
+/**
+ * Where the transcript the reader sees starts, in `messages`. A server
+ * snapshot can bring messages older than any the reader has scrolled to
+ * (the room's live window is longer than our first page); shown at once,
+ * they would land above the reader and push what they are reading down the
+ * page. So the transcript keeps starting at the first message it showed
+ * (`startId`), and older ones already here wait, hidden, until the reader
+ * asks for earlier messages. A start that is gone (the branch it was on was
+ * replaced) shows everything again.
+ */
+export function shownFrom(messages: readonly RoomMessage[], startId: string | null): number {
+  if (!startId) return 0;
+  const index = messages.findIndex((m) => m.id === startId);
+  return Math.max(index, 0);
+}
