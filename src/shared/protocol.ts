@@ -120,19 +120,24 @@ export interface RoomDetail extends RoomSummary {
 
 // ── Messages ──
 
+/** A page cursor: a message id. */
+export const PageCursor = z.string().min(1).max(128);
+/** How many messages a page holds. */
+export const PageLimit = z.coerce
+  .number({ error: "limit must be a number" })
+  .int("limit must be a whole number")
+  .min(1, "limit must be at least 1")
+  .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
+  .default(DEFAULT_PAGE_SIZE);
+
 export const MessagesQuery = z
   .strictObject({
-    before: z.string().min(1).max(128).optional(),
+    before: PageCursor.optional(),
     /** The page holding this message, with it near the middle (deep links). */
-    around: z.string().min(1).max(128).optional(),
+    around: PageCursor.optional(),
     /** The page just after this message (reading forward from a deep link). */
-    after: z.string().min(1).max(128).optional(),
-    limit: z.coerce
-      .number({ error: "limit must be a number" })
-      .int("limit must be a whole number")
-      .min(1, "limit must be at least 1")
-      .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
-      .default(DEFAULT_PAGE_SIZE)
+    after: PageCursor.optional(),
+    limit: PageLimit
   })
   .refine(
     (q) => [q.before, q.around, q.after].filter(Boolean).length <= 1,

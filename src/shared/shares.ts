@@ -3,8 +3,9 @@
  * holding the link, signed by the server and revocable by any member.
  */
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_SOCKETS_PER_ROOM } from "./constants";
+import { MAX_SOCKETS_PER_ROOM } from "./constants";
 import type { MessageAuthor } from "./identity";
+import { PageCursor, PageLimit } from "./protocol";
 
 /** Active links per room: enough for every audience, small enough to list at once. */
 export const MAX_SHARES_PER_ROOM = 50;
@@ -50,15 +51,7 @@ export interface ShareView {
 }
 
 /** A viewer pages back through history; deep links and forward reads are for members. */
-export const ShareMessagesQuery = z.strictObject({
-  before: z.string().min(1).max(128).optional(),
-  limit: z.coerce
-    .number({ error: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
-    .default(DEFAULT_PAGE_SIZE)
-});
+export const ShareMessagesQuery = z.strictObject({ before: PageCursor.optional(), limit: PageLimit });
 export type ShareMessagesQuery = z.infer<typeof ShareMessagesQuery>;
 
 /**
