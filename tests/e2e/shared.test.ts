@@ -185,7 +185,7 @@ describe("shared rooms", () => {
     await row.getByText(name).waitFor();
     await rest.send(setup.app.url, room.id, "ping from the API");
     await row.getByText("Echo: ping from the API").waitFor();
-    await expect.poll(() => row.getByText("2 messages", { exact: true }).count()).toBe(1);
+    await expect.poll(() => row.getByText("2 unread messages", { exact: true }).count()).toBe(1);
     // Most recently active first.
     await expect.poll(() => list.locator("a[data-room-id]").first().getAttribute("data-room-id")).toBe(room.id);
     // The filter narrows the list.
