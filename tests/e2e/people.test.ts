@@ -264,22 +264,31 @@ describe("screen readers", () => {
     expect(await alice.page.getByRole("log").getAttribute("aria-live")).toBe("off");
     expect(await alice.page.locator("[aria-live=polite]").count()).toBe(1);
 
-    await sendFromComposer(bob.page, "Hello from Bob");
+    // Paced, so the answer is still being written when "answering" is due (a
+    // near-instant answer may be announced finished before it is ever spoken as under way).
+    await sendFromComposer(bob.page, "Hello from Bob [[fake:slow=150]]");
     await expect.poll(spoken).toContainEqual(expect.stringContaining("New message from Bob: Hello from Bob"));
     await expect.poll(spoken).toContain("The assistant is answering…");
     await expect.poll(spoken).toContainEqual(expect.stringContaining("Answer: Echo: Hello from Bob"));
 
     // A heading per message.
+    // (Rows are virtual: compare the two counts at one moment, once the rows are in.)
     await expect
-      .poll(() => alice.page.getByRole("log").getByRole("heading", { level: 3 }).count())
-      .toBe(await messageRows(alice.page).count());
+      .poll(async () => {
+        const [headings, rows] = await Promise.all([
+          alice.page.getByRole("log").getByRole("heading", { level: 3 }).count(),
+          messageRows(alice.page).count()
+        ]);
+        return rows > 0 && headings === rows;
+      })
+      .toBe(true);
 
     // Stop: announced with who, and focus goes to the composer, not <body>.
     await sendFromComposer(alice.page, "Go on and on [[fake:chunks=300,slow=100]]");
     await messageRows(alice.page, "assistant").last().getByText(/t3 /).waitFor();
     await alice.page.getByRole("button", { name: "Stop generating" }).click();
     await expect.poll(spoken).toContain("Answer stopped by Alice.");
-    expect(await alice.page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
+    await expect.poll(() => alice.page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
     await alice.context.close();
     await bob.context.close();
   });
