@@ -9,55 +9,23 @@
 import { ChevronDown, ChevronUp, X } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { SearchHit } from "../../shared/search";
-import { api, errorMessage } from "../lib/api";
+import { useDebouncedSearch } from "../hooks/use-debounced-search";
+import { api } from "../lib/api";
 import { Highlighted } from "./Highlighted";
 import { IconButton } from "./ui/Button";
 import { Spinner } from "./ui/Spinner";
 
-const MIN_QUERY = 2;
-const DEBOUNCE_MS = 250;
 /** The most matches one search returns (the search API's limit). */
 const MATCH_LIMIT = 100;
 
-type FindState =
-  | { status: "idle" }
-  | { status: "loading" }
-  | { status: "done"; matches: SearchHit[] }
-  | { status: "error"; message: string };
-
-function useFindInRoom(roomId: string, query: string): FindState {
-  const q = query.trim();
-  const [state, setState] = useState<FindState>({ status: "idle" });
-  useEffect(() => {
-    if (q.length < MIN_QUERY || !/[\p{L}\p{N}]/u.test(q)) {
-      setState({ status: "idle" });
-      return;
-    }
-    setState({ status: "loading" });
-    const abort = new AbortController();
-    const timer = setTimeout(() => {
-      api.findInRoom(roomId, q, MATCH_LIMIT, abort.signal).then(
-        (response) => {
-          if (response.partial && response.results.length === 0) {
-            // The room's first search builds its index; in a very large room that can miss the deadline.
-            setState({ status: "error", message: "The room is still indexing its history. Try again in a moment." });
-            return;
-          }
-          // Oldest first, so "older" and "newer" mean what they say.
-          const matches = [...response.results].sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
-          setState({ status: "done", matches });
-        },
-        (error: unknown) => {
-          if (!abort.signal.aborted) setState({ status: "error", message: errorMessage(error) });
-        }
-      );
-    }, DEBOUNCE_MS);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
-  }, [roomId, q]);
-  return state;
+/** The room's matches, oldest first, so "older" and "newer" mean what they say. */
+async function findInRoom(roomId: string, query: string, signal: AbortSignal): Promise<SearchHit[]> {
+  const response = await api.findInRoom(roomId, query, MATCH_LIMIT, signal);
+  if (response.partial && response.results.length === 0) {
+    // The room's first search builds its index; in a very large room that can miss the deadline.
+    throw new Error("The room is still indexing its history. Try again in a moment.");
+  }
+  return [...response.results].sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
 }
 
 interface FindInRoomProps {
@@ -71,8 +39,8 @@ interface FindInRoomProps {
 
 export function FindInRoom({ roomId, focusSignal, onShow, onClose }: FindInRoomProps) {
   const [query, setQuery] = useState("");
-  const state = useFindInRoom(roomId, query);
-  const matches = useMemo(() => (state.status === "done" ? state.matches : []), [state]);
+  const state = useDebouncedSearch(query, (q, signal) => findInRoom(roomId, q, signal), roomId);
+  const matches = useMemo(() => (state.status === "done" ? state.value : []), [state]);
   const [index, setIndex] = useState(-1);
   const inputRef = useRef<HTMLInputElement>(null);
   const showRef = useRef(onShow);

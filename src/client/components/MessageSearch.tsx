@@ -4,51 +4,18 @@
  * room at that message (`?m=`).
  */
 import { AlertTriangle } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { Link } from "react-router";
-import type { SearchResponse, SearchResult } from "../../shared/search";
-import { api, errorMessage } from "../lib/api";
+import type { SearchResult } from "../../shared/search";
+import { useDebouncedSearch } from "../hooks/use-debounced-search";
+import { api } from "../lib/api";
 import { messagePath } from "../lib/routes";
 import { relativeTime } from "../lib/time";
 import { Highlighted } from "./Highlighted";
 import { ErrorNotice } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
-const MIN_QUERY = 2;
-const DEBOUNCE_MS = 250;
 const RESULT_LIMIT = 30;
-
-type SearchState =
-  | { status: "idle" }
-  | { status: "loading" }
-  | { status: "done"; response: SearchResponse }
-  | { status: "error"; message: string };
-
-function useMessageSearch(query: string): SearchState {
-  const q = query.trim();
-  const [state, setState] = useState<SearchState>({ status: "idle" });
-  useEffect(() => {
-    if (q.length < MIN_QUERY || !/[\p{L}\p{N}]/u.test(q)) {
-      setState({ status: "idle" });
-      return;
-    }
-    setState({ status: "loading" });
-    const abort = new AbortController();
-    const timer = setTimeout(() => {
-      api.search(q, RESULT_LIMIT, abort.signal).then(
-        (response) => setState({ status: "done", response }),
-        (error: unknown) => {
-          if (!abort.signal.aborted) setState({ status: "error", message: errorMessage(error) });
-        }
-      );
-    }, DEBOUNCE_MS);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
-  }, [q]);
-  return state;
-}
 
 function groupByRoom(results: SearchResult[]) {
   const groups = new Map<string, { roomId: string; roomName: string; hits: SearchResult[] }>();
@@ -61,8 +28,8 @@ function groupByRoom(results: SearchResult[]) {
 }
 
 export function MessageSearchResults({ query, onSelect }: { query: string; onSelect: () => void }) {
-  const state = useMessageSearch(query);
-  const groups = useMemo(() => (state.status === "done" ? groupByRoom(state.response.results) : []), [state]);
+  const state = useDebouncedSearch(query, (q, signal) => api.search(q, RESULT_LIMIT, signal));
+  const groups = useMemo(() => (state.status === "done" ? groupByRoom(state.value.results) : []), [state]);
   if (state.status === "idle") return null;
   const now = Date.now();
   return (
@@ -79,11 +46,11 @@ export function MessageSearchResults({ query, onSelect }: { query: string; onSel
           Search failed: {state.message}
         </ErrorNotice>
       )}
-      {state.status === "done" && state.response.partial && (
+      {state.status === "done" && state.value.partial && (
         <p role="status" className="flex items-start gap-1.5 px-3 py-1 text-[12px] text-amber-700 dark:text-amber-300">
           <AlertTriangle className="mt-0.5 size-3 shrink-0" aria-hidden="true" />
-          {state.response.missingRooms.length} of {state.response.roomsSearched} rooms did not answer in time; their
-          matches are missing.
+          {state.value.missingRooms.length} of {state.value.roomsSearched} rooms did not answer in time; their matches
+          are missing.
         </p>
       )}
       {state.status === "done" && groups.length === 0 && (
