@@ -188,9 +188,21 @@ async function main() {
         // Read back to the start, one page per scroll to the top.
         const start = log.getByText(/This is the start of/);
         const readStarted = performance.now();
+        const loaded = () =>
+          page.evaluate(() =>
+            Number(document.querySelector("[data-loaded-messages]")?.getAttribute("data-loaded-messages"))
+          );
         while (!(await start.isVisible())) {
+          const before = await loaded();
           await log.evaluate((el) => el.scrollTo({ top: 0 }));
-          await page.waitForTimeout(100);
+          // The next page is in (or the start is reached), not a guess at how long that takes.
+          await page.waitForFunction(
+            (count) =>
+              Number(document.querySelector("[data-loaded-messages]")?.getAttribute("data-loaded-messages")) > count ||
+              (document.body.textContent ?? "").includes("This is the start of"),
+            before,
+            { timeout: 60_000 }
+          );
           if (performance.now() - readStarted > 300_000) throw new Error("reading back took over 5 minutes");
         }
         const atStart = await elementCount(page);

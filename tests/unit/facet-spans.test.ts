@@ -1,5 +1,5 @@
 import { streamText } from "ai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { acceptFacetSpan, type FacetSpanReport, FacetSpans } from "../../src/server/domain/facet-spans";
 import { createOfflineModel } from "../../src/server/model/offline-model";
 
@@ -65,10 +65,15 @@ describe("a facet's tracer", () => {
   it("flushes after every report was delivered, even when one failed", async () => {
     const delivered: string[] = [];
     let calls = 0;
+    // The end report's delivery is held until the test lets it through.
+    let releaseDelivery!: () => void;
+    const deliveryReleased = new Promise<void>((resolve) => {
+      releaseDelivery = resolve;
+    });
     const spans = FacetSpans.from(`00-${good.traceId}-${good.parentSpanId}-01`, async (report: FacetSpanReport) => {
       calls++;
       if (calls === 1) throw new Error("room away");
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await deliveryReleased;
       delivered.push(`${report.phase} ${report.outputTokens ?? ""}`.trim());
     });
     const model = spans?.traceModel(
@@ -77,7 +82,15 @@ describe("a facet's tracer", () => {
     );
     const result = streamText({ model: model!, prompt: "hello" });
     expect(await result.text).toContain("Offline model");
-    await spans?.flush();
+    let flushed = false;
+    const flushing = spans?.flush().then(() => {
+      flushed = true;
+    });
+    // Flush waits for the delivery in flight.
+    await vi.waitFor(() => expect(calls).toBe(2));
+    expect(flushed).toBe(false);
+    releaseDelivery();
+    await flushing;
     // The start failed to send; the end still went, after it, and carried the usage.
     expect(calls).toBe(2);
     expect(delivered).toHaveLength(1);
