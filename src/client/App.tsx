@@ -174,7 +174,7 @@ function Shell() {
             aria-hidden="true"
             onClick={() => setDrawerOpen(false)}
             className={cn(
-              "fixed inset-0 z-30 bg-zinc-950/40 backdrop-blur-[1px] transition-opacity duration-200",
+              "fixed inset-0 z-30 bg-scrim backdrop-blur-[1px] transition-opacity duration-200",
               drawerOpen ? "opacity-100" : "pointer-events-none opacity-0"
             )}
           />
@@ -187,7 +187,7 @@ function Shell() {
           {...(isDesktop ? {} : { role: "dialog", "aria-modal": drawerOpen || undefined, "aria-label": "Rooms" })}
           onKeyDown={behindDrawer ? trapTab : undefined}
           className={cn(
-            "z-40 shrink-0 border-r border-zinc-200/80 dark:border-zinc-800",
+            "z-40 shrink-0 border-r border-edge-quiet",
             isDesktop
               ? "relative w-72 lg:w-80"
               : cn(

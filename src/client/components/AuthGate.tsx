@@ -69,7 +69,7 @@ export function AuthGate({ children }: { children: ReactNode }) {
 
   if (status.kind === "checking") {
     return (
-      <div className="flex h-dvh items-center justify-center text-zinc-400" aria-busy="true">
+      <div className="flex h-dvh items-center justify-center text-fg-faint" aria-busy="true">
         <Spinner label="Loading" className="opacity-0 [animation:fade-in_200ms_400ms_forwards]" />
       </div>
     );
@@ -134,14 +134,14 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
   };
 
   return (
-    <main className="flex min-h-dvh items-center justify-center bg-zinc-50 p-4 dark:bg-zinc-950">
+    <main className="flex min-h-dvh items-center justify-center bg-canvas p-4">
       <form
         onSubmit={submit}
         noValidate
         aria-label="Sign in"
-        className="w-full max-w-sm animate-pop-in rounded-2xl bg-surface p-6 shadow-xl ring-1 ring-zinc-900/5 dark:ring-white/10"
+        className="w-full max-w-sm animate-pop-in rounded-2xl bg-surface p-6 shadow-xl ring-1 ring-hairline/50"
       >
-        <div className="mb-5 flex size-11 items-center justify-center rounded-xl bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-sm">
+        <div className="mb-5 flex size-11 items-center justify-center rounded-xl bg-brand text-on-fill shadow-sm">
           <KeyRound className="size-5" aria-hidden="true" />
         </div>
         <h1 className="text-lg font-semibold tracking-tight text-fg">Welcome to Rooms</h1>

@@ -168,7 +168,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   return (
     <div className="shrink-0 px-3 pb-3 sm:px-6 sm:pb-4">
       <div className="mx-auto w-full max-w-3xl">
-        <div className="flex h-6 items-center px-1 text-xs text-zinc-600 dark:text-zinc-400">
+        <div className="flex h-6 items-center px-1 text-xs text-fg-subtle">
           {typing && (
             <span className="flex min-w-0 items-center gap-1.5 animate-fade-in">
               <span className="inline-flex gap-[3px]" aria-hidden="true">
@@ -186,7 +186,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             submit();
           }}
           className={cn(
-            "relative flex items-end gap-2 rounded-2xl border border-edge-strong bg-surface p-2 shadow-sm transition-colors focus-within:border-accent-line focus-within:ring-3 focus-within:ring-indigo-500/15"
+            "relative flex items-end gap-2 rounded-2xl border border-edge-strong bg-surface p-2 shadow-sm transition-colors focus-within:border-accent-line focus-within:ring-3 focus-within:ring-accent-line/15"
           )}
         >
           {listOpen && (
@@ -194,7 +194,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               id={listboxId}
               role="listbox"
               aria-label="Mention a persona"
-              className="absolute bottom-full left-2 z-20 mb-1 max-h-60 min-w-44 overflow-auto rounded-lg border border-zinc-200 bg-white py-1 text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+              className="absolute bottom-full left-2 z-20 mb-1 max-h-60 min-w-44 overflow-auto rounded-lg border border-edge-raised bg-surface py-1 text-sm shadow-lg"
             >
               {options.map((name, index) => (
                 // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard works the list from the textarea (aria-activedescendant)
@@ -208,8 +208,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
                   onMouseDown={(event) => event.preventDefault()}
                   onClick={() => pick(name)}
                   className={cn(
-                    "cursor-pointer px-3 py-1.5 text-zinc-800 dark:text-zinc-100",
-                    index === active && "bg-indigo-50 text-indigo-900 dark:bg-indigo-950/60 dark:text-indigo-100"
+                    "cursor-pointer px-3 py-1.5 text-fg-control",
+                    index === active && "bg-accent-bg text-accent-ink"
                   )}
                 >
                   @{name}
@@ -254,7 +254,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               onClick={onStop}
               aria-label="Stop generating"
               title="Stop generating"
-              className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-fg text-surface transition-colors hover:bg-zinc-700 dark:hover:bg-white"
+              className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-fg text-surface transition-colors hover:bg-inverse-hover"
             >
               <Square className="size-3.5 fill-current" aria-hidden="true" />
             </button>
@@ -264,7 +264,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             disabled={!canSend}
             aria-label="Send message"
             title={coarsePointer ? "Send message" : "Send message (Enter)"}
-            className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-accent text-white transition-colors hover:bg-accent-line disabled:cursor-not-allowed disabled:bg-edge disabled:text-fg-muted"
+            className="inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-xl bg-accent text-on-fill transition-colors hover:bg-accent-line disabled:cursor-not-allowed disabled:bg-edge disabled:text-fg-muted"
           >
             <ArrowUp className="size-5" aria-hidden="true" />
           </button>
@@ -289,7 +289,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               type="button"
               disabled={!canSend}
               onClick={() => submit(onAskPanel)}
-              className="ml-auto inline-flex cursor-pointer items-center gap-1 rounded-md px-2 py-0.5 pointer-coarse:min-h-11 font-medium text-accent-fg hover:bg-indigo-50 disabled:cursor-not-allowed disabled:opacity-50 dark:hover:bg-indigo-950/50"
+              className="ml-auto inline-flex cursor-pointer items-center gap-1 rounded-md px-2 py-0.5 pointer-coarse:min-h-11 font-medium text-accent-fg hover:bg-accent-bg disabled:cursor-not-allowed disabled:opacity-50"
             >
               <Users className="size-3.5" aria-hidden="true" />
               Ask the panel

@@ -37,7 +37,7 @@ export function CopyButton({ text, label = "Copy message" }: { text: string; lab
         );
       }}
     >
-      {copied ? <Check className="text-emerald-600 dark:text-emerald-400" /> : <Copy />}
+      {copied ? <Check className="text-success" /> : <Copy />}
     </IconButton>
   );
 }

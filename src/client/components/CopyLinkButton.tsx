@@ -45,7 +45,7 @@ export function CopyLinkButton({
         );
       }}
     >
-      {state === "copied" ? <Check className="text-emerald-700 dark:text-emerald-300" /> : <Link2 />}
+      {state === "copied" ? <Check className="text-success" /> : <Link2 />}
     </IconButton>
   );
 }

@@ -84,7 +84,7 @@ export function FindInRoom({ roomId, focusSignal, onShow, onClose }: FindInRoomP
   return (
     <search
       aria-label="Find in this room"
-      className="shrink-0 border-b border-zinc-200/80 bg-zinc-50 px-2 py-1.5 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900/60"
+      className="shrink-0 border-b border-edge-quiet bg-surface-well px-2 py-1.5 sm:px-4"
     >
       <div className="mx-auto flex max-w-3xl items-center gap-1.5">
         <label htmlFor="find-in-room" className="sr-only">
@@ -110,12 +110,12 @@ export function FindInRoom({ roomId, focusSignal, onShow, onClose }: FindInRoomP
               onClose();
             }
           }}
-          className="h-8 min-w-0 flex-1 rounded-lg border border-zinc-300 bg-white px-2.5 text-sm text-zinc-900 placeholder:text-zinc-500 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none pointer-coarse:h-11 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100 dark:placeholder:text-zinc-400"
+          className="h-8 min-w-0 flex-1 rounded-lg border border-edge-strong bg-field px-2.5 text-sm text-fg placeholder:text-fg-muted focus:border-accent-line focus:ring-3 focus:ring-accent-line/20 focus:outline-none pointer-coarse:h-11"
         />
         <span
           role="status"
           aria-live="polite"
-          className="flex min-w-16 items-center justify-end gap-1.5 text-xs text-zinc-600 tabular-nums dark:text-zinc-400"
+          className="flex min-w-16 items-center justify-end gap-1.5 text-xs text-fg-subtle tabular-nums"
         >
           {state.status === "loading" && <Spinner className="size-3" />}
           {summary}
@@ -132,10 +132,10 @@ export function FindInRoom({ roomId, focusSignal, onShow, onClose }: FindInRoomP
       </div>
       {current && (
         <p
-          className="mx-auto mt-1 max-w-3xl truncate px-1 text-xs text-zinc-600 dark:text-zinc-400"
+          className="mx-auto mt-1 max-w-3xl truncate px-1 text-xs text-fg-subtle"
           data-find-current={current.messageId}
         >
-          {current.author && <span className="font-medium text-zinc-800 dark:text-zinc-200">{current.author}: </span>}
+          {current.author && <span className="font-medium text-fg-2">{current.author}: </span>}
           <Highlighted text={current.snippet} marks={current.marks} />
         </p>
       )}

@@ -18,7 +18,7 @@ export function Highlighted({ text, marks }: { text: string; marks: TextRange[] 
     <>
       {pieces.map((piece) =>
         piece.marked ? (
-          <mark key={piece.at} className="rounded-sm bg-amber-200/80 px-0.5 text-inherit dark:bg-amber-500/30">
+          <mark key={piece.at} className="rounded-sm bg-highlight px-0.5 text-inherit">
             {piece.text}
           </mark>
         ) : (

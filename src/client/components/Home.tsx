@@ -47,7 +47,7 @@ export function Home() {
               <button
                 type="button"
                 onClick={() => ui.setDrawerOpen(true)}
-                className="inline-flex h-9 cursor-pointer pointer-coarse:h-11 items-center gap-2 rounded-lg border border-edge-strong bg-surface px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-surface-sunken dark:text-zinc-100"
+                className="inline-flex h-9 cursor-pointer pointer-coarse:h-11 items-center gap-2 rounded-lg border border-edge-strong bg-surface px-3.5 text-sm font-medium text-fg-control shadow-xs hover:bg-surface-sunken"
               >
                 <PanelLeftOpen className="size-4" aria-hidden="true" />
                 Browse rooms

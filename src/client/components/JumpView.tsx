@@ -124,7 +124,7 @@ export function JumpView({
     <div className="flex min-h-0 flex-1 flex-col">
       <div
         role="status"
-        className="flex shrink-0 items-center gap-2 border-b border-indigo-200/70 bg-indigo-50 px-4 py-1.5 text-xs text-indigo-900 dark:border-indigo-900/40 dark:bg-indigo-950/30 dark:text-indigo-200"
+        className="flex shrink-0 items-center gap-2 border-b border-accent-edge bg-accent-bg px-4 py-1.5 text-xs text-accent-ink"
       >
         <span className="min-w-0 flex-1">You are reading this room at a linked message.</span>
         <Button size="sm" variant="secondary" onClick={onLeave}>
@@ -172,7 +172,7 @@ export function JumpView({
                   className={cn(
                     "relative outline-none",
                     target &&
-                      "jump-highlight rounded-lg bg-amber-50 ring-2 ring-amber-300 dark:bg-amber-950/30 dark:ring-amber-700"
+                      "jump-highlight rounded-lg bg-warning-bg ring-2 ring-highlight-ring"
                   )}
                 >
                   <MessageItem

@@ -13,6 +13,7 @@ import { ToolPart } from "./ToolPart";
 import { TraceButton } from "./TraceWaterfall";
 import { ForkButton } from "./Transfer";
 import { TaskCard } from "./tasks/TaskCard";
+import { Alert } from "./ui/Alert";
 import { AssistantAvatar, Avatar } from "./ui/Avatar";
 import { Button, IconButton } from "./ui/Button";
 import { TypingDots } from "./ui/Spinner";
@@ -55,10 +56,10 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids, and a message's parts are only ever appended
             <details key={index} className="my-2 text-sm text-fg-muted">
-              <summary className="cursor-pointer select-none hover:text-zinc-700 dark:hover:text-zinc-200">
+              <summary className="cursor-pointer select-none hover:text-fg-3">
                 Reasoning
               </summary>
-              <div className="mt-1 border-l-2 border-zinc-200 pl-3 whitespace-pre-wrap dark:border-zinc-700">
+              <div className="mt-1 border-l-2 border-edge-raised pl-3 whitespace-pre-wrap">
                 {part.text}
               </div>
             </details>
@@ -118,7 +119,7 @@ function EditForm({
   };
   return (
     <form
-      className="mt-1 rounded-xl border border-edge-strong bg-surface p-2 shadow-sm focus-within:border-indigo-500 focus-within:ring-3 focus-within:ring-indigo-500/20"
+      className="mt-1 rounded-xl border border-edge-strong bg-surface p-2 shadow-sm focus-within:border-accent-line focus-within:ring-3 focus-within:ring-accent-line/20"
       onSubmit={(event) => {
         event.preventDefault();
         submit();
@@ -137,7 +138,7 @@ function EditForm({
         className="block w-full resize-none bg-transparent px-1.5 py-1 text-[15px] leading-7 focus:outline-none"
       />
       <div className="flex items-center justify-end gap-2 pt-1">
-        <span className="mr-auto pl-1.5 text-xs text-zinc-500">Sending replaces every message after this one.</span>
+        <span className="mr-auto pl-1.5 text-xs text-fg-muted">Sending replaces every message after this one.</span>
         <Button size="sm" variant="ghost" onClick={onCancel}>
           Cancel
         </Button>
@@ -182,7 +183,7 @@ export const MessageItem = memo(function MessageItem({
       className={cn(
         "message-row group relative flex gap-3 px-4 transition-colors sm:px-6",
         grouped ? "pt-0.5" : "pt-3",
-        "hover:bg-zinc-50/80 dark:hover:bg-zinc-900/40"
+        "hover:bg-row-hover"
       )}
     >
       <div className="w-8 shrink-0 pt-0.5">
@@ -205,7 +206,7 @@ export const MessageItem = memo(function MessageItem({
               {persona ? <PersonaName persona={persona} /> : author}
             </h3>
             {meta.panel && (
-              <span className="rounded-md bg-indigo-50 px-1.5 py-px text-[11px] font-medium text-accent-fg dark:bg-indigo-950/60">
+              <span className="rounded-md bg-accent-bg px-1.5 py-px text-[11px] font-medium text-accent-fg">
                 {meta.panel === "synthesis" ? "panel synthesis" : "panel"}
               </span>
             )}
@@ -244,28 +245,30 @@ export const MessageItem = memo(function MessageItem({
         )}
 
         {failed && (
-          <div
+          <Alert
+            tone="error"
+            role={null}
             data-answer-error
-            className="mt-1.5 flex flex-wrap items-start gap-x-3 gap-y-2 rounded-lg border border-danger-line bg-danger-bg px-3 py-2 text-sm text-danger-fg"
+            icon={<AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />}
+            action={
+              canRegenerate && (
+                <Button size="sm" variant="secondary" onClick={onRegenerate} className="self-center">
+                  <RotateCcw className="size-3.5" aria-hidden="true" />
+                  Retry
+                </Button>
+              )
+            }
+            className="mt-1.5 flex-wrap items-start gap-x-3 gap-y-2"
           >
-            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            <div className="min-w-0 flex-1">
-              <p className="font-medium">The answer failed</p>
-              <p className="break-words text-danger-strong">{meta.error}</p>
-            </div>
-            {canRegenerate && (
-              <Button size="sm" variant="secondary" onClick={onRegenerate} className="self-center">
-                <RotateCcw className="size-3.5" aria-hidden="true" />
-                Retry
-              </Button>
-            )}
-          </div>
+            <p className="font-medium">The answer failed</p>
+            <p className="text-danger-strong">{meta.error}</p>
+          </Alert>
         )}
 
         {!editing && isAssistant && (
           <div className={cn("flex h-8 items-center gap-0.5 text-xs text-fg-muted", streaming && "invisible")}>
             {meta.stopped && (
-              <span className="mr-1.5 inline-flex items-center gap-1 rounded-md bg-warning-bg px-1.5 py-0.5 font-medium text-warning ring-1 ring-amber-200 ring-inset dark:ring-amber-900">
+              <span className="mr-1.5 inline-flex items-center gap-1 rounded-md bg-warning-bg px-1.5 py-0.5 font-medium text-warning ring-1 ring-warning-line ring-inset">
                 <Square className="size-2.5 fill-current" aria-hidden="true" />
                 {authorName(meta.stoppedBy) ? `Stopped by ${authorName(meta.stoppedBy)}` : "Stopped"}
               </span>
@@ -299,7 +302,7 @@ export const MessageItem = memo(function MessageItem({
         {!editing && !isAssistant && (
           <>
             <div className="h-2" />
-            <div className="absolute top-1 right-3 flex items-center gap-0.5 rounded-lg bg-surface p-0.5 opacity-0 shadow-sm ring-1 ring-zinc-200 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 sm:right-5 dark:ring-zinc-700 [@media(pointer:coarse)]:static [@media(pointer:coarse)]:-mt-1 [@media(pointer:coarse)]:mb-1 [@media(pointer:coarse)]:justify-end [@media(pointer:coarse)]:bg-transparent [@media(pointer:coarse)]:opacity-100 [@media(pointer:coarse)]:shadow-none [@media(pointer:coarse)]:ring-0">
+            <div className="absolute top-1 right-3 flex items-center gap-0.5 rounded-lg bg-surface p-0.5 opacity-0 shadow-sm ring-1 ring-edge-raised transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 sm:right-5 [@media(pointer:coarse)]:static [@media(pointer:coarse)]:-mt-1 [@media(pointer:coarse)]:mb-1 [@media(pointer:coarse)]:justify-end [@media(pointer:coarse)]:bg-transparent [@media(pointer:coarse)]:opacity-100 [@media(pointer:coarse)]:shadow-none [@media(pointer:coarse)]:ring-0">
               {text && <CopyButton text={text} />}
               {onFork && <ForkButton onFork={() => onFork(message.id)} />}
               {canEdit && (

@@ -14,7 +14,7 @@
 
 import { defaultRangeExtractor, type Range, useVirtualizer } from "@tanstack/react-virtual";
 import { AlertTriangle, ArrowDown, MessagesSquare, RotateCcw } from "lucide-react";
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { authorId, authorName } from "../../shared/identity";
 import type { RoomChat } from "../hooks/use-chat-room";
 import type { NewMessagesStart } from "../hooks/use-unread";
@@ -24,6 +24,7 @@ import type { RoomMessage } from "../lib/messages";
 import { MessageErrorBoundary } from "./MessageErrorBoundary";
 import { MessageItem, type MessageItemProps } from "./MessageItem";
 import { NewMessagesDivider } from "./NewMessages";
+import { Alert } from "./ui/Alert";
 import { AssistantAvatar } from "./ui/Avatar";
 import { Button } from "./ui/Button";
 import { Spinner, TypingDots } from "./ui/Spinner";
@@ -64,11 +65,52 @@ function DayDivider({ timestamp }: { timestamp: number }) {
       role="separator"
       aria-label={label}
       data-day-divider
-      className="flex items-center gap-3 px-4 pt-5 pb-1 text-xs font-medium text-zinc-600 sm:px-6 dark:text-zinc-400"
+      className="flex items-center gap-3 px-4 pt-5 pb-1 text-xs font-medium text-fg-subtle sm:px-6"
     >
-      <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+      <span className="h-px flex-1 bg-edge" />
       <span>{label}</span>
-      <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+      <span className="h-px flex-1 bg-edge" />
+    </div>
+  );
+}
+
+/**
+ * A notice under the transcript, aligned with the messages' text, with an
+ * action or a Dismiss button. No role: the room's status region
+ * (LiveAnnouncer) already speaks for these.
+ */
+function RoomNotice({
+  tone,
+  action,
+  onDismiss,
+  className,
+  children
+}: {
+  tone: "error" | "warning";
+  action?: ReactNode;
+  onDismiss?: () => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="px-4 pt-2 sm:px-6">
+      <Alert
+        tone={tone}
+        role={null}
+        icon={<AlertTriangle className="size-4 shrink-0" aria-hidden="true" />}
+        action={
+          onDismiss ? (
+            <Button size="sm" variant="ghost" onClick={onDismiss}>
+              Dismiss
+            </Button>
+          ) : (
+            action
+          )
+        }
+        className={cn("ml-11 items-center gap-3", className)}
+      >
+        {children}
+      </Alert>
     </div>
   );
 }
@@ -274,11 +316,11 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
       >
         <div ref={contentRef} className="mx-auto flex min-h-full w-full max-w-3xl flex-col pt-4 pb-6">
           {messages.length > 0 && (
-            <div className="flex h-16 shrink-0 items-center justify-center px-4 text-sm text-zinc-500 sm:px-6 dark:text-zinc-400">
+            <div className="flex h-16 shrink-0 items-center justify-center px-4 text-sm text-fg-muted sm:px-6">
               {showsLoadOlder ? (
                 chat.olderError ? (
                   <span className="flex items-center gap-2">
-                    <span className="text-red-600 dark:text-red-400">{chat.olderError}</span>
+                    <span className="text-danger">{chat.olderError}</span>
                     <Button size="sm" variant="ghost" onClick={() => void loadOlder()}>
                       Try again
                     </Button>
@@ -303,12 +345,12 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
                 )
               ) : (
                 <div className="flex w-full items-center gap-3">
-                  <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+                  <span className="h-px flex-1 bg-edge" />
                   <span>
                     This is the start of{" "}
-                    <span className="font-medium text-zinc-700 dark:text-zinc-300">{roomName}</span>
+                    <span className="font-medium text-fg-3">{roomName}</span>
                   </span>
-                  <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+                  <span className="h-px flex-1 bg-edge" />
                 </div>
               )}
             </div>
@@ -316,11 +358,11 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
 
           {messages.length === 0 && !waitingForAnswer && (
             <div className="m-auto flex max-w-sm flex-col items-center px-6 py-16 text-center">
-              <div className="mb-4 flex size-12 items-center justify-center rounded-2xl bg-indigo-50 text-indigo-600 dark:bg-indigo-950/60 dark:text-indigo-300">
+              <div className="mb-4 flex size-12 items-center justify-center rounded-2xl bg-accent-bg text-accent-fg">
                 <MessagesSquare className="size-6" aria-hidden="true" />
               </div>
-              <h2 className="text-base font-semibold text-zinc-900 dark:text-zinc-100">No messages yet</h2>
-              <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
+              <h2 className="text-base font-semibold text-fg">No messages yet</h2>
+              <p className="mt-1 text-sm text-fg-muted">
                 Write the first message below. Everyone in this room sees the answer as it streams in.
               </p>
             </div>
@@ -372,50 +414,40 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
           {waitingForAnswer && (
             <div role="status" className="flex gap-3 px-4 pt-3 pb-2 sm:px-6" aria-label="Assistant is thinking">
               <AssistantAvatar />
-              <div className="flex h-8 items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
-                <TypingDots className="text-zinc-400" />
+              <div className="flex h-8 items-center gap-2 text-sm text-fg-muted">
+                <TypingDots className="text-fg-faint" />
                 <span>{chat.isRecovering ? "Recovering the answer…" : "Thinking…"}</span>
               </div>
             </div>
           )}
 
           {showStreamError && (
-            <div className="px-4 pt-2 sm:px-6">
-              <div className="ml-11 flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200">
-                <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
-                <span className="min-w-0 flex-1 break-words">{chat.error?.message || "The answer failed."}</span>
-                {connected && (
+            <RoomNotice
+              tone="error"
+              className="flex-wrap"
+              action={
+                connected && (
                   <Button size="sm" onClick={chat.retry}>
                     <RotateCcw className="size-3.5" aria-hidden="true" />
                     Retry
                   </Button>
-                )}
-              </div>
-            </div>
+                )
+              }
+            >
+              {chat.error?.message || "The answer failed."}
+            </RoomNotice>
           )}
 
           {chat.serverError && chat.serverError !== chat.error?.message && !chat.actionError && (
-            <div className="px-4 pt-2 sm:px-6">
-              <div className="ml-11 flex items-center gap-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200">
-                <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
-                <span className="min-w-0 flex-1 break-words">{chat.serverError}</span>
-                <Button size="sm" variant="ghost" onClick={chat.clearServerError}>
-                  Dismiss
-                </Button>
-              </div>
-            </div>
+            <RoomNotice tone="warning" onDismiss={chat.clearServerError}>
+              {chat.serverError}
+            </RoomNotice>
           )}
 
           {chat.actionError && (
-            <div className="px-4 pt-2 sm:px-6">
-              <div className="ml-11 flex items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200">
-                <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
-                <span className="min-w-0 flex-1 break-words">{chat.actionError}</span>
-                <Button size="sm" variant="ghost" onClick={chat.dismissActionError}>
-                  Dismiss
-                </Button>
-              </div>
-            </div>
+            <RoomNotice tone="error" onDismiss={chat.dismissActionError}>
+              {chat.actionError}
+            </RoomNotice>
           )}
         </div>
       </div>
@@ -432,7 +464,7 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
           aria-hidden={atBottom}
           onClick={() => scrollToBottom(true)}
           className={cn(
-            "inline-flex cursor-pointer items-center gap-1.5 rounded-full bg-white px-3.5 py-1.5 pointer-coarse:min-h-11 text-sm font-medium text-zinc-700 shadow-lg ring-1 ring-zinc-900/10 hover:bg-zinc-50 dark:bg-zinc-800 dark:text-zinc-100 dark:ring-white/10 dark:hover:bg-zinc-700",
+            "inline-flex cursor-pointer items-center gap-1.5 rounded-full bg-surface-raised px-3.5 py-1.5 pointer-coarse:min-h-11 text-sm font-medium text-fg-control shadow-lg ring-1 ring-hairline hover:bg-surface-raised-hover",
             !atBottom && "pointer-events-auto"
           )}
         >

@@ -35,9 +35,9 @@ export function MessageSearchResults({ query, onSelect }: { query: string; onSel
   return (
     <section
       aria-label="Messages matching the search"
-      className="mt-3 border-t border-zinc-200/80 pt-2 dark:border-zinc-800"
+      className="mt-3 border-t border-edge-quiet pt-2"
     >
-      <h2 className="flex items-center gap-2 px-3 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">
+      <h2 className="flex items-center gap-2 px-3 pb-1 text-[11px] font-semibold tracking-wide text-fg-muted uppercase">
         Messages
         {state.status === "loading" && <Spinner className="size-3" />}
       </h2>
@@ -47,7 +47,7 @@ export function MessageSearchResults({ query, onSelect }: { query: string; onSel
         </ErrorNotice>
       )}
       {state.status === "done" && state.value.partial && (
-        <p role="status" className="flex items-start gap-1.5 px-3 py-1 text-[12px] text-amber-700 dark:text-amber-300">
+        <p role="status" className="flex items-start gap-1.5 px-3 py-1 text-[12px] text-warning">
           <AlertTriangle className="mt-0.5 size-3 shrink-0" aria-hidden="true" />
           {state.value.missingRooms.length} of {state.value.roomsSearched} rooms did not answer in time; their matches
           are missing.
@@ -69,7 +69,7 @@ export function MessageSearchResults({ query, onSelect }: { query: string; onSel
                     to={messagePath(hit.roomId, hit.messageId)}
                     onClick={onSelect}
                     data-search-hit={hit.messageId}
-                    className="block rounded-lg px-3 py-1.5 text-[13px] hover:bg-zinc-200/50 dark:hover:bg-zinc-800/50"
+                    className="block rounded-lg px-3 py-1.5 text-[13px] hover:bg-surface-3/50"
                   >
                     <span className="flex items-baseline gap-2 text-[11px] text-fg-muted">
                       <span className="truncate">

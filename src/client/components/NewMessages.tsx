@@ -21,9 +21,9 @@ export function NewMessagesDivider({ count }: { count: number }) {
       data-new-messages-divider
       className="flex items-center gap-3 px-4 pt-4 pb-1 text-xs font-semibold text-accent-fg sm:px-6"
     >
-      <span className="h-px flex-1 bg-indigo-300 dark:bg-indigo-700" />
+      <span className="h-px flex-1 bg-accent-rule" />
       <span>{label(count)}</span>
-      <span className="h-px flex-1 bg-indigo-300 dark:bg-indigo-700" />
+      <span className="h-px flex-1 bg-accent-rule" />
     </div>
   );
 }
@@ -55,12 +55,12 @@ export function NewMessagesBar({
   };
   return (
     <div className="pointer-events-none absolute inset-x-0 top-2 z-10 flex justify-center px-4">
-      <div className="pointer-events-auto flex items-center gap-1 rounded-full bg-indigo-600 py-0.5 pr-0.5 pl-1 text-sm font-medium text-white shadow-lg">
+      <div className="pointer-events-auto flex items-center gap-1 rounded-full bg-accent-fill py-0.5 pr-0.5 pl-1 text-sm font-medium text-on-fill shadow-lg">
         <button
           type="button"
           onClick={jump}
           aria-label={`${label(start.count)}: jump to the first`}
-          className="inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-full px-3 pointer-coarse:h-11 hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-white"
+          className="inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-full px-3 pointer-coarse:h-11 hover:bg-accent-fill-hover focus-visible:outline-2 focus-visible:outline-on-fill"
         >
           <ArrowUp className="size-4" aria-hidden="true" />
           {label(start.count)}
@@ -72,7 +72,7 @@ export function NewMessagesBar({
             focusTranscript();
             onDismiss();
           }}
-          className="text-white hover:bg-indigo-500 hover:text-white dark:text-white dark:hover:bg-indigo-500"
+          className="text-on-fill hover:bg-accent-fill-hover hover:text-on-fill"
         >
           <X />
         </IconButton>

@@ -15,7 +15,7 @@ export function OutboxTray({ outbox, online }: { outbox: Outbox; online: boolean
           <li
             key={item.id}
             data-outbox-id={item.id}
-            className="flex items-start gap-2 rounded-xl border border-dashed border-edge-strong bg-zinc-50 px-3 py-2 text-sm dark:bg-zinc-900"
+            className="flex items-start gap-2 rounded-xl border border-dashed border-edge-strong bg-surface-well px-3 py-2 text-sm"
           >
             {item.error ? (
               <AlertTriangle className="mt-0.5 size-4 shrink-0 text-danger-strong" aria-hidden="true" />

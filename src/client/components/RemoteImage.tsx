@@ -28,7 +28,7 @@ export function RemoteImage({ src, alt, node: _node, ...rest }: ComponentProps<"
     <button
       type="button"
       onClick={() => setShown(true)}
-      className="my-1 inline-flex max-w-full cursor-pointer items-center gap-2 rounded-lg border border-dashed border-edge-strong px-3 py-2 text-left text-sm text-fg-soft hover:bg-zinc-50 dark:hover:bg-zinc-800/60"
+      className="my-1 inline-flex max-w-full cursor-pointer items-center gap-2 rounded-lg border border-dashed border-edge-strong px-3 py-2 text-left text-sm text-fg-soft hover:bg-surface-soft"
       aria-label={`Load image${alt ? ` “${alt}”` : ""} from ${host}`}
       data-remote-image={src}
     >

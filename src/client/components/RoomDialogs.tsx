@@ -135,7 +135,7 @@ export function CreateRoomDialog({ open, onClose }: { open: boolean; onClose: ()
             )}
           </Field>
           <details className="group rounded-lg border border-edge">
-            <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-medium text-fg-3 select-none hover:bg-zinc-50 dark:hover:bg-zinc-800/60">
+            <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-medium text-fg-3 select-none hover:bg-surface-soft">
               Model settings
             </summary>
             <div className="grid gap-4 border-t border-edge p-3 sm:grid-cols-2">

@@ -19,9 +19,9 @@ const REFRESH_MS = 1_500;
 
 const STATUS_STYLE: Record<AgentNode["status"], string> = {
   idle: "bg-surface-2 text-fg-soft",
-  queued: "bg-amber-100 text-warning dark:bg-amber-950",
-  streaming: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300",
-  failed: "bg-red-100 text-danger-strong dark:bg-red-950"
+  queued: "bg-warning-tint text-warning",
+  streaming: "bg-info-tint text-info",
+  failed: "bg-danger-tint text-danger-strong"
 };
 
 function bytes(n: number | null): string {
@@ -41,7 +41,7 @@ function budgetText(use: BudgetUse): string {
 
 function Budgets({ budget }: { budget: NonNullable<AgentTree["budget"]> }) {
   return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs text-zinc-600 tabular-nums dark:text-zinc-300">
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs text-fg-soft tabular-nums">
       <dt className="font-medium">Room budget</dt>
       <dd data-testid="room-budget">{budgetText(budget.room)}</dd>
       {budget.workspace && (

@@ -111,7 +111,7 @@ export function RoomSettingsDialog({
     >
       <form onSubmit={submit} noValidate className="flex min-h-full flex-col">
         {!loaded && !error ? (
-          <div className="flex flex-1 items-center justify-center py-16 text-zinc-500">
+          <div className="flex flex-1 items-center justify-center py-16 text-fg-muted">
             <Spinner label="Loading settings" />
           </div>
         ) : (
@@ -123,7 +123,7 @@ export function RoomSettingsDialog({
                   ["Input", formatCount(live.usage.inputTokens)],
                   ["Output", formatCount(live.usage.outputTokens)]
                 ].map(([label, value]) => (
-                  <div key={label} className="rounded-lg bg-zinc-50 px-3 py-2 dark:bg-zinc-800/60">
+                  <div key={label} className="rounded-lg bg-surface-soft px-3 py-2">
                     <div className="text-[11px] font-medium tracking-wide text-fg-muted uppercase">{label}</div>
                     <div className="text-base font-semibold text-fg tabular-nums">{value}</div>
                   </div>
@@ -210,7 +210,7 @@ export function RoomSettingsDialog({
                     step={0.1}
                     value={tempValue ?? 1}
                     onChange={(e) => setTemperature(e.target.value)}
-                    className={`flex-1 accent-indigo-600 ${tempValue === null ? "opacity-40" : ""}`}
+                    className={`flex-1 accent-accent ${tempValue === null ? "opacity-40" : ""}`}
                   />
                   <input
                     {...props}
@@ -246,9 +246,9 @@ export function RoomSettingsDialog({
             />
 
             <section className="rounded-lg border border-danger-line p-3">
-              <h3 className="text-sm font-semibold text-red-700 dark:text-red-400">Danger zone</h3>
+              <h3 className="text-sm font-semibold text-danger-strong">Danger zone</h3>
               <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
-                <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                <p className="text-sm text-fg-subtle">
                   Delete this room and all of its messages for everyone.
                 </p>
                 <Button size="sm" variant="secondary" onClick={onDelete} className="text-danger">

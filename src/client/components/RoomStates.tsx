@@ -9,7 +9,7 @@ export function MobileTopBar({ title }: { title: string }) {
   const ui = useAppUI();
   if (ui.isDesktop) return null;
   return (
-    <div className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200/80 px-2 dark:border-zinc-800">
+    <div className="flex h-14 shrink-0 items-center gap-2 border-b border-edge-quiet px-2">
       <IconButton
         label="Open sidebar"
         aria-expanded={ui.drawerOpen}
@@ -51,9 +51,9 @@ export function CenteredState({
 }
 
 const linkButton =
-  "inline-flex h-9 pointer-coarse:h-11 items-center gap-2 rounded-lg border border-edge-strong bg-surface px-3.5 text-sm font-medium text-zinc-800 shadow-xs hover:bg-surface-sunken dark:text-zinc-100";
+  "inline-flex h-9 pointer-coarse:h-11 items-center gap-2 rounded-lg border border-edge-strong bg-surface px-3.5 text-sm font-medium text-fg-control shadow-xs hover:bg-surface-sunken";
 const primaryButton =
-  "inline-flex h-9 pointer-coarse:h-11 cursor-pointer items-center gap-2 rounded-lg bg-accent px-3.5 text-sm font-medium text-white shadow-sm hover:bg-accent-line";
+  "inline-flex h-9 pointer-coarse:h-11 cursor-pointer items-center gap-2 rounded-lg bg-accent px-3.5 text-sm font-medium text-on-fill shadow-sm hover:bg-accent-line";
 
 export function RoomGone({ kind }: { kind: "deleted" | "not-found" }) {
   const ui = useAppUI();

@@ -103,11 +103,11 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
       >
         <span className="flex -space-x-1">
           {shown.map((u) => (
-            <Avatar key={u.name} name={u.name} size="sm" className="ring-2 ring-white dark:ring-zinc-950" />
+            <Avatar key={u.name} name={u.name} size="sm" className="ring-2 ring-background" />
           ))}
         </span>
         {unique.length > shown.length && (
-          <span className="text-xs font-medium text-zinc-500">+{unique.length - shown.length}</span>
+          <span className="text-xs font-medium text-fg-muted">+{unique.length - shown.length}</span>
         )}
       </button>
       <div
@@ -116,7 +116,7 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
         popover="auto"
         className="fixed inset-auto m-0 w-64 rounded-xl border border-edge bg-surface p-2 text-fg shadow-xl"
       >
-        <div className="flex items-center gap-2 px-2 pt-1 pb-2 text-xs font-medium tracking-wide text-zinc-500 uppercase">
+        <div className="flex items-center gap-2 px-2 pt-1 pb-2 text-xs font-medium tracking-wide text-fg-muted uppercase">
           <Users className="size-3.5" aria-hidden="true" /> In this room
         </div>
         <ul aria-label="People in this room">
@@ -127,7 +127,7 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
                 {u.name}
                 {u.self && <span className="text-fg-muted"> (you)</span>}
               </span>
-              {u.typing && <span className="text-xs text-zinc-500">typing…</span>}
+              {u.typing && <span className="text-xs text-fg-muted">typing…</span>}
             </li>
           ))}
         </ul>
@@ -159,7 +159,7 @@ function RoomHeader({
 }) {
   const ui = useAppUI();
   return (
-    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200/80 px-2 sm:px-4 dark:border-zinc-800">
+    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-edge-quiet px-2 sm:px-4">
       {!ui.isDesktop && (
         <IconButton
           label="Open sidebar"
@@ -176,13 +176,13 @@ function RoomHeader({
           <ConnectionBadge status={socket.status} />
           {state && (
             <>
-              <span aria-hidden="true" className="text-zinc-300 dark:text-zinc-600">
+              <span aria-hidden="true" className="text-edge-strong">
                 ·
               </span>
               <span className="truncate" title="The model answering in this room">
                 {state.offline ? "Offline model" : state.activeModel}
               </span>
-              <span aria-hidden="true" className="hidden text-zinc-300 sm:inline dark:text-zinc-600">
+              <span aria-hidden="true" className="hidden text-edge-strong sm:inline">
                 ·
               </span>
               <span
@@ -232,7 +232,7 @@ function ConversationSkeleton() {
             <div className="size-8 rounded-full bg-edge" />
             <div className="flex-1 space-y-2 pt-1">
               <div className="h-3 w-24 rounded bg-edge" />
-              <div className="h-3 rounded bg-zinc-200/70 dark:bg-zinc-800/70" style={{ width: `${w * 100}%` }} />
+              <div className="h-3 rounded bg-surface-3/70" style={{ width: `${w * 100}%` }} />
             </div>
           </div>
         ))}
@@ -316,7 +316,7 @@ function RoomConversation({
       {forking.error && (
         <p
           role="alert"
-          className="shrink-0 border-b border-red-200 bg-danger-bg px-4 py-1.5 text-xs text-danger-fg dark:border-red-900/50"
+          className="shrink-0 border-b border-danger-line bg-danger-bg px-4 py-1.5 text-xs text-danger-fg"
         >
           Could not fork: {forking.error}
         </p>
@@ -460,7 +460,7 @@ function RoomView({ roomId }: { roomId: string }) {
         onFind={() => setFinding((n) => n + 1)}
       />
       {state?.origin && (
-        <div className="flex shrink-0 items-center justify-center gap-1.5 border-b border-zinc-200/80 px-4 py-1 text-xs text-fg-muted dark:border-zinc-800">
+        <div className="flex shrink-0 items-center justify-center gap-1.5 border-b border-edge-quiet px-4 py-1 text-xs text-fg-muted">
           Forked from
           <Link
             className="font-medium text-accent-fg hover:underline"
@@ -471,7 +471,7 @@ function RoomView({ roomId }: { roomId: string }) {
         </div>
       )}
       {state?.offline && (
-        <div className="flex shrink-0 items-center justify-center gap-2 border-b border-amber-200/70 bg-amber-50 px-4 py-1.5 text-xs text-warning-fg dark:border-amber-900/40 dark:bg-amber-950/30">
+        <div className="flex shrink-0 items-center justify-center gap-2 border-b border-warning-line bg-warning-bg px-4 py-1.5 text-xs text-warning-fg">
           <CloudOff className="size-3.5 shrink-0" aria-hidden="true" />
           <span>
             <b className="font-semibold">Offline model.</b> No model provider is configured on the server, so a built-in

@@ -58,7 +58,7 @@ export function ShareViewerPage({ token }: { token: string }) {
   return (
     <main id="main" className="flex h-dvh min-w-0 flex-col bg-background text-foreground">
       {opening.kind === "loading" && (
-        <div className="flex flex-1 items-center justify-center text-zinc-400" aria-busy="true">
+        <div className="flex flex-1 items-center justify-center text-fg-faint" aria-busy="true">
           <Spinner label="Opening the shared room" />
         </div>
       )}
@@ -85,7 +85,7 @@ function SharedRoom({ token, view }: { token: string; view: ShareView }) {
   ];
   return (
     <>
-      <header className="flex h-14 shrink-0 items-center gap-3 border-b border-zinc-200/80 px-4 dark:border-zinc-800">
+      <header className="flex h-14 shrink-0 items-center gap-3 border-b border-edge-quiet px-4">
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-[15px] leading-5 font-semibold text-fg">{view.roomName}</h1>
           <p className="flex items-center gap-2 text-xs leading-4 text-fg-muted">
@@ -96,21 +96,21 @@ function SharedRoom({ token, view }: { token: string; view: ShareView }) {
             <span>{view.expiresAt ? `Link expires ${new Date(view.expiresAt).toLocaleString()}` : "Shared link"}</span>
           </p>
         </div>
-        <span className="inline-flex items-center gap-1.5 rounded-full bg-surface-2 px-2.5 py-1 text-xs font-medium text-zinc-700 dark:text-zinc-200">
+        <span className="inline-flex items-center gap-1.5 rounded-full bg-surface-2 px-2.5 py-1 text-xs font-medium text-fg-3">
           <Eye className="size-3.5" aria-hidden="true" />
           Read-only
         </span>
       </header>
       <Suspense
         fallback={
-          <div className="flex flex-1 items-center justify-center text-zinc-400" aria-busy="true">
+          <div className="flex flex-1 items-center justify-center text-fg-faint" aria-busy="true">
             <Spinner label="Loading messages" />
           </div>
         }
       >
         <SharedConversation token={token} view={view} socket={socket} />
       </Suspense>
-      <p className="shrink-0 border-t border-zinc-200/80 px-4 py-2 text-center text-xs text-fg-muted dark:border-zinc-800">
+      <p className="shrink-0 border-t border-edge-quiet px-4 py-2 text-center text-xs text-fg-muted">
         You are watching a shared room. Only its members can write here.
       </p>
     </>

@@ -53,8 +53,8 @@ const RoomRow = memo(function RoomRow({
           cn(
             "group block rounded-lg px-3 py-2 transition-colors pointer-coarse:pr-12",
             isActive
-              ? "bg-white shadow-xs ring-1 ring-zinc-900/5 dark:bg-zinc-800 dark:ring-white/5"
-              : "hover:bg-zinc-200/50 dark:hover:bg-zinc-800/50"
+              ? "bg-surface-raised shadow-xs ring-1 ring-hairline/50"
+              : "hover:bg-surface-3/50"
           )
         }
       >
@@ -80,7 +80,7 @@ const RoomRow = memo(function RoomRow({
           </span>
           {!!unread && (
             <span
-              className="shrink-0 rounded-full bg-indigo-600 px-1.5 text-[11px] leading-4 font-semibold text-white tabular-nums"
+              className="shrink-0 rounded-full bg-accent-fill px-1.5 text-[11px] leading-4 font-semibold text-on-fill tabular-nums"
               title={`${unread.toLocaleString()} unread of ${room.messageCount.toLocaleString()} messages`}
             >
               <span aria-hidden="true">{badgeCount(unread)}</span>
@@ -115,7 +115,7 @@ export function Sidebar({ className }: { className?: string }) {
     <aside className={cn("flex h-full flex-col bg-sidebar", className)} aria-label="Rooms sidebar">
       <div className="flex items-center gap-2 px-3 pt-3 pb-2">
         <div className="flex min-w-0 flex-1 items-center gap-2 pl-1">
-          <span className="flex size-7 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-sm">
+          <span className="flex size-7 items-center justify-center rounded-lg bg-brand text-on-fill shadow-sm">
             <svg
               viewBox="0 0 24 24"
               className="size-4"
@@ -154,7 +154,7 @@ export function Sidebar({ className }: { className?: string }) {
         <Button variant="primary" className="w-full justify-start" onClick={ui.openCreateRoom}>
           <MessageSquarePlus className="size-4" aria-hidden="true" />
           New room
-          <span aria-hidden="true" className="ml-auto hidden text-xs font-normal text-white md:inline">
+          <span aria-hidden="true" className="ml-auto hidden text-xs font-normal text-on-fill md:inline">
             Alt N
           </span>
         </Button>
@@ -163,7 +163,7 @@ export function Sidebar({ className }: { className?: string }) {
       <div className="px-3 pb-2">
         <div className="relative">
           <Search
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-zinc-400"
+            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-fg-faint"
             aria-hidden="true"
           />
           <label htmlFor="room-filter" className="sr-only">
@@ -187,7 +187,7 @@ export function Sidebar({ className }: { className?: string }) {
             }}
             placeholder="Search rooms and messages"
             autoComplete="off"
-            className="h-9 w-full rounded-lg border pointer-coarse:h-11 border-edge bg-surface pr-14 pl-8.5 text-sm text-fg placeholder:text-zinc-500 hover:border-edge-strong focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 focus:outline-none [&::-webkit-search-cancel-button]:hidden"
+            className="h-9 w-full rounded-lg border pointer-coarse:h-11 border-edge bg-surface pr-14 pl-8.5 text-sm text-fg placeholder:text-fg-muted hover:border-edge-strong focus:border-accent-line focus:ring-3 focus:ring-accent-line/20 focus:outline-none [&::-webkit-search-cancel-button]:hidden"
           />
           {query ? (
             <IconButton
@@ -213,7 +213,7 @@ export function Sidebar({ className }: { className?: string }) {
             {["a", "b", "c", "d", "e"].map((row) => (
               <li key={row} className="animate-pulse space-y-2 rounded-lg px-2 py-2.5">
                 <div className="h-3 w-2/3 rounded bg-edge" />
-                <div className="h-2.5 w-5/6 rounded bg-zinc-200/70 dark:bg-zinc-800/70" />
+                <div className="h-2.5 w-5/6 rounded bg-surface-3/70" />
               </li>
             ))}
           </ul>
@@ -242,11 +242,11 @@ export function Sidebar({ className }: { className?: string }) {
         <MessageSearchResults query={deferredQuery} onSelect={closeDrawer} />
       </nav>
 
-      <div className="flex items-center gap-1 border-t border-zinc-200/80 p-2 dark:border-zinc-800">
+      <div className="flex items-center gap-1 border-t border-edge-quiet p-2">
         <button
           type="button"
           onClick={ui.openDisplayName}
-          className="flex min-w-0 flex-1 cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 pointer-coarse:min-h-11 text-left hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"
+          className="flex min-w-0 flex-1 cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 pointer-coarse:min-h-11 text-left hover:bg-surface-3/50"
         >
           <Avatar name={displayName} size="sm" />
           <span className="min-w-0 flex-1">

@@ -31,13 +31,13 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
   const input = pretty(tool.input);
   const output = tool.state === "output-error" ? (tool.errorText ?? "") : pretty(tool.output);
   return (
-    <details className="group my-2 max-w-full overflow-hidden rounded-lg border border-edge bg-zinc-50/70 text-[13px] dark:bg-zinc-900/60">
-      <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-1.5 text-fg-soft select-none hover:bg-zinc-100 dark:hover:bg-zinc-800/70 [&::-webkit-details-marker]:hidden">
+    <details className="group my-2 max-w-full overflow-hidden rounded-lg border border-edge bg-surface-well text-[13px]">
+      <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-1.5 text-fg-soft select-none hover:bg-surface-2 [&::-webkit-details-marker]:hidden">
         <ChevronRight className="size-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden="true" />
-        <Wrench className="size-3.5 shrink-0 text-zinc-400" aria-hidden="true" />
+        <Wrench className="size-3.5 shrink-0 text-fg-faint" aria-hidden="true" />
         <span className="truncate">
           {LABELS[tool.name] ?? "Used a tool"}{" "}
-          <code className="rounded bg-zinc-200/70 px-1 py-px font-mono text-[12px] text-fg-3 dark:bg-zinc-800">
+          <code className="rounded bg-surface-3/70 px-1 py-px font-mono text-[12px] text-fg-3">
             {tool.name}
           </code>
         </span>
@@ -46,7 +46,7 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
             "ml-auto inline-flex shrink-0 items-center gap-1 text-xs",
             s.tone === "ok" && "text-success",
             s.tone === "error" && "text-danger",
-            s.tone === "busy" && "text-zinc-500"
+            s.tone === "busy" && "text-fg-muted"
           )}
         >
           {s.tone === "busy" && <Spinner className="[&_svg]:size-3" />}
@@ -58,23 +58,23 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
       <div className="space-y-2 border-t border-edge px-3 py-2">
         {input && input !== "{}" && (
           <div>
-            <div className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">Input</div>
-            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-white p-2 font-mono text-xs whitespace-pre-wrap text-fg-2 dark:bg-zinc-950">
+            <div className="mb-1 text-[11px] font-medium tracking-wide text-fg-muted uppercase">Input</div>
+            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-field p-2 font-mono text-xs whitespace-pre-wrap text-fg-2">
               {input}
             </pre>
           </div>
         )}
         {output && (
           <div>
-            <div className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">
+            <div className="mb-1 text-[11px] font-medium tracking-wide text-fg-muted uppercase">
               {tool.state === "output-error" ? "Error" : "Result"}
             </div>
-            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-white p-2 font-mono text-xs whitespace-pre-wrap text-fg-2 dark:bg-zinc-950">
+            <pre className="thin-scrollbar max-h-60 overflow-auto rounded-md bg-field p-2 font-mono text-xs whitespace-pre-wrap text-fg-2">
               {output}
             </pre>
           </div>
         )}
-        {!output && s.tone === "busy" && <p className="text-xs text-zinc-500">Waiting for the result…</p>}
+        {!output && s.tone === "busy" && <p className="text-xs text-fg-muted">Waiting for the result…</p>}
       </div>
     </details>
   );

@@ -15,6 +15,11 @@ import { Dialog } from "./ui/Dialog";
 import { ErrorNotice } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
+/*
+ * A chart's categorical palette, one hue per kind of span: raw palette
+ * classes on purpose (these are data colours, not UI roles, and appear
+ * nowhere else), legible on both themes' surfaces.
+ */
 const BAR: Record<TraceSpan["kind"], string> = {
   request: "bg-zinc-400 dark:bg-zinc-500",
   queue: "bg-amber-400",
@@ -74,7 +79,7 @@ function TraceWaterfall({
               ["First token", ms(waterfall.timeToFirstTokenMs)],
               ["Tokens/s", waterfall.tokensPerSecond === null ? "—" : waterfall.tokensPerSecond.toFixed(1)]
             ].map(([label, value]) => (
-              <div key={label} className="rounded-md bg-zinc-50 px-2 py-1.5 dark:bg-zinc-800/60">
+              <div key={label} className="rounded-md bg-surface-soft px-2 py-1.5">
                 <dt className="text-fg-muted">{label}</dt>
                 <dd className="font-medium tabular-nums text-fg" data-figure={label}>
                   {value}
@@ -101,8 +106,8 @@ function TraceWaterfall({
                       className={cn(
                         "ml-1 rounded px-1 text-[10px]",
                         span.status === "error"
-                          ? "bg-red-100 text-danger-strong dark:bg-red-950"
-                          : "bg-amber-100 text-warning dark:bg-amber-950"
+                          ? "bg-danger-tint text-danger-strong"
+                          : "bg-warning-tint text-warning"
                       )}
                     >
                       {span.errorCode ?? span.status}

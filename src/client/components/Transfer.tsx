@@ -12,7 +12,7 @@ import { roomPath } from "../lib/routes";
 import { Button, IconButton } from "./ui/Button";
 
 const menuItem =
-  "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-zinc-800 hover:bg-surface-2 dark:text-zinc-100";
+  "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-fg-control hover:bg-surface-2";
 
 /** The room header's export menu. */
 export function ExportMenu({ roomId }: { roomId: string }) {
@@ -104,7 +104,7 @@ export function ImportButton() {
         <a
           href="/api/export"
           download
-          className="inline-flex h-9 items-center gap-2 rounded-lg px-3 text-sm font-medium text-zinc-700 hover:bg-surface-2 dark:text-zinc-200"
+          className="inline-flex h-9 items-center gap-2 rounded-lg px-3 text-sm font-medium text-fg-3 hover:bg-surface-2"
         >
           <Download className="size-4" aria-hidden="true" />
           Export all rooms
@@ -126,11 +126,11 @@ export function ImportButton() {
           max={1}
         />
       )}
-      {progress === 1 && <span className="text-xs text-zinc-500">Creating rooms…</span>}
+      {progress === 1 && <span className="text-xs text-fg-muted">Creating rooms…</span>}
       {message && (
         <p
           role={message.error ? "alert" : "status"}
-          className={message.error ? "text-sm text-danger-strong" : "text-sm text-emerald-700 dark:text-emerald-300"}
+          className={message.error ? "text-sm text-danger-strong" : "text-sm text-success"}
         >
           {message.text}
         </p>

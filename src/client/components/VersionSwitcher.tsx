@@ -61,7 +61,7 @@ export function VersionSwitcher({ messageId, version }: { messageId: string; ver
         <section
           aria-label={`Version ${shown} of ${total}`}
           data-earlier-version
-          className="mt-1 rounded-lg border border-zinc-200 bg-zinc-50 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          className="mt-1 rounded-lg border border-edge-raised bg-surface-well p-2 text-sm"
         >
           <p className="mb-1 text-xs font-medium text-fg-soft">
             Earlier version {shown} of {total}, kept as it was

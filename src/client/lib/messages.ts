@@ -108,7 +108,11 @@ export class MessageIdentityCache {
   }
 }
 
-/** Stable, pleasant colour per name (for avatars): dark enough for white initials at WCAG AA. */
+/**
+ * Stable, pleasant colour per name (for avatars): dark enough for white
+ * initials at WCAG AA. Raw palette classes on purpose: twelve categorical
+ * hues that tell people apart, the same on both themes, not UI roles.
+ */
 const AVATAR_COLORS = [
   "bg-rose-700",
   "bg-orange-700",

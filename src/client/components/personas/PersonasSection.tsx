@@ -112,7 +112,7 @@ export function PersonasSection({
       <div className="flex items-center justify-between gap-2">
         <h3 id="personas-heading" className="text-sm font-semibold text-fg">
           Personas{" "}
-          <span className="font-normal text-zinc-500">
+          <span className="font-normal text-fg-muted">
             ({personas.length}/{MAX_PERSONAS_PER_ROOM})
           </span>
         </h3>
@@ -133,7 +133,7 @@ export function PersonasSection({
             <li key={p.id} className="flex items-center gap-2 py-1.5" data-persona={p.name}>
               <span className="size-3 shrink-0 rounded-full" style={{ backgroundColor: p.colour }} aria-hidden="true" />
               <span className="min-w-0 flex-1 truncate text-sm font-medium">@{p.name}</span>
-              <span className="truncate text-xs text-zinc-500">{p.model ?? "room model"}</span>
+              <span className="truncate text-xs text-fg-muted">{p.model ?? "room model"}</span>
               <Button
                 type="button"
                 size="sm"
@@ -163,7 +163,7 @@ export function PersonasSection({
       )}
 
       {draft && (
-        <fieldset className="space-y-3 rounded-md bg-zinc-50 p-3 dark:bg-zinc-900" aria-label="Persona editor">
+        <fieldset className="space-y-3 rounded-md bg-surface-well p-3" aria-label="Persona editor">
           <div className="flex gap-2">
             <Field label="Name" className="flex-1" hint="One word, used as @Name.">
               {(props) => (

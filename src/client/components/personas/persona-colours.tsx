@@ -31,7 +31,7 @@ export function PersonaAvatar({ persona }: { persona: PersonaRef }) {
   return (
     <span
       aria-hidden="true"
-      className="inline-flex size-8 shrink-0 items-center justify-center rounded-full text-white shadow-sm"
+      className="inline-flex size-8 shrink-0 items-center justify-center rounded-full text-on-fill shadow-sm"
       style={{ backgroundColor: colour }}
     >
       <Bot className="size-4" />

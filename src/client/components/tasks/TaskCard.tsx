@@ -57,11 +57,11 @@ function stepsOf(parts: readonly TaskRunPart[]): number {
 
 function WorkPart({ part }: { part: TaskRunPart }) {
   if (part.type === "text") {
-    return part.text ? <p className="whitespace-pre-wrap text-zinc-800 dark:text-zinc-200">{part.text}</p> : null;
+    return part.text ? <p className="whitespace-pre-wrap text-fg-2">{part.text}</p> : null;
   }
   if (part.type.startsWith("tool-")) {
     return (
-      <p className="text-zinc-500 dark:text-zinc-400">
+      <p className="text-fg-muted">
         Used <code className="font-mono text-[12px]">{part.type.slice("tool-".length)}</code>
       </p>
     );
@@ -88,36 +88,36 @@ export const TaskCard = memo(function TaskCard({ tool }: { tool: ToolPartView })
     <section
       aria-label="Delegated task"
       data-task-status={status.label}
-      className="my-2 max-w-full overflow-hidden rounded-lg border border-indigo-200 bg-indigo-50/40 text-[13px] dark:border-indigo-900/60 dark:bg-indigo-950/20"
+      className="my-2 max-w-full overflow-hidden rounded-lg border border-accent-edge bg-accent-bg/40 text-[13px]"
     >
       <div className="flex items-start gap-2 px-3 py-2">
-        <Waypoints className="mt-0.5 size-3.5 shrink-0 text-indigo-500" aria-hidden="true" />
+        <Waypoints className="mt-0.5 size-3.5 shrink-0 text-accent-line" aria-hidden="true" />
         <div className="min-w-0 flex-1">
-          <p className="font-medium text-zinc-800 dark:text-zinc-100">
+          <p className="font-medium text-fg-control">
             {input.background === true ? "Background task" : "Delegated task"}
           </p>
-          <p className="line-clamp-3 break-words text-zinc-600 dark:text-zinc-300">{asked}</p>
+          <p className="line-clamp-3 break-words text-fg-soft">{asked}</p>
         </div>
         <span
           className={cn(
             "inline-flex shrink-0 items-center gap-1 text-xs",
-            status.tone === "ok" && "text-emerald-700 dark:text-emerald-400",
-            status.tone === "error" && "text-red-700 dark:text-red-400",
-            status.tone === "stopped" && "text-amber-700 dark:text-amber-400",
-            status.tone === "busy" && "text-zinc-600 dark:text-zinc-300"
+            status.tone === "ok" && "text-success",
+            status.tone === "error" && "text-danger-strong",
+            status.tone === "stopped" && "text-warning",
+            status.tone === "busy" && "text-fg-soft"
           )}
         >
           {status.tone === "busy" && <Spinner className="[&_svg]:size-3" />}
           {status.tone === "ok" && <Check className="size-3.5" aria-hidden="true" />}
           {status.tone === "error" && <AlertTriangle className="size-3.5" aria-hidden="true" />}
           <span role="status">{status.label}</span>
-          {steps > 0 && <span className="text-zinc-500">· {steps === 1 ? "1 step" : `${steps} steps`}</span>}
+          {steps > 0 && <span className="text-fg-muted">· {steps === 1 ? "1 step" : `${steps} steps`}</span>}
         </span>
         {run?.status === "running" && (
           <button
             type="button"
             onClick={() => stop(run.runId)}
-            className="inline-flex min-h-8 shrink-0 cursor-pointer items-center gap-1 rounded-md border border-zinc-300 bg-white px-2 text-xs text-zinc-800 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+            className="inline-flex min-h-8 shrink-0 cursor-pointer items-center gap-1 rounded-md border border-edge-strong bg-surface px-2 text-xs text-fg-control hover:bg-surface-2"
           >
             <Square className="size-3 fill-current" aria-hidden="true" />
             Stop task
@@ -125,8 +125,8 @@ export const TaskCard = memo(function TaskCard({ tool }: { tool: ToolPartView })
         )}
       </div>
       {work.length > 0 && (
-        <details className="group border-t border-indigo-100 dark:border-indigo-900/40">
-          <summary className="flex cursor-pointer list-none items-center gap-1.5 px-3 py-1.5 text-zinc-600 select-none hover:bg-indigo-50 dark:text-zinc-300 dark:hover:bg-indigo-950/40 [&::-webkit-details-marker]:hidden">
+        <details className="group border-t border-accent-edge">
+          <summary className="flex cursor-pointer list-none items-center gap-1.5 px-3 py-1.5 text-fg-soft select-none hover:bg-accent-bg [&::-webkit-details-marker]:hidden">
             <ChevronRight className="size-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden="true" />
             The task's work
           </summary>
@@ -139,11 +139,11 @@ export const TaskCard = memo(function TaskCard({ tool }: { tool: ToolPartView })
         </details>
       )}
       {(ending || result) && (
-        <div className="border-t border-indigo-100 px-3 py-2 dark:border-indigo-900/40">
+        <div className="border-t border-accent-edge px-3 py-2">
           {ending ? (
-            <p className="text-red-700 dark:text-red-400">{ending}</p>
+            <p className="text-danger-strong">{ending}</p>
           ) : (
-            <p className="line-clamp-6 whitespace-pre-wrap text-zinc-800 dark:text-zinc-200">{result}</p>
+            <p className="line-clamp-6 whitespace-pre-wrap text-fg-2">{result}</p>
           )}
         </div>
       )}

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { HTMLAttributes, ReactNode } from "react";
 import { cn } from "../../lib/cn";
 
 const toneClass = {
@@ -10,25 +10,35 @@ const toneClass = {
 /**
  * A boxed notice in one of three tones. Errors interrupt (`role="alert"`);
  * warnings and information do not, so callers pick the role that fits
- * (`note` for a fixed fact, `status` for something that changed).
+ * (`note` for a fixed fact, `status` for something that changed, null where
+ * the room's status region already speaks for it). `action` sits at the end
+ * (Retry, Dismiss).
  */
 export function Alert({
   tone,
   icon,
+  action,
   role = tone === "error" ? "alert" : undefined,
   className,
-  children
-}: {
+  children,
+  ...rest
+}: Omit<HTMLAttributes<HTMLDivElement>, "role"> & {
   tone: keyof typeof toneClass;
   icon?: ReactNode;
-  role?: "alert" | "status" | "note";
+  action?: ReactNode;
+  role?: "alert" | "status" | "note" | null;
   className?: string;
   children: ReactNode;
 }) {
   return (
-    <div role={role} className={cn("flex gap-2 rounded-lg border px-3 py-2 text-sm", toneClass[tone], className)}>
+    <div
+      {...rest}
+      role={role ?? undefined}
+      className={cn("flex gap-2 rounded-lg border px-3 py-2 text-sm", toneClass[tone], className)}
+    >
       {icon}
-      <div className="min-w-0 flex-1">{children}</div>
+      <div className="min-w-0 flex-1 break-words">{children}</div>
+      {action}
     </div>
   );
 }

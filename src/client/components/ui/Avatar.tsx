@@ -18,7 +18,7 @@ export function Avatar({
       // button's visible label that its accessible name does not contain.
       data-initials={initials(name)}
       className={cn(
-        "inline-flex shrink-0 items-center justify-center rounded-full font-semibold text-white select-none before:content-[attr(data-initials)]",
+        "inline-flex shrink-0 items-center justify-center rounded-full font-semibold text-on-fill select-none before:content-[attr(data-initials)]",
         avatarColor(name),
         size === "xs" && "size-5 text-[9px]",
         size === "sm" && "size-7 text-[11px]",
@@ -34,7 +34,7 @@ export function AssistantAvatar({ className }: { className?: string }) {
     <span
       aria-hidden="true"
       className={cn(
-        "inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-sm",
+        "inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-brand text-on-fill shadow-sm",
         className
       )}
     >

@@ -1,16 +1,15 @@
 import { type ButtonHTMLAttributes, forwardRef } from "react";
 import { cn } from "../../lib/cn";
 
-type Variant = "primary" | "secondary" | "ghost" | "danger" | "subtle";
+type Variant = "primary" | "secondary" | "ghost" | "danger";
 type Size = "sm" | "md";
 
 const VARIANTS: Record<Variant, string> = {
-  primary: "bg-accent text-white shadow-sm hover:bg-accent-line active:bg-indigo-700 dark:active:bg-indigo-600",
+  primary: "bg-accent text-on-fill shadow-sm hover:bg-accent-line active:bg-accent-press",
   secondary:
-    "border border-edge-strong bg-surface text-zinc-800 shadow-xs hover:bg-surface-sunken active:bg-zinc-100 dark:text-zinc-100",
-  ghost: "text-fg-3 hover:bg-surface-2 active:bg-zinc-200 dark:active:bg-zinc-700",
-  subtle: "bg-surface-2 text-zinc-800 hover:bg-zinc-200 active:bg-zinc-300 dark:text-zinc-100 dark:hover:bg-zinc-700",
-  danger: "bg-red-600 text-white shadow-sm hover:bg-red-500 active:bg-red-700 dark:bg-red-600 dark:hover:bg-red-500"
+    "border border-edge-strong bg-surface text-fg-control shadow-xs hover:bg-surface-sunken active:bg-surface-2",
+  ghost: "text-fg-3 hover:bg-surface-2 active:bg-surface-press",
+  danger: "bg-danger-fill text-on-fill shadow-sm hover:bg-danger-fill-hover active:bg-danger-fill-press"
 };
 
 const SIZES: Record<Size, string> = {
@@ -61,10 +60,10 @@ export const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(functio
       aria-label={label}
       title={title ?? label}
       className={cn(
-        "inline-flex shrink-0 cursor-pointer items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-surface-2 hover:text-fg active:bg-zinc-200 disabled:cursor-not-allowed disabled:opacity-40 dark:active:bg-zinc-700",
+        "inline-flex shrink-0 cursor-pointer items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-surface-2 hover:text-fg active:bg-surface-press disabled:cursor-not-allowed disabled:opacity-40",
         size === "sm" ? "size-7 [&_svg]:size-3.5" : "size-9 [&_svg]:size-[18px]",
         "pointer-coarse:size-11",
-        tone === "danger" && "hover:bg-red-50 hover:text-danger dark:hover:bg-red-950/50",
+        tone === "danger" && "hover:bg-danger-bg hover:text-danger",
         className
       )}
       {...props}

@@ -68,12 +68,12 @@ export function Dialog({ open, onClose, title, description, children, className,
       {open && (
         <div
           className={cn(
-            "flex w-full flex-col overflow-hidden bg-surface shadow-2xl ring-1 ring-zinc-900/10 dark:ring-white/10",
+            "flex w-full flex-col overflow-hidden bg-surface shadow-2xl ring-1 ring-hairline",
             variant === "center" && "max-h-[85dvh] animate-pop-in rounded-2xl",
             variant === "sheet" && "h-full animate-fade-in"
           )}
         >
-          <header className="flex items-start gap-3 border-b border-zinc-200/70 px-5 pt-4 pb-3.5 dark:border-zinc-800">
+          <header className="flex items-start gap-3 border-b border-edge-quiet px-5 pt-4 pb-3.5">
             <div className="min-w-0 flex-1">
               <h2 id={titleId} className="text-base font-semibold tracking-tight">
                 {title}
@@ -104,7 +104,7 @@ export function DialogFooter({ children, className }: { children: ReactNode; cla
   return (
     <div
       className={cn(
-        "sticky bottom-0 flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200/70 bg-surface px-5 py-3.5 dark:border-zinc-800",
+        "sticky bottom-0 flex flex-wrap items-center justify-end gap-2 border-t border-edge-quiet bg-surface px-5 py-3.5",
         className
       )}
     >

@@ -3,7 +3,7 @@ import { cn } from "../../lib/cn";
 import { Alert } from "./Alert";
 
 export const inputClass =
-  "block w-full rounded-lg border border-edge-strong bg-white px-3 py-2 text-sm text-fg shadow-xs transition-colors placeholder:text-zinc-500 hover:border-zinc-400 focus:border-accent-line focus:ring-3 focus:ring-indigo-500/20 focus:outline-none disabled:opacity-60 aria-invalid:border-red-500 dark:bg-zinc-950 dark:placeholder:text-zinc-500 dark:hover:border-zinc-600";
+  "block w-full rounded-lg border border-edge-strong bg-field px-3 py-2 text-sm text-fg shadow-xs transition-colors placeholder:text-fg-muted hover:border-edge-hover focus:border-accent-line focus:ring-3 focus:ring-accent-line/20 focus:outline-none disabled:opacity-60 aria-invalid:border-danger";
 
 export function Field({
   label,
