@@ -1,40 +1,15 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
 import { normalizeDisplayName, useDisplayName } from "../hooks/use-display-name";
-import { errorMessage } from "../lib/api";
+import { usePendingAction } from "../hooks/use-pending-action";
 import { useAuth } from "./AuthGate";
 import { Avatar } from "./ui/Avatar";
-import { Button } from "./ui/Button";
-import { Dialog, DialogFooter } from "./ui/Dialog";
+import { Dialog, DialogActions } from "./ui/Dialog";
 import { Field, inputClass, Kbd } from "./ui/Field";
 
 export function DisplayNameDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [name, setName] = useDisplayName();
   const { user } = useAuth();
-  const [draft, setDraft] = useState(name);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  useEffect(() => {
-    if (open) {
-      setDraft(name);
-      setError(null);
-    }
-  }, [open, name]);
-  const normalized = normalizeDisplayName(draft);
   const fixed = user.kind !== "user";
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!normalized || fixed) return;
-    setPending(true);
-    try {
-      await setName(normalized);
-      onClose();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setPending(false);
-    }
-  };
   return (
     <Dialog
       open={open}
@@ -46,39 +21,47 @@ export function DisplayNameDialog({ open, onClose }: { open: boolean; onClose: (
           : "Shown on your messages and in the list of people in a room."
       }
     >
-      <form onSubmit={submit} noValidate>
-        <div className="flex items-end gap-3 px-5 py-4">
-          <Avatar name={normalized || "?"} className="mb-1 size-9 text-sm" />
-          <Field
-            label="Display name"
-            className="flex-1"
-            error={draft && !normalized ? "Use at least one letter." : error}
-          >
-            {(props) => (
-              <input
-                {...props}
-                data-autofocus
-                onFocus={(e) => e.currentTarget.select()}
-                value={draft}
-                readOnly={fixed}
-                maxLength={MAX_AUTHOR_LENGTH}
-                onChange={(e) => setDraft(e.target.value)}
-                className={inputClass}
-                autoComplete="nickname"
-              />
-            )}
-          </Field>
-        </div>
-        <DialogFooter>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" disabled={!normalized || fixed || pending}>
-            Save
-          </Button>
-        </DialogFooter>
-      </form>
+      <DisplayNameForm fixed={fixed} onClose={onClose} />
     </Dialog>
+  );
+}
+
+/** Mounted each time the dialog opens (see Dialog), so the draft starts from the current name. */
+function DisplayNameForm({ fixed, onClose }: { fixed: boolean; onClose: () => void }) {
+  const [name, setName] = useDisplayName();
+  const [draft, setDraft] = useState(name);
+  const { pending, error, run } = usePendingAction();
+  const normalized = normalizeDisplayName(draft);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!normalized || fixed) return;
+    await run(async () => {
+      await setName(normalized);
+      onClose();
+    });
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <div className="flex items-end gap-3 px-5 py-4">
+        <Avatar name={normalized || "?"} className="mb-1 size-9 text-sm" />
+        <Field label="Display name" className="flex-1" error={draft && !normalized ? "Use at least one letter." : error}>
+          {(props) => (
+            <input
+              {...props}
+              data-autofocus
+              onFocus={(e) => e.currentTarget.select()}
+              value={draft}
+              readOnly={fixed}
+              maxLength={MAX_AUTHOR_LENGTH}
+              onChange={(e) => setDraft(e.target.value)}
+              className={inputClass}
+              autoComplete="nickname"
+            />
+          )}
+        </Field>
+      </div>
+      <DialogActions label="Save" onCancel={onClose} pending={pending} disabled={!normalized || fixed} />
+    </form>
   );
 }
 

@@ -43,6 +43,20 @@ export function ShareDialog({
   open: boolean;
   onClose: () => void;
 }) {
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Share room"
+      description={`Anyone with a link can watch “${roomName}” live, read-only, without signing in.`}
+    >
+      <SharePanel roomId={roomId} />
+    </Dialog>
+  );
+}
+
+/** Mounted each time the dialog opens (see Dialog): it asks for the room's links afresh then. */
+function SharePanel({ roomId }: { roomId: string }) {
   const [shares, setShares] = useState<ShareLink[] | null>(null);
   const [lifetime, setLifetime] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -57,10 +71,8 @@ export function ShareDialog({
   }, [roomId]);
 
   useEffect(() => {
-    if (!open) return;
-    setError(null);
     void refresh();
-  }, [open, refresh]);
+  }, [refresh]);
 
   async function create() {
     setBusy(true);
@@ -87,74 +99,67 @@ export function ShareDialog({
   }
 
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      title="Share room"
-      description={`Anyone with a link can watch “${roomName}” live, read-only, without signing in.`}
-    >
-      <div className="space-y-5 px-5 py-4">
-        <div className="flex flex-wrap items-end gap-2">
-          <Field label="Link works" className="min-w-40 flex-1">
-            {(props) => (
-              <select
-                {...props}
-                className={inputClass}
-                value={lifetime}
-                onChange={(event) => setLifetime(Number(event.target.value))}
-              >
-                {LIFETIMES.map((option, index) => (
-                  <option key={option.label} value={index}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Button variant="primary" onClick={() => void create()} disabled={busy}>
-            {busy ? "Creating…" : "Create link"}
-          </Button>
-        </div>
-        {error && <ErrorNotice>{error}</ErrorNotice>}
-        <section aria-labelledby="share-links-heading">
-          <h3 id="share-links-heading" className="mb-2 text-sm font-medium text-fg-2">
-            Active links
-          </h3>
-          {shares === null ? (
-            <p className="text-sm text-fg-muted">Loading…</p>
-          ) : shares.length === 0 ? (
-            <p className="text-sm text-fg-muted">No links yet.</p>
-          ) : (
-            <ul className="space-y-2" aria-label="Active share links">
-              {shares.map((share) => (
-                <li
-                  key={share.id}
-                  data-share-id={share.id}
-                  className="flex items-center gap-2 rounded-lg border border-edge px-3 py-2"
-                >
-                  <div className="min-w-0 flex-1">
-                    <input
-                      readOnly
-                      aria-label="Share link"
-                      value={absolute(share.path)}
-                      onFocus={(event) => event.currentTarget.select()}
-                      className="w-full truncate bg-transparent font-mono text-xs text-fg-2 focus:outline-none"
-                    />
-                    <p className="text-xs text-fg-muted">
-                      By {share.createdBy.name} ·{" "}
-                      {share.expiresAt ? `expires ${fullDateTime(share.expiresAt)}` : "until revoked"}
-                    </p>
-                  </div>
-                  <CopyButton text={absolute(share.path)} label="Copy share link" />
-                  <IconButton size="sm" tone="danger" label="Revoke link" onClick={() => void revoke(share)}>
-                    <Trash2 />
-                  </IconButton>
-                </li>
+    <div className="space-y-5 px-5 py-4">
+      <div className="flex flex-wrap items-end gap-2">
+        <Field label="Link works" className="min-w-40 flex-1">
+          {(props) => (
+            <select
+              {...props}
+              className={inputClass}
+              value={lifetime}
+              onChange={(event) => setLifetime(Number(event.target.value))}
+            >
+              {LIFETIMES.map((option, index) => (
+                <option key={option.label} value={index}>
+                  {option.label}
+                </option>
               ))}
-            </ul>
+            </select>
           )}
-        </section>
+        </Field>
+        <Button variant="primary" onClick={() => void create()} disabled={busy}>
+          {busy ? "Creating…" : "Create link"}
+        </Button>
       </div>
-    </Dialog>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <section aria-labelledby="share-links-heading">
+        <h3 id="share-links-heading" className="mb-2 text-sm font-medium text-fg-2">
+          Active links
+        </h3>
+        {shares === null ? (
+          <p className="text-sm text-fg-muted">Loading…</p>
+        ) : shares.length === 0 ? (
+          <p className="text-sm text-fg-muted">No links yet.</p>
+        ) : (
+          <ul className="space-y-2" aria-label="Active share links">
+            {shares.map((share) => (
+              <li
+                key={share.id}
+                data-share-id={share.id}
+                className="flex items-center gap-2 rounded-lg border border-edge px-3 py-2"
+              >
+                <div className="min-w-0 flex-1">
+                  <input
+                    readOnly
+                    aria-label="Share link"
+                    value={absolute(share.path)}
+                    onFocus={(event) => event.currentTarget.select()}
+                    className="w-full truncate bg-transparent font-mono text-xs text-fg-2 focus:outline-none"
+                  />
+                  <p className="text-xs text-fg-muted">
+                    By {share.createdBy.name} ·{" "}
+                    {share.expiresAt ? `expires ${fullDateTime(share.expiresAt)}` : "until revoked"}
+                  </p>
+                </div>
+                <CopyButton text={absolute(share.path)} label="Copy share link" />
+                <IconButton size="sm" tone="danger" label="Revoke link" onClick={() => void revoke(share)}>
+                  <Trash2 />
+                </IconButton>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
   );
 }

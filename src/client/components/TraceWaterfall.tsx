@@ -48,10 +48,9 @@ function TraceWaterfall({
   const [spans, setSpans] = useState<TraceSpan[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  // Mounted only while open (TraceButton), so this asks once per opening.
   useEffect(() => {
-    if (!open) return;
     let cancelled = false;
-    setError(null);
     api
       .getTrace(roomId, traceId)
       .then((trace) => {
@@ -63,7 +62,7 @@ function TraceWaterfall({
     return () => {
       cancelled = true;
     };
-  }, [open, roomId, traceId]);
+  }, [roomId, traceId]);
 
   const waterfall = spans ? layoutWaterfall(spans) : null;
   return (

@@ -1,11 +1,17 @@
 /**
  * Modal dialog on the native <dialog> element: focus is trapped and
  * restored by the browser, Esc closes it, the page behind is inert.
+ *
+ * The children mount when the dialog opens and unmount when it closes, so a
+ * form inside starts from its props every time it opens: keep a form's state
+ * in a component rendered as the dialog's child (initial state from props),
+ * never in an effect that copies props into state on open.
  */
 import { X } from "lucide-react";
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { cn } from "../../lib/cn";
-import { IconButton } from "./Button";
+import { Button, IconButton } from "./Button";
+import { Spinner } from "./Spinner";
 
 export interface DialogProps {
   open: boolean;
@@ -100,7 +106,7 @@ export function Dialog({ open, onClose, title, description, children, className,
   );
 }
 
-export function DialogFooter({ children, className }: { children: ReactNode; className?: string }) {
+function DialogFooter({ children, className }: { children: ReactNode; className?: string }) {
   return (
     <div
       className={cn(
@@ -110,5 +116,46 @@ export function DialogFooter({ children, className }: { children: ReactNode; cla
     >
       {children}
     </div>
+  );
+}
+
+/**
+ * The usual footer: Cancel, then the dialog's one action, which shows a
+ * spinner while it runs. Without `onAction` the action submits the form the
+ * footer sits in.
+ */
+export function DialogActions({
+  label,
+  onCancel,
+  onAction,
+  pending = false,
+  disabled = false,
+  tone = "primary",
+  autoFocusCancel = false
+}: {
+  label: string;
+  onCancel: () => void;
+  onAction?: () => void;
+  pending?: boolean;
+  disabled?: boolean;
+  tone?: "primary" | "danger";
+  /** Destructive dialogs start on Cancel. */
+  autoFocusCancel?: boolean;
+}) {
+  return (
+    <DialogFooter>
+      <Button variant="ghost" onClick={onCancel} data-autofocus={autoFocusCancel || undefined}>
+        Cancel
+      </Button>
+      <Button
+        variant={tone}
+        type={onAction ? "button" : "submit"}
+        onClick={onAction}
+        disabled={pending || disabled}
+      >
+        {pending && <Spinner className="[&_svg]:size-3.5" />}
+        {label}
+      </Button>
+    </DialogFooter>
   );
 }

@@ -1,0 +1,182 @@
+/**
+ * The room's settings fields, shared by the new-room dialog and the room
+ * settings panel: the same rules, labels and limits in both.
+ */
+import {
+  MAX_MODEL_NAME_LENGTH,
+  MAX_ROOM_NAME_LENGTH,
+  MAX_SYSTEM_PROMPT_LENGTH,
+  MAX_TEMPERATURE,
+  MIN_TEMPERATURE
+} from "../../shared/constants";
+import type { InputHTMLAttributes, ReactNode } from "react";
+import { Button } from "./ui/Button";
+import { Field, inputClass } from "./ui/Field";
+
+const MODEL_PATTERN = /^[\w.:/@-]+$/;
+
+export function validateRoomName(name: string): string | null {
+  const trimmed = name.trim();
+  if (!trimmed) return "Give the room a name.";
+  if (trimmed.length > MAX_ROOM_NAME_LENGTH) return `Use at most ${MAX_ROOM_NAME_LENGTH} characters.`;
+  return null;
+}
+
+function validateModel(model: string): string | null {
+  const trimmed = model.trim();
+  if (!trimmed) return null;
+  if (trimmed.length > MAX_MODEL_NAME_LENGTH) return `Use at most ${MAX_MODEL_NAME_LENGTH} characters.`;
+  if (!MODEL_PATTERN.test(trimmed)) return "Letters, digits and . : / @ _ - only.";
+  return null;
+}
+
+function validateTemperature(raw: string): string | null {
+  if (raw.trim() === "") return null;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < MIN_TEMPERATURE || value > MAX_TEMPERATURE) {
+    return `Between ${MIN_TEMPERATURE} and ${MAX_TEMPERATURE}, or empty for the default.`;
+  }
+  return null;
+}
+
+/** The room's name; `input` adds what a dialog wants of the box (autofocus, a placeholder, limits). */
+export function RoomNameField({
+  label = "Name",
+  value,
+  onChange,
+  error,
+  counter,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange"> & {
+  label?: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+  counter?: ReactNode;
+}) {
+  return (
+    <Field label={label} error={error} counter={counter}>
+      {(props) => (
+        <input
+          {...input}
+          {...props}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          className={inputClass}
+          autoComplete="off"
+        />
+      )}
+    </Field>
+  );
+}
+
+interface TextFieldProps {
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+}
+
+export function SystemPromptField({
+  value,
+  onChange,
+  placeholder,
+  hint,
+  rows,
+  counter
+}: TextFieldProps & { hint: string; rows: number; counter?: string | null }) {
+  return (
+    <Field label="System prompt" hint={hint} counter={counter}>
+      {(props) => (
+        <textarea
+          {...props}
+          value={value}
+          maxLength={MAX_SYSTEM_PROMPT_LENGTH}
+          onChange={(e) => onChange(e.target.value)}
+          rows={rows}
+          placeholder={placeholder}
+          className={`${inputClass} resize-y leading-6`}
+        />
+      )}
+    </Field>
+  );
+}
+
+export function ModelField({ value, onChange, placeholder }: TextFieldProps) {
+  return (
+    <Field label="Model" error={validateModel(value)} hint="Empty: the server default.">
+      {(props) => (
+        <input
+          {...props}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          placeholder={placeholder}
+          className={inputClass}
+          autoComplete="off"
+        />
+      )}
+    </Field>
+  );
+}
+
+/**
+ * The temperature as a number box (empty: the default). `slider` adds a
+ * range control and a Reset button beside it, for the roomier settings panel.
+ */
+export function TemperatureField({
+  value,
+  onChange,
+  hint,
+  slider = false
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  hint: string;
+  slider?: boolean;
+}) {
+  const numeric = value.trim() === "" ? null : Number(value);
+  return (
+    <Field label="Temperature" error={validateTemperature(value)} hint={hint}>
+      {(props) => {
+        const box = (
+          <input
+            {...props}
+            type="number"
+            inputMode="decimal"
+            step="0.1"
+            min={MIN_TEMPERATURE}
+            max={MAX_TEMPERATURE}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+            placeholder="Default"
+            className={slider ? `${inputClass} w-24` : inputClass}
+          />
+        );
+        if (!slider) return box;
+        return (
+          <div className="flex items-center gap-3">
+            <input
+              type="range"
+              aria-label="Temperature slider"
+              min={MIN_TEMPERATURE}
+              max={MAX_TEMPERATURE}
+              step={0.1}
+              value={numeric ?? 1}
+              onChange={(e) => onChange(e.target.value)}
+              className={`flex-1 accent-accent ${numeric === null ? "opacity-40" : ""}`}
+            />
+            {box}
+            {value !== "" && (
+              <Button size="sm" variant="ghost" onClick={() => onChange("")}>
+                Reset
+              </Button>
+            )}
+          </div>
+        );
+      }}
+    </Field>
+  );
+}
+
+/** Whether the model and temperature fields hold something the server would refuse. */
+export const modelSettingsInvalid = (model: string, temperature: string) =>
+  validateModel(model) !== null || validateTemperature(temperature) !== null;
