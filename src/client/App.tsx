@@ -8,13 +8,14 @@ import {
   useRef,
   useState
 } from "react";
-import { Route, Routes, useLocation, useNavigate } from "react-router";
+import { Route, Routes, useLocation, useMatch, useNavigate } from "react-router";
 import { type AppUI, AppUIContext } from "./app-ui";
 import { DisplayNameDialog, ShortcutsDialog } from "./components/AppDialogs";
 import { Home } from "./components/Home";
 import { CreateRoomDialog } from "./components/RoomDialogs";
 import { PageNotFound } from "./components/RoomStates";
 import { Sidebar } from "./components/Sidebar";
+import { anyDialogOpen } from "./components/ui/Dialog";
 import { DESKTOP_QUERY, useMediaQuery } from "./hooks/use-media-query";
 import { RoomListProvider, useRoomList } from "./hooks/use-room-list";
 import { cn } from "./lib/cn";
@@ -41,10 +42,13 @@ function Shell() {
   const [drawerOpen, setDrawerOpenState] = useState(false);
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const filterRef = useRef<HTMLInputElement>(null);
+  const sidebarHeadingRef = useRef<HTMLHeadingElement>(null);
+  const listedRoomIdsRef = useRef<string[] | null>(null);
   const composerFocusRef = useRef<(() => void) | null>(null);
   const drawerOpenerRef = useRef<HTMLElement | null>(null);
   const navigate = useNavigate();
   const location = useLocation();
+  const openRoomId = useMatch(ROOM_ROUTE)?.params.roomId ?? null;
   const { rooms } = useRoomList();
 
   const setDrawerOpen = useCallback((open: boolean) => {
@@ -58,7 +62,7 @@ function Shell() {
   useEffect(() => {
     if (isDesktop) return;
     if (drawerOpen) {
-      requestAnimationFrame(() => document.getElementById("sidebar-heading")?.focus({ preventScroll: true }));
+      requestAnimationFrame(() => sidebarHeadingRef.current?.focus({ preventScroll: true }));
     } else if (wasOpen.current) {
       const opener = drawerOpenerRef.current;
       if (opener?.isConnected) opener.focus();
@@ -81,6 +85,8 @@ function Shell() {
       setDrawerOpen,
       isDesktop,
       filterRef,
+      sidebarHeadingRef,
+      listedRoomIdsRef,
       composerFocusRef
     }),
     [drawerOpen, setDrawerOpen, isDesktop]
@@ -98,7 +104,7 @@ function Shell() {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;
-      if (document.querySelector("dialog[open]")) return; // dialogs handle their own keys
+      if (anyDialogOpen()) return; // dialogs handle their own keys
       const typing = isTypingTarget(event.target);
       const mod = event.ctrlKey || event.metaKey;
 
@@ -119,13 +125,12 @@ function Shell() {
         return;
       }
       if (event.altKey && !mod && (event.key === "ArrowUp" || event.key === "ArrowDown")) {
-        const links = [...document.querySelectorAll<HTMLAnchorElement>("#room-list [data-room-id]")];
-        const ids = links.length
-          ? links.flatMap((a) => (a.dataset.roomId ? [a.dataset.roomId] : []))
-          : (roomsRef.current ?? []).map((r) => r.id);
+        // The sidebar's order under its filter; all rooms when the filter matches none.
+        const listed = listedRoomIdsRef.current;
+        const ids = listed?.length ? listed : (roomsRef.current ?? []).map((r) => r.id);
         if (ids.length === 0) return;
         event.preventDefault();
-        const current = decodeURIComponent(window.location.pathname.match(/^\/sub\/chat-room\/([^/]+)/)?.[1] ?? "");
+        const current = openRoomId ?? "";
         const index = ids.indexOf(current);
         const next =
           index === -1
@@ -153,7 +158,7 @@ function Shell() {
     };
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
-  }, [drawerOpen, isDesktop, navigate, setDrawerOpen]);
+  }, [drawerOpen, isDesktop, navigate, setDrawerOpen, openRoomId]);
 
   const drawerHidden = !isDesktop && !drawerOpen;
   // The open drawer is modal: everything behind it is inert.
@@ -185,7 +190,7 @@ function Shell() {
           inert={drawerHidden}
           aria-hidden={drawerHidden || undefined}
           {...(isDesktop ? {} : { role: "dialog", "aria-modal": drawerOpen || undefined, "aria-label": "Rooms" })}
-          onKeyDown={behindDrawer ? trapTab : undefined}
+          onKeyDown={behindDrawer ? (event) => trapTab(event, sidebarHeadingRef.current) : undefined}
           className={cn(
             "z-40 shrink-0 border-r border-edge-quiet",
             isDesktop
@@ -220,8 +225,13 @@ function Shell() {
   );
 }
 
-/** Keeps Tab inside a modal container: past the last element back to the first, and the reverse. */
-function trapTab(event: ReactKeyboardEvent<HTMLElement>) {
+/**
+ * Keeps Tab inside a modal container: past the last element back to the
+ * first, and the reverse. It reads the container's focusable elements: a
+ * focus trap is about the DOM's tab order itself, which no React state holds.
+ * `start` (the heading focused on open) counts as before the first.
+ */
+function trapTab(event: ReactKeyboardEvent<HTMLElement>, start: HTMLElement | null) {
   if (event.key !== "Tab") return;
   const focusable = [
     ...event.currentTarget.querySelectorAll<HTMLElement>(
@@ -234,7 +244,7 @@ function trapTab(event: ReactKeyboardEvent<HTMLElement>) {
   const active = document.activeElement;
   if (
     event.shiftKey &&
-    (active === first || !event.currentTarget.contains(active) || active?.id === "sidebar-heading")
+    (active === first || !event.currentTarget.contains(active) || (start !== null && active === start))
   ) {
     event.preventDefault();
     last.focus();

@@ -9,6 +9,10 @@ export interface AppUI {
   setDrawerOpen(open: boolean): void;
   isDesktop: boolean;
   filterRef: RefObject<HTMLInputElement | null>;
+  /** The sidebar's heading, focused when the drawer opens. */
+  sidebarHeadingRef: RefObject<HTMLHeadingElement | null>;
+  /** The rooms the sidebar lists, in its order and under its filter (Alt+↑/↓ step through these). */
+  listedRoomIdsRef: RefObject<string[] | null>;
   /** The open room registers how to focus its composer (Shift+Esc). */
   composerFocusRef: RefObject<(() => void) | null>;
 }

@@ -1,5 +1,5 @@
 import { MessageSquarePlus, MessagesSquare, PanelLeftOpen } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useLocation } from "react-router";
 import { useAppUI } from "../app-ui";
 import { useRoomList } from "../hooks/use-room-list";
@@ -16,8 +16,9 @@ export function Home() {
   // Arriving here because the room in view was deleted: focus lands on this
   // page's heading, not on <body>.
   const focusHeading = (location.state as { focusHeading?: boolean } | null)?.focusHeading === true;
+  const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (focusHeading && rooms !== null) document.querySelector<HTMLElement>("main h1")?.focus();
+    if (focusHeading && rooms !== null) headingRef.current?.focus();
   }, [focusHeading, rooms]);
   const empty = rooms !== null && rooms.length === 0;
   // Until the list is known, say nothing that could turn out wrong.
@@ -37,6 +38,7 @@ export function Home() {
       <CenteredState
         icon={<MessagesSquare className="size-6" />}
         title={empty ? "Create your first room" : "Pick a room"}
+        headingRef={headingRef}
         actions={
           <>
             <button type="button" className={primaryButton} onClick={ui.openCreateRoom}>

@@ -43,6 +43,7 @@ export function JumpView({
   const [busy, setBusy] = useState<"older" | "newer" | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrolledTo = useRef<string | null>(null);
+  const targetRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -71,7 +72,7 @@ export function JumpView({
   // Scroll the target into view once, when its page arrives.
   useLayoutEffect(() => {
     if (!loaded || scrolledTo.current === messageId) return;
-    const row = scrollRef.current?.querySelector<HTMLElement>(`[data-jump-target="true"]`);
+    const row = targetRef.current;
     if (!row) return;
     scrolledTo.current = messageId;
     row.scrollIntoView({ block: "center" });
@@ -166,6 +167,7 @@ export function JumpView({
               return (
                 <div
                   key={message.id}
+                  ref={target ? targetRef : undefined}
                   data-jump-target={target || undefined}
                   aria-current={target || undefined}
                   tabIndex={target ? -1 : undefined}

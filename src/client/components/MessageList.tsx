@@ -14,7 +14,16 @@
 
 import { defaultRangeExtractor, type Range, useVirtualizer } from "@tanstack/react-virtual";
 import { AlertTriangle, ArrowDown, MessagesSquare, RotateCcw } from "lucide-react";
-import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import {
+  type ReactNode,
+  type Ref,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState
+} from "react";
 import { authorId, authorName } from "../../shared/identity";
 import type { RoomChat } from "../hooks/use-chat-room";
 import type { NewMessagesStart } from "../hooks/use-unread";
@@ -156,7 +165,16 @@ function useLatest<A extends unknown[], R>(fn: ((...args: A) => R) | undefined) 
   return fn ? stable : undefined;
 }
 
+/** What the room asks of its transcript (the "N new messages" bar): no DOM queries from outside. */
+export interface MessageListHandle {
+  /** Scrolls a loaded message (with the dividers before it) to the top of the view; false when it is not loaded. */
+  showMessage(messageId: string): boolean;
+  /** Focuses the transcript itself, without scrolling. */
+  focus(): void;
+}
+
 export interface MessageListProps {
+  ref?: Ref<MessageListHandle>;
   chat: RoomChat;
   roomName: string;
   /** The signed-in identity's id: only its own messages can be edited. */
@@ -169,7 +187,16 @@ export interface MessageListProps {
   newMessages?: NewMessagesStart | null;
 }
 
-export function MessageList({ chat, roomName, selfId, connected, stickSignal, onFork, newMessages }: MessageListProps) {
+export function MessageList({
+  ref,
+  chat,
+  roomName,
+  selfId,
+  connected,
+  stickSignal,
+  onFork,
+  newMessages
+}: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const stickRef = useRef(true);
@@ -238,6 +265,24 @@ export function MessageList({ chat, roomName, selfId, connected, stickSignal, on
   useEffect(() => {
     if (stickSignal > 0) scrollToBottom();
   }, [stickSignal, scrollToBottom]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      showMessage(messageId) {
+        const index = messagesRef.current.findIndex((m) => m.id === messageId);
+        if (index < 0) return false;
+        stickRef.current = false;
+        // The row holds the dividers before its message, so its start shows them.
+        virtualizer.scrollToIndex(index, { align: "start" });
+        return true;
+      },
+      focus() {
+        scrollRef.current?.focus({ preventScroll: true });
+      }
+    }),
+    [virtualizer]
+  );
 
   const maybeLoadOlder = useCallback(() => {
     const el = scrollRef.current;

@@ -4,10 +4,10 @@
  * off screen, with a button to jump to it (see hooks/use-unread.ts).
  */
 import { ArrowUp, X } from "lucide-react";
-import { messageSelector, type NewMessagesStart } from "../hooks/use-unread";
+import type { RefObject } from "react";
+import type { NewMessagesStart } from "../hooks/use-unread";
+import type { MessageListHandle } from "./MessageList";
 import { IconButton } from "./ui/Button";
-
-const focusTranscript = () => document.querySelector<HTMLElement>('[role="log"]')?.focus({ preventScroll: true });
 
 const label = (count: number) => `${count} new ${count === 1 ? "message" : "messages"}`;
 
@@ -30,27 +30,25 @@ export function NewMessagesDivider({ count }: { count: number }) {
 
 /**
  * Above the transcript while the first new message is out of view. Jumping
- * scrolls to it when it is rendered, else opens the room at it (the deep
- * link view loads history around any message).
+ * scrolls to it when it is loaded, else opens the room at it (the deep link
+ * view loads history around any message).
  */
 export function NewMessagesBar({
   start,
+  transcript,
   onJumpFar,
   onDismiss
 }: {
   start: NewMessagesStart;
+  transcript: RefObject<MessageListHandle | null>;
   onJumpFar: (messageId: string) => void;
   onDismiss: () => void;
 }) {
   const jump = () => {
-    const row = document.querySelector<HTMLElement>(messageSelector(start.messageId));
-    if (!row) return onJumpFar(start.messageId);
-    const divider = row.previousElementSibling?.matches("[data-new-messages-divider]")
-      ? row.previousElementSibling
-      : row;
-    divider.scrollIntoView({ block: "start" });
+    const list = transcript.current;
+    if (!list?.showMessage(start.messageId)) return onJumpFar(start.messageId);
     // The bar goes once the message shows: keep focus in the transcript, not on the page.
-    focusTranscript();
+    list.focus();
     onDismiss();
   };
   return (
@@ -69,7 +67,7 @@ export function NewMessagesBar({
           label="Dismiss new messages"
           size="sm"
           onClick={() => {
-            focusTranscript();
+            transcript.current?.focus();
             onDismiss();
           }}
           className="text-on-fill hover:bg-accent-fill-hover hover:text-on-fill"

@@ -1,5 +1,5 @@
 import { ArrowLeft, Menu, MessageSquarePlus, SearchX, Trash2 } from "lucide-react";
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 import { Link } from "react-router";
 import { useAppUI } from "../app-ui";
 import { IconButton } from "./ui/Button";
@@ -27,10 +27,13 @@ export function CenteredState({
   icon,
   title,
   children,
-  actions
+  actions,
+  headingRef
 }: {
   icon: ReactNode;
   title: string;
+  /** For pages that move focus to their heading. */
+  headingRef?: Ref<HTMLHeadingElement>;
   children?: ReactNode;
   actions?: ReactNode;
 }) {
@@ -40,7 +43,7 @@ export function CenteredState({
         <div className="mb-5 flex size-14 items-center justify-center rounded-2xl bg-surface-2 text-fg-muted">
           {icon}
         </div>
-        <h1 tabIndex={-1} className="text-xl font-semibold tracking-tight focus:outline-none text-fg">
+        <h1 ref={headingRef} tabIndex={-1} className="text-xl font-semibold tracking-tight focus:outline-none text-fg">
           {title}
         </h1>
         {children && <div className="mt-2 text-sm leading-6 text-fg-muted">{children}</div>}

@@ -22,7 +22,7 @@ import { CopyLinkButton } from "./CopyLinkButton";
 import { FindInRoom } from "./FindInRoom";
 import { JumpView } from "./JumpView";
 import { LiveAnnouncer } from "./LiveAnnouncer";
-import { MessageList } from "./MessageList";
+import { MessageList, type MessageListHandle } from "./MessageList";
 import { NewMessagesBar } from "./NewMessages";
 import { OutboxTray } from "./OutboxTray";
 import { PersonaColoursProvider } from "./personas/persona-colours";
@@ -262,6 +262,7 @@ function RoomConversation({
   const ui = useAppUI();
   const isDesktop = useMediaQuery("(min-width: 768px) and (pointer: fine)");
   const composerRef = useRef<ComposerHandle>(null);
+  const transcriptRef = useRef<MessageListHandle>(null);
   const [stickSignal, setStickSignal] = useState(0);
   const connected = socket.status === "open";
   const { notifyTyping, stopTyping } = useTypingSignal(socket.agent, connected);
@@ -348,6 +349,7 @@ function RoomConversation({
       ) : (
         <div className="relative flex min-h-0 flex-1 flex-col">
           <MessageList
+            ref={transcriptRef}
             chat={chat}
             roomName={roomName}
             selfId={selfId}
@@ -359,6 +361,7 @@ function RoomConversation({
           {unread.showBar && unread.start && (
             <NewMessagesBar
               start={unread.start}
+              transcript={transcriptRef}
               onJumpFar={(id) => {
                 unread.dismissBar();
                 setParams({ m: id });

@@ -1,6 +1,6 @@
 import { Keyboard, MessageSquarePlus, Search, X } from "lucide-react";
-import { memo, useDeferredValue, useMemo, useState } from "react";
-import { NavLink } from "react-router";
+import { memo, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { NavLink, useLocation, useNavigate } from "react-router";
 import type { RoomSummary } from "../../shared/protocol";
 import { unreadCount } from "../../shared/unread";
 import { useAppUI } from "../app-ui";
@@ -102,11 +102,17 @@ const RoomRow = memo(function RoomRow({
 export function Sidebar({ className }: { className?: string }) {
   const { rooms, status, readMarks } = useRoomList();
   const ui = useAppUI();
+  const navigate = useNavigate();
+  const location = useLocation();
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
   const now = useNow();
   const [displayName] = useDisplayName();
   const visible = useMemo(() => (rooms ? filterRooms(rooms, deferredQuery) : null), [rooms, deferredQuery]);
+  // Alt+↑/↓ (App.tsx) step through the rooms as listed here.
+  useEffect(() => {
+    ui.listedRoomIdsRef.current = visible?.map((room) => room.id) ?? null;
+  }, [visible, ui.listedRoomIdsRef]);
   const closeDrawer = () => {
     if (!ui.isDesktop) ui.setDrawerOpen(false);
   };
@@ -130,6 +136,7 @@ export function Sidebar({ className }: { className?: string }) {
           </span>
           {/* The drawer focuses this heading on open (App.tsx), not the filter: a soft keyboard would cover the list. */}
           <h2
+            ref={ui.sidebarHeadingRef}
             id="sidebar-heading"
             tabIndex={-1}
             className="text-[15px] font-semibold tracking-tight focus:outline-none"
@@ -181,8 +188,10 @@ export function Sidebar({ className }: { className?: string }) {
                 e.stopPropagation();
                 setQuery("");
               } else if (e.key === "Enter" && visible?.[0]) {
-                const link = document.querySelector<HTMLAnchorElement>(`[data-room-id="${CSS.escape(visible[0].id)}"]`);
-                link?.click();
+                // As a click on its link would: a link to the page in view replaces it.
+                const path = roomPath(visible[0].id);
+                navigate(path, { replace: path === location.pathname });
+                closeDrawer();
               }
             }}
             placeholder="Search rooms and messages"

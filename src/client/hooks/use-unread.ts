@@ -110,7 +110,7 @@ function usePageVisible(): boolean {
   return visible;
 }
 
-export const messageSelector = (id: string) => `[role="log"] [data-message-id="${CSS.escape(id)}"]`;
+const messageSelector = (id: string) => `[role="log"] [data-message-id="${CSS.escape(id)}"]`;
 
 export function useUnread({ roomId, messages, selfId, connected, send }: Options) {
   const { rooms, readMarks } = useRoomList();

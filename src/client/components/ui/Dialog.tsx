@@ -13,6 +13,10 @@ import { cn } from "../../lib/cn";
 import { Button, IconButton } from "./Button";
 import { Spinner } from "./Spinner";
 
+/** Dialogs open now: page-wide shortcuts stand aside while any is (a dialog handles its own keys). */
+let openDialogs = 0;
+export const anyDialogOpen = () => openDialogs > 0;
+
 export interface DialogProps {
   open: boolean;
   onClose: () => void;
@@ -41,6 +45,14 @@ export function Dialog({ open, onClose, title, description, children, className,
       dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
     }
     if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  useEffect(() => {
+    if (!open) return;
+    openDialogs += 1;
+    return () => {
+      openDialogs -= 1;
+    };
   }, [open]);
 
   useEffect(() => {
