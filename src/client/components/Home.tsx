@@ -4,8 +4,9 @@ import { useLocation } from "react-router";
 import { useAppUI } from "../app-ui";
 import { useRoomList } from "../hooks/use-room-list";
 import { MOD } from "./AppDialogs";
-import { CenteredState, MobileTopBar, primaryButton } from "./RoomStates";
+import { CenteredState, MobileTopBar } from "./RoomStates";
 import { ImportButton } from "./Transfer";
+import { Button } from "./ui/Button";
 import { Kbd } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
@@ -41,19 +42,15 @@ export function Home() {
         headingRef={headingRef}
         actions={
           <>
-            <button type="button" className={primaryButton} onClick={ui.openCreateRoom}>
+            <Button variant="primary" onClick={ui.openCreateRoom}>
               <MessageSquarePlus className="size-4" aria-hidden="true" />
               {empty ? "Create your first room" : "New room"}
-            </button>
+            </Button>
             {!ui.isDesktop && !empty && (
-              <button
-                type="button"
-                onClick={() => ui.setDrawerOpen(true)}
-                className="inline-flex h-9 cursor-pointer pointer-coarse:h-11 items-center gap-2 rounded-lg border border-edge-strong bg-surface px-3.5 text-sm font-medium text-fg-control shadow-xs hover:bg-surface-sunken"
-              >
+              <Button onClick={() => ui.setDrawerOpen(true)}>
                 <PanelLeftOpen className="size-4" aria-hidden="true" />
                 Browse rooms
-              </button>
+              </Button>
             )}
           </>
         }

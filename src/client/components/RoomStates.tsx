@@ -2,7 +2,22 @@ import { ArrowLeft, Menu, MessageSquarePlus, SearchX, Trash2 } from "lucide-reac
 import type { ReactNode, Ref } from "react";
 import { Link } from "react-router";
 import { useAppUI } from "../app-ui";
-import { IconButton } from "./ui/Button";
+import { Button, buttonClass, IconButton } from "./ui/Button";
+
+/** Opens the room list as a drawer (narrow screens, where the sidebar is one). */
+export function OpenSidebarButton() {
+  const ui = useAppUI();
+  return (
+    <IconButton
+      label="Open sidebar"
+      aria-expanded={ui.drawerOpen}
+      aria-controls="sidebar"
+      onClick={() => ui.setDrawerOpen(true)}
+    >
+      <Menu />
+    </IconButton>
+  );
+}
 
 /** Top bar for pages without a room header (narrow screens only). */
 export function MobileTopBar({ title }: { title: string }) {
@@ -10,14 +25,7 @@ export function MobileTopBar({ title }: { title: string }) {
   if (ui.isDesktop) return null;
   return (
     <div className="flex h-14 shrink-0 items-center gap-2 border-b border-edge-quiet px-2">
-      <IconButton
-        label="Open sidebar"
-        aria-expanded={ui.drawerOpen}
-        aria-controls="sidebar"
-        onClick={() => ui.setDrawerOpen(true)}
-      >
-        <Menu />
-      </IconButton>
+      <OpenSidebarButton />
       <span className="truncate text-[15px] font-semibold">{title}</span>
     </div>
   );
@@ -53,10 +61,6 @@ export function CenteredState({
   );
 }
 
-const linkButton =
-  "inline-flex h-9 pointer-coarse:h-11 items-center gap-2 rounded-lg border border-edge-strong bg-surface px-3.5 text-sm font-medium text-fg-control shadow-xs hover:bg-surface-sunken";
-const primaryButton =
-  "inline-flex h-9 pointer-coarse:h-11 cursor-pointer items-center gap-2 rounded-lg bg-accent px-3.5 text-sm font-medium text-on-fill shadow-sm hover:bg-accent-line";
 
 export function RoomGone({ kind }: { kind: "deleted" | "not-found" }) {
   const ui = useAppUI();
@@ -68,14 +72,14 @@ export function RoomGone({ kind }: { kind: "deleted" | "not-found" }) {
         title={kind === "deleted" ? "This room was deleted" : "Room not found"}
         actions={
           <>
-            <Link to="/" className={linkButton}>
+            <Link to="/" className={buttonClass()}>
               <ArrowLeft className="size-4" aria-hidden="true" />
               Back to rooms
             </Link>
-            <button type="button" className={primaryButton} onClick={ui.openCreateRoom}>
+            <Button variant="primary" onClick={ui.openCreateRoom}>
               <MessageSquarePlus className="size-4" aria-hidden="true" />
               New room
-            </button>
+            </Button>
           </>
         }
       >
@@ -95,7 +99,7 @@ export function PageNotFound() {
         icon={<SearchX className="size-6" />}
         title="Page not found"
         actions={
-          <Link to="/" className={linkButton}>
+          <Link to="/" className={buttonClass()}>
             <ArrowLeft className="size-4" aria-hidden="true" />
             Back to rooms
           </Link>
@@ -106,5 +110,3 @@ export function PageNotFound() {
     </div>
   );
 }
-
-export { primaryButton };

@@ -1,4 +1,4 @@
-import { CloudOff, Menu, Pencil, Search, Settings2, Trash2, Users } from "lucide-react";
+import { CloudOff, Pencil, Search, Settings2, Trash2, Users } from "lucide-react";
 import { Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { authorOf } from "../../shared/identity";
@@ -29,7 +29,7 @@ import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
 import { RoomInfoButton } from "./RoomInfo";
 import { RoomSettingsDialog } from "./RoomSettingsDialog";
-import { RoomGone } from "./RoomStates";
+import { OpenSidebarButton, RoomGone } from "./RoomStates";
 import { ShareButton, ShareDialog } from "./ShareDialog";
 import { ExportMenu, ForkButton, useFork } from "./Transfer";
 import { Avatar } from "./ui/Avatar";
@@ -160,16 +160,7 @@ function RoomHeader({
   const ui = useAppUI();
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-edge-quiet px-2 sm:px-4">
-      {!ui.isDesktop && (
-        <IconButton
-          label="Open sidebar"
-          aria-expanded={ui.drawerOpen}
-          aria-controls="sidebar"
-          onClick={() => ui.setDrawerOpen(true)}
-        >
-          <Menu />
-        </IconButton>
-      )}
+      {!ui.isDesktop && <OpenSidebarButton />}
       <div className="min-w-0 flex-1 px-1">
         <h1 className="truncate text-[15px] leading-5 font-semibold text-fg">{name}</h1>
         <div className="flex min-w-0 items-center gap-2 text-xs leading-4 text-fg-muted">

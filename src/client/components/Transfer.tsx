@@ -8,8 +8,9 @@ import { useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { type ImportResult, MAX_IMPORT_BYTES } from "../../shared/transfer";
 import { ApiError, api, errorMessage } from "../lib/api";
+import { cn } from "../lib/cn";
 import { roomPath } from "../lib/routes";
-import { Button, IconButton } from "./ui/Button";
+import { Button, buttonClass, IconButton } from "./ui/Button";
 
 const menuItem =
   "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-fg-control hover:bg-surface-2";
@@ -101,11 +102,7 @@ export function ImportButton() {
           <Upload className="size-4" aria-hidden="true" />
           Import conversations
         </Button>
-        <a
-          href="/api/export"
-          download
-          className="inline-flex h-9 items-center gap-2 rounded-lg px-3 text-sm font-medium text-fg-3 hover:bg-surface-2"
-        >
+        <a href="/api/export" download className={cn(buttonClass({ variant: "ghost" }), "px-3")}>
           <Download className="size-4" aria-hidden="true" />
           Export all rooms
         </a>

@@ -23,23 +23,20 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   size?: Size;
 }
 
+/** A button's classes, for what looks like a button but is not one (a router <Link>). */
+export function buttonClass({ variant = "secondary", size = "md" }: { variant?: Variant; size?: Size } = {}) {
+  return cn(
+    "inline-flex shrink-0 cursor-pointer items-center justify-center font-medium whitespace-nowrap transition-colors select-none disabled:cursor-not-allowed disabled:opacity-50",
+    VARIANTS[variant],
+    SIZES[size]
+  );
+}
+
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
   { variant = "secondary", size = "md", className, type = "button", ...props },
   ref
 ) {
-  return (
-    <button
-      ref={ref}
-      type={type}
-      className={cn(
-        "inline-flex shrink-0 cursor-pointer items-center justify-center font-medium whitespace-nowrap transition-colors select-none disabled:cursor-not-allowed disabled:opacity-50",
-        VARIANTS[variant],
-        SIZES[size],
-        className
-      )}
-      {...props}
-    />
-  );
+  return <button ref={ref} type={type} className={cn(buttonClass({ variant, size }), className)} {...props} />;
 });
 
 export interface IconButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
