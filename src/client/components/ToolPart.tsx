@@ -1,8 +1,7 @@
-import { AlertTriangle, Check, ChevronRight, Wrench } from "lucide-react";
+import { ChevronRight, Wrench } from "lucide-react";
 import { memo } from "react";
-import { cn } from "../lib/cn";
 import type { ToolPartView } from "../lib/messages";
-import { Spinner } from "./ui/Spinner";
+import { type StatusTone, StatusLabel } from "./ui/StatusLabel";
 
 const LABELS: Record<string, string> = {
   get_current_time: "Checked the time",
@@ -15,7 +14,7 @@ function pretty(value: unknown): string {
   return text.length > 4_000 ? `${text.slice(0, 4_000)}\n…` : text;
 }
 
-function status(tool: ToolPartView): { label: string; tone: "busy" | "ok" | "error" } {
+function status(tool: ToolPartView): { label: string; tone: StatusTone } {
   if (tool.state === "output-error" || tool.state === "output-denied") return { label: "Failed", tone: "error" };
   if (tool.state === "output-available") {
     const output = tool.output as { error?: unknown } | undefined;
@@ -41,19 +40,9 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
             {tool.name}
           </code>
         </span>
-        <span
-          className={cn(
-            "ml-auto inline-flex shrink-0 items-center gap-1 text-xs",
-            s.tone === "ok" && "text-success",
-            s.tone === "error" && "text-danger",
-            s.tone === "busy" && "text-fg-muted"
-          )}
-        >
-          {s.tone === "busy" && <Spinner className="[&_svg]:size-3" />}
-          {s.tone === "ok" && <Check className="size-3.5" aria-hidden="true" />}
-          {s.tone === "error" && <AlertTriangle className="size-3.5" aria-hidden="true" />}
+        <StatusLabel tone={s.tone} className="ml-auto">
           {s.label}
-        </span>
+        </StatusLabel>
       </summary>
       <div className="space-y-2 border-t border-edge px-3 py-2">
         {input && input !== "{}" && (

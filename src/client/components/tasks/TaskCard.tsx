@@ -6,12 +6,11 @@
  * room removed the finished task), the tool call's stored output tells the
  * same story.
  */
-import { AlertTriangle, Check, ChevronRight, Square, Waypoints } from "lucide-react";
+import { ChevronRight, Square, Waypoints } from "lucide-react";
 import { memo } from "react";
 import { type TaskRun, type TaskRunPart, useTaskRuns } from "../../hooks/use-task-runs";
-import { cn } from "../../lib/cn";
 import type { ToolPartView } from "../../lib/messages";
-import { Spinner } from "../ui/Spinner";
+import { type StatusTone, StatusLabel } from "../ui/StatusLabel";
 
 interface DelegateInput {
   task?: unknown;
@@ -27,8 +26,7 @@ interface DelegateOutput {
   background?: unknown;
 }
 
-type Tone = "busy" | "ok" | "error" | "stopped";
-type CardStatus = { label: string; tone: Tone };
+type CardStatus = { label: string; tone: StatusTone };
 
 const str = (value: unknown) => (typeof value === "string" ? value : undefined);
 
@@ -98,21 +96,10 @@ export const TaskCard = memo(function TaskCard({ tool }: { tool: ToolPartView })
           </p>
           <p className="line-clamp-3 break-words text-fg-soft">{asked}</p>
         </div>
-        <span
-          className={cn(
-            "inline-flex shrink-0 items-center gap-1 text-xs",
-            status.tone === "ok" && "text-success",
-            status.tone === "error" && "text-danger-strong",
-            status.tone === "stopped" && "text-warning",
-            status.tone === "busy" && "text-fg-soft"
-          )}
-        >
-          {status.tone === "busy" && <Spinner className="[&_svg]:size-3" />}
-          {status.tone === "ok" && <Check className="size-3.5" aria-hidden="true" />}
-          {status.tone === "error" && <AlertTriangle className="size-3.5" aria-hidden="true" />}
+        <StatusLabel tone={status.tone}>
           <span role="status">{status.label}</span>
           {steps > 0 && <span className="text-fg-muted">· {steps === 1 ? "1 step" : `${steps} steps`}</span>}
-        </span>
+        </StatusLabel>
         {run?.status === "running" && (
           <button
             type="button"
