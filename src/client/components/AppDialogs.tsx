@@ -44,7 +44,11 @@ function DisplayNameForm({ fixed, onClose }: { fixed: boolean; onClose: () => vo
     <form onSubmit={submit} noValidate>
       <div className="flex items-end gap-3 px-5 py-4">
         <Avatar name={normalized || "?"} className="mb-1 size-9 text-sm" />
-        <Field label="Display name" className="flex-1" error={draft && !normalized ? "Use at least one letter." : error}>
+        <Field
+          label="Display name"
+          className="flex-1"
+          error={draft && !normalized ? "Use at least one letter." : error}
+        >
           {(props) => (
             <input
               {...props}

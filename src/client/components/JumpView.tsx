@@ -173,8 +173,7 @@ export function JumpView({
                   tabIndex={target ? -1 : undefined}
                   className={cn(
                     "relative outline-none",
-                    target &&
-                      "jump-highlight rounded-lg bg-warning-bg ring-2 ring-highlight-ring"
+                    target && "jump-highlight rounded-lg bg-warning-bg ring-2 ring-highlight-ring"
                   )}
                 >
                   <MessageItem

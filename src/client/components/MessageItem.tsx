@@ -56,12 +56,8 @@ function AssistantBody({ message, streaming }: { message: RoomMessage; streaming
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids, and a message's parts are only ever appended
             <details key={index} className="my-2 text-sm text-fg-muted">
-              <summary className="cursor-pointer select-none hover:text-fg-3">
-                Reasoning
-              </summary>
-              <div className="mt-1 border-l-2 border-edge-raised pl-3 whitespace-pre-wrap">
-                {part.text}
-              </div>
+              <summary className="cursor-pointer select-none hover:text-fg-3">Reasoning</summary>
+              <div className="mt-1 border-l-2 border-edge-raised pl-3 whitespace-pre-wrap">{part.text}</div>
             </details>
           );
         }
@@ -247,7 +243,7 @@ export const MessageItem = memo(function MessageItem({
         {failed && (
           <Alert
             tone="error"
-            role={null}
+            silent
             data-answer-error
             icon={<AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />}
             action={

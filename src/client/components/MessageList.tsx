@@ -105,7 +105,7 @@ function RoomNotice({
     <div className="px-4 pt-2 sm:px-6">
       <Alert
         tone={tone}
-        role={null}
+        silent
         icon={<AlertTriangle className="size-4 shrink-0" aria-hidden="true" />}
         action={
           onDismiss ? (
@@ -392,8 +392,7 @@ export function MessageList({
                 <div className="flex w-full items-center gap-3">
                   <span className="h-px flex-1 bg-edge" />
                   <span>
-                    This is the start of{" "}
-                    <span className="font-medium text-fg-3">{roomName}</span>
+                    This is the start of <span className="font-medium text-fg-3">{roomName}</span>
                   </span>
                   <span className="h-px flex-1 bg-edge" />
                 </div>

@@ -33,10 +33,7 @@ export function MessageSearchResults({ query, onSelect }: { query: string; onSel
   if (state.status === "idle") return null;
   const now = Date.now();
   return (
-    <section
-      aria-label="Messages matching the search"
-      className="mt-3 border-t border-edge-quiet pt-2"
-    >
+    <section aria-label="Messages matching the search" className="mt-3 border-t border-edge-quiet pt-2">
       <h2 className="flex items-center gap-2 px-3 pb-1 text-[11px] font-semibold tracking-wide text-fg-muted uppercase">
         Messages
         {state.status === "loading" && <Spinner className="size-3" />}

@@ -2,8 +2,8 @@ import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
 import { MAX_ROOM_NAME_LENGTH, MAX_TEMPERATURE, MIN_TEMPERATURE } from "../../shared/constants";
 import type { RoomSummary } from "../../shared/protocol";
-import { useRoomList } from "../hooks/use-room-list";
 import { usePendingAction } from "../hooks/use-pending-action";
+import { useRoomList } from "../hooks/use-room-list";
 import { api } from "../lib/api";
 import { roomPath } from "../lib/routes";
 import {

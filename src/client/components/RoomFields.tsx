@@ -2,6 +2,8 @@
  * The room's settings fields, shared by the new-room dialog and the room
  * settings panel: the same rules, labels and limits in both.
  */
+
+import type { InputHTMLAttributes, ReactNode } from "react";
 import {
   MAX_MODEL_NAME_LENGTH,
   MAX_ROOM_NAME_LENGTH,
@@ -9,7 +11,6 @@ import {
   MAX_TEMPERATURE,
   MIN_TEMPERATURE
 } from "../../shared/constants";
-import type { InputHTMLAttributes, ReactNode } from "react";
 import { Button } from "./ui/Button";
 import { Field, inputClass } from "./ui/Field";
 

@@ -82,7 +82,14 @@ function RoomSettingsLoader(props: SettingsProps) {
 }
 
 /** Starts from the snapshot (initial state from props); sends only what changed. */
-function RoomSettingsForm({ roomId, summary, state, onClose, onDelete, snapshot }: SettingsProps & { snapshot: RoomState }) {
+function RoomSettingsForm({
+  roomId,
+  summary,
+  state,
+  onClose,
+  onDelete,
+  snapshot
+}: SettingsProps & { snapshot: RoomState }) {
   const base = snapshot.settings;
   const [name, setName] = useState(base.name);
   const [systemPrompt, setSystemPrompt] = useState(base.systemPrompt);
@@ -180,9 +187,7 @@ function RoomSettingsForm({ roomId, summary, state, onClose, onDelete, snapshot 
         <section className="rounded-lg border border-danger-line p-3">
           <h3 className="text-sm font-semibold text-danger-strong">Danger zone</h3>
           <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
-            <p className="text-sm text-fg-subtle">
-              Delete this room and all of its messages for everyone.
-            </p>
+            <p className="text-sm text-fg-subtle">Delete this room and all of its messages for everyone.</p>
             <Button size="sm" variant="secondary" onClick={onDelete} className="text-danger">
               <Trash2 className="size-3.5" aria-hidden="true" />
               Delete room

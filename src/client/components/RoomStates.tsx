@@ -61,7 +61,6 @@ export function CenteredState({
   );
 }
 
-
 export function RoomGone({ kind }: { kind: "deleted" | "not-found" }) {
   const ui = useAppUI();
   return (

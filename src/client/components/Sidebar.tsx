@@ -52,9 +52,7 @@ const RoomRow = memo(function RoomRow({
         className={({ isActive }) =>
           cn(
             "group block rounded-lg px-3 py-2 transition-colors pointer-coarse:pr-12",
-            isActive
-              ? "bg-surface-raised shadow-xs ring-1 ring-hairline/50"
-              : "hover:bg-surface-3/50"
+            isActive ? "bg-surface-raised shadow-xs ring-1 ring-hairline/50" : "hover:bg-surface-3/50"
           )
         }
       >

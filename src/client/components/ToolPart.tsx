@@ -1,7 +1,7 @@
 import { ChevronRight, Wrench } from "lucide-react";
 import { memo } from "react";
 import type { ToolPartView } from "../lib/messages";
-import { type StatusTone, StatusLabel } from "./ui/StatusLabel";
+import { StatusLabel, type StatusTone } from "./ui/StatusLabel";
 
 const LABELS: Record<string, string> = {
   get_current_time: "Checked the time",
@@ -36,9 +36,7 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
         <Wrench className="size-3.5 shrink-0 text-fg-faint" aria-hidden="true" />
         <span className="truncate">
           {LABELS[tool.name] ?? "Used a tool"}{" "}
-          <code className="rounded bg-surface-3/70 px-1 py-px font-mono text-[12px] text-fg-3">
-            {tool.name}
-          </code>
+          <code className="rounded bg-surface-3/70 px-1 py-px font-mono text-[12px] text-fg-3">{tool.name}</code>
         </span>
         <StatusLabel tone={s.tone} className="ml-auto">
           {s.label}

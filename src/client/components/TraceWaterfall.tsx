@@ -104,9 +104,7 @@ function TraceWaterfall({
                     <span
                       className={cn(
                         "ml-1 rounded px-1 text-[10px]",
-                        span.status === "error"
-                          ? "bg-danger-tint text-danger-strong"
-                          : "bg-warning-tint text-warning"
+                        span.status === "error" ? "bg-danger-tint text-danger-strong" : "bg-warning-tint text-warning"
                       )}
                     >
                       {span.errorCode ?? span.status}

@@ -12,8 +12,7 @@ import { cn } from "../lib/cn";
 import { roomPath } from "../lib/routes";
 import { Button, buttonClass, IconButton } from "./ui/Button";
 
-const menuItem =
-  "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-fg-control hover:bg-surface-2";
+const menuItem = "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-fg-control hover:bg-surface-2";
 
 /** The room header's export menu. */
 export function ExportMenu({ roomId }: { roomId: string }) {

@@ -10,7 +10,7 @@ import { ChevronRight, Square, Waypoints } from "lucide-react";
 import { memo } from "react";
 import { type TaskRun, type TaskRunPart, useTaskRuns } from "../../hooks/use-task-runs";
 import type { ToolPartView } from "../../lib/messages";
-import { type StatusTone, StatusLabel } from "../ui/StatusLabel";
+import { StatusLabel, type StatusTone } from "../ui/StatusLabel";
 
 interface DelegateInput {
   task?: unknown;

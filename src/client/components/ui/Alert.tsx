@@ -10,15 +10,16 @@ const toneClass = {
 /**
  * A boxed notice in one of three tones. Errors interrupt (`role="alert"`);
  * warnings and information do not, so callers pick the role that fits
- * (`note` for a fixed fact, `status` for something that changed, null where
- * the room's status region already speaks for it). `action` sits at the end
- * (Retry, Dismiss).
+ * (`note` for a fixed fact, `status` for something that changed), or none
+ * (`silent`, where the room's status region already speaks for it). `action`
+ * sits at the end (Retry, Dismiss).
  */
 export function Alert({
   tone,
   icon,
   action,
   role = tone === "error" ? "alert" : undefined,
+  silent = false,
   className,
   children,
   ...rest
@@ -26,14 +27,15 @@ export function Alert({
   tone: keyof typeof toneClass;
   icon?: ReactNode;
   action?: ReactNode;
-  role?: "alert" | "status" | "note" | null;
+  role?: "alert" | "status" | "note";
+  silent?: boolean;
   className?: string;
   children: ReactNode;
 }) {
   return (
     <div
       {...rest}
-      role={role ?? undefined}
+      role={silent ? undefined : role}
       className={cn("flex gap-2 rounded-lg border px-3 py-2 text-sm", toneClass[tone], className)}
     >
       {icon}

@@ -159,12 +159,7 @@ export function DialogActions({
       <Button variant="ghost" onClick={onCancel} data-autofocus={autoFocusCancel || undefined}>
         Cancel
       </Button>
-      <Button
-        variant={tone}
-        type={onAction ? "button" : "submit"}
-        onClick={onAction}
-        disabled={pending || disabled}
-      >
+      <Button variant={tone} type={onAction ? "button" : "submit"} onClick={onAction} disabled={pending || disabled}>
         {pending && <Spinner className="[&_svg]:size-3.5" />}
         {label}
       </Button>

@@ -13,7 +13,15 @@ const toneClass = {
 export type StatusTone = keyof typeof toneClass;
 
 /** A small coloured status with its icon (a spinner while busy): tool calls and delegated tasks. */
-export function StatusLabel({ tone, className, children }: { tone: StatusTone; className?: string; children: ReactNode }) {
+export function StatusLabel({
+  tone,
+  className,
+  children
+}: {
+  tone: StatusTone;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <span className={cn("inline-flex shrink-0 items-center gap-1 text-xs", toneClass[tone], className)}>
       {tone === "busy" && <Spinner className="[&_svg]:size-3" />}
