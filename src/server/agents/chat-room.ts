@@ -89,6 +89,7 @@ import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveMo
 import { PersonaAgent, type PersonaFootprint } from "./persona-agent";
 import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
+import { batchBroadcasts } from "./room/broadcast-batch";
 import { RoomDelegation } from "./room/delegation";
 import { FrameGuard } from "./room/frame-guard";
 import { parseJson } from "./room/frames";
@@ -199,6 +200,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     // Constructed means woken: whatever a previous life left running ended
     // with it. Done here, before the framework's recovery can resume a turn.
     this.#tracer.wake();
+    // Broadcasts reach the overseer in batches, not one RPC per frame (room/broadcast-batch.ts).
+    if (!batchBroadcasts(this)) console.warn("[ChatRoom] broadcasts go to the overseer one RPC per frame");
     // AIChatAgent wrapped onMessage in its own constructor to take its
     // protocol frames. Wrap it once more, so every frame passes our checks
     // before the framework acts on it.

@@ -13,7 +13,14 @@
  * and preview after each change (`recordRoomActivity`); listing rooms never
  * wakes a single facet.
  */
-import { Agent, type Connection, type ConnectionContext, type DynamicAgentStub, type WSMessage } from "agents";
+import {
+  Agent,
+  type AgentPathStep,
+  type Connection,
+  type ConnectionContext,
+  type DynamicAgentStub,
+  type WSMessage
+} from "agents";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "../../shared/budgets";
 import {
   ADDRESS_LIMIT_FACTOR,
@@ -62,6 +69,7 @@ import type { PendingRead } from "../domain/unread";
 import type { Env } from "../env";
 import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap } from "../errors";
 import { ChatRoom, type RestArrival } from "./chat-room";
+import { deliverBroadcast } from "./overseer/frame-batches";
 import { LiveStatusTable } from "./overseer/live-status";
 import { ReadMarksTable, readerTag } from "./overseer/read-marks";
 import { WorkspaceSettingsTable } from "./overseer/settings";
@@ -124,6 +132,20 @@ export class OverseerAgent extends Agent<Env> {
   #reads: ReadMarksTable;
 
   // ── Sockets ──
+
+  /**
+   * A room's broadcasts: one frame, or a batch of them in one call
+   * (agents/room/broadcast-batch.ts), each delivered by the framework.
+   */
+  async _cf_broadcastToSubAgent(
+    ownerPath: ReadonlyArray<AgentPathStep>,
+    message: string | ArrayBuffer | ArrayBufferView,
+    without?: string[]
+  ): Promise<void> {
+    await deliverBroadcast(ownerPath, message, without, (path, frame, except) =>
+      super._cf_broadcastToSubAgent(path, frame, except)
+    );
+  }
 
   /**
    * The room-list socket only receives: clients may not write the

@@ -1,0 +1,180 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  commonExclusions,
+  FRAME_BATCH_KIND,
+  type FrameBatch,
+  FrameBatcher,
+  isFrameBatch,
+  type RelayedFrame,
+  type RelayedFrameMessage
+} from "../../src/server/domain/frame-batch";
+
+/** A send the test settles by hand, recording what each call carried. */
+function harness() {
+  const calls: { message: RelayedFrameMessage | FrameBatch; without?: string[]; settle: () => void }[] = [];
+  const batcher = new FrameBatcher(
+    (message, without) =>
+      new Promise<void>((resolve) => {
+        calls.push({ message, without, settle: resolve });
+      })
+  );
+  /** The frames each call carried, as [message, without] in order. */
+  const carried = () =>
+    calls.map(({ message, without }) =>
+      isFrameBatch(message)
+        ? message.frames.map((f) => [f.message, f.without])
+        : [[message as RelayedFrameMessage, without]]
+    );
+  return { batcher, calls, carried };
+}
+
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+describe("batching a room's broadcasts to its overseer", () => {
+  it("sends a lone frame as itself, not wrapped, once the current synchronous work is done", async () => {
+    const { batcher, calls } = harness();
+    batcher.push("a", ["x"]);
+    expect(calls).toHaveLength(0);
+    await tick();
+    expect(calls.map((c) => [c.message, c.without])).toEqual([["a", ["x"]]]);
+  });
+
+  it("sends frames written together as one batch, in order, each with its own exclusions", async () => {
+    const { batcher, calls } = harness();
+    batcher.push("start");
+    batcher.push("start-step", ["p"]);
+    batcher.push("text-start", ["p", "q"]);
+    await tick();
+    expect(calls).toHaveLength(1);
+    expect(calls[0].message).toEqual({
+      kind: FRAME_BATCH_KIND,
+      frames: [
+        { message: "start" },
+        { message: "start-step", without: ["p"] },
+        { message: "text-start", without: ["p", "q"] }
+      ]
+    });
+    // One frame has no exclusions, so the batch as a whole excludes no one.
+    expect(calls[0].without).toBeUndefined();
+  });
+
+  it("holds frames written while a send is in flight and sends them as one batch when it completes", async () => {
+    const { batcher, calls, carried } = harness();
+    batcher.push("1");
+    await tick();
+    for (const frame of ["2", "3", "4"]) {
+      batcher.push(frame);
+      await tick(); // time passes; the first send has not completed
+    }
+    expect(calls).toHaveLength(1);
+    expect(batcher.queued).toBe(3);
+    calls[0].settle();
+    await tick();
+    expect(carried()).toEqual([
+      [["1", undefined]],
+      [
+        ["2", undefined],
+        ["3", undefined],
+        ["4", undefined]
+      ]
+    ]);
+  });
+
+  it("hands queued frames over at once when flushed (before a connection operation), behind the one in flight", async () => {
+    const { batcher, calls, carried } = harness();
+    batcher.push("1");
+    await tick();
+    batcher.push("2");
+    batcher.push("3");
+    batcher.flush(); // a send to one socket is about to be routed
+    expect(calls).toHaveLength(2);
+    batcher.push("4");
+    calls[0].settle();
+    await tick();
+    expect(calls).toHaveLength(2); // "4" waits for every send in flight
+    calls[1].settle();
+    await tick();
+    expect(carried()).toEqual([
+      [["1", undefined]],
+      [
+        ["2", undefined],
+        ["3", undefined]
+      ],
+      [["4", undefined]]
+    ]);
+  });
+
+  it("keeps going after a failed send", async () => {
+    const sent: string[] = [];
+    let fail = true;
+    const batcher = new FrameBatcher(async (message) => {
+      sent.push(isFrameBatch(message) ? message.frames.map((f) => f.message).join("+") : String(message));
+      if (fail) {
+        fail = false;
+        throw new Error("overseer unreachable");
+      }
+    });
+    const errors = console.error;
+    console.error = () => {};
+    try {
+      batcher.push("a");
+      await tick();
+      batcher.push("b");
+      await tick();
+    } finally {
+      console.error = errors;
+    }
+    expect(sent).toEqual(["a", "b"]);
+  });
+
+  it("delivers every frame exactly once and in order, whatever the timing of writes, flushes and completions", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom("push", "flush", "settle", "tick"), { minLength: 1, maxLength: 60 }),
+        async (steps) => {
+          const { batcher, calls, carried } = harness();
+          let next = 0;
+          let settled = 0;
+          for (const step of steps) {
+            if (step === "push") batcher.push(String(next++));
+            else if (step === "flush") batcher.flush();
+            else if (step === "settle" && settled < calls.length) calls[settled++].settle();
+            else await tick();
+          }
+          // Drain: settle everything until nothing is left.
+          for (let rounds = 0; rounds < 200 && (settled < calls.length || batcher.queued > 0); rounds++) {
+            while (settled < calls.length) calls[settled++].settle();
+            await tick();
+          }
+          const order = carried().flatMap((frames) => frames.map(([message]) => message));
+          expect(order).toEqual(Array.from({ length: next }, (_, i) => String(i)));
+        }
+      ),
+      { numRuns: 200 }
+    );
+  });
+});
+
+describe("a frame batch on the wire", () => {
+  it("is told apart from every real frame", () => {
+    const batch: FrameBatch = { kind: FRAME_BATCH_KIND, frames: [{ message: "a" }, { message: "b", without: ["x"] }] };
+    expect(isFrameBatch(batch)).toBe(true);
+    expect(isFrameBatch(structuredClone(batch))).toBe(true);
+    expect(isFrameBatch(JSON.stringify(batch))).toBe(false);
+    expect(isFrameBatch(new TextEncoder().encode("{}"))).toBe(false);
+    expect(isFrameBatch(new ArrayBuffer(4))).toBe(false);
+    expect(isFrameBatch({ kind: FRAME_BATCH_KIND, frames: [{ message: 42 }] })).toBe(false);
+    expect(isFrameBatch({ kind: FRAME_BATCH_KIND, frames: [{ message: "a", without: [1] }] })).toBe(false);
+    expect(isFrameBatch({ kind: "other", frames: [] })).toBe(false);
+  });
+
+  it("excludes from the whole batch only the connections every frame excludes", () => {
+    const frames = (...withouts: (string[] | undefined)[]): RelayedFrame[] =>
+      withouts.map((without, i) => ({ message: String(i), without }));
+    expect(commonExclusions(frames(["a", "b"], ["b", "c"], ["b"]))).toEqual(["b"]);
+    expect(commonExclusions(frames(["a"], ["b"]))).toBeUndefined();
+    expect(commonExclusions(frames(["a"], undefined))).toBeUndefined();
+    expect(commonExclusions(frames(["a", "b"], ["a", "b"]))?.sort()).toEqual(["a", "b"]);
+  });
+});

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isFrameBatch } from "../../src/server/domain/frame-batch";
+import { OverseerAgent } from "../../src/server/index";
+import { chatRequest, connect, createRoom, isDone, roomPath, signIn, uniqueName } from "./helpers";
+
+/** Every broadcast call a room facet made to its overseer: which room, and the frames it carried. */
+const calls: { room: string | undefined; frames: unknown[] }[] = [];
+type Broadcast = OverseerAgent["_cf_broadcastToSubAgent"];
+let original: Broadcast;
+
+beforeAll(() => {
+  original = OverseerAgent.prototype._cf_broadcastToSubAgent;
+  OverseerAgent.prototype._cf_broadcastToSubAgent = function (this: OverseerAgent, ...args: Parameters<Broadcast>) {
+    const [ownerPath, message] = args;
+    calls.push({
+      room: ownerPath.at(-1)?.name,
+      frames: isFrameBatch(message) ? message.frames.map((frame) => frame.message) : [message]
+    });
+    return original.apply(this, args);
+  };
+});
+
+afterAll(() => {
+  OverseerAgent.prototype._cf_broadcastToSubAgent = original;
+});
+
+const parse = (frame: unknown) => (typeof frame === "string" ? JSON.parse(frame) : frame);
+
+describe("a room's broadcasts to its overseer", () => {
+  it("travel in batches (fewer calls than frames) and reach every socket whole and in the order written", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { name: "batches" });
+    const ada = await signIn("Ada");
+    const sender = await connect(roomPath(ws, room.id), ada.headers);
+    const watcher = await connect(roomPath(ws, room.id));
+    await watcher.next((f) => f?.type === "rooms_presence");
+    const { id, frame } = chatRequest("how do frames travel?");
+    sender.send(frame);
+    await sender.next(isDone(id), 20_000);
+    await watcher.next(isDone(id), 20_000);
+
+    const mine = calls.filter((call) => call.room === room.id);
+    const relayed = mine.flatMap((call) => call.frames.map(parse));
+    expect(mine.length).toBeGreaterThan(0);
+    // One RPC per frame without batching: here a turn's bursts share calls.
+    expect(mine.some((call) => call.frames.length > 1)).toBe(true);
+    expect(mine.length).toBeLessThan(relayed.length);
+
+    // The watcher saw exactly the turn's frames the room wrote, in order.
+    const ofTurn = (f: unknown) => {
+      const frame = f as { type?: unknown; id?: unknown } | null;
+      return frame?.type === "cf_agent_use_chat_response" && frame.id === id;
+    };
+    const written = relayed.filter(ofTurn);
+    expect(written.length).toBeGreaterThan(10);
+    expect(watcher.frames.filter(ofTurn)).toEqual(written);
+    expect(sender.frames.filter(ofTurn)).toEqual(written);
+    sender.ws.close();
+    watcher.ws.close();
+  });
+});
