@@ -292,7 +292,7 @@ export function listSocketUrl(httpBase: string, workspace: string): string {
  * carry the session; each call is another person. Where the app has no
  * sign-in (older commits), no headers.
  */
-async function signIn(httpBase: string, name: string): Promise<Record<string, string>> {
+export async function signIn(httpBase: string, name: string): Promise<Record<string, string>> {
   const response = await fetch(`${httpBase}/api/session`, {
     method: "POST",
     headers: { "content-type": "application/json" },

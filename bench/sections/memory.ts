@@ -2,7 +2,7 @@
  * 6. Memory: resident memory (VmRSS) of the dev server's workerd
  * process(es) with 1,000 idle rooms, and per open socket.
  */
-import { Api, pool, RoomSocket, roomSocketUrl } from "../lib/client.ts";
+import { Api, pool, RoomSocket, roomSocketUrl, signIn } from "../lib/client.ts";
 import type { BenchServer } from "../lib/dev-server.ts";
 import { processGroup, workerdProcesses, workerdRssKiB } from "../lib/proc.ts";
 import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
@@ -15,7 +15,8 @@ export const memory: Section = async (ctx, out) => {
   const idleMs = ctx.quick ? 2_000 : 10_000;
   out.notes.push(
     "RSS = sum of VmRSS of the workerd processes in the dev server's process group, median of 5 reads 200 ms apart. The Vite/Node dev process is reported on its own: it is the dev proxy, not the app.",
-    `Two fresh servers, each warmed with a room, a message and a socket. Rooms: baseline → + ${roomCount} rooms created, then ${idleMs / 1000} s idle. Sockets: ${socketRooms} rooms (baseline) → + ${socketCount} sockets over them → + ${socketCount} more sockets all in one room.`,
+    `Two fresh servers, each warmed with a room, a message and a socket. Rooms: baseline → + ${roomCount} rooms created, then ${idleMs / 1000} s idle. Sockets: ${socketRooms + 1} rooms (baseline) → + ${socketCount} sockets over ${socketRooms} of them → + ${socketCount} more sockets all in the other room.`,
+    "Each socket is a different signed-in person (a room admits a few sockets per person, and at most 200 in all); the sign-ins are made before the baseline and are not timed.",
     "RSS only grows in these runs (V8 and the allocator keep freed memory), so a figure is a high-water mark: garbage made while connecting counts too.",
     "Per-room and per-socket figures are differences divided by the count; RSS includes allocator slack and V8 heap growth, so they are estimates, not exact object sizes."
   );
@@ -70,20 +71,28 @@ export const memory: Section = async (ctx, out) => {
     const rss = measure(app);
     await warmUp(app, api);
     const ws = uniqueWorkspace("mem");
+    // The last room takes the one-room sockets, so no room holds more than it admits.
     const roomIds = await pool(
-      Array.from({ length: socketRooms }, (_, i) => i),
+      Array.from({ length: socketRooms + 1 }, (_, i) => i),
       8,
       async (i) => (await api.createRoom(ws, `socket room ${i}`)).id
     );
+    const hotRoom = roomIds[socketRooms];
     for (const id of roomIds) await api.page(ws, id, 1);
+    const people = await pool(
+      Array.from({ length: 2 * socketCount }, (_, i) => i),
+      8,
+      (i) => signIn(app.url, `mem${i}`)
+    );
     await sleep(2_000);
     const base = await rss();
-    out.figures[`sockets server: workerd RSS, baseline (${socketRooms + 1} rooms, no socket)`] = value(base, "MiB", 1);
+    out.figures[`sockets server: workerd RSS, baseline (${socketRooms + 2} rooms, no socket)`] = value(base, "MiB", 1);
 
     const spread: RoomSocket[] = [];
     for (let i = 0; i < socketCount; i++)
-      spread.push(await RoomSocket.open(roomSocketUrl(app.url, ws, roomIds[i % socketRooms])));
+      spread.push(await RoomSocket.open(roomSocketUrl(app.url, ws, roomIds[i % socketRooms]), 30_000, people[i]));
     await sleep(3_000);
+    stillOpen(spread, "over rooms");
     const withSpread = await rss();
     out.figures[`sockets server: workerd RSS, + ${socketCount} sockets over ${socketRooms} rooms`] = value(
       withSpread,
@@ -94,9 +103,11 @@ export const memory: Section = async (ctx, out) => {
 
     const hot: RoomSocket[] = [];
     const t0 = performance.now();
-    for (let i = 0; i < socketCount; i++) hot.push(await RoomSocket.open(roomSocketUrl(app.url, ws, roomIds[0])));
+    for (let i = 0; i < socketCount; i++)
+      hot.push(await RoomSocket.open(roomSocketUrl(app.url, ws, hotRoom), 30_000, people[socketCount + i]));
     const connectSeconds = (performance.now() - t0) / 1000;
     await sleep(3_000);
+    stillOpen(hot, "in one room");
     const withHot = await rss();
     out.figures[`sockets server: workerd RSS, + ${socketCount} more sockets, all in one room`] = value(
       withHot,
@@ -109,3 +120,9 @@ export const memory: Section = async (ctx, out) => {
     await Promise.all([...spread, ...hot].map((s) => s.close()));
   });
 };
+
+/** A socket the room refused closes right after opening: the figures would count fewer sockets than they say. */
+function stillOpen(sockets: RoomSocket[], where: string) {
+  const closed = sockets.filter((s) => s.ws.readyState !== s.ws.OPEN).length;
+  if (closed > 0) throw new Error(`${closed} of ${sockets.length} sockets ${where} were closed by the room`);
+}
