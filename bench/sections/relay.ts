@@ -7,6 +7,7 @@
 import WebSocket from "ws";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { startEchoServer } from "../lib/echo-server.ts";
+import { groupCpuMs } from "../lib/proc.ts";
 import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
 import { startTimingFake, type TimedRequest } from "../lib/timing-fake.ts";
@@ -75,6 +76,7 @@ export const relay: Section = async (ctx, out) => {
     const last: number[] = [];
     const ttft: number[] = [];
     const toModel: number[] = [];
+    const burstCpu0 = groupCpuMs(app.pid);
     for (let i = 0; i < runs; i++) {
       const { trace, req } = await turn(`[[bench:chunks=${BURST_CHUNKS}]] burst ${i}`);
       first.push(trace.firstDeltaAt! - req.firstChunkAt!);
@@ -82,6 +84,18 @@ export const relay: Section = async (ctx, out) => {
       ttft.push(trace.firstDeltaAt! - trace.sentAt);
       toModel.push(req.arrivedAt - trace.sentAt);
     }
+    const burstCpu1 = groupCpuMs(app.pid);
+    // CPU is read in 10 ms ticks: the mean over all runs, not a per-turn spread.
+    out.figures[`app WS ${BURST_CHUNKS}-chunk burst: workerd CPU per turn (mean)`] = value(
+      (burstCpu1.workerd - burstCpu0.workerd) / runs,
+      "ms",
+      1
+    );
+    out.figures[`app WS ${BURST_CHUNKS}-chunk burst: Vite dev proxy CPU per turn (mean)`] = value(
+      (burstCpu1.other - burstCpu0.other) / runs,
+      "ms",
+      1
+    );
     out.figures["app WS burst: first chunk"] = summarize(first, "ms");
     out.figures["app WS burst: last chunk"] = summarize(last, "ms");
     out.figures["app WS: send → model request arrives"] = summarize(toModel, "ms");
@@ -100,6 +114,7 @@ export const relay: Section = async (ctx, out) => {
     const longRuns = ctx.quick ? 1 : 3;
     const longTotal: number[] = [];
     let longMissing = 0;
+    const longCpu0 = groupCpuMs(app.pid);
     for (let i = 0; i < longRuns; i++) {
       const { trace } = await turn(`[[bench:chunks=${LONG_CHUNKS}]] long ${i}`);
       longTotal.push(trace.lastDeltaAt! - trace.sentAt);
@@ -107,6 +122,12 @@ export const relay: Section = async (ctx, out) => {
     }
     out.figures[`app WS ${LONG_CHUNKS}-chunk burst: send → last chunk at the client`] = summarize(longTotal, "ms", 0);
     out.figures[`app WS ${LONG_CHUNKS}-chunk burst: missing chunks`] = value(longMissing, "chunks", 0);
+    const longCpu1 = groupCpuMs(app.pid);
+    out.figures[`app WS ${LONG_CHUNKS}-chunk burst: workerd CPU per turn (mean)`] = value(
+      (longCpu1.workerd - longCpu0.workerd) / longRuns,
+      "ms",
+      0
+    );
     await socket.close();
 
     // The REST path: the same turn as server-sent events.
