@@ -23,6 +23,27 @@ interface Loaded {
   newerCursor: string | null;
 }
 
+/** Loads the page before or after what is shown; one page loads at a time. */
+function PageButton({
+  page,
+  busy,
+  onClick
+}: {
+  page: "older" | "newer";
+  busy: "older" | "newer" | null;
+  onClick: () => void;
+}) {
+  const Arrow = page === "older" ? ArrowUp : ArrowDown;
+  return (
+    <div className="flex justify-center py-3">
+      <Button size="sm" variant="secondary" onClick={onClick} disabled={busy !== null}>
+        {busy === page ? <Spinner className="size-3.5" /> : <Arrow className="size-3.5" aria-hidden="true" />}
+        {page === "older" ? "Load older messages" : "Load newer messages"}
+      </Button>
+    </div>
+  );
+}
+
 export function JumpView({
   roomId,
   messageId,
@@ -150,18 +171,7 @@ export function JumpView({
         )}
         {loaded && (
           <div className="mx-auto w-full max-w-3xl pb-6">
-            {loaded.olderCursor && (
-              <div className="flex justify-center py-3">
-                <Button size="sm" variant="secondary" onClick={loadOlder} disabled={busy !== null}>
-                  {busy === "older" ? (
-                    <Spinner className="size-3.5" />
-                  ) : (
-                    <ArrowUp className="size-3.5" aria-hidden="true" />
-                  )}
-                  Load older messages
-                </Button>
-              </div>
-            )}
+            {loaded.olderCursor && <PageButton page="older" busy={busy} onClick={loadOlder} />}
             {loaded.messages.map((message) => {
               const target = message.id === messageId;
               return (
@@ -189,18 +199,7 @@ export function JumpView({
                 </div>
               );
             })}
-            {loaded.newerCursor && (
-              <div className="flex justify-center py-3">
-                <Button size="sm" variant="secondary" onClick={loadNewer} disabled={busy !== null}>
-                  {busy === "newer" ? (
-                    <Spinner className="size-3.5" />
-                  ) : (
-                    <ArrowDown className="size-3.5" aria-hidden="true" />
-                  )}
-                  Load newer messages
-                </Button>
-              </div>
-            )}
+            {loaded.newerCursor && <PageButton page="newer" busy={busy} onClick={loadNewer} />}
           </div>
         )}
       </section>
