@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SEARCH_CONCURRENCY } from "../../src/server/domain/search";
 import { ChatRoom } from "../../src/server/index";
 import { api, createRoom, uniqueName } from "./helpers";
 
@@ -125,6 +126,69 @@ describe("search across rooms", () => {
       expect(response.status, rooms).toBe(400);
       expect((await response.json<any>()).error.message, rooms).toContain("rooms must");
     }
+  });
+});
+
+describe("search across many rooms, cut short by the deadline", () => {
+  it("asks the most recently active rooms first and never wakes an empty one", async () => {
+    const ws = uniqueName();
+    // One room more than a wave of asks, plus three: the overseer asks
+    // SEARCH_CONCURRENCY rooms at once, and the rest only as answers come in.
+    const rooms: string[] = [];
+    for (let i = 0; i < SEARCH_CONCURRENCY + 4; i++) {
+      const room = await createRoom(ws, { name: `R${i}` });
+      await send(ws, room.id, `gecko note ${i}`);
+      rooms.push(room.id);
+    }
+    // Made last, so among the most recent (in the first wave of asks), but it holds no messages.
+    const empty = await createRoom(ws, { name: "Empty" });
+    const byRecency = [...rooms].reverse();
+    // Activity reports reach the registry asynchronously: wait until its order is the sends' order.
+    const listed = async () =>
+      ((await (await api(`/api/workspaces/${ws}/rooms`)).json<any>()).rooms as any[]).map((r: any) => r.id as string);
+    await expect
+      .poll(async () => (await listed()).filter((id) => id !== empty.id), { timeout: 30_000 })
+      .toEqual(byRecency);
+    expect((await listed()).indexOf(empty.id)).toBeLessThan(2);
+
+    // Too slow for all: the first wave answers, every later ask never does.
+    const mine = new Set([...rooms, empty.id]);
+    const asked: string[] = [];
+    const original = ChatRoom.prototype.searchMessages;
+    vi.spyOn(ChatRoom.prototype, "searchMessages").mockImplementation(function (this: ChatRoom, q, limit) {
+      if (!mine.has(this.name)) return original.call(this, q, limit);
+      asked.push(this.name);
+      if (asked.length > SEARCH_CONCURRENCY) return new Promise(() => {});
+      return original.call(this, q, limit);
+    });
+    const body = await (await search(ws, "q=gecko&limit=100")).json<any>();
+
+    const answered = byRecency.slice(0, SEARCH_CONCURRENCY);
+    expect(body.partial).toBe(true);
+    expect(body.roomsSearched).toBe(rooms.length + 1);
+    expect(new Set(body.results.map((r: any) => r.roomId))).toEqual(new Set(answered));
+    // The missing ones are the oldest, listed most recent first, so "Search the rest" asks in that order too.
+    expect(body.missingRooms.map((r: any) => r.roomId)).toEqual(byRecency.slice(SEARCH_CONCURRENCY));
+    expect(body.missingCount).toBe(4);
+    expect(asked).not.toContain(empty.id);
+    expect(new Set(asked.slice(0, SEARCH_CONCURRENCY))).toEqual(new Set(answered));
+  }, 120_000);
+
+  it("searches an imported room at once, before its own activity report could have landed", async () => {
+    const ws = uniqueName();
+    const source = await createRoom(ws, { name: "Source" });
+    await send(ws, source.id, "the axolotl file");
+    const file = await (await api(`/api/workspaces/${ws}/rooms/${source.id}/export?format=json`)).text();
+    const imported = await api(`/api/workspaces/${ws}/rooms/import`, {
+      method: "POST",
+      body: file,
+      headers: { "content-type": "application/json" }
+    });
+    expect(imported.status).toBe(201);
+    const [copy] = (await imported.json<any>()).rooms;
+    const body = await (await search(ws, "q=axolotl")).json<any>();
+    expect(body.partial).toBe(false);
+    expect(body.results.map((r: any) => r.roomId)).toContain(copy.id);
   });
 });
 

@@ -475,7 +475,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   /** This room's part of a search across rooms (see agents/room/search.ts). */
   async searchMessages(query: string, limit: number): Promise<SearchHit[]> {
-    return searchRoomMessages(this.sessions.session(), query, limit);
+    return searchRoomMessages(this.sessions.session(), this.sql.bind(this), query, limit);
   }
 
   /** Full-text search over this room's own transcript (the model's tool). */

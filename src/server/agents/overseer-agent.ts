@@ -64,6 +64,7 @@ import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
 import { type ImportedRoom, withPersonaIds } from "../domain/room-import";
 import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
 import { fanOut, rankHits, SEARCH_CONCURRENCY, searchDeadlineMs } from "../domain/search";
+import { planRoomSearch, type SearchableRoom } from "../domain/search-plan";
 import { MAX_TRACES_PER_ROOM } from "../domain/trace";
 import type { PendingRead } from "../domain/unread";
 import type { Env } from "../env";
@@ -481,7 +482,10 @@ export class OverseerAgent extends Agent<Env> {
     const row = this.#requireRow(id);
     this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
     const room = await this.dynamicAgents.get(ChatRoom, id);
-    return room.finishImport();
+    const filled = await room.finishImport();
+    // The room's own report is on its way; until it lands, the count keeps search from skipping the room as empty.
+    this.sql`UPDATE rooms SET message_count = ${filled.messageCount} WHERE id = ${id} AND activity_seq = 0`;
+    return filled;
   }
 
   /** Every version of a message's position (edits and regenerations keep what they replace). */
@@ -491,18 +495,18 @@ export class OverseerAgent extends Agent<Env> {
 
   /**
    * Search across rooms: every room searches its own index, a bounded
-   * number at a time; rooms that have not answered by the deadline are
-   * reported as missing rather than waited for.
+   * number at a time, most recently active first, empty rooms not woken
+   * (domain/search-plan.ts); rooms that have not answered by the deadline
+   * are reported as missing rather than waited for.
    */
   async search(query: SearchQuery): Promise<SearchResponse> {
-    const all = query.room
-      ? this.sql<{ id: string; name: string }>`SELECT id, name FROM rooms WHERE id = ${query.room}`
-      : this.sql<{ id: string; name: string }>`SELECT id, name FROM rooms ORDER BY last_active_at DESC, id`;
-    const only = query.rooms && new Set(query.rooms);
-    const rows = only ? all.filter((row) => only.has(row.id)) : all;
+    const rows = query.room
+      ? this.sql<SearchableRoom>`SELECT id, name, last_active_at, message_count FROM rooms WHERE id = ${query.room}`
+      : this.sql<SearchableRoom>`SELECT id, name, last_active_at, message_count FROM rooms`;
+    const plan = planRoomSearch(rows, query.rooms);
     const names = new Map(rows.map((row) => [row.id, row.name]));
     const outcome = await fanOut(
-      rows.map((row) => row.id),
+      plan.ask.map((row) => row.id),
       async (id) => (await this.dynamicAgents.get(ChatRoom, id)).searchMessages(query.q, query.limit),
       { concurrency: SEARCH_CONCURRENCY, deadlineMs: searchDeadlineMs(this.env) }
     );
@@ -514,7 +518,7 @@ export class OverseerAgent extends Agent<Env> {
     return {
       results: rankHits(hits, query.limit),
       partial: missing.length > 0,
-      roomsSearched: rows.length,
+      roomsSearched: plan.ask.length + plan.empty.length,
       missingCount: missing.length,
       missingRooms: missing.map((id) => ({ roomId: id, roomName: names.get(id) ?? id }))
     };
