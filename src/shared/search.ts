@@ -57,6 +57,21 @@ export interface SearchHit {
   score: number;
 }
 
+/**
+ * The order of results: best score first; ties by newer first, then by id,
+ * so the server's ranking and the client's merge of a continued search agree.
+ */
+export function compareSearchHits(
+  a: Pick<SearchHit, "score" | "createdAt" | "messageId">,
+  b: Pick<SearchHit, "score" | "createdAt" | "messageId">
+): number {
+  return (
+    b.score - a.score ||
+    (b.createdAt ?? 0) - (a.createdAt ?? 0) ||
+    (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0)
+  );
+}
+
 export interface SearchResult extends SearchHit {
   roomId: string;
   roomName: string;

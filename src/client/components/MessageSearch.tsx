@@ -8,10 +8,13 @@ import { useMemo } from "react";
 import { Link } from "react-router";
 import type { SearchResult } from "../../shared/search";
 import { useDebouncedSearch } from "../hooks/use-debounced-search";
+import { useSearchTheRest } from "../hooks/use-search-the-rest";
 import { api } from "../lib/api";
 import { messagePath } from "../lib/routes";
 import { relativeTime } from "../lib/time";
 import { Highlighted } from "./Highlighted";
+import { Alert } from "./ui/Alert";
+import { Button } from "./ui/Button";
 import { ErrorNotice } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
@@ -29,7 +32,9 @@ function groupByRoom(results: SearchResult[]) {
 
 export function MessageSearchResults({ query, onSelect }: { query: string; onSelect: () => void }) {
   const state = useDebouncedSearch(query, (q, signal) => api.search(q, RESULT_LIMIT, signal));
-  const groups = useMemo(() => (state.status === "done" ? groupByRoom(state.value.results) : []), [state]);
+  const rest = useSearchTheRest(state.status === "done" ? state.value : null, query.trim(), RESULT_LIMIT);
+  const answer = rest.value;
+  const groups = useMemo(() => (answer ? groupByRoom(answer.results) : []), [answer]);
   if (state.status === "idle") return null;
   const now = Date.now();
   return (
@@ -43,14 +48,34 @@ export function MessageSearchResults({ query, onSelect }: { query: string; onSel
           Search failed: {state.message}
         </ErrorNotice>
       )}
-      {state.status === "done" && state.value.partial && (
-        <p role="status" className="flex items-start gap-1.5 px-3 py-1 text-[12px] text-warning">
-          <AlertTriangle className="mt-0.5 size-3 shrink-0" aria-hidden="true" />
-          {state.value.missingRooms.length} of {state.value.roomsSearched} rooms did not answer in time; their matches
-          are missing.
-        </p>
+      {answer?.partial && (
+        <Alert
+          tone="warning"
+          role="status"
+          icon={<AlertTriangle className="mt-0.5 size-3 shrink-0" aria-hidden="true" />}
+          className="mx-3 my-1 px-2 py-1.5 text-[12px]"
+        >
+          <p>
+            {answer.missingCount} of {answer.roomsSearched} rooms did not answer in time; their matches are missing.
+          </p>
+          {rest.progress ? (
+            <p className="mt-1 flex items-center gap-1.5">
+              <Spinner className="size-3" />
+              Searching the rest: {rest.progress.asked} of {rest.progress.total} rooms asked…
+            </p>
+          ) : (
+            <Button size="sm" variant="secondary" className="mt-1.5" onClick={rest.run}>
+              Search the rest
+            </Button>
+          )}
+        </Alert>
       )}
-      {state.status === "done" && groups.length === 0 && (
+      {rest.error && (
+        <ErrorNotice variant="inline" className="px-3 py-1 text-[12px]">
+          Could not search the rest: {rest.error}
+        </ErrorNotice>
+      )}
+      {answer && groups.length === 0 && !answer.partial && (
         <p role="status" className="px-3 py-2 text-[13px] text-fg-muted">
           No messages match.
         </p>

@@ -123,6 +123,14 @@ export const api = {
     request<AgentTree>(`${roomPath(roomId)}/agents`, { signal }),
   search: (q: string, limit: number, signal?: AbortSignal) =>
     request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit) })}`, { signal }),
+  /** Search only these rooms ("Search the rest" of a partial answer). */
+  searchRooms: (q: string, limit: number, roomIds: string[], signal?: AbortSignal) =>
+    request<SearchResponse>(
+      `/api/search?${new URLSearchParams({ q, limit: String(limit), rooms: roomIds.join(",") })}`,
+      {
+        signal
+      }
+    ),
   createShare: (roomId: string, expiresIn?: number) =>
     request<ShareLink>(`${roomPath(roomId)}/shares`, {
       method: "POST",

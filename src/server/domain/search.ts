@@ -4,7 +4,7 @@
  * only merges the few best hits each room sends back. Nothing here touches
  * storage; the agents pass text in.
  */
-import type { SearchHit, TextRange } from "../../shared/search";
+import { compareSearchHits, type SearchHit, type TextRange } from "../../shared/search";
 
 /** Rooms searched at once by the overseer: bounded, so 1,000 rooms do not wake at once. */
 export const SEARCH_CONCURRENCY = 16;
@@ -122,11 +122,7 @@ export function rankHits<T extends Pick<SearchHit, "score" | "createdAt" | "mess
   hits: T[],
   limit: number
 ): T[] {
-  return [...hits]
-    .sort(
-      (a, b) => b.score - a.score || (b.createdAt ?? 0) - (a.createdAt ?? 0) || (a.messageId < b.messageId ? -1 : 1)
-    )
-    .slice(0, limit);
+  return [...hits].sort(compareSearchHits).slice(0, limit);
 }
 
 export interface FanOutResult<K, T> {
