@@ -265,6 +265,59 @@ describe("export and fork of a room longer than the framework's 10,000-step path
     return ids;
   }
 
+  /** The lines of a JSON export's `messages` array: one message each, as written. */
+  function messageLines(text: string): string[] {
+    const body = text.slice(text.indexOf('"messages":[') + '"messages":['.length, text.indexOf("\n]"));
+    return body
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.replace(/,$/, ""));
+  }
+
+  it("forks a 3,001-message room byte for byte up to the chosen message", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { name: "Rich", systemPrompt: "Be brief." });
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    const ids: string[] = [];
+    await runInDurableObject(stub, async (overseer: OverseerAgent) => {
+      const facet = await overseer.dynamicAgents.get(ChatRoom, room.id);
+      for (let start = 0; start < 3_001; start += 1_000) {
+        const batch = Array.from({ length: Math.min(1_000, 3_001 - start) }, (_, i) => {
+          const n = start + i;
+          const user = n % 2 === 0;
+          ids.push(`rich-${n}`);
+          return {
+            id: `rich-${n}`,
+            role: user ? "user" : "assistant",
+            parts: [
+              { type: "text", text: `Zeile ${n}: ünïcödé 👋 "quoted" and\na second line` },
+              ...(n % 7 === 0 ? [{ type: "text", text: `another part of #${n}` }] : [])
+            ],
+            metadata: user
+              ? { createdAt: Date.UTC(2025, 0, 1) + n * 1_000, author: { id: "imported", name: `Writer ${n % 5}` } }
+              : {
+                  createdAt: Date.UTC(2025, 0, 1) + n * 1_000,
+                  model: "m",
+                  usage: { inputTokens: n, outputTokens: 2, totalTokens: n + 2 }
+                }
+          };
+        });
+        await facet.importMessages(batch as any);
+      }
+      await facet.finishImport();
+    });
+    const source = messageLines(await exportText(ws, room.id));
+    expect(source).toHaveLength(3_001);
+
+    for (const cut of [2_345, 3_000]) {
+      const response = await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: { messageId: ids[cut] } });
+      expect(response.status).toBe(201);
+      const fork = await response.json<any>();
+      expect(messageLines(await exportText(ws, fork.id))).toEqual(source.slice(0, cut + 1));
+      await expect.poll(async () => (await list(ws)).find((r) => r.id === fork.id)?.messageCount).toBe(cut + 1);
+    }
+  }, 180_000);
+
   it("exports every message of a 12,001-message room, first to last, in order, as JSON, Markdown and via fork", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws, { name: "Long" });

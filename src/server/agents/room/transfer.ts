@@ -10,6 +10,7 @@ import type { Session, SessionMessage } from "agents/sessions";
 import type { ChatMessage, MessageMetadata } from "../../../shared/protocol";
 import type { ExportedVersion, RoomExportHeader } from "../../../shared/transfer";
 import { toChatMessage } from "../../domain/chat-messages";
+import { ndjsonBatches } from "../../domain/ndjson-batches";
 import { renderMarkdownHeader, renderMarkdownMessage, renderMarkdownVersionsHeading } from "../../domain/room-export";
 
 const BATCH = 100;
@@ -220,32 +221,21 @@ export async function insertVersions(session: Session, versions: ExportedVersion
   }
 }
 
-/** Reads an NDJSON export stream (see exportNdjson) into this room, a batch at a time. */
+/**
+ * Reads an NDJSON export stream (see exportNdjson) into this room, at most
+ * BATCH messages at a time: the next part of the stream is read only after
+ * the batch before it is written (domain/ndjson-batches.ts).
+ */
 export async function appendFromNdjson(session: Session, stream: ReadableStream<Uint8Array>): Promise<number> {
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
   let count = 0;
-  const flush = async (lines: string[]) => {
+  for await (const lines of ndjsonBatches(stream, BATCH)) {
     const messages: ChatMessage[] = [];
     for (const line of lines) {
-      if (!line) continue;
       const record = JSON.parse(line) as { type: string; message?: ChatMessage };
       if (record.type === "message" && record.message) messages.push(record.message);
     }
     await appendMessages(session, messages);
     count += messages.length;
-  };
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    const cut = buffer.lastIndexOf("\n");
-    if (cut === -1) continue;
-    const lines = buffer.slice(0, cut).split("\n");
-    buffer = buffer.slice(cut + 1);
-    await flush(lines);
   }
-  await flush([buffer]);
   return count;
 }
