@@ -98,6 +98,21 @@ describe("bounded fan-out with a deadline", () => {
     expect(outcome.missed).toEqual(["slow"]);
   });
 
+  it("counts an answer that arrives after the deadline as missed, even before the timer has run", async () => {
+    // A room that holds the shared thread past the deadline delivers its answer before the overdue timer fires.
+    let clock = 1_000;
+    const outcome = await fanOut(
+      ["quick", "blocking", "after"],
+      async (item) => {
+        if (item === "blocking") clock += 500;
+        return item;
+      },
+      { concurrency: 1, deadlineMs: 100, now: () => clock }
+    );
+    expect(outcome.results.map((r) => r.key)).toEqual(["quick"]);
+    expect(outcome.missed).toEqual(["blocking", "after"]);
+  });
+
   it("answers at once for no items", async () => {
     expect(await fanOut([], async () => 1, { concurrency: 4, deadlineMs: 60_000 })).toEqual({
       results: [],

@@ -136,12 +136,21 @@ export interface FanOutResult<K, T> {
  * Runs `task` over `items` with at most `concurrency` in flight and stops
  * waiting at `deadlineMs`. Late answers are dropped, not awaited: the
  * caller reports them as missing instead of holding the response.
+ *
+ * The timer alone is not enough: rooms are facets in the overseer's own
+ * isolate, so a room doing a long synchronous piece of work (building its
+ * full-text index) holds the thread past the deadline, and its answer can
+ * be delivered before the overdue timer runs. So every answer is also
+ * checked against the clock: one that arrives after the deadline ends the
+ * fan-out and counts as missing, as if the timer had fired first.
  */
 export function fanOut<K, T>(
   items: K[],
   task: (item: K) => Promise<T>,
-  options: { concurrency: number; deadlineMs: number }
+  options: { concurrency: number; deadlineMs: number; now?: () => number }
 ): Promise<FanOutResult<K, T>> {
+  const now = options.now ?? Date.now;
+  const endsAt = now() + options.deadlineMs;
   return new Promise((resolve) => {
     const results: Array<{ key: K; value: T }> = [];
     const failed: Array<{ key: K; error: unknown }> = [];
@@ -170,6 +179,7 @@ export function fanOut<K, T>(
     const settle = (item: K, record: () => void) => {
       inFlight--;
       if (done) return;
+      if (now() > endsAt) return finish();
       pending.delete(item);
       record();
       launch();
