@@ -72,7 +72,9 @@ describe("search the rest", () => {
 
     const results = page.getByRole("region", { name: "Messages matching the search" });
     const notice = results.getByRole("status").filter({ hasText: "did not answer in time" });
-    await notice.waitFor({ timeout: 60_000 });
+    await notice.waitFor({ timeout: 60_000 }).catch(async (error) => {
+      throw new Error(`${error}\nregion: ${await results.textContent()}\nfirst missing: ${firstMissing}`);
+    });
     const deepHit = results.locator(`[data-search-room="${deep.id}"] [data-search-hit="${target.id}"]`);
     expect(await deepHit.count()).toBe(0);
     const searchTheRest = results.getByRole("button", { name: "Search the rest" });
