@@ -8,7 +8,7 @@
 import { compareSearchHits, type SearchResponse, type SearchResult } from "../../shared/search";
 
 /** Room ids per continued request: keeps the URL short (a room id is 16 characters). */
-export const REST_ROOMS_PER_REQUEST = 100;
+const REST_ROOMS_PER_REQUEST = 100;
 
 /** `more` answered for the rooms in `asked`; the merged answer still misses what `more` missed. */
 export function mergeSearch(
