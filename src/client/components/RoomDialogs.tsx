@@ -5,15 +5,9 @@ import type { RoomSummary } from "../../shared/protocol";
 import { usePendingAction } from "../hooks/use-pending-action";
 import { useRoomList } from "../hooks/use-room-list";
 import { api } from "../lib/api";
+import { draftInvalid, newRoomBody, type SettingsDraft, validateRoomName } from "../lib/room-settings";
 import { roomPath } from "../lib/routes";
-import {
-  ModelField,
-  modelSettingsInvalid,
-  RoomNameField,
-  SystemPromptField,
-  TemperatureField,
-  validateRoomName
-} from "./RoomFields";
+import { ModelField, RoomNameField, SystemPromptField, TemperatureField } from "./RoomFields";
 import { Dialog, DialogActions } from "./ui/Dialog";
 import { ErrorNotice } from "./ui/Field";
 
@@ -34,10 +28,9 @@ export function CreateRoomDialog({ open, onClose }: { open: boolean; onClose: ()
 
 /** Mounted each time the dialog opens (see Dialog), so it starts empty. */
 function CreateRoomForm({ onClose }: { onClose: () => void }) {
-  const [name, setName] = useState("");
-  const [systemPrompt, setSystemPrompt] = useState("");
-  const [model, setModel] = useState("");
-  const [temperature, setTemperature] = useState("");
+  const [draft, setDraft] = useState<SettingsDraft>({ name: "", systemPrompt: "", model: "", temperature: "" });
+  const set = (field: keyof SettingsDraft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
+  const { name } = draft;
   const [touched, setTouched] = useState(false);
   const { pending, error, run } = usePendingAction();
   const { upsert } = useRoomList();
@@ -48,14 +41,9 @@ function CreateRoomForm({ onClose }: { onClose: () => void }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (validateRoomName(name) || modelSettingsInvalid(model, temperature)) return;
+    if (draftInvalid(draft)) return;
     await run(async () => {
-      const room = await api.createRoom({
-        name: name.trim(),
-        ...(systemPrompt.trim() ? { systemPrompt } : {}),
-        ...(model.trim() ? { model: model.trim() } : {}),
-        ...(temperature.trim() ? { temperature: Number(temperature) } : {})
-      });
+      const room = await api.createRoom(newRoomBody(draft));
       upsert(room);
       onClose();
       navigate(roomPath(room.id));
@@ -67,7 +55,7 @@ function CreateRoomForm({ onClose }: { onClose: () => void }) {
       <div className="space-y-4 px-5 py-4">
         <RoomNameField
           value={name}
-          onChange={setName}
+          onChange={set("name")}
           error={nameError}
           counter={name.length > MAX_ROOM_NAME_LENGTH - 20 ? `${name.length}/${MAX_ROOM_NAME_LENGTH}` : null}
           data-autofocus
@@ -76,8 +64,8 @@ function CreateRoomForm({ onClose }: { onClose: () => void }) {
           placeholder="e.g. Trip planning"
         />
         <SystemPromptField
-          value={systemPrompt}
-          onChange={setSystemPrompt}
+          value={draft.systemPrompt}
+          onChange={set("systemPrompt")}
           rows={4}
           placeholder="You are a concise travel assistant…"
           hint="Optional. Instructions the assistant follows in this room."
@@ -87,10 +75,10 @@ function CreateRoomForm({ onClose }: { onClose: () => void }) {
             Model settings
           </summary>
           <div className="grid gap-4 border-t border-edge p-3 sm:grid-cols-2">
-            <ModelField value={model} onChange={setModel} placeholder="gpt-4o-mini" />
+            <ModelField value={draft.model} onChange={set("model")} placeholder="gpt-4o-mini" />
             <TemperatureField
-              value={temperature}
-              onChange={setTemperature}
+              value={draft.temperature}
+              onChange={set("temperature")}
               hint={`${MIN_TEMPERATURE}–${MAX_TEMPERATURE}. Empty: default.`}
             />
           </div>

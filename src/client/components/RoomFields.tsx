@@ -1,44 +1,14 @@
 /**
  * The room's settings fields, shared by the new-room dialog and the room
- * settings panel: the same rules, labels and limits in both.
+ * settings panel: the same labels and limits in both, the rules in
+ * lib/room-settings.ts.
  */
 
 import type { InputHTMLAttributes, ReactNode } from "react";
-import {
-  MAX_MODEL_NAME_LENGTH,
-  MAX_ROOM_NAME_LENGTH,
-  MAX_SYSTEM_PROMPT_LENGTH,
-  MAX_TEMPERATURE,
-  MIN_TEMPERATURE
-} from "../../shared/constants";
+import { MAX_SYSTEM_PROMPT_LENGTH, MAX_TEMPERATURE, MIN_TEMPERATURE } from "../../shared/constants";
+import { validateModel, validateTemperature } from "../lib/room-settings";
 import { Button } from "./ui/Button";
 import { Field, inputClass } from "./ui/Field";
-
-const MODEL_PATTERN = /^[\w.:/@-]+$/;
-
-export function validateRoomName(name: string): string | null {
-  const trimmed = name.trim();
-  if (!trimmed) return "Give the room a name.";
-  if (trimmed.length > MAX_ROOM_NAME_LENGTH) return `Use at most ${MAX_ROOM_NAME_LENGTH} characters.`;
-  return null;
-}
-
-function validateModel(model: string): string | null {
-  const trimmed = model.trim();
-  if (!trimmed) return null;
-  if (trimmed.length > MAX_MODEL_NAME_LENGTH) return `Use at most ${MAX_MODEL_NAME_LENGTH} characters.`;
-  if (!MODEL_PATTERN.test(trimmed)) return "Letters, digits and . : / @ _ - only.";
-  return null;
-}
-
-function validateTemperature(raw: string): string | null {
-  if (raw.trim() === "") return null;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < MIN_TEMPERATURE || value > MAX_TEMPERATURE) {
-    return `Between ${MIN_TEMPERATURE} and ${MAX_TEMPERATURE}, or empty for the default.`;
-  }
-  return null;
-}
 
 /** The room's name; `input` adds what a dialog wants of the box (autofocus, a placeholder, limits). */
 export function RoomNameField({
@@ -177,7 +147,3 @@ export function TemperatureField({
     </Field>
   );
 }
-
-/** Whether the model and temperature fields hold something the server would refuse. */
-export const modelSettingsInvalid = (model: string, temperature: string) =>
-  validateModel(model) !== null || validateTemperature(temperature) !== null;

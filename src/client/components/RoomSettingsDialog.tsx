@@ -1,20 +1,14 @@
 import { CloudOff, Trash2 } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { MAX_SYSTEM_PROMPT_LENGTH } from "../../shared/constants";
-import type { RoomState, RoomSummary, UpdateRoomBody } from "../../shared/protocol";
+import type { RoomState, RoomSummary } from "../../shared/protocol";
 import { usePendingAction } from "../hooks/use-pending-action";
 import { useRoomList } from "../hooks/use-room-list";
 import { api, errorMessage } from "../lib/api";
+import { draftInvalid, draftOf, type SettingsDraft, settingsPatch, validateRoomName } from "../lib/room-settings";
 import { formatCount, fullDateTime } from "../lib/time";
 import { PersonasSection } from "./personas/PersonasSection";
-import {
-  ModelField,
-  modelSettingsInvalid,
-  RoomNameField,
-  SystemPromptField,
-  TemperatureField,
-  validateRoomName
-} from "./RoomFields";
+import { ModelField, RoomNameField, SystemPromptField, TemperatureField } from "./RoomFields";
 import { Alert } from "./ui/Alert";
 import { Button } from "./ui/Button";
 import { Dialog, DialogActions } from "./ui/Dialog";
@@ -90,27 +84,19 @@ function RoomSettingsForm({
   onDelete,
   snapshot
 }: SettingsProps & { snapshot: RoomState }) {
-  const base = snapshot.settings;
-  const [name, setName] = useState(base.name);
-  const [systemPrompt, setSystemPrompt] = useState(base.systemPrompt);
-  const [model, setModel] = useState(base.model ?? "");
-  const [temperature, setTemperature] = useState(base.temperature === null ? "" : String(base.temperature));
+  const [draft, setDraft] = useState(() => draftOf(snapshot.settings));
+  const set = (field: keyof SettingsDraft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
+  const { systemPrompt } = draft;
   const { pending, error, run } = usePendingAction();
   const { upsert } = useRoomList();
 
   const live = state ?? snapshot;
-  const nameError = validateRoomName(name);
+  const nameError = validateRoomName(draft.name);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (nameError || modelSettingsInvalid(model, temperature)) return;
-    const patch: UpdateRoomBody = {};
-    if (name.trim() !== base.name) patch.name = name.trim();
-    if (systemPrompt !== base.systemPrompt) patch.systemPrompt = systemPrompt;
-    const nextModel = model.trim() || null;
-    if (nextModel !== base.model) patch.model = nextModel;
-    const nextTemperature = temperature.trim() === "" ? null : Number(temperature);
-    if (nextTemperature !== base.temperature) patch.temperature = nextTemperature;
+    if (draftInvalid(draft)) return;
+    const patch = settingsPatch(snapshot.settings, draft);
     if (Object.keys(patch).length === 0) return onClose();
     await run(async () => {
       upsert(await api.updateRoom(roomId, patch));
@@ -152,10 +138,10 @@ function RoomSettingsForm({
           </Alert>
         )}
 
-        <RoomNameField value={name} onChange={setName} error={nameError} />
+        <RoomNameField value={draft.name} onChange={set("name")} error={nameError} />
         <SystemPromptField
           value={systemPrompt}
-          onChange={setSystemPrompt}
+          onChange={set("systemPrompt")}
           rows={6}
           placeholder="No system prompt"
           hint="Instructions the assistant follows in this room."
@@ -166,13 +152,13 @@ function RoomSettingsForm({
           }
         />
         <ModelField
-          value={model}
-          onChange={setModel}
+          value={draft.model}
+          onChange={set("model")}
           placeholder={live.settings.model ? "Server default" : live.activeModel}
         />
         <TemperatureField
-          value={temperature}
-          onChange={setTemperature}
+          value={draft.temperature}
+          onChange={set("temperature")}
           hint="Lower is more focused, higher more varied. Empty: the provider default."
           slider
         />
