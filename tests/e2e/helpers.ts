@@ -175,6 +175,25 @@ export async function sendFromComposer(page: Page, text: string) {
   await box.press("Enter");
 }
 
+/**
+ * Waits until the page is still, so a screenshot shows where a view ends up
+ * rather than a frame of its entrance: fonts loaded, every animation and
+ * transition that ends has ended (endless ones, like a typing indicator's,
+ * are left running), and a frame painted after that.
+ */
+export async function waitForStill(page: Page, timeoutMs = 15_000) {
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== "running" || a.effect?.getComputedTiming().endTime === Number.POSITIVE_INFINITY),
+    undefined,
+    { timeout: timeoutMs }
+  );
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+}
+
 export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return path.join(SCREENSHOT_DIR, `${name}.png`);

@@ -31,8 +31,16 @@ afterAll(async () => {
 });
 
 async function expectNoScriptRan(page: Page) {
-  // Give any injected handler a chance to fire.
-  await page.waitForTimeout(500);
+  // A control image with the same broken source: once its error handler has
+  // run, an injected one's would have run too.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const probe = new Image();
+        probe.onerror = () => resolve();
+        probe.src = "x";
+      })
+  );
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
   expect(await page.locator("img[src='x']").count()).toBe(0);
   expect(await page.locator("main script, nav script").count()).toBe(0);

@@ -16,7 +16,8 @@ import {
   sendFromComposer,
   uniqueName,
   useAppAndBrowser,
-  waitFor
+  waitFor,
+  waitForStill
 } from "./helpers";
 
 const setup = useAppAndBrowser();
@@ -156,12 +157,12 @@ describe("screenshots", () => {
         .toMatch(/^(?=.*Ann)(?=.*Ben)/);
       await keepTyping(ben.page);
       await desk.page.getByText("Ben is typing…").waitFor();
-      await desk.page.waitForTimeout(300);
+      await waitForStill(desk.page);
       await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-room`) });
 
       await desk.page.getByRole("button", { name: "Room settings" }).click();
       await desk.page.getByRole("dialog", { name: "Room settings" }).getByText("Tokens used").waitFor();
-      await desk.page.waitForTimeout(300);
+      await waitForStill(desk.page);
       await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-settings`) });
       await desk.page.keyboard.press("Escape");
 
@@ -172,7 +173,7 @@ describe("screenshots", () => {
         .getByRole("dialog", { name: "New room" })
         .getByRole("textbox", { name: "Name" })
         .fill("Weekend hike");
-      await desk.page.waitForTimeout(300);
+      await waitForStill(desk.page);
       await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-new-room`) });
       expect(errors).toEqual([]);
 
@@ -194,14 +195,14 @@ describe("screenshots", () => {
         .waitFor();
       await keepTyping(ben.page);
       await phone.page.getByText("Ben is typing…").waitFor();
-      await phone.page.waitForTimeout(300);
+      await waitForStill(phone.page);
       await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-room`) });
       await phone.page.getByRole("button", { name: "Open sidebar" }).click();
       await phone.page
         .getByRole("dialog", { name: "Rooms" })
         .getByRole("link", { name: /Recipe ideas/ })
         .waitFor();
-      await phone.page.waitForTimeout(400);
+      await waitForStill(phone.page);
       await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-drawer`) });
       expect(phoneErrors).toEqual([]);
     }

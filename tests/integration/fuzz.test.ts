@@ -4,12 +4,31 @@ import { FRAMEWORK_FRAME_TYPES } from "../../src/server/domain/room-frames";
 import { MAX_MESSAGE_LENGTH, MAX_REQUEST_BODY_BYTES } from "../../src/shared/constants";
 import { chatRequest, isDone } from "../support/chat-protocol";
 import { restClient } from "../support/rest-client";
-import { openSocket } from "../support/socket";
+import { openSocket, type Socket } from "../support/socket";
 import { useTestApp } from "../support/test-app";
 
 // Hundreds of generated hostile inputs against the running app. Seeded, so a
 // failure reproduces; bounded, so it always ends.
 const app = useTestApp({ provider: "offline", vars: { RATE_LIMIT_SCALE: "0" } });
+
+/**
+ * Paces a flood: a frame the room refuses by name, and its refusal back.
+ * Frames on one socket are taken in order, so the refusal arriving means
+ * the room has dealt with everything sent before it (unless it closed the
+ * socket, which the loop then reopens).
+ */
+async function roundTrip(socket: Socket, type: string) {
+  if (socket.ws.readyState !== WebSocket.OPEN) return;
+  const refused = socket.next(
+    (f) => f?.type === "rooms_error" && typeof f.message === "string" && f.message.includes(`"${type}"`),
+    30_000,
+    `the refusal of ${type}`
+  );
+  // Handled here too: once the socket has closed, the refusal never comes.
+  refused.catch(() => {});
+  socket.send({ type });
+  await Promise.race([refused, socket.closed]);
+}
 
 function prng(seed: number) {
   let state = seed >>> 0;
@@ -179,7 +198,7 @@ describe("fuzzing the running app", () => {
         socket.ws.send(JSON.stringify(frame));
       }
       sent++;
-      if (i % 25 === 0) await new Promise((r) => setTimeout(r, 20));
+      if (i % 25 === 24) await roundTrip(socket, `fuzz_sync_${i}`);
     }
     // And every framework frame type once more, each carrying a forged transcript.
     for (const type of FRAMEWORK_FRAME_TYPES) {

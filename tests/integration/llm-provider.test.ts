@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
+import type { AgentTree } from "../../src/shared/introspection";
 import { chatRequest, chunksOf, isDone, isResponse, messageText, textOf } from "../support/chat-protocol";
 import { restClient, signIn } from "../support/rest-client";
 import { openSocket } from "../support/socket";
@@ -339,14 +340,20 @@ describe("deleting a room mid-answer", () => {
     await list.next((f) => f.type === "rooms");
     const streaming = await openSocket(api.roomSocketUrl(room.id));
     const watching = await openSocket(api.roomSocketUrl(room.id));
-    const { id, frame } = chatRequest("[[fake:slow=100]] a long answer that will be cut off by a delete");
+    // Long enough (200 chunks, 100 ms apart) that only the delete ends it.
+    const { id, frame } = chatRequest("[[fake:chunks=200,slow=100]] a long answer that will be cut off by a delete");
     streaming.send(frame);
     await streaming.next((f) => isResponse(id)(f) && typeof f.body === "string" && f.body.includes("text-delta"));
     const upstream = await app.fake.waitForRequest((r) => r.lastUserText?.includes("cut off by a delete") ?? false);
-    // A REST send queued behind the streaming answer.
+    // A REST send queued behind the streaming answer: the room reports it
+    // waiting before the delete, so the 404 below is the in-flight send's.
     const restSend = api.send(room.id, "[[fake:slow=100]] queued over REST");
-
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(
+      async () => ((await (await api.call(`/${room.id}/agents`)).json()) as AgentTree).room.activity,
+      (activity) => activity?.endsWith("(1 queued)") ?? false,
+      30_000,
+      "the REST send queued behind the answer"
+    );
     expect((await api.call(`/${room.id}`, { method: "DELETE" })).status).toBe(204);
 
     const [closedA, closedB] = await Promise.all([streaming.closed, watching.closed]);

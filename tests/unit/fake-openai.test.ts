@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError, generateText, stepCountIs, streamText, tool } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.ts";
 
@@ -443,11 +443,15 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     const own = await startFakeOpenAI();
     const client = createOpenAI({ baseURL: own.url, apiKey: "test" });
     own.setScenario({ kind: "text", text: "y".repeat(200), chunkDelayMs: 500 });
-    const before = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timeouts();
     const result = streamText({ ...quiet, model: client.chat("fake-model"), prompt: "slow", maxRetries: 0 });
     const drained = drain(result);
-    await own.waitForRequest(undefined, 1000);
-    await new Promise((r) => setTimeout(r, 50));
+    const request = await own.waitForRequest(undefined, 5_000);
+    // Once it has answered 200 (headers and the first chunk), the fake waits
+    // 500 ms for the next chunk: its timer is pending when close() comes.
+    await vi.waitFor(() => expect(request.status).toBe(200), { timeout: 5_000 });
+    expect(timeouts()).toBeGreaterThan(before);
     await own.close();
     await drained;
     const timeoutsAfter = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fanOut, makeSnippet, matchRanges, queryTerms, rankHits, scoreText } from "../../src/server/domain/search";
 
 const marked = (snippet: string, marks: [number, number][]) => marks.map(([s, e]) => snippet.slice(s, e));
@@ -60,17 +60,26 @@ describe("bounded fan-out with a deadline", () => {
   it("never runs more than the concurrency at once and gathers every answer", async () => {
     let running = 0;
     let peak = 0;
-    const outcome = await fanOut(
+    // Each item holds until the test lets it finish, one at a time.
+    const held: Array<() => void> = [];
+    const pending = fanOut(
       Array.from({ length: 20 }, (_, i) => i),
       async (i) => {
         running++;
         peak = Math.max(peak, running);
-        await new Promise((r) => setTimeout(r, 2));
+        await new Promise<void>((release) => held.push(release));
         running--;
         return i * 2;
       },
       { concurrency: 3, deadlineMs: 10_000 }
     );
+    for (let finished = 0; finished < 20; finished++) {
+      // With every running item held, the fan-out fills exactly its concurrency (fewer at the end).
+      await vi.waitFor(() => expect(held.length).toBe(Math.min(3, 20 - finished)), { timeout: 5_000 });
+      expect(running).toBe(held.length);
+      held.shift()?.();
+    }
+    const outcome = await pending;
     expect(peak).toBe(3);
     expect(outcome.results.map((r) => r.value).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 20 }, (_, i) => i * 2)

@@ -15,7 +15,12 @@ afterAll(async () => {
 });
 
 // Generous by default: only the tests about the idle timeout make it short.
-async function run(prompt: string, idleTimeoutMs = 10_000, abortSignal?: AbortSignal) {
+async function run(
+  prompt: string,
+  idleTimeoutMs = 10_000,
+  abortSignal?: AbortSignal,
+  onPart: (type: string) => void = () => {}
+) {
   const openai = createOpenAI({ baseURL: fake.url, apiKey: "k", fetch: createStreamGuardFetch({ idleTimeoutMs }) });
   const errors: unknown[] = [];
   const result = streamText({
@@ -32,6 +37,7 @@ async function run(prompt: string, idleTimeoutMs = 10_000, abortSignal?: AbortSi
   try {
     for await (const part of result.fullStream) {
       parts.push(part.type);
+      onPart(part.type);
       if (part.type === "text-delta") text += part.text;
     }
   } catch (error) {
@@ -70,10 +76,18 @@ describe("createStreamGuardFetch", () => {
 
   it("still lets a user's stop abort the stream as an abort, not an error", async () => {
     const controller = new AbortController();
-    const pending = run("slowly [[fake:slow=50]] with a long answer to interrupt", 5_000, controller.signal);
-    setTimeout(() => controller.abort(), 150);
-    const { parts, errors } = await pending;
+    // Stopped as soon as the answer has begun, mid-stream.
+    const { text, parts, errors } = await run(
+      "slowly [[fake:slow=50]] with a long answer to interrupt",
+      5_000,
+      controller.signal,
+      (type) => {
+        if (type === "text-delta") controller.abort();
+      }
+    );
+    expect(parts).toContain("text-delta");
     expect(parts).toContain("abort");
+    expect(text.length).toBeLessThan("Echo: slowly with a long answer to interrupt".length);
     expect(errors.map((e) => describeModelError(e))).not.toContainEqual(expect.stringMatching(/lost mid-answer/));
   });
 });

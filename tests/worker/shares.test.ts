@@ -270,12 +270,9 @@ describe("a share link's viewer socket", () => {
     const room = await createRoom(ws);
     const link = await share(ws, room.id, ann, { expiresIn: 2 });
     const viewer = await track(connect(`/api/share/${link.token}/socket`));
-    const closed = await Promise.race([
-      viewer.closed,
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))
-    ]);
-    expect(closed?.code).toBe(4404);
-  });
+    // A socket the room never closes fails this test at its timeout.
+    expect((await viewer.closed).code).toBe(4404);
+  }, 30_000);
 });
 
 describe("share links on a server with an access token", () => {
