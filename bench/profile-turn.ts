@@ -17,9 +17,8 @@ import WebSocket from "ws";
 import { freePort } from "../tests/support/dev-server.ts";
 import { Api, RoomSocket, roomSocketUrl } from "./lib/client.ts";
 import { startBenchServer } from "./lib/dev-server.ts";
-import { appVars } from "./lib/section.ts";
+import { appVars, startBenchFake } from "./lib/section.ts";
 import { seedViaRoute } from "./lib/seed.ts";
-import { startTimingFake } from "./lib/timing-fake.ts";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -96,7 +95,7 @@ const viewers = Number(arg("viewers", "1"));
 const out = arg("out", path.join(tmpdir(), `rooms-turn-${Date.now()}.cpuprofile`));
 
 const inspectorPort = await freePort();
-const fake = await startTimingFake();
+const fake = await startBenchFake();
 const app = await startBenchServer({ vars: { ...appVars(fake), ROOMS_INSPECTOR_PORT: String(inspectorPort) } });
 try {
   const api = new Api(app.url);
@@ -110,7 +109,7 @@ try {
     Array.from({ length: viewers }, () => RoomSocket.open(roomSocketUrl(app.url, ws, room.id)))
   );
   const turn = async (i: number) => {
-    const trace = sockets[0].sendChat(`[[bench:chunks=${chunks}]] profiled turn ${i}`);
+    const trace = sockets[0].sendChat(`[[fake:chunks=${chunks}]] profiled turn ${i}`);
     await Promise.all(sockets.map((s) => s.waitDone(trace.requestId)));
   };
   for (let i = 0; i < 5; i++) await turn(-i - 1);

@@ -2,7 +2,7 @@
 import { loadavg } from "node:os";
 import { type BenchServer, startBenchServer } from "./dev-server.ts";
 import type { Summary } from "./stats.ts";
-import { startTimingFake, type TimingFake } from "./timing-fake.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../tests/support/fake-openai.ts";
 
 /** A measured number: a summary over repeated runs, or a single value. */
 export type Figure = Summary | { value: number; unit: string };
@@ -54,8 +54,18 @@ export function value(v: number, unit: string, digits = 2): Figure {
   return { value: Number.isFinite(v) ? Number(v.toFixed(digits)) : v, unit };
 }
 
-/** Worker variables that point the app at a fake provider, in fast mode. */
-export function appVars(fake: TimingFake): Record<string, string> {
+/**
+ * The tests' fake provider (tests/support/fake-openai.ts), which records when
+ * it wrote each answer's first and last chunk. Sections ask for their answers
+ * with directives (`[[fake:chunks=N]]`, paced `[[fake:chunks=N,slow=MS]]`);
+ * anything else gets three chunks.
+ */
+export function startBenchFake(): Promise<FakeOpenAI> {
+  return startFakeOpenAI({ scenario: { kind: "chunks", count: 3 } });
+}
+
+/** Worker variables that point the app at a fake provider. */
+export function appVars(fake: FakeOpenAI): Record<string, string> {
   return {
     OPENAI_BASE_URL: fake.url,
     OPENAI_API_KEY: "bench",
@@ -68,12 +78,12 @@ export function appVars(fake: TimingFake): Record<string, string> {
   };
 }
 
-/** Runs `fn` with a fresh timing fake and a fresh app server, stopping both after. */
+/** Runs `fn` with a fresh fake provider and a fresh app server, stopping both after. */
 export async function withApp<T>(
-  fn: (app: BenchServer, fake: TimingFake) => Promise<T>,
+  fn: (app: BenchServer, fake: FakeOpenAI) => Promise<T>,
   opts: { stateDir?: string } = {}
 ): Promise<T> {
-  const fake = await startTimingFake();
+  const fake = await startBenchFake();
   let app: BenchServer | undefined;
   try {
     app = await startBenchServer({ vars: appVars(fake), stateDir: opts.stateDir, ...targetOptions() });

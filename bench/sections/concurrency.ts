@@ -39,7 +39,7 @@ export const concurrency: Section = async (ctx, out) => {
     await Promise.all(
       sockets.map(async (socket, c) => {
         for (let m = 0; m < perClient; m++) {
-          const text = `[[bench:chunks=${ANSWER_CHUNKS}]] client ${c} message ${m} ${randomUUID()}`;
+          const text = `[[fake:chunks=${ANSWER_CHUNKS}]] client ${c} message ${m} ${randomUUID()}`;
           sent.push({ room: rooms[c % roomCount].id, text });
           const trace = socket.sendChat(text, { author: `client-${c}` });
           try {

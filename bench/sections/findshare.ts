@@ -7,10 +7,9 @@
 import { Api, pool } from "../lib/client.ts";
 import { startBenchServer } from "../lib/dev-server.ts";
 import { workerdRssKiB } from "../lib/proc.ts";
-import { appVars, type Section, type SectionResult, targetOptions, uniqueWorkspace, value } from "../lib/section.ts";
+import { appVars, type Section, type SectionResult, startBenchFake, targetOptions, uniqueWorkspace, value } from "../lib/section.ts";
 import { seedViaRoute } from "../lib/seed.ts";
 import { summarize } from "../lib/stats.ts";
-import { startTimingFake } from "../lib/timing-fake.ts";
 
 const n = (count: number) => count.toLocaleString("en");
 
@@ -81,7 +80,7 @@ export const findshare: Section = async (ctx, out) => {
     "first search: each room builds its full-text index on its first search (a one-time SQL backfill); warm: later searches.",
     `export: GET /api/workspaces/<ws>/rooms/<id>/export?format=json of a ${n(exportSize)}-message room, read to the end at the client; fork: POST …/fork at that room's last message. workerd RSS sampled every 100 ms during each.`
   );
-  const fake = await startTimingFake();
+  const fake = await startBenchFake();
   const app = await startBenchServer({
     vars: { ...appVars(fake), SEARCH_DEADLINE_MS: "30000" },
     ...targetOptions()

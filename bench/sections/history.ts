@@ -11,10 +11,9 @@ import { MAX_MESSAGES_PER_ROOM } from "../../src/shared/constants.ts";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { type BenchServer, startBenchServer } from "../lib/dev-server.ts";
 import { groupCpuMs } from "../lib/proc.ts";
-import { appVars, type Section, targetOptions, uniqueWorkspace, value } from "../lib/section.ts";
+import { appVars, type Section, startBenchFake, targetOptions, uniqueWorkspace, value } from "../lib/section.ts";
 import { seedViaRoute } from "../lib/seed.ts";
 import { summarize } from "../lib/stats.ts";
-import { startTimingFake } from "../lib/timing-fake.ts";
 
 export const history: Section = async (ctx, out) => {
   const sizes = ctx.quick ? [100, 1_000] : [100, 10_000, 100_000];
@@ -33,7 +32,7 @@ export const history: Section = async (ctx, out) => {
     "Turns by room size: a room of 10 messages (5 REST turns) and each seeded room get 2 untimed then N timed WebSocket turns of a 20-chunk answer, one at a time: send → first text-delta at the client, and workerd CPU (user+system, /proc, 10 ms ticks) from send to done."
   );
 
-  const fake = await startTimingFake();
+  const fake = await startBenchFake();
   const stateDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-history-"));
   let app: BenchServer | undefined;
   try {
@@ -45,7 +44,7 @@ export const history: Section = async (ctx, out) => {
       const room = await api.createRoom(ws, `history-${size}`);
       const t0 = performance.now();
       if (size <= 100) {
-        for (let i = 0; i < size / 2; i++) await api.send(ws, room.id, `[[bench:chunks=20]] real turn ${i}`);
+        for (let i = 0; i < size / 2; i++) await api.send(ws, room.id, `[[fake:chunks=20]] real turn ${i}`);
       } else {
         const seeded = await seedViaRoute(api, ws, room.id, seedCount(size), (done) => {
           if (done % 20_000 === 0) ctx.log(`history: seeding ${size}: ${done.toLocaleString("en")}`);
@@ -92,14 +91,14 @@ export const history: Section = async (ctx, out) => {
     // Send → first token, and workerd CPU per turn, by room size: a turn's
     // cost must not grow with the room.
     const small = await api.createRoom(ws, "turns-10");
-    for (let i = 0; i < 5; i++) await api.send(ws, small.id, `[[bench:chunks=20]] small ${i}`);
+    for (let i = 0; i < 5; i++) await api.send(ws, small.id, `[[fake:chunks=20]] small ${i}`);
     for (const { size, id } of [{ size: 10, id: small.id }, ...rooms]) {
       const socket = await RoomSocket.open(roomSocketUrl(app.url, ws, id));
       const ttft: number[] = [];
       const cpu: number[] = [];
       for (let i = 0; i < turnRuns + 2; i++) {
         const cpu0 = groupCpuMs(app.pid).workerd;
-        const trace = socket.sendChat(`[[bench:chunks=20]] turn ${i}`);
+        const trace = socket.sendChat(`[[fake:chunks=20]] turn ${i}`);
         await socket.waitDone(trace.requestId);
         if (trace.firstDeltaAt === undefined) throw new Error(`turn in the ${size}-message room had no delta`);
         if (i < 2) continue; // warm-up

@@ -93,7 +93,7 @@ export const panel: Section = async (ctx, out) => {
       const cpu0 = groupCpuMs(app.pid);
       const sentAt = performance.now();
       const trace = sockets[0].sendChat(
-        `${names.map((n) => `@${n}`).join(" ")} [[bench:chunks=${warm ? 50 : chunks}]] panel ${r}`
+        `${names.map((n) => `@${n}`).join(" ")} [[fake:chunks=${warm ? 50 : chunks}]] panel ${r}`
       );
       await Promise.all(sockets.map((s) => s.waitDone(trace.requestId, 900_000)));
       const cpu1 = groupCpuMs(app.pid);

@@ -7,10 +7,10 @@
 import WebSocket from "ws";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { startEchoServer } from "../lib/echo-server.ts";
+import type { FakeOpenAI } from "../../tests/support/fake-openai.ts";
 import { groupCpuMs } from "../lib/proc.ts";
-import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
+import { type Section, startBenchFake, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
-import { startTimingFake, type TimedRequest } from "../lib/timing-fake.ts";
 
 const BURST_CHUNKS = 50;
 const PACED_CHUNKS = 20;
@@ -70,7 +70,7 @@ export const relay: Section = async (ctx, out) => {
       }
       return { trace, req, deltas: deltaTimes.get(trace.requestId) ?? [] };
     };
-    for (let i = 0; i < warmup; i++) await turn(`[[bench:chunks=${BURST_CHUNKS}]] warm-up ${i}`);
+    for (let i = 0; i < warmup; i++) await turn(`[[fake:chunks=${BURST_CHUNKS}]] warm-up ${i}`);
 
     const first: number[] = [];
     const last: number[] = [];
@@ -78,7 +78,7 @@ export const relay: Section = async (ctx, out) => {
     const toModel: number[] = [];
     const burstCpu0 = groupCpuMs(app.pid);
     for (let i = 0; i < runs; i++) {
-      const { trace, req } = await turn(`[[bench:chunks=${BURST_CHUNKS}]] burst ${i}`);
+      const { trace, req } = await turn(`[[fake:chunks=${BURST_CHUNKS}]] burst ${i}`);
       first.push(trace.firstDeltaAt! - req.firstChunkAt!);
       last.push(trace.lastDeltaAt! - req.lastChunkAt!);
       ttft.push(trace.firstDeltaAt! - trace.sentAt);
@@ -104,7 +104,7 @@ export const relay: Section = async (ctx, out) => {
     const paced: number[] = [];
     const pacedFirst: number[] = [];
     for (let i = 0; i < pacedRuns; i++) {
-      const { req, deltas } = await turn(`[[bench:chunks=${PACED_CHUNKS},gapms=${PACED_GAP_MS}]] paced ${i}`);
+      const { req, deltas } = await turn(`[[fake:chunks=${PACED_CHUNKS},slow=${PACED_GAP_MS}]] paced ${i}`);
       paced.push(...pacedLatencies(req, deltas));
       pacedFirst.push(deltas[0].at - req.chunkAt![0]);
     }
@@ -116,7 +116,7 @@ export const relay: Section = async (ctx, out) => {
     let longMissing = 0;
     const longCpu0 = groupCpuMs(app.pid);
     for (let i = 0; i < longRuns; i++) {
-      const { trace } = await turn(`[[bench:chunks=${LONG_CHUNKS}]] long ${i}`);
+      const { trace } = await turn(`[[fake:chunks=${LONG_CHUNKS}]] long ${i}`);
       longTotal.push(trace.lastDeltaAt! - trace.sentAt);
       longMissing += Math.max(0, LONG_CHUNKS - trace.chunks);
     }
@@ -137,7 +137,7 @@ export const relay: Section = async (ctx, out) => {
       const before = fake.requests.length;
       const times = await restSseTurn(
         `${app.url}${api.roomsPath(ws)}/${room.id}/messages`,
-        `[[bench:chunks=${BURST_CHUNKS}]] sse ${i}`
+        `[[fake:chunks=${BURST_CHUNKS}]] sse ${i}`
       );
       const req = fake.requests[before];
       if (i < warmup) continue;
@@ -149,7 +149,7 @@ export const relay: Section = async (ctx, out) => {
   });
 
   for (const kind of ["vite", "wrangler"] as const) {
-    const fake = await startTimingFake();
+    const fake = await startBenchFake();
     let echo: Awaited<ReturnType<typeof startEchoServer>> | undefined;
     try {
       echo = await startEchoServer(kind, { preview: ctx.target === "preview" });
@@ -176,7 +176,7 @@ export const relay: Section = async (ctx, out) => {
       const paced: number[] = [];
       for (let i = 0; i < pacedRuns; i++) {
         const before = fake.requests.length;
-        const deltas = await client.relay(`${fake.origin}/stream?chunks=${PACED_CHUNKS}&gapms=${PACED_GAP_MS}`);
+        const deltas = await client.relay(`${fake.origin}/stream?chunks=${PACED_CHUNKS}&slow=${PACED_GAP_MS}`);
         paced.push(...pacedLatencies(fake.requests[before], deltas));
       }
       out.figures[`${label} paced: per chunk`] = summarize(paced, "ms");
@@ -203,7 +203,7 @@ export const relay: Section = async (ctx, out) => {
 };
 
 /** Latency of each paced chunk: its write time at the fake → its frame at the client. */
-function pacedLatencies(req: TimedRequest, deltas: Array<{ at: number; delta: string }>): number[] {
+function pacedLatencies(req: FakeOpenAI["requests"][number], deltas: Array<{ at: number; delta: string }>): number[] {
   const out: number[] = [];
   for (const d of deltas) {
     // A delta may carry several chunks (the room coalesces): each is timed.

@@ -24,7 +24,7 @@ export const throughput: Section = async (ctx, out) => {
     {
       const room = await api.createRoom(ws, "warm-up");
       const s = await RoomSocket.open(roomSocketUrl(app.url, ws, room.id));
-      const t = s.sendChat("[[bench:chunks=200]] warm-up");
+      const t = s.sendChat("[[fake:chunks=200]] warm-up");
       await s.waitDone(t.requestId);
       await s.close();
     }
@@ -43,7 +43,7 @@ export const throughput: Section = async (ctx, out) => {
         await new Promise((resolve) => setTimeout(resolve, 300 + 20 * n));
         const before = fake.requests.length;
         const cpu0 = groupCpuMs(app.pid);
-        const trace = sockets[0].sendChat(`[[bench:chunks=${chunks}]] throughput ${n} ${r}`);
+        const trace = sockets[0].sendChat(`[[fake:chunks=${chunks}]] throughput ${n} ${r}`);
         const traces = await Promise.all(sockets.map((s) => s.waitDone(trace.requestId, 900_000)));
         const req = fake.requests[before];
         const cpu1 = groupCpuMs(app.pid);

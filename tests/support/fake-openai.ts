@@ -8,6 +8,8 @@
  *   POST /v1/chat/completions     OpenAI wire format (streaming SSE and non-streaming JSON)
  *   GET  /v1/models               { object: "list", data: [{ id: "fake-model", ... }] }
  *   GET  /v1/models/:id           a single model object
+ *   GET  /stream?chunks=N[&slow=MS]   the answer of [[fake:chunks=N,slow=MS]] as SSE to a plain GET,
+ *                                 for a bare Worker that relays a model stream (the relay benchmark's baseline)
  *   GET  /__fake/requests         recorded requests as JSON (bodies > 64 KiB are replaced by a summary)
  *   POST /__fake/scenario         set the scenario (JSON body = a FakeScenario)
  *   POST /__fake/reset            clear requests, directive counters, back to { kind: "text" }
@@ -61,6 +63,14 @@
  * reply, only the remainder is sent (as a model continuing its own answer would).
  * Token accounting: prompt_tokens = max(1, ceil(chars of all message contents / 4));
  * completion_tokens = number of chunks for `chunks`, else max(1, ceil(output chars / 4)).
+ *
+ * Timing (for benchmarks): every request records when it arrived and when the writes holding
+ * its first and last content chunk went out (`arrivedAt`, `firstChunkAt`, `lastChunkAt`, and
+ * for a paced answer `chunkAt` of each chunk), as `performance.now()` of this process, so a
+ * client in the same process can subtract. Without a delay, the role chunk and the first
+ * content chunk go out in one write of their own and the rest in 32 KiB writes that honour
+ * backpressure ("fast mode": as fast as the client reads); with `slow=MS` every event is its
+ * own write, MS apart ("paced").
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -68,7 +78,7 @@ import http from "node:http";
 import type { Socket } from "node:net";
 import { clearTimeout, setTimeout } from "node:timers";
 
-type FakeScenario =
+export type FakeScenario =
   | {
       kind: "text";
       /** default: "Echo: <last user message text>" */
@@ -116,6 +126,12 @@ type FakeScenario =
       retryAfterMs?: number | false;
     };
 
+/** The indexes of the first and last content events of a streamed answer (the role chunk is 0). */
+interface ContentEvents {
+  first: number;
+  last: number;
+}
+
 /** Write the SSE bytes in pieces of 1..maxPieceBytes, cut at positions drawn from `seed`. */
 interface SplitWrites {
   seed: number;
@@ -129,6 +145,14 @@ interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: any;
   startedAt: number;
+  /** `performance.now()` when the request arrived, before its body was read */
+  arrivedAt: number;
+  /** `performance.now()` of the write holding the first content chunk of a streamed answer */
+  firstChunkAt?: number;
+  /** `performance.now()` of the write holding the last content chunk of a streamed answer */
+  lastChunkAt?: number;
+  /** a paced answer (`slow=MS`): `performance.now()` of each content chunk's write, in order */
+  chunkAt?: number[];
   /** true when the client closed the connection before the server finished the response */
   closedByClient: boolean;
   /** set when the response ended or the connection closed */
@@ -148,6 +172,8 @@ interface RecordedRequest {
 export interface FakeOpenAI {
   /** e.g. "http://127.0.0.1:PORT/v1" — the OPENAI_BASE_URL to give the app */
   url: string;
+  /** e.g. "http://127.0.0.1:PORT" — for the non-OpenAI routes (`/stream`, `/__fake/...`) */
+  origin: string;
   port: number;
   requests: RecordedRequest[];
   setScenario(s: FakeScenario): void;
@@ -155,6 +181,7 @@ export interface FakeOpenAI {
   waitForRequest(predicate?: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
   /** resolves once the client closed the connection before the server finished; rejects if the server finished first */
   waitForClientClose(requestId: number, timeoutMs?: number): Promise<void>;
+  /** clears requests and counters, back to the scenario the fake started with */
   reset(): void;
   close(): Promise<void>;
 }
@@ -408,10 +435,18 @@ interface Ctx {
   wakers: Set<() => void>;
 }
 
-export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Promise<FakeOpenAI> {
+export interface FakeOpenAIOptions {
+  port?: number;
+  host?: string;
+  /** what a request without a directive gets, now and after `reset()` (default `{ kind: "text" }`: an echo) */
+  scenario?: FakeScenario;
+}
+
+export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const host = opts.host ?? "127.0.0.1";
   const requests: RecordedRequest[] = [];
-  let scenario: FakeScenario = DEFAULT_SCENARIO;
+  const initialScenario = opts.scenario ?? DEFAULT_SCENARIO;
+  let scenario: FakeScenario = initialScenario;
   let nextId = 1;
   let closing = false;
   /** fail-then counters for scenarios set via setScenario (keyed by object identity) */
@@ -505,39 +540,57 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
 
   /**
    * Write SSE events. With delayMs > 0 each event is written separately after a delay;
-   * otherwise events are batched into larger writes (respecting backpressure).
+   * otherwise the events up to the first content chunk go out at once and the rest in
+   * larger writes (respecting backpressure). `content` gives the indexes of the first
+   * and last content events, whose write times the request records (see Timing above).
    * Returns false if the response closed before everything was written.
    */
   async function writeEvents(
     ctx: Ctx,
     events: Iterable<string>,
     delayMs: number,
-    split?: SplitWrites
+    split?: SplitWrites,
+    content?: ContentEvents
   ): Promise<boolean> {
-    if (split) return writeSplit(ctx, events, delayMs, split);
+    const { rec } = ctx;
+    const isContent = (i: number) => content !== undefined && i >= content.first && i <= content.last;
+    /** Records the write of events `from`..`to` (inclusive), just before it is made. */
+    const written = (from: number, to: number) => {
+      if (!content || to < content.first || from > content.last) return;
+      const at = performance.now();
+      if (from <= content.first) rec.firstChunkAt = at;
+      if (to >= content.last) rec.lastChunkAt = at;
+      if (delayMs > 0) for (let i = from; i <= to; i++) if (isContent(i)) (rec.chunkAt ??= []).push(at);
+    };
+    if (split) return writeSplit(ctx, events, delayMs, split, written);
     let buf = "";
-    let first = true;
+    let bufFrom = 0;
+    let index = 0;
     for (const ev of events) {
       if (ctx.closed) return false;
       if (delayMs > 0) {
-        if (!first) {
+        if (index > 0) {
           await sleep(ctx, delayMs);
           if (ctx.closed) return false;
         }
+        written(index, index);
         if (!ctx.res.write(ev)) await waitDrain(ctx);
       } else {
         buf += ev;
-        if (buf.length >= WRITE_BATCH_BYTES) {
+        if (buf.length >= WRITE_BATCH_BYTES || index === content?.first) {
+          written(bufFrom, index);
           const ok = ctx.res.write(buf);
           buf = "";
+          bufFrom = index + 1;
           if (!ok) await waitDrain(ctx);
-          else await new Promise<void>((r) => setImmediate(r));
+          else if (index !== content?.first) await new Promise<void>((r) => setImmediate(r));
         }
       }
-      first = false;
+      index++;
     }
     if (ctx.closed) return false;
     if (buf) {
+      written(bufFrom, index - 1);
       if (!ctx.res.write(buf)) await waitDrain(ctx);
     }
     return !ctx.closed;
@@ -548,7 +601,13 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
    * without regard for lines or characters. Without a delay the pieces run
    * across event boundaries; with one, each event is cut up after its delay.
    */
-  async function writeSplit(ctx: Ctx, events: Iterable<string>, delayMs: number, split: SplitWrites) {
+  async function writeSplit(
+    ctx: Ctx,
+    events: Iterable<string>,
+    delayMs: number,
+    split: SplitWrites,
+    written: (from: number, to: number) => void
+  ) {
     const random = seededRandom(split.seed);
     const maxPiece = Math.max(1, Math.floor(split.maxPieceBytes ?? 24));
     let carry = Buffer.alloc(0);
@@ -566,16 +625,19 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       }
       return bytes.subarray(from);
     };
-    let first = true;
+    let index = 0;
     for (const ev of events) {
       if (ctx.closed) return false;
+      // Timed as the event is handed to the pieces (which may hold part of it back).
       if (delayMs > 0) {
-        if (!first) await sleep(ctx, delayMs);
+        if (index > 0) await sleep(ctx, delayMs);
+        written(index, index);
         await writePieces(Buffer.from(ev, "utf8"), true);
       } else {
+        written(index, index);
         carry = await writePieces(Buffer.concat([carry, Buffer.from(ev, "utf8")]), false);
       }
-      first = false;
+      index++;
     }
     if (carry.length > 0) await writePieces(carry, true);
     return !ctx.closed;
@@ -664,7 +726,8 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
         if (includeUsage && withUsage) yield sse(usageChunk(completionTokens));
         yield sse("[DONE]");
       }
-      if (await writeEvents(ctx, events(), delayMs, split)) ctx.res.end();
+      const content = pieces.length > 0 ? { first: 1, last: pieces.length } : undefined;
+      if (await writeEvents(ctx, events(), delayMs, split, content)) ctx.res.end();
     }
 
     switch (s.kind) {
@@ -740,7 +803,8 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
           if (includeUsage) yield sse(usageChunk(Math.max(1, count)));
           yield sse("[DONE]");
         }
-        if (await writeEvents(ctx, events(), s.chunkDelayMs ?? 0, s.split)) ctx.res.end();
+        const content = count > 0 ? { first: 1, last: count } : undefined;
+        if (await writeEvents(ctx, events(), s.chunkDelayMs ?? 0, s.split, content)) ctx.res.end();
         return;
       }
       case "tool-call": {
@@ -853,6 +917,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
+    const arrivedAt = performance.now();
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const method = req.method ?? "GET";
@@ -904,6 +969,14 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
         body = raw;
       }
     }
+    const p = path.replace(/^\/v1(?=\/|$)/, "") || "/";
+    const plainStream = p === "/stream" && method === "GET";
+    if (plainStream) {
+      // The request a chat completion with this directive would be.
+      const params = [`chunks=${num(url.searchParams.get("chunks") ?? undefined, 3)}`];
+      if (url.searchParams.has("slow")) params.push(`slow=${num(url.searchParams.get("slow") ?? undefined, 0)}`);
+      body = { model: FAKE_MODEL_ID, stream: true, messages: [{ role: "user", content: `[[fake:${params.join(",")}]]` }] };
+    }
     const rec: RecordedRequest = {
       id: nextId++,
       method,
@@ -911,6 +984,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       headers: { ...req.headers },
       body,
       startedAt: Date.now(),
+      arrivedAt,
       closedByClient: false
     };
     if (!badJson && body && typeof body === "object") {
@@ -936,9 +1010,8 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
     requests.push(rec);
     notifyRequest(rec);
 
-    const p = path.replace(/^\/v1(?=\/|$)/, "") || "/";
     try {
-      if (p === "/chat/completions" && method === "POST") {
+      if ((p === "/chat/completions" && method === "POST") || plainStream) {
         if (badJson || !body || typeof body !== "object") {
           sendJson(ctx, 400, {
             error: {
@@ -990,6 +1063,8 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
     void onRequest(req, res);
   });
   server.on("connection", (socket: Socket) => {
+    // Each write goes out at once: benchmarks time chunks by their writes.
+    socket.setNoDelay(true);
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -998,6 +1073,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
 
   const api = {
     url: "",
+    origin: "",
     port: 0,
     requests,
     setScenario(s: FakeScenario) {
@@ -1073,7 +1149,7 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
     },
     reset() {
       requests.length = 0;
-      scenario = DEFAULT_SCENARIO;
+      scenario = initialScenario;
       scenarioCounters = new WeakMap();
       directiveCounters.clear();
     },
@@ -1106,7 +1182,8 @@ export function startFakeOpenAI(opts: { port?: number; host?: string } = {}): Pr
       const port = typeof addr === "object" && addr ? addr.port : (opts.port ?? 0);
       const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
       api.port = port;
-      api.url = `http://${urlHost}:${port}/v1`;
+      api.origin = `http://${urlHost}:${port}`;
+      api.url = `${api.origin}/v1`;
       resolve(api);
     });
   });

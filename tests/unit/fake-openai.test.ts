@@ -270,6 +270,65 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     expect((await result.usage).outputTokens).toBe(2000);
   });
 
+  describe("timing, for benchmarks", () => {
+    /** The content deltas of an SSE answer, read to the end. */
+    async function contentOf(response: Response): Promise<string[]> {
+      const text = await response.text();
+      return text
+        .split("\n\n")
+        .filter((event) => event.startsWith("data: {"))
+        .map((event) => JSON.parse(event.slice(6)).choices[0]?.delta?.content)
+        .filter((content): content is string => typeof content === "string" && content.length > 0);
+    }
+
+    it("records when the request arrived and when its first and last chunk were written", async () => {
+      const { deltas } = await drain(streamText({ ...quiet, model: model(), prompt: "[[fake:chunks=2000]] burst" }));
+      expect(deltas.join("")).toBe(Array.from({ length: 2000 }, (_, i) => `t${i} `).join(""));
+      const req = fake.requests.at(-1)!;
+      expect(req.firstChunkAt).toBeGreaterThanOrEqual(req.arrivedAt);
+      // 2,000 chunks are more than one 32 KiB write: the last goes out in a later one.
+      expect(req.lastChunkAt).toBeGreaterThan(req.firstChunkAt!);
+      expect(req.chunkAt).toBeUndefined();
+    });
+
+    it("paces chunks MS apart with slow=MS and records each chunk's write", async () => {
+      await drain(streamText({ ...quiet, model: model(), prompt: "[[fake:chunks=4,slow=40]] paced" }));
+      const { chunkAt, firstChunkAt, lastChunkAt } = fake.requests.at(-1)!;
+      expect(chunkAt).toHaveLength(4);
+      expect(firstChunkAt).toBe(chunkAt![0]);
+      expect(lastChunkAt).toBe(chunkAt![3]);
+      // Timers may fire a little early, never much.
+      for (let i = 1; i < 4; i++) expect(chunkAt![i] - chunkAt![i - 1]).toBeGreaterThanOrEqual(35);
+    });
+
+    it("serves a chunks answer to a plain GET of /stream, recorded like any request", async () => {
+      const content = await contentOf(await fetch(`${fake.origin}/stream?chunks=4&slow=5`));
+      expect(content.join("")).toBe("t0 t1 t2 t3 ");
+      const req = fake.requests.at(-1)!;
+      expect(req).toMatchObject({ method: "GET", path: "/stream", scenario: "chunks", status: 200 });
+      expect(req.chunkAt).toHaveLength(4);
+    });
+
+    it("answers with the scenario it was started with, also after a reset", async () => {
+      const own = await startFakeOpenAI({ scenario: { kind: "chunks", count: 3 } });
+      try {
+        const ask = () =>
+          fetch(`${own.url}/chat/completions`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ model: "fake-model", stream: true, messages: [{ role: "user", content: "hi" }] })
+          });
+        expect((await contentOf(await ask())).join("")).toBe("t0 t1 t2 ");
+        own.setScenario({ kind: "text", text: "other" });
+        own.reset();
+        expect((await contentOf(await ask())).join("")).toBe("t0 t1 t2 ");
+        expect(own.requests).toHaveLength(1);
+      } finally {
+        await own.close();
+      }
+    });
+  });
+
   describe("directives in the last user message override the scenario", () => {
     it("[[fake:status=429]] returns a rate-limit error", async () => {
       fake.setScenario({ kind: "text", text: "should not be used" });
