@@ -20,7 +20,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
-import { ROOT } from "./lib/dev-server.ts";
+import { buildBenchApp, ROOT } from "./lib/dev-server.ts";
 import { appTarget, type BenchContext, emptyResult, type Section, type SectionResult } from "./lib/section.ts";
 import { fmt } from "./lib/stats.ts";
 import { client } from "./sections/client.ts";
@@ -118,23 +118,7 @@ async function main() {
     appTarget.preview = true;
     appTarget.outDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-app-build-"));
     ctx.log("building the app for vite preview …");
-    execFileSync(
-      process.execPath,
-      [
-        path.join(ROOT, "node_modules/vite/bin/vite.js"),
-        "build",
-        "--config",
-        "bench/vite.bench.config.ts",
-        "--outDir",
-        appTarget.outDir,
-        "--logLevel",
-        "warn"
-      ],
-      {
-        cwd: ROOT,
-        stdio: ["ignore", "ignore", "inherit"]
-      }
-    );
+    await buildBenchApp(appTarget.outDir);
   }
   for (const section of SECTIONS) {
     if (only && !only.includes(section.key)) continue;

@@ -17,14 +17,16 @@
  * chunk every 8 ms. Results print as a table and go to --out (default:
  * <tmpdir>/rooms-bench/transcript-<timestamp>.json), never into the tree.
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { findChromium, launchBrowser, NO_CHROMIUM } from "../tests/support/browser.ts";
 import { startFakeOpenAI } from "../tests/support/fake-openai.ts";
-import { type BenchServer, ROOT, startBenchServer } from "./lib/dev-server.ts";
+import { Api } from "./lib/client.ts";
+import { type BenchServer, buildBenchApp, startBenchServer } from "./lib/dev-server.ts";
+import { appVars } from "./lib/section.ts";
+import { seedViaRoute } from "./lib/seed.ts";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -39,9 +41,6 @@ const OUT =
     ? process.argv[outIndex + 1]
     : path.join(tmpdir(), "rooms-bench", `transcript-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (p) => p && existsSync(p)
-);
 
 interface FrameStats {
   seconds: number;
@@ -113,7 +112,7 @@ async function stopFrames(page: Page): Promise<FrameStats> {
 const elementCount = (page: Page) => page.evaluate(() => document.querySelectorAll("*").length);
 
 async function main() {
-  if (!CHROMIUM) throw new Error("no Chromium (apt-get install -y chromium, or set CHROMIUM_PATH)");
+  if (!findChromium()) throw new Error(NO_CHROMIUM);
   const outDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-build-"));
   const fake = await startFakeOpenAI();
   let server: BenchServer | undefined;
@@ -126,50 +125,20 @@ async function main() {
   };
   try {
     console.log("building the production bundle…");
-    await promisify(execFile)(
-      process.execPath,
-      [
-        path.join(ROOT, "node_modules/vite/bin/vite.js"),
-        "build",
-        "--config",
-        "bench/vite.bench.config.ts",
-        "--outDir",
-        outDir,
-        "--logLevel",
-        "warn"
-      ],
-      { cwd: ROOT, env: { ...process.env, FORCE_COLOR: "0" }, maxBuffer: 64 * 1024 * 1024 }
-    );
+    await buildBenchApp(outDir);
     server = await startBenchServer({
       preview: true,
       args: ["--outDir", outDir],
-      vars: {
-        OPENAI_BASE_URL: fake.url,
-        OPENAI_API_KEY: "bench-key",
-        OPENAI_MODEL: "fake-model",
-        RATE_LIMIT_SCALE: "0"
-      }
+      vars: appVars(fake)
     });
     const base = server.url;
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-    });
+    const api = new Api(base);
+    const browser = await launchBrowser();
     try {
       for (let run = 0; run < RUNS; run++) {
-        const room = (await (
-          await fetch(`${base}/api/rooms`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ name: `Transcript bench ${run}` })
-          })
-        ).json()) as { id: string };
-        const seeded = await fetch(`${base}/api/rooms/${room.id}/__bench/seed`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ count: MESSAGES })
-        });
-        if (!seeded.ok) throw new Error(`seed: ${seeded.status} ${await seeded.text()}`);
+        const room = await api.createRoom("default", `Transcript bench ${run}`);
+        const seeded = await seedViaRoute(api, "default", room.id, MESSAGES);
+        if (!seeded.ok) throw new Error(`seed: ${seeded.reason}`);
 
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         const signedIn = await context.request.post(`${base}/api/session`, { data: { name: "Bench" } });

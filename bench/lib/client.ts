@@ -1,9 +1,16 @@
 /**
- * Node clients for the app: REST helpers and a light room-socket client
- * (the `ws` package) that timestamps chat frames on arrival.
+ * Node clients for the app, over the test kit's (tests/support): REST calls
+ * that must answer as expected, and a light room socket that timestamps
+ * chat frames on arrival. Unlike the kit's socket, which keeps every frame
+ * for assertions, it parses only chat responses and keeps per-request
+ * figures, so a 10,000-chunk answer to 20 sockets costs the measuring
+ * process little.
  */
-import { randomUUID } from "node:crypto";
 import WebSocket from "ws";
+import { chatRequest } from "../../tests/support/chat-protocol.ts";
+import { request, roomsPath, signIn as signInAs } from "../../tests/support/rest-client.ts";
+
+export { listSocketUrl, roomSocketUrl } from "../../tests/support/rest-client.ts";
 
 export class Api {
   readonly base: string;
@@ -11,15 +18,12 @@ export class Api {
     this.base = base;
   }
 
+  /** `expect`: the statuses that may answer; any other throws with the body. */
   async json<T = any>(
     path: string,
     init: { method?: string; body?: unknown; expect?: number[] } = {}
   ): Promise<{ status: number; body: T }> {
-    const response = await fetch(`${this.base}${path}`, {
-      method: init.method ?? "GET",
-      headers: init.body !== undefined ? { "content-type": "application/json" } : undefined,
-      body: init.body !== undefined ? JSON.stringify(init.body) : undefined
-    });
+    const response = await request(this.base, path, { method: init.method ?? "GET", json: init.body });
     const text = await response.text();
     let body: any = text;
     try {
@@ -36,7 +40,7 @@ export class Api {
   }
 
   roomsPath(workspace: string): string {
-    return workspace === "default" ? "/api/rooms" : `/api/workspaces/${workspace}/rooms`;
+    return roomsPath(workspace);
   }
 
   async createRoom(workspace: string, name: string): Promise<{ id: string; name: string }> {
@@ -201,44 +205,11 @@ export class RoomSocket {
     return () => this.listeners.delete(listener);
   }
 
-  /** Waits for the first frame matching `predicate` (future frames only). */
-  next(predicate: (frame: any) => boolean, timeoutMs = 30_000): Promise<any> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        reject(new Error(`no matching frame within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const off = this.onFrame((frame) => {
-        if (predicate(frame)) {
-          clearTimeout(timer);
-          off();
-          resolve(frame);
-        }
-      });
-    });
-  }
-
   /** Sends a chat message as useAgentChat does; returns its trace. */
-  sendChat(text: string, opts: { author?: string; requestId?: string } = {}): TurnTrace {
-    const requestId = opts.requestId ?? randomUUID();
-    const message = {
-      id: randomUUID(),
-      role: "user",
-      parts: [{ type: "text", text }],
-      metadata: { author: opts.author ?? "bench" }
-    };
-    return this.sendChatMessages([message], requestId);
-  }
-
-  /** Sends a chat request frame carrying `messages` (the client's view of the transcript). */
-  sendChatMessages(messages: unknown[], requestId: string = randomUUID()): TurnTrace {
-    const trace: TurnTrace = this.traces.get(requestId) ?? { requestId, sentAt: Number.NaN, deltas: 0, chunks: 0 };
+  sendChat(text: string, opts: { author?: string } = {}): TurnTrace {
+    const { id: requestId, frame } = chatRequest(text, { author: opts.author ?? "bench" });
+    const trace: TurnTrace = { requestId, sentAt: Number.NaN, deltas: 0, chunks: 0 };
     this.traces.set(requestId, trace);
-    const frame = {
-      type: "cf_agent_use_chat_request",
-      id: requestId,
-      init: { method: "POST", body: JSON.stringify({ messages, trigger: "submit-message" }) }
-    };
     trace.sentAt = performance.now();
     this.ws.send(JSON.stringify(frame));
     return trace;
@@ -279,29 +250,9 @@ function safeParse(raw: string): any {
   }
 }
 
-export function roomSocketUrl(httpBase: string, workspace: string, roomId: string): string {
-  return `${httpBase.replace(/^http/, "ws")}/agents/overseer-agent/${workspace}/sub/chat-room/${roomId}`;
-}
-
-export function listSocketUrl(httpBase: string, workspace: string): string {
-  return `${httpBase.replace(/^http/, "ws")}/agents/overseer-agent/${workspace}`;
-}
-
-/**
- * Signs in as a person (POST /api/session) and returns the headers that
- * carry the session; each call is another person. Where the app has no
- * sign-in (older commits), no headers.
- */
+/** Signs in as a person (the kit's sign-in): the headers that carry the session. Each call is another person. */
 export async function signIn(httpBase: string, name: string): Promise<Record<string, string>> {
-  const response = await fetch(`${httpBase}/api/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name })
-  });
-  if (response.status === 404) return {};
-  if (response.status !== 200) throw new Error(`sign-in failed ${response.status}: ${await response.text()}`);
-  const cookie = response.headers.get("set-cookie")?.match(/rooms_session=[^;]+/)?.[0];
-  return cookie ? { cookie } : {};
+  return (await signInAs(httpBase, name)).headers;
 }
 
 /** Opens `count` sockets to a room, each as a different signed-in person. */

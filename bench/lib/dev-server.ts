@@ -6,7 +6,9 @@
  * (`vite preview`; run `vite build` first). The server's `pid` leads the
  * process group the memory section reads workerd's RSS from.
  */
+import { execFile } from "node:child_process";
 import path from "node:path";
+import { promisify } from "node:util";
 import { type DevServer, ROOT, startDevServer } from "../../tests/support/dev-server.ts";
 
 export { ROOT };
@@ -23,6 +25,19 @@ export interface BenchServerOptions {
   /** reuse this state folder and keep it on stop (for restarts) */
   stateDir?: string;
   startTimeoutMs?: number;
+}
+
+/** `vite build` of the benchmarks' app (the app plus its seeding route) into `outDir`, for `preview: true`. */
+export async function buildBenchApp(outDir: string): Promise<void> {
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", CONFIG, "--outDir", outDir, "--logLevel", "warn"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false" },
+      maxBuffer: 64 * 1024 * 1024
+    }
+  );
 }
 
 export function startBenchServer(options: BenchServerOptions = {}): Promise<BenchServer> {

@@ -2,31 +2,15 @@
  * 7. Client: initial JS and CSS of the production build (bytes and gzip),
  * and the time until headless Chromium shows the room list.
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
+import { findChromium, launchBrowser, NO_CHROMIUM } from "../../tests/support/browser.ts";
 import { Api } from "../lib/client.ts";
-import { type BenchServer, ROOT, startBenchServer } from "../lib/dev-server.ts";
+import { type BenchServer, buildBenchApp, startBenchServer } from "../lib/dev-server.ts";
 import { type Section, value } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
-
-const CHROMIUM_CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  "/usr/bin/chromium",
-  "/usr/bin/chromium-browser",
-  "/usr/bin/google-chrome"
-];
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run"
-];
 
 export const client: Section = async (ctx, out) => {
   const runs = ctx.quick ? 2 : 10;
@@ -38,24 +22,7 @@ export const client: Section = async (ctx, out) => {
   let preview: BenchServer | undefined;
   try {
     const t0 = performance.now();
-    await promisify(execFile)(
-      process.execPath,
-      [
-        path.join(ROOT, "node_modules/vite/bin/vite.js"),
-        "build",
-        "--config",
-        "bench/vite.bench.config.ts",
-        "--outDir",
-        outDir,
-        "--logLevel",
-        "warn"
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false" },
-        maxBuffer: 64 * 1024 * 1024
-      }
-    );
+    await buildBenchApp(outDir);
     out.figures["production build time (setup)"] = value((performance.now() - t0) / 1000, "s", 1);
     const clientDir = path.join(outDir, "client");
     const html = readFileSync(path.join(clientDir, "index.html"), "utf8");
@@ -90,15 +57,13 @@ export const client: Section = async (ctx, out) => {
     out.figures["JS files in the build"] = value(allJs.length, "files", 0);
     out.notes.push(`initial assets: ${initial.join(", ")}`);
 
-    const chromium = CHROMIUM_CANDIDATES.find((p) => p && existsSync(p));
-    if (!chromium) {
-      out.skipped.push("page load: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)");
+    if (!findChromium()) {
+      out.skipped.push(`page load: ${NO_CHROMIUM}`);
       return;
     }
     preview = await startBenchServer({ preview: true, args: ["--outDir", outDir] });
     const api = new Api(preview.url);
-    const { chromium: pw } = await import("playwright-core");
-    const browser = await pw.launch({ executablePath: chromium, args: CHROMIUM_ARGS });
+    const browser = await launchBrowser();
     try {
       const shown: number[] = [];
       const dcl: number[] = [];

@@ -3,15 +3,17 @@
  * context per user, the app's dev server with the fake OpenAI provider, and
  * small REST helpers to set rooms up without clicking.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
+import { launchBrowser } from "../support/browser";
 import { restClient } from "../support/rest-client";
 import { startTestApp as startKitApp, type TestApp } from "../support/test-app";
 
+export { launchBrowser };
 export { messageText } from "../support/chat-protocol";
 export type { TestApp } from "../support/test-app";
 export { uniqueName, waitFor } from "../support/wait";
@@ -24,33 +26,6 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS
   ? path.join(ROOT, "docs/screenshots")
   : path.join(tmpdir(), "rooms-screenshots");
-
-const CHROMIUM_CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  "/usr/bin/chromium",
-  "/usr/bin/chromium-browser",
-  "/usr/bin/google-chrome"
-];
-
-function chromiumPath(): string {
-  const found = CHROMIUM_CANDIDATES.find((p): p is string => !!p && existsSync(p));
-  if (!found) throw new Error("No Chromium found: apt-get install -y chromium, or set CHROMIUM_PATH.");
-  return found;
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run"
-    ]
-  });
-}
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };

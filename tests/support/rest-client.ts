@@ -48,6 +48,21 @@ export async function signIn(
   return { user, cookie, headers: { cookie } };
 }
 
+/** Where a workspace's rooms routes are: `default` under /api/rooms, any other under /api/workspaces/<name>/rooms. */
+export function roomsPath(workspace: string): string {
+  return workspace === "default" ? "/api/rooms" : `/api/workspaces/${workspace}/rooms`;
+}
+
+/** A room's WebSocket URL (a facet of its workspace's overseer). */
+export function roomSocketUrl(baseUrl: string, workspace: string, roomId: string): string {
+  return `${listSocketUrl(baseUrl, workspace)}/sub/chat-room/${roomId}`;
+}
+
+/** A workspace's room-list WebSocket URL. */
+export function listSocketUrl(baseUrl: string, workspace: string): string {
+  return `${baseUrl.replace(/^http/, "ws")}/agents/overseer-agent/${workspace}`;
+}
+
 export interface RestClientOptions {
   /** `default` is served under /api/rooms, any other under /api/workspaces/<name>/rooms. */
   workspace?: string;
@@ -58,13 +73,12 @@ export interface RestClientOptions {
 
 /** The rooms routes of one workspace, and its socket URLs. */
 export function restClient(baseUrl: string, { workspace = "default", as, fetcher = fetch }: RestClientOptions = {}) {
-  const root = workspace === "default" ? "/api/rooms" : `/api/workspaces/${workspace}/rooms`;
+  const root = roomsPath(workspace);
   function call(path: string, init: RequestOptions = {}) {
     const headers = new Headers(init.headers);
     if (as && !headers.has("cookie")) headers.set("cookie", as.cookie);
     return request(baseUrl, `${root}${path}`, { ...init, headers }, fetcher);
   }
-  const socketBase = baseUrl.replace(/^http/, "ws");
   return {
     call,
     async createRoom(body: Record<string, unknown> = {}): Promise<RoomDetail> {
@@ -85,12 +99,8 @@ export function restClient(baseUrl: string, { workspace = "default", as, fetcher
       });
       return { status: response.status, body: (await response.json()) as any };
     },
-    roomSocketUrl(roomId: string) {
-      return `${socketBase}/agents/overseer-agent/${workspace}/sub/chat-room/${roomId}`;
-    },
-    listSocketUrl() {
-      return `${socketBase}/agents/overseer-agent/${workspace}`;
-    }
+    roomSocketUrl: (roomId: string) => roomSocketUrl(baseUrl, workspace, roomId),
+    listSocketUrl: () => listSocketUrl(baseUrl, workspace)
   };
 }
 
