@@ -3,6 +3,7 @@
  * watching a panel stream live, side by side with the synthesis after.
  */
 import { describe, expect, it } from "vitest";
+import { toolDirective } from "../support/fake-openai";
 import { composer, messageRows, newUser, rest, roomUrl, screenshotPath, uniqueName, useAppAndBrowser } from "./helpers";
 
 const setup = useAppAndBrowser();
@@ -100,8 +101,8 @@ describe("personas in the browser", () => {
       await bob.page.goto(roomUrl(setup.app.url, room.id));
       await composer(bob.page).waitFor();
 
-      const args = encodeURIComponent(JSON.stringify({ task: "Write it all down [[fake:chunks=2000,slow=50]]" }));
-      await composer(alice.page).fill(`Please hand this off [[fake:tool=delegate,args=${args}]]`);
+      const handOff = toolDirective("delegate", { task: "Write it all down [[fake:chunks=2000,slow=50]]" });
+      await composer(alice.page).fill(`Please hand this off ${handOff}`);
       await composer(alice.page).press("Enter");
 
       const card = (page: import("playwright-core").Page) => page.getByRole("region", { name: "Delegated task" });

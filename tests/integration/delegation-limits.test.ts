@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TASK_SYSTEM_PROMPT } from "../../src/server/domain/delegation";
 import { messageText } from "../support/chat-protocol";
+import { toolDirective } from "../support/fake-openai";
 import { restClient } from "../support/rest-client";
 import { useTestApp } from "../support/test-app";
 import { uniqueName, waitFor } from "../support/wait";
@@ -11,15 +12,9 @@ import { uniqueName, waitFor } from "../support/wait";
 // that the other tasks here, a step or two each, never reach it.
 const app = useTestApp({ vars: { TASK_MAX_STEPS: "2", TASK_MAX_TOKENS: "600", TASK_WALL_TIME_MS: "8000" } });
 
-const delegateDirective = (args: Record<string, unknown>) =>
-  `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify(args))}]]`;
-const systemOf = (request: { body: any }) =>
-  (request.body.messages as any[])
-    .filter((m) => m.role === "system")
-    .map((m) => m.content)
-    .join("\n");
+const delegateDirective = (args: Record<string, unknown>) => toolDirective("delegate", args);
 const taskRequests = (marker: string) =>
-  app.fake.requests.filter((r) => systemOf(r).includes(TASK_SYSTEM_PROMPT) && r.lastUserText?.includes(marker));
+  app.fake.requests.filter((r) => r.systemText?.includes(TASK_SYSTEM_PROMPT) && r.lastUserText?.includes(marker));
 
 async function delegateOutputOf(api: ReturnType<typeof restClient>, roomId: string) {
   const { messages } = await api.messages(roomId);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LOOP_REPEAT_LIMIT, MAX_TASKS_PER_ROOM, TASK_SYSTEM_PROMPT } from "../../src/server/domain/delegation";
 import { messageText } from "../support/chat-protocol";
+import { toolDirective } from "../support/fake-openai";
 import { restClient } from "../support/rest-client";
 import { useTestApp } from "../support/test-app";
 import { uniqueName, waitFor } from "../support/wait";
@@ -10,14 +11,8 @@ import { uniqueName, waitFor } from "../support/wait";
 // same fake provider with only the task and the excerpts as its context.
 const app = useTestApp();
 
-const delegateDirective = (args: Record<string, unknown>) =>
-  `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify(args))}]]`;
-const systemOf = (request: { body: any }) =>
-  (request.body.messages as any[])
-    .filter((m) => m.role === "system")
-    .map((m) => m.content)
-    .join("\n");
-const taskRequests = () => app.fake.requests.filter((r) => systemOf(r).includes(TASK_SYSTEM_PROMPT));
+const delegateDirective = (args: Record<string, unknown>) => toolDirective("delegate", args);
+const taskRequests = () => app.fake.requests.filter((r) => r.systemText?.includes(TASK_SYSTEM_PROMPT));
 
 function delegateOutput(message: any) {
   const part = message.parts.find((p: any) => p.type === "tool-delegate");
@@ -68,7 +63,7 @@ describe("delegation", () => {
   it("refuses delegation from inside a task (nesting depth)", async () => {
     const api = restClient(app.url, { workspace: uniqueName("ws") });
     const room = await api.createRoom();
-    const inner = `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify({ task: "deeper" }))}]]`;
+    const inner = delegateDirective({ task: "deeper" });
     const sent = await api.send(room.id, `Nest ${delegateDirective({ task: `Delegate again ${inner}` })}`);
     expect(sent.status).toBe(200);
     const { messages } = await api.messages(room.id);

@@ -22,11 +22,6 @@ async function panelRoom(prompts: Record<string, string>) {
   return { api, room };
 }
 
-const systemOf = (request: { body: any }) =>
-  (request.body.messages as any[])
-    .filter((m) => m.role === "system")
-    .map((m) => m.content)
-    .join("\n");
 
 describe("panels", () => {
   it("ask every persona at once, then the assistant names who said what and who is missing", async () => {
@@ -41,15 +36,15 @@ describe("panels", () => {
     // The hanging panellist held the synthesis back only until its timeout.
     expect(Date.now() - started).toBeLessThan(PERSONA_TIMEOUT_MS + 20_000);
 
-    const panellists = app.fake.requests.filter((r) => systemOf(r).includes("This is a panel"));
+    const panellists = app.fake.requests.filter((r) => r.systemText?.includes("This is a panel"));
     expect(panellists).toHaveLength(3);
-    expect(panellists.every((r) => systemOf(r).includes("The panel question: Should we ship on Friday?"))).toBe(true);
-    const cy = panellists.find((r) => systemOf(r).includes("Stuck."));
+    expect(panellists.every((r) => r.systemText?.includes("The panel question: Should we ship on Friday?"))).toBe(true);
+    const cy = panellists.find((r) => r.systemText?.includes("Stuck."));
     expect(cy?.closedByClient).toBe(true);
 
-    const synthesis = app.fake.requests.find((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT));
+    const synthesis = app.fake.requests.find((r) => r.systemText?.includes(SYNTHESIS_SYSTEM_PROMPT));
     expect(synthesis).toBeDefined();
-    expect(systemOf(synthesis!)).toContain("Room prompt.");
+    expect(synthesis!.systemText).toContain("Room prompt.");
     expect(synthesis!.lastUserText).toContain("@Ada said:\nShip it.");
     expect(synthesis!.lastUserText).toContain("Missing from the panel: @Bob (failed: The model provider refused");
     expect(synthesis!.lastUserText).toContain("@Cy (failed: @Cy took longer than 6 s and was stopped.)");
@@ -85,7 +80,7 @@ describe("panels", () => {
     expect(calls).toHaveLength(3);
     // Every upstream request was aborted by us, not finished by the provider.
     await Promise.all(calls.map((call) => app.fake.waitForClientClose(call.id, 10_000)));
-    expect(app.fake.requests.some((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
+    expect(app.fake.requests.some((r) => r.systemText?.includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
     const { messages } = await api.messages(room.id);
     const answers = messages.filter((m) => m.role === "assistant");
     expect(answers).toHaveLength(3);
@@ -120,7 +115,7 @@ describe("panels", () => {
       const carolSocket = await openSocket(api.roomSocketUrl(room.id), carol.headers);
       sockets.push(carolSocket);
       await carolSocket.next(isTurn(true), 10_000);
-      await app.fake.waitForRequest((r) => systemOf(r).includes("Stuck."), 20_000);
+      await app.fake.waitForRequest((r) => r.systemText?.includes("Stuck.") ?? false, 20_000);
 
       bobSocket.send({ type: "cf_agent_chat_request_cancel", id: request.id });
       await Promise.all([
@@ -128,10 +123,10 @@ describe("panels", () => {
         carolSocket.next(isTurn(false), 20_000),
         aliceSocket.next(isDone(request.id), 20_000)
       ]);
-      const calls = app.fake.requests.filter((r) => systemOf(r).includes("This is a panel"));
+      const calls = app.fake.requests.filter((r) => r.systemText?.includes("This is a panel"));
       expect(calls).toHaveLength(2);
       await Promise.all(calls.map((call) => app.fake.waitForClientClose(call.id, 10_000)));
-      expect(app.fake.requests.some((r) => systemOf(r).includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
+      expect(app.fake.requests.some((r) => r.systemText?.includes(SYNTHESIS_SYSTEM_PROMPT))).toBe(false);
 
       const { messages } = await api.messages(room.id);
       const answers = messages.filter((m) => m.role === "assistant");

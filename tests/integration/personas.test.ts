@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chatRequest, isDone, messageText } from "../support/chat-protocol";
+import { toolDirective } from "../support/fake-openai";
 import { restClient } from "../support/rest-client";
 import { openSocket } from "../support/socket";
 import { useTestApp } from "../support/test-app";
@@ -23,26 +24,20 @@ async function roomWith(names: Array<string | { name: string; systemPrompt?: str
   return { api, room, personas };
 }
 
-const systemOf = (request: { body: any }) =>
-  (request.body.messages as any[])
-    .filter((m) => m.role === "system")
-    .map((m) => m.content)
-    .join("\n");
-
 describe("mentions", () => {
   it("are answered by the mentioned persona, with its own system prompt and its notes", async () => {
     const { api, room, personas } = await roomWith([
       { name: "Ada", systemPrompt: "You are Ada, a meticulous planner.", tools: ["remember", "recall"] }
     ]);
-    const note = encodeURIComponent(JSON.stringify({ note: "the launch is on Friday" }));
-    const first = await api.send(room.id, `@Ada please note this [[fake:tool=remember,args=${note},then=Noted.]]`);
+    const note = toolDirective("remember", { note: "the launch is on Friday" }, "Noted.");
+    const first = await api.send(room.id, `@Ada please note this ${note}`);
     expect(first.status).toBe(200);
 
     const second = await api.send(room.id, "@Ada when is the launch?");
     expect(second.status).toBe(200);
     const request = app.fake.requests.filter((r) => r.lastUserText?.includes("when is the launch")).at(-1);
     expect(request).toBeDefined();
-    const system = systemOf(request!);
+    const system = request!.systemText;
     expect(system).toContain("You are Ada, a meticulous planner.");
     expect(system).toContain("- the launch is on Friday");
     // The question reaches the persona as a named participant's words.
@@ -82,7 +77,7 @@ describe("mentions", () => {
     const [a, b] = calls;
     expect(a.startedAt).toBeLessThan(b.finishedAt!);
     expect(b.startedAt).toBeLessThan(a.finishedAt!);
-    expect(calls.map((c) => systemOf(c)).sort()).toEqual([
+    expect(calls.map((c) => c.systemText).sort()).toEqual([
       expect.stringContaining("You are Ada."),
       expect.stringContaining("You are Bob.")
     ]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkTraceTree, parseTraceparent } from "../../src/server/domain/trace";
 import type { TraceSpan } from "../../src/shared/traces";
 import { chatRequest, isDone, isResponse, messageText } from "../support/chat-protocol";
+import { toolDirective } from "../support/fake-openai";
 import { type RestClient, restClient } from "../support/rest-client";
 import { openSocket } from "../support/socket";
 import { useTestApp } from "../support/test-app";
@@ -182,7 +183,7 @@ describe("a delegated task", () => {
     const room = await api.createRoom();
     const ctx = clientContext();
     const args = { task: "[[fake:chunks=120,slow=40]] Count slowly", excerpts: [] };
-    const directive = `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify(args))}]]`;
+    const directive = toolDirective("delegate", args);
     const sending = api.call(`/${room.id}/messages`, {
       method: "POST",
       headers: { traceparent: ctx.traceparent },
@@ -278,7 +279,7 @@ describe("structured cross-facet errors", () => {
     const ctx = clientContext();
     const marker = hex(8);
     const args = { task: `[[fake:fail=3,status=503,id=${marker}]] Sum up ${marker}`, excerpts: [] };
-    const directive = `[[fake:tool=delegate,args=${encodeURIComponent(JSON.stringify(args))}]]`;
+    const directive = toolDirective("delegate", args);
     const response = await api.call(`/${room.id}/messages`, {
       method: "POST",
       headers: { traceparent: ctx.traceparent },

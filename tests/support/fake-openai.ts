@@ -435,6 +435,13 @@ interface Ctx {
   wakers: Set<() => void>;
 }
 
+/** The directive for a call of `tool` with `args` (and `then`: the answer once the tool's result is in). */
+export function toolDirective(tool: string, args: Record<string, unknown> = {}, then?: string): string {
+  const params = [`tool=${tool}`, `args=${encodeURIComponent(JSON.stringify(args))}`];
+  if (then !== undefined) params.push(`then=${encodeURIComponent(then)}`);
+  return `[[fake:${params.join(",")}]]`;
+}
+
 export interface FakeOpenAIOptions {
   port?: number;
   host?: string;
