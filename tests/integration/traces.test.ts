@@ -18,6 +18,12 @@ function clientContext() {
   const spanId = hex(16);
   return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
 }
+type ClientContext = ReturnType<typeof clientContext>;
+
+/** A REST send carrying the client's traceparent. */
+function sendTraced(api: RestClient, roomId: string, text: string, ctx: ClientContext) {
+  return api.call(`/${roomId}/messages`, { method: "POST", headers: { traceparent: ctx.traceparent }, json: { text } });
+}
 
 async function trace(api: RestClient, roomId: string, traceId: string): Promise<TraceSpan[]> {
   const response = await api.call(`/${roomId}/traces/${traceId}`);
@@ -46,11 +52,7 @@ describe("traces", () => {
     const api = restClient(app.url);
     const room = await api.createRoom();
     const ctx = clientContext();
-    const response = await api.call(`/${room.id}/messages`, {
-      method: "POST",
-      headers: { traceparent: ctx.traceparent },
-      json: { text: "hello traces" }
-    });
+    const response = await sendTraced(api, room.id, "hello traces", ctx);
     expect(response.status).toBe(200);
     const body = (await response.json()) as any;
     expect(body.assistantMessage.metadata.traceId).toBe(ctx.traceId);
@@ -105,9 +107,7 @@ describe("traces", () => {
     const room = await api.createRoom();
     const ctx = clientContext();
     const socket = await openSocket(api.roomSocketUrl(room.id));
-    const { id, frame } = chatRequest("[[fake:tool=get_current_time]] what time is it");
-    const body = JSON.parse(frame.init.body);
-    frame.init.body = JSON.stringify({ ...body, traceparent: ctx.traceparent });
+    const { id, frame } = chatRequest("[[fake:tool=get_current_time]] what time is it", { traceparent: ctx.traceparent });
     socket.send(frame);
     await socket.next(isDone(id), 30_000);
     socket.close();
@@ -137,8 +137,7 @@ describe("traces", () => {
     const room = await api.createRoom();
     const ctx = clientContext();
     const socket = await openSocket(api.roomSocketUrl(room.id));
-    const { id, frame } = chatRequest("[[fake:chunks=400,slow=40]] go on");
-    frame.init.body = JSON.stringify({ ...JSON.parse(frame.init.body), traceparent: ctx.traceparent });
+    const { id, frame } = chatRequest("[[fake:chunks=400,slow=40]] go on", { traceparent: ctx.traceparent });
     socket.send(frame);
     await waitFor(
       async () => socket.frames.filter((f) => isResponse(id)(f) && String(f.body ?? "").includes("text-delta")).length,
@@ -160,11 +159,7 @@ describe("traces", () => {
     const api = restClient(app.url);
     const room = await api.createRoom();
     const ctx = clientContext();
-    const response = await api.call(`/${room.id}/messages`, {
-      method: "POST",
-      headers: { traceparent: ctx.traceparent },
-      json: { text: "[[fake:status=401]] fail please" }
-    });
+    const response = await sendTraced(api, room.id, "[[fake:status=401]] fail please", ctx);
     expect(response.status).toBe(502);
     const body = (await response.json()) as any;
     expect(body.assistantMessage?.metadata?.traceId ?? ctx.traceId).toBe(ctx.traceId);
@@ -184,11 +179,7 @@ describe("a delegated task", () => {
     const ctx = clientContext();
     const args = { task: "[[fake:chunks=120,slow=40]] Count slowly", excerpts: [] };
     const directive = toolDirective("delegate", args);
-    const sending = api.call(`/${room.id}/messages`, {
-      method: "POST",
-      headers: { traceparent: ctx.traceparent },
-      json: { text: `Please delegate ${directive}` }
-    });
+    const sending = sendTraced(api, room.id, `Please delegate ${directive}`, ctx);
     // While the task streams, the tree shows it under the room, on its model call, in this trace.
     const running = await waitFor(
       async () => (await (await api.call(`/${room.id}/agents`)).json()) as any,
@@ -248,11 +239,7 @@ describe("structured cross-facet errors", () => {
       Bob: "Steady."
     });
     const ctx = clientContext();
-    const response = await api.call(`/${room.id}/messages`, {
-      method: "POST",
-      headers: { traceparent: ctx.traceparent },
-      json: { text: "@Ada @Bob how are you" }
-    });
+    const response = await sendTraced(api, room.id, "@Ada @Bob how are you", ctx);
     expect(response.status).toBe(200);
     expect(requestsWith(marker)).toHaveLength(4);
     const { messages } = await api.messages(room.id);
@@ -280,11 +267,7 @@ describe("structured cross-facet errors", () => {
     const marker = hex(8);
     const args = { task: `[[fake:fail=3,status=503,id=${marker}]] Sum up ${marker}`, excerpts: [] };
     const directive = toolDirective("delegate", args);
-    const response = await api.call(`/${room.id}/messages`, {
-      method: "POST",
-      headers: { traceparent: ctx.traceparent },
-      json: { text: `Please delegate ${directive}` }
-    });
+    const response = await sendTraced(api, room.id, `Please delegate ${directive}`, ctx);
     expect(response.status).toBe(200);
     const answer = ((await response.json()) as any).assistantMessage;
     const output = answer.parts.find((p: any) => p.type === "tool-delegate")?.output;
@@ -311,11 +294,7 @@ describe("structured cross-facet errors", () => {
     const marker = `broken-${hex(8)}`;
     const { api, room } = await personaRoom({ Ada: `${marker} [[fake:status=401]]`, Bob: "Steady." });
     const ctx = clientContext();
-    const response = await api.call(`/${room.id}/messages`, {
-      method: "POST",
-      headers: { traceparent: ctx.traceparent },
-      json: { text: "@Ada @Bob status report" }
-    });
+    const response = await sendTraced(api, room.id, "@Ada @Bob status report", ctx);
     expect(response.status).toBe(200);
     expect(requestsWith(marker)).toHaveLength(1);
     const { messages } = await api.messages(room.id);
@@ -350,8 +329,7 @@ describe("a server killed mid-answer", () => {
     const room = await api.createRoom();
     const ctx = clientContext();
     const socket = await openSocket(api.roomSocketUrl(room.id));
-    const { id, frame } = chatRequest("[[fake:slow=150]] interrupted answer with quite a few words to stream out");
-    frame.init.body = JSON.stringify({ ...JSON.parse(frame.init.body), traceparent: ctx.traceparent });
+    const { id, frame } = chatRequest("[[fake:slow=150]] interrupted answer with quite a few words to stream out", { traceparent: ctx.traceparent });
     socket.send(frame);
     await waitFor(
       async () => socket.frames.filter((f) => isResponse(id)(f) && String(f.body ?? "").includes("text-delta")).length,

@@ -6,7 +6,14 @@
 /** The frame useAgentChat sends for a new user message (or a regenerate). */
 export function chatRequest(
   text: string,
-  opts: { author?: string; history?: unknown[]; trigger?: string; messageId?: string } = {}
+  opts: {
+    author?: string;
+    history?: unknown[];
+    trigger?: string;
+    messageId?: string;
+    /** W3C trace context, as the app's client sends it with a request */
+    traceparent?: string;
+  } = {}
 ) {
   const id = crypto.randomUUID();
   const message = {
@@ -22,7 +29,14 @@ export function chatRequest(
     frame: {
       type: "cf_agent_use_chat_request",
       id,
-      init: { method: "POST", body: JSON.stringify({ messages, trigger: opts.trigger ?? "submit-message" }) }
+      init: {
+        method: "POST",
+        body: JSON.stringify({
+          messages,
+          trigger: opts.trigger ?? "submit-message",
+          ...(opts.traceparent ? { traceparent: opts.traceparent } : {})
+        })
+      }
     }
   };
 }
