@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkTraceTree, parseTraceparent } from "../../src/server/domain/trace";
+import type { AgentTree } from "../../src/shared/introspection";
 import type { TraceSpan } from "../../src/shared/traces";
 import { chatRequest, isDone, isResponse, messageText } from "../support/chat-protocol";
 import { toolDirective } from "../support/fake-openai";
@@ -19,6 +20,23 @@ function clientContext() {
   return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
 }
 type ClientContext = ReturnType<typeof clientContext>;
+
+/** A fresh room whose socket has started an answer under the client's trace, `deltas` text deltas in. */
+async function tracedAnswerStreaming(text: string, deltas: number) {
+  const api = restClient(app.url);
+  const room = await api.createRoom();
+  const ctx = clientContext();
+  const socket = await openSocket(api.roomSocketUrl(room.id));
+  const { id, frame } = chatRequest(text, { traceparent: ctx.traceparent });
+  socket.send(frame);
+  await waitFor(
+    async () => socket.frames.filter((f) => isResponse(id)(f) && String(f.body ?? "").includes("text-delta")).length,
+    (n) => n >= deltas,
+    15_000,
+    `${deltas} text deltas of "${text}"`
+  );
+  return { api, room, ctx, socket, id };
+}
 
 /** A REST send carrying the client's traceparent. */
 function sendTraced(api: RestClient, roomId: string, text: string, ctx: ClientContext) {
@@ -133,18 +151,9 @@ describe("traces", () => {
   });
 
   it("a stopped answer closes every span as stopped (and is reported streaming until then)", async () => {
-    const api = restClient(app.url);
-    const room = await api.createRoom();
-    const ctx = clientContext();
-    const socket = await openSocket(api.roomSocketUrl(room.id));
-    const { id, frame } = chatRequest("[[fake:chunks=400,slow=40]] go on", { traceparent: ctx.traceparent });
-    socket.send(frame);
-    await waitFor(
-      async () => socket.frames.filter((f) => isResponse(id)(f) && String(f.body ?? "").includes("text-delta")).length,
-      (n) => n >= 3
-    );
+    const { api, room, ctx, socket, id } = await tracedAnswerStreaming("[[fake:chunks=400,slow=40]] go on", 3);
     // Introspection sees the answer streaming, on its model call, in this trace.
-    const agents = (await (await api.call(`/${room.id}/agents`)).json()) as any;
+    const agents = (await (await api.call(`/${room.id}/agents`)).json()) as AgentTree;
     expect(agents.room).toMatchObject({ status: "streaming", activity: "chat fake-model", traceId: ctx.traceId });
     socket.send({ type: "cf_agent_chat_request_cancel", id });
     const spans = await settledTrace(api, room.id, ctx.traceId);
@@ -325,16 +334,8 @@ describe("structured cross-facet errors", () => {
 
 describe("a server killed mid-answer", () => {
   it("closes the interrupted spans on wake and the recovered answer keeps its trace", async () => {
-    const api = restClient(app.url);
-    const room = await api.createRoom();
-    const ctx = clientContext();
-    const socket = await openSocket(api.roomSocketUrl(room.id));
-    const { id, frame } = chatRequest("[[fake:slow=150]] interrupted answer with quite a few words to stream out", { traceparent: ctx.traceparent });
-    socket.send(frame);
-    await waitFor(
-      async () => socket.frames.filter((f) => isResponse(id)(f) && String(f.body ?? "").includes("text-delta")).length,
-      (n) => n >= 6
-    );
+    // Its socket goes with the server.
+    const { api, room, ctx } = await tracedAnswerStreaming("[[fake:slow=150]] interrupted answer with quite a few words to stream out", 6);
     await app.server.restart({ hard: true });
 
     const back = await openSocket(api.roomSocketUrl(room.id));

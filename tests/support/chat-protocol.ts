@@ -60,10 +60,12 @@ export function textOf(frames: unknown[], requestId: string): string {
     .join("");
 }
 
+type TextPart = { type: "text"; text: string };
+
 /** The text parts of a stored message, joined. */
-export function messageText(message: any): string {
+export function messageText(message: { parts?: ReadonlyArray<{ type: string }> } | null | undefined): string {
   return (message?.parts ?? [])
-    .filter((p: any) => p.type === "text")
-    .map((p: any) => p.text)
+    .filter((p): p is TextPart => p.type === "text")
+    .map((p) => p.text)
     .join("");
 }

@@ -3,7 +3,7 @@
  * any fetch (Node's against a dev server, or the Worker's own entry inside
  * workerd), so integration, e2e and worker tests share one client.
  */
-import type { RoomDetail } from "../../src/shared/protocol";
+import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
 import { uniqueName } from "./wait";
 
 export type Fetcher = (request: Request) => Promise<Response>;
@@ -86,10 +86,10 @@ export function restClient(baseUrl: string, { workspace = "default", as, fetcher
       if (response.status !== 201) throw new Error(`create failed ${response.status}: ${await response.text()}`);
       return (await response.json()) as RoomDetail;
     },
-    async messages(roomId: string, query = ""): Promise<{ messages: any[]; nextCursor: string | null }> {
+    async messages(roomId: string, query = ""): Promise<MessagePage> {
       const response = await call(`/${roomId}/messages${query}`);
       if (!response.ok) throw new Error(`messages failed ${response.status}: ${await response.text()}`);
-      return (await response.json()) as { messages: any[]; nextCursor: string | null };
+      return (await response.json()) as MessagePage;
     },
     /** Sends over REST, which waits for the answer; `status` and `body` for tests of refusals too. */
     async send(roomId: string, text: string, author?: string) {

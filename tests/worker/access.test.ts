@@ -1,6 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/shared/errors";
 import app from "../../src/server/index";
 import { BASE, createRoom, roomPath, uniqueName } from "./helpers";
 
@@ -57,7 +58,7 @@ describe("the access token", () => {
         expect(response.status, key).not.toBe(500);
       } else {
         expect(response.status, key).toBe(401);
-        expect((await response.json<any>()).error.code, key).toMatch(/^unauthorized:/);
+        expect((await response.json<ErrorBody>()).error.code, key).toMatch(/^unauthorized:/);
       }
     }
     // The room was not touched by any of those requests.
@@ -145,7 +146,7 @@ describe("WebSocket origins", () => {
     const room = await createRoom(ws);
     const response = await call(roomPath(ws, room.id), { headers: upgrade("https://evil.example") }, openEnv);
     expect(response.status).toBe(403);
-    expect((await response.json<any>()).error.code).toBe("forbidden:origin");
+    expect((await response.json<ErrorBody>()).error.code).toBe("forbidden:origin");
     const list = await call(`/agents/overseer-agent/${ws}`, { headers: upgrade("https://evil.example") }, openEnv);
     expect(list.status).toBe(403);
   });

@@ -8,6 +8,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { ErrorBody } from "../../src/shared/errors";
 import app from "../../src/server/index";
 import { BASE, createRoom, signIn as signInOpen, uniqueName } from "./helpers";
 
@@ -96,7 +97,7 @@ describe("Cloudflare Access", () => {
     const headers: Record<string, string> = token ? { "cf-access-jwt-assertion": token } : {};
     const rest = await call("/api/rooms", { headers });
     expect(rest.status).toBe(401);
-    expect((await rest.json<any>()).error.code).toBe("unauthorized:access");
+    expect((await rest.json<ErrorBody>()).error.code).toBe("unauthorized:access");
     const socket = await call(`/agents/overseer-agent/${uniqueName()}`, {
       headers: { ...headers, upgrade: "websocket" }
     });

@@ -9,13 +9,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { ChatRoom } from "../../src/server/index";
-import { api, createRoom, uniqueName } from "./helpers";
+import { api, createRoom, history, uniqueName } from "./helpers";
 
 vi.setConfig({ testTimeout: 90_000 });
 
-async function history(ws: string, roomId: string) {
-  return (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
-}
 
 async function taskFacets(ws: string, roomId: string): Promise<string[]> {
   const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));

@@ -4,7 +4,7 @@
  * its fetch, so routing, validation and the gate are all in the path.
  */
 import { exports } from "cloudflare:workers";
-import type { RoomDetail } from "../../src/shared/protocol";
+import type { ChatMessage, MessagePage, RoomDetail, RoomSummary } from "../../src/shared/protocol";
 import { createFrameLog, type Frame, type FrameLog } from "../support/frame-log";
 import {
   type Fetcher,
@@ -70,9 +70,22 @@ export function signIn(name: string, extra: Record<string, unknown> = {}): Promi
   return signInAt(BASE, name, extra, workerFetch);
 }
 
-/** A room's stored messages, newest page, as the wire sends them. */
-export async function history(workspace: string, roomId: string) {
-  return (await (await api(`/api/workspaces/${workspace}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
+/** A room's stored messages, newest page (`query`: e.g. "?limit=200"), as the wire sends them. */
+export async function history(workspace: string, roomId: string, query = ""): Promise<ChatMessage[]> {
+  const response = await api(`/api/workspaces/${workspace}/rooms/${roomId}/messages${query}`);
+  if (response.status !== 200) throw new Error(`messages failed ${response.status}: ${await response.text()}`);
+  return (await response.json<MessagePage>()).messages;
+}
+
+/** What GET .../rooms answers. */
+export interface RoomList {
+  rooms: RoomSummary[];
+}
+
+/** The message count the room list shows for a room (the registry learns it in the background). */
+export async function listedCount(workspace: string, roomId: string): Promise<number | undefined> {
+  const response = await api(`/api/workspaces/${workspace}/rooms`);
+  return (await response.json<RoomList>()).rooms.find((r) => r.id === roomId)?.messageCount;
 }
 
 /** A room in a fresh workspace with one question and its answer, and its history before the test acts. */
@@ -91,7 +104,7 @@ export function roomPath(workspace: string, roomId: string): string {
   return `/agents/overseer-agent/${workspace}/sub/chat-room/${roomId}`;
 }
 
-export { chatRequest, isDone } from "../support/chat-protocol";
+export { chatRequest, isDone, messageText } from "../support/chat-protocol";
 export type { SignedIn } from "../support/rest-client";
 export { sessionCookie } from "../support/rest-client";
 export { uniqueName };

@@ -8,6 +8,7 @@
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/shared/errors";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { CALLER_HEADER, encodeCaller } from "../../src/server/domain/caller";
 import { gateFingerprint, issueSession } from "../../src/server/domain/session-token";
@@ -25,6 +26,7 @@ import {
   chatRequest,
   connect,
   createRoom,
+  history,
   isDone,
   roomPath,
   sessionCookie,
@@ -32,10 +34,6 @@ import {
   uniqueName
 } from "./helpers";
 
-async function history(ws: string, roomId: string, headers: Record<string, string> = {}) {
-  const response = await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`, { headers });
-  return (await response.json<any>()).messages as any[];
-}
 
 async function callWith(path: string, init: RequestInit, withEnv: object) {
   const ctx = createExecutionContext();
@@ -310,7 +308,7 @@ describe("socket attacks", () => {
     ]) {
       const response = await exports.default.fetch(`${BASE}${path}`, { headers: { upgrade: "websocket" } });
       expect(response.status, path).toBe(400);
-      expect((await response.json<any>()).error.code, path).toBe("bad_request:workspace");
+      expect((await response.json<ErrorBody>()).error.code, path).toBe("bad_request:workspace");
     }
     for (const path of ["/agents/auth-keeper/secret", "/agents/chat-room/anything", "/agents/overseer-agent"]) {
       const response = await exports.default.fetch(`${BASE}${path}`, { headers: { upgrade: "websocket" } });

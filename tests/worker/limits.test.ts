@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/shared/errors";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { MAX_MESSAGE_LENGTH, MAX_MESSAGES_PER_ROOM, MAX_WS_FRAME_BYTES, RATE_LIMITS } from "../../src/shared/constants";
 import {
@@ -122,7 +123,7 @@ describe("REST limits", () => {
     expect(created).toBeLessThanOrEqual(burst + refills);
     expect(limited).toBeDefined();
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await limited!.json<any>()).error.code).toBe("rate_limited:requests");
+    expect((await limited!.json<ErrorBody>()).error.code).toBe("rate_limited:requests");
     // Another client is not affected.
     const other = await api(`/api/workspaces/${ws}/rooms`, {
       method: "POST",
@@ -144,7 +145,7 @@ describe("REST limits", () => {
       json: { text: "one more" }
     });
     expect(response.status).toBe(409);
-    expect((await response.json<any>()).error.code).toBe("conflict:room_full");
+    expect((await response.json<ErrorBody>()).error.code).toBe("conflict:room_full");
     expect(await history(ws, room.id)).toEqual([]);
   });
 });

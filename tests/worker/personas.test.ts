@@ -1,17 +1,30 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/shared/errors";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { ChatRoom, PersonaAgent } from "../../src/server/index";
 import { MAX_PERSONAS_PER_ROOM } from "../../src/shared/personas";
-import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
+import type { Persona } from "../../src/shared/personas";
+import type { MessageVersions, RoomDetail } from "../../src/shared/protocol";
+import {
+  api,
+  chatRequest,
+  connect,
+  createRoom,
+  history,
+  isDone,
+  messageText,
+  roomPath,
+  uniqueName
+} from "./helpers";
 
 const personas = (ws: string, roomId: string) => `/api/workspaces/${ws}/rooms/${roomId}/personas`;
 
 async function addPersona(ws: string, roomId: string, body: Record<string, unknown>) {
   const response = await api(personas(ws, roomId), { method: "POST", json: body });
   expect(response.status).toBe(201);
-  return response.json<any>();
+  return response.json<Persona>();
 }
 
 /** Reads a persona facet's storage through its room (spawns an empty one if it is gone). */
@@ -23,9 +36,6 @@ async function footprint(ws: string, roomId: string, personaId: string) {
   });
 }
 
-async function history(ws: string, roomId: string) {
-  return (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json<any>()).messages as any[];
-}
 
 describe("persona classes", () => {
   it("keep their names through bundling", () => {
@@ -49,21 +59,21 @@ describe("REST personas", () => {
     const bob = await addPersona(ws, room.id, { name: "Bob", colour: "#AABBCC", tools: ["get_current_time"] });
     expect(bob.colour).toBe("#aabbcc");
 
-    const list = await (await api(personas(ws, room.id))).json<any>();
-    expect(list.personas.map((p: any) => p.name)).toEqual(["Ada", "Bob"]);
+    const list = await (await api(personas(ws, room.id))).json<{ personas: Persona[] }>();
+    expect(list.personas.map((p) => p.name)).toEqual(["Ada", "Bob"]);
 
     const patched = await api(`${personas(ws, room.id)}/${ada.id}`, {
       method: "PATCH",
       json: { name: "Ada2", model: "gpt-4o" }
     });
     expect(patched.status).toBe(200);
-    expect(await patched.json<any>()).toMatchObject({ id: ada.id, name: "Ada2", model: "gpt-4o" });
+    expect(await patched.json<Persona>()).toMatchObject({ id: ada.id, name: "Ada2", model: "gpt-4o" });
 
     expect((await api(`${personas(ws, room.id)}/${bob.id}`, { method: "DELETE" })).status).toBe(204);
-    const after = await (await api(personas(ws, room.id))).json<any>();
-    expect(after.personas.map((p: any) => p.name)).toEqual(["Ada2"]);
+    const after = await (await api(personas(ws, room.id))).json<{ personas: Persona[] }>();
+    expect(after.personas.map((p) => p.name)).toEqual(["Ada2"]);
     // The room's synced state carries the roster too.
-    const detail = await (await api(`/api/workspaces/${ws}/rooms/${room.id}`)).json<any>();
+    const detail = await (await api(`/api/workspaces/${ws}/rooms/${room.id}`)).json<RoomDetail>();
     expect(detail.id).toBe(room.id);
   });
 
@@ -81,7 +91,7 @@ describe("REST personas", () => {
     ] as const) {
       const response = await api(personas(ws, room.id), { method: "POST", json: body });
       expect(response.status, JSON.stringify(body)).toBe(400);
-      const error = (await response.json<any>()).error;
+      const error = (await response.json<ErrorBody>()).error;
       expect(error.code).toBe("bad_request:body");
       expect(error.message).toContain(field);
     }
@@ -96,7 +106,7 @@ describe("REST personas", () => {
     await addPersona(ws, room.id, { name: "Ada" });
     const clash = await api(personas(ws, room.id), { method: "POST", json: { name: "ada" } });
     expect(clash.status).toBe(409);
-    expect((await clash.json<any>()).error).toMatchObject({ code: "conflict:persona_name" });
+    expect((await clash.json<ErrorBody>()).error).toMatchObject({ code: "conflict:persona_name" });
     await addPersona(ws, other.id, { name: "Ada" });
     const bob = await addPersona(ws, room.id, { name: "Bob" });
     const rename = await api(`${personas(ws, room.id)}/${bob.id}`, { method: "PATCH", json: { name: "ADA" } });
@@ -109,7 +119,7 @@ describe("REST personas", () => {
     for (let i = 0; i < MAX_PERSONAS_PER_ROOM; i++) await addPersona(ws, room.id, { name: `P${i}` });
     const full = await api(personas(ws, room.id), { method: "POST", json: { name: "OneTooMany" } });
     expect(full.status).toBe(409);
-    expect((await full.json<any>()).error).toMatchObject({
+    expect((await full.json<ErrorBody>()).error).toMatchObject({
       code: "conflict:persona_limit",
       message: expect.stringContaining(String(MAX_PERSONAS_PER_ROOM))
     });
@@ -121,7 +131,7 @@ describe("REST personas", () => {
     const room = await createRoom(ws);
     const missing = await api(`${personas(ws, room.id)}/nobody`, { method: "DELETE" });
     expect(missing.status).toBe(404);
-    expect((await missing.json<any>()).error.code).toBe("not_found:persona");
+    expect((await missing.json<ErrorBody>()).error.code).toBe("not_found:persona");
   });
 });
 
@@ -138,7 +148,7 @@ describe("persona storage", () => {
     const messages = await history(ws, room.id);
     expect(messages).toHaveLength(2);
     expect(messages[1].metadata.persona).toEqual({ id: ada.id, name: "Ada" });
-    expect(messages[1].parts.find((p: any) => p.type === "text").text).toContain("answering as Ada");
+    expect(messageText(messages[1])).toContain("answering as Ada");
 
     const before = await footprint(ws, room.id, ada.id);
     expect(before).toMatchObject({ registered: true, answers: 1 });
@@ -197,31 +207,20 @@ describe("with the offline model", () => {
     });
     expect(sent.status).toBe(200);
     const messages = await history(ws, room.id);
-    const text = (m: any) =>
-      m.parts
-        .filter((p: any) => p.type === "text")
-        .map((p: any) => p.text)
-        .join("");
     expect(messages.map((m) => [m.metadata.persona?.name, m.metadata.panel])).toEqual([
       [undefined, undefined],
       ["Ada", "answer"],
       ["Bob", "answer"],
       [undefined, "synthesis"]
     ]);
-    expect(text(messages[1])).toMatch(/^\*\*Offline model, answering as Ada\*\*/);
-    expect(text(messages[2])).toMatch(/^\*\*Offline model, answering as Bob\*\*/);
-    expect(text(messages[3])).toMatch(/^\*\*Offline model\*\*/);
-    expect(text(messages[3])).toContain("@Ada said:");
+    expect(messageText(messages[1])).toMatch(/^\*\*Offline model, answering as Ada\*\*/);
+    expect(messageText(messages[2])).toMatch(/^\*\*Offline model, answering as Bob\*\*/);
+    expect(messageText(messages[3])).toMatch(/^\*\*Offline model\*\*/);
+    expect(messageText(messages[3])).toContain("@Ada said:");
   });
 });
 
 describe("regenerating a persona's answer", () => {
-  const textOf = (m: any) =>
-    m.parts
-      .filter((p: any) => p.type === "text")
-      .map((p: any) => p.text)
-      .join("");
-
   it("asks that persona again and keeps the earlier answer as version 1", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
@@ -248,12 +247,12 @@ describe("regenerating a persona's answer", () => {
         version: 2,
         answers: before[0].id
       });
-      expect(textOf(after[1])).toContain("answering as Ada");
+      expect(messageText(after[1])).toContain("answering as Ada");
 
       const listed = await (
         await api(`/api/workspaces/${ws}/rooms/${room.id}/messages/${after[1].id}/versions`)
-      ).json<any>();
-      expect(listed.versions.map((v: any) => v.messages[0].id)).toEqual([before[1].id, after[1].id]);
+      ).json<MessageVersions>();
+      expect(listed.versions.map((v) => v.messages[0].id)).toEqual([before[1].id, after[1].id]);
       expect(listed.versions[0].messages[0]).toEqual(before[1]);
 
       // The room goes on from the new answer, with the assistant for a plain question.
@@ -264,7 +263,7 @@ describe("regenerating a persona's answer", () => {
       expect(later.slice(0, 2).map((m) => m.id)).toEqual(after.map((m) => m.id));
       expect(later).toHaveLength(4);
       expect(later[3].metadata.persona).toBeUndefined();
-      expect(later.every((m) => textOf(m).length > 0)).toBe(true);
+      expect(later.every((m) => messageText(m).length > 0)).toBe(true);
     } finally {
       socket.ws.close();
     }

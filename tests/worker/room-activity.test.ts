@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
+import { api, chatRequest, connect, createRoom, history, isDone, listedCount, roomPath, uniqueName } from "./helpers";
 
-const listedCount = async (ws: string, id: string) =>
-  ((await (await api(`/api/workspaces/${ws}/rooms`)).json<any>()).rooms as any[]).find((r) => r.id === id)
-    ?.messageCount;
-const history = async (ws: string, id: string) =>
-  (await (await api(`/api/workspaces/${ws}/rooms/${id}/messages?limit=100`)).json<any>()).messages as any[];
+const historyOf = (ws: string, id: string) => history(ws, id, "?limit=100");
 
 describe("a room's activity reports", () => {
   it("keep the room list's count to what people see through sends, a regenerate and an edit (earlier versions stay stored)", {
@@ -21,18 +17,18 @@ describe("a room's activity reports", () => {
 
     // Regenerate the last answer: the new answer takes its place; the earlier one is kept as version 1, off the path.
     const socket = await connect(roomPath(ws, room.id));
-    const before = await history(ws, room.id);
+    const before = await historyOf(ws, room.id);
     const regenerate = chatRequest("", { trigger: "regenerate-message", history: [before[4]] });
     socket.send(regenerate.frame);
     await socket.next(isDone(regenerate.id), 20_000);
-    await expect.poll(async () => (await history(ws, room.id)).at(-1).id, { timeout: 5_000 }).not.toBe(before[5].id);
+    await expect.poll(async () => (await historyOf(ws, room.id)).at(-1).id, { timeout: 5_000 }).not.toBe(before[5].id);
     await expect.poll(() => listedCount(ws, room.id), { timeout: 5_000 }).toBe(6);
 
     // Edit the second question: a new version and its answer; what followed the original stays stored, off the path.
     const edit = chatRequest("two, edited", { history: [before[0], before[1]], messageId: before[2].id });
     socket.send(edit.frame);
     await socket.next(isDone(edit.id), 20_000);
-    const after = await history(ws, room.id);
+    const after = await historyOf(ws, room.id);
     expect(after.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     await expect.poll(() => listedCount(ws, room.id), { timeout: 5_000 }).toBe(4);
     // Sends go on from the edit.
@@ -59,7 +55,7 @@ describe("a room's in-memory window", () => {
       });
       expect(response.status).toBe(200);
     }
-    const stored = await history(ws, room.id);
+    const stored = await historyOf(ws, room.id);
     expect(stored).toHaveLength(18);
     expect(stored.filter((m) => m.role === "user").map((m) => m.parts[0].text)).toEqual(
       Array.from({ length: 9 }, (_, i) => long(i))
@@ -80,7 +76,7 @@ describe("a room's in-memory window", () => {
     expect(JSON.stringify(snapshot.messages).length).toBeLessThanOrEqual(64 * 1024 + 20_000);
 
     // And the room goes on answering, storage and count whole.
-    await expect.poll(async () => (await history(ws, room.id)).length, { timeout: 5_000 }).toBe(20);
+    await expect.poll(async () => (await historyOf(ws, room.id)).length, { timeout: 5_000 }).toBe(20);
     await expect.poll(() => listedCount(ws, room.id), { timeout: 5_000 }).toBe(20);
   });
 });

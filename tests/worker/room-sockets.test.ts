@@ -4,7 +4,19 @@ import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { ChatRoom } from "../../src/server/index";
 import { chunksOf } from "../support/chat-protocol";
-import { api, chatRequest, connect, createRoom, isDone, roomPath, signIn, uniqueName } from "./helpers";
+import {
+  api,
+  chatRequest,
+  connect,
+  createRoom,
+  history,
+  isDone,
+  listedCount,
+  messageText,
+  roomPath,
+  signIn,
+  uniqueName
+} from "./helpers";
 
 const isChunk = (requestId: string, type: string) => (f: any) =>
   f?.type === "cf_agent_use_chat_response" &&
@@ -233,15 +245,11 @@ describe("message history", () => {
     ]);
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const texts = async (id: string) =>
-      ((await (await api(`/api/workspaces/${ws}/rooms/${id}/messages`)).json<any>()).messages as any[])
-        .filter((m) => m.role === "user")
-        .map((m) => m.parts[0].text);
+      (await history(ws, id)).filter((m) => m.role === "user").map((m) => messageText(m));
     expect((await texts(a.id)).sort()).toEqual(["alpha one", "alpha two"]);
     expect((await texts(b.id)).sort()).toEqual(["beta one", "beta two"]);
     await expect
-      .poll(async () =>
-        ((await (await api(`/api/workspaces/${ws}/rooms`)).json<any>()).rooms as any[]).map((r) => r.messageCount)
-      )
+      .poll(async () => Promise.all([a.id, b.id].map((id) => listedCount(ws, id))))
       .toEqual([4, 4]);
   });
 });

@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/shared/errors";
 import { ChatRoom, OverseerAgent } from "../../src/server/index";
 import {
   MAX_REQUEST_BODY_BYTES,
@@ -8,7 +9,8 @@ import {
   MAX_ROOMS_PER_WORKSPACE,
   MAX_SYSTEM_PROMPT_LENGTH
 } from "../../src/shared/constants";
-import { api, createRoom, uniqueName } from "./helpers";
+import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
+import { api, createRoom, type RoomList, uniqueName } from "./helpers";
 
 const rooms = (ws: string) => `/api/workspaces/${ws}/rooms`;
 
@@ -24,7 +26,7 @@ describe("REST rooms", () => {
     const ws = uniqueName();
     const response = await api(rooms(ws), { method: "POST", json: { name: "  Design  ", systemPrompt: "Be terse." } });
     expect(response.status).toBe(201);
-    const room = await response.json<any>();
+    const room = await response.json<RoomDetail>();
     expect(room.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
     expect(room.name).toBe("Design");
     expect(room.settings).toEqual({ name: "Design", systemPrompt: "Be terse.", model: null, temperature: null });
@@ -37,16 +39,16 @@ describe("REST rooms", () => {
     const ws = uniqueName();
     const first = await createRoom(ws, { name: "first" });
     const second = await createRoom(ws, { name: "second" });
-    let list = await (await api(rooms(ws))).json<any>();
-    expect(list.rooms.map((r: any) => r.id)).toEqual([second.id, first.id]);
+    let list = await (await api(rooms(ws))).json<RoomList>();
+    expect(list.rooms.map((r) => r.id)).toEqual([second.id, first.id]);
 
     const sent = await api(`${rooms(ws)}/${first.id}/messages`, { method: "POST", json: { text: "wake up" } });
     expect(sent.status).toBe(200);
     // The activity report travels room → overseer in the background.
     await expect
-      .poll(async () => (await (await api(rooms(ws))).json<any>()).rooms.map((r: any) => r.id))
+      .poll(async () => (await (await api(rooms(ws))).json<RoomList>()).rooms.map((r) => r.id))
       .toEqual([first.id, second.id]);
-    list = await (await api(rooms(ws))).json<any>();
+    list = await (await api(rooms(ws))).json<RoomList>();
     expect(list.rooms[0].messageCount).toBe(2);
     expect(list.rooms[0].lastMessagePreview).toContain("Offline model");
   });
@@ -59,7 +61,7 @@ describe("REST rooms", () => {
       json: { name: "after", systemPrompt: "You are a pirate.", model: "llama3.2:1b", temperature: 0.3 }
     });
     expect(patched.status).toBe(200);
-    const detail = await (await api(`${rooms(ws)}/${room.id}`)).json<any>();
+    const detail = await (await api(`${rooms(ws)}/${room.id}`)).json<RoomDetail>();
     expect(detail.name).toBe("after");
     expect(detail.settings).toEqual({
       name: "after",
@@ -67,7 +69,7 @@ describe("REST rooms", () => {
       model: "llama3.2:1b",
       temperature: 0.3
     });
-    const list = await (await api(rooms(ws))).json<any>();
+    const list = await (await api(rooms(ws))).json<RoomList>();
     expect(list.rooms[0].name).toBe("after");
   });
 
@@ -88,7 +90,7 @@ describe("REST rooms", () => {
     expect((await api(`${rooms(ws)}/${room.id}`, { method: "PATCH", json: { name: "x" } })).status).toBe(404);
     expect((await api(`${rooms(ws)}/${room.id}/messages`, { method: "POST", json: { text: "hi" } })).status).toBe(404);
     expect((await api(`${rooms(ws)}/${room.id}`, { method: "DELETE" })).status).toBe(404);
-    expect((await (await api(rooms(ws))).json<any>()).rooms).toEqual([]);
+    expect((await (await api(rooms(ws))).json<RoomList>()).rooms).toEqual([]);
   });
 
   it("wipes the facet's storage when a room is deleted", async () => {
@@ -123,7 +125,7 @@ describe("REST rooms", () => {
       headers: { "cf-connecting-ip": "198.51.100.1" }
     });
     expect(response.status).toBe(409);
-    expect((await response.json<any>()).error).toEqual({
+    expect((await response.json<ErrorBody>()).error).toEqual({
       code: "conflict:room_limit",
       message: expect.stringContaining(String(MAX_ROOMS_PER_WORKSPACE))
     });
@@ -203,11 +205,11 @@ describe("REST validation", () => {
       const ws = uniqueName();
       const response = await api(rooms(ws), init);
       expect(response.status).toBe(status);
-      const body = await response.json<any>();
+      const body = await response.json<ErrorBody>();
       expect(body.error.code).toBe(code);
       expect(body.error.message).toMatch(message);
       // Nothing was created by the bad request.
-      expect((await (await api(rooms(ws))).json<any>()).rooms).toEqual([]);
+      expect((await (await api(rooms(ws))).json<RoomList>()).rooms).toEqual([]);
     });
   }
 
@@ -216,7 +218,7 @@ describe("REST validation", () => {
     const room = await createRoom(ws);
     const response = await api(`${rooms(ws)}/${room.id}`, { method: "PATCH", json: {} });
     expect(response.status).toBe(400);
-    expect((await response.json<any>()).error.message).toMatch(/at least one/);
+    expect((await response.json<ErrorBody>()).error.message).toMatch(/at least one/);
   });
 
   it("rejects a bad page size and an invalid workspace", async () => {
@@ -224,10 +226,10 @@ describe("REST validation", () => {
     const room = await createRoom(ws);
     const bad = await api(`${rooms(ws)}/${room.id}/messages?limit=0`);
     expect(bad.status).toBe(400);
-    expect((await bad.json<any>()).error.code).toBe("bad_request:query");
+    expect((await bad.json<ErrorBody>()).error.code).toBe("bad_request:query");
     const workspace = await api(`/api/workspaces/NOT%20OK/rooms`);
     expect(workspace.status).toBe(400);
-    expect((await workspace.json<any>()).error.code).toBe("bad_request:workspace");
+    expect((await workspace.json<ErrorBody>()).error.code).toBe("bad_request:workspace");
   });
 
   it("has no benchmark seeding route in the production Worker", async () => {
@@ -235,13 +237,13 @@ describe("REST validation", () => {
     const room = await createRoom(ws);
     const response = await api(`${rooms(ws)}/${room.id}/__bench/seed`, { method: "POST", json: { count: 10 } });
     expect(response.status).toBe(404);
-    expect((await response.json<any>()).error.code).toBe("not_found:route");
-    expect((await (await api(`${rooms(ws)}/${room.id}/messages`)).json<any>()).messages).toEqual([]);
+    expect((await response.json<ErrorBody>()).error.code).toBe("not_found:route");
+    expect((await (await api(`${rooms(ws)}/${room.id}/messages`)).json<MessagePage>()).messages).toEqual([]);
   });
 
   it("answers unknown API routes with a JSON 404", async () => {
     const response = await api("/api/nothing-here");
     expect(response.status).toBe(404);
-    expect((await response.json<any>()).error.code).toBe("not_found:route");
+    expect((await response.json<ErrorBody>()).error.code).toBe("not_found:route");
   });
 });

@@ -2,8 +2,10 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ErrorBody } from "../../src/shared/errors";
 import app from "../../src/server/index";
-import { MAX_VIEWER_SOCKETS_PER_ROOM } from "../../src/shared/shares";
+import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
+import { MAX_VIEWER_SOCKETS_PER_ROOM, type ShareLink, type ShareList } from "../../src/shared/shares";
 import {
   api,
   BASE,
@@ -40,8 +42,8 @@ afterEach(() => {
 async function share(ws: string, roomId: string, member: SignedIn, body: object = {}) {
   const response = await api(`${rooms(ws)}/${roomId}/shares`, { method: "POST", json: body, headers: member.headers });
   expect(response.status, await response.clone().text()).toBe(201);
-  const link = await response.json<any>();
-  return { ...link, token: link.path.replace(/^\/share\//, "") as string };
+  const link = await response.json<ShareLink>();
+  return { ...link, token: link.path.replace(/^\/share\//, "") };
 }
 
 async function roomWithHistory(ws: string, member: SignedIn) {
@@ -55,7 +57,7 @@ async function roomWithHistory(ws: string, member: SignedIn) {
   return room;
 }
 
-const errorBody = async (response: Response) => (await response.json<any>()).error;
+const errorBody = async (response: Response) => (await response.json<ErrorBody>()).error;
 
 describe("share links over REST", () => {
   it("are created, listed with the same link, opened without a session, and revoked at once", async () => {
@@ -66,7 +68,7 @@ describe("share links over REST", () => {
     expect(link).toMatchObject({ roomId: room.id, expiresAt: null, createdBy: { id: ann.user.id, name: "Ann" } });
     expect(link.path).toMatch(/^\/share\/[\w-]+\.[\w-]+\.[\w-]+$/);
 
-    const listed = await (await api(`${rooms(ws)}/${room.id}/shares`, { headers: ann.headers })).json<any>();
+    const listed = await (await api(`${rooms(ws)}/${room.id}/shares`, { headers: ann.headers })).json<ShareList>();
     expect(listed.shares).toEqual([
       {
         id: link.id,
@@ -82,8 +84,8 @@ describe("share links over REST", () => {
     expect(view.status).toBe(200);
     expect(view.headers.get("cache-control")).toBe("no-store");
     expect(await view.json()).toEqual({ roomId: room.id, roomName: "Shared room", expiresAt: null });
-    const page = await (await api(`/api/share/${link.token}/messages?limit=10`)).json<any>();
-    expect(page.messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
+    const page = await (await api(`/api/share/${link.token}/messages?limit=10`)).json<MessagePage>();
+    expect(page.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(page.messages[0].parts[0].text).toBe("hello from the team");
 
     expect(
@@ -93,7 +95,7 @@ describe("share links over REST", () => {
     expect(gone.status).toBe(404);
     expect((await errorBody(gone)).code).toBe("not_found:share");
     expect((await api(`/api/share/${link.token}/messages`)).status).toBe(404);
-    expect((await (await api(`${rooms(ws)}/${room.id}/shares`)).json<any>()).shares).toEqual([]);
+    expect((await (await api(`${rooms(ws)}/${room.id}/shares`)).json<ShareList>()).shares).toEqual([]);
     expect((await api(`${rooms(ws)}/${room.id}/shares/${link.id}`, { method: "DELETE" })).status).toBe(404);
   });
 
@@ -157,7 +159,7 @@ describe("share links over REST", () => {
       timeout: 15_000,
       interval: 250
     });
-    expect((await (await api(`${rooms(ws)}/${room.id}/shares`)).json<any>()).shares).toEqual([]);
+    expect((await (await api(`${rooms(ws)}/${room.id}/shares`)).json<ShareList>()).shares).toEqual([]);
   });
 });
 
@@ -220,9 +222,9 @@ describe("a share link's viewer socket", () => {
     expect(viewer.frames.some((f: any) => f?.type === "cf_agent_use_chat_response" && f.id === ask.id && f.error)).toBe(
       true
     );
-    const page = await (await api(`${rooms(ws)}/${room.id}/messages`)).json<any>();
+    const page = await (await api(`${rooms(ws)}/${room.id}/messages`)).json<MessagePage>();
     expect(page.messages).toHaveLength(2);
-    const detail = await (await api(`${rooms(ws)}/${room.id}`)).json<any>();
+    const detail = await (await api(`${rooms(ws)}/${room.id}`)).json<RoomDetail>();
     expect(detail.name).toBe("Shared room");
   });
 

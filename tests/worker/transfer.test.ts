@@ -2,9 +2,12 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ErrorBody } from "../../src/shared/errors";
+import type { MessagePage } from "../../src/shared/protocol";
+import type { ImportResult } from "../../src/shared/transfer";
 import { ChatRoom, type OverseerAgent } from "../../src/server/index";
 import chatgpt from "../fixtures/chatgpt-conversations.json";
-import { api, createRoom, uniqueName } from "./helpers";
+import { api, createRoom, type RoomList, uniqueName } from "./helpers";
 
 const base = (ws: string) => `/api/workspaces/${ws}/rooms`;
 const send = async (ws: string, roomId: string, text: string) => {
@@ -18,7 +21,7 @@ const exportText = async (ws: string, id: string, format = "json") => {
 };
 const importFile = (ws: string, body: string) =>
   api(`${base(ws)}/import`, { method: "POST", body, headers: { "content-type": "application/json" } });
-const list = async (ws: string) => (await (await api(base(ws))).json<any>()).rooms as any[];
+const list = async (ws: string) => (await (await api(base(ws))).json<RoomList>()).rooms;
 
 /** Replaces every id (rooms, messages, authors) and the export time with stable placeholders. */
 function normalise(text: string): string {
@@ -52,7 +55,7 @@ describe("export", () => {
       room: { id: room.id, name: "Trip", settings: { name: "Trip", systemPrompt: "Be brief." } }
     });
     expect(data.messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
-    const page = await (await api(`${base(ws)}/${room.id}/messages?limit=50`)).json<any>();
+    const page = await (await api(`${base(ws)}/${room.id}/messages?limit=50`)).json<MessagePage>();
     expect(data.messages).toEqual(page.messages);
 
     const markdown = await exportText(ws, room.id, "markdown");
@@ -70,7 +73,7 @@ describe("export", () => {
     expect((await api(`${base(ws)}/nope/export`)).status).toBe(404);
     const bad = await api(`${base(ws)}/${room.id}/export?format=pdf`);
     expect(bad.status).toBe(400);
-    expect((await bad.json<any>()).error.message).toContain("format must be json or markdown");
+    expect((await bad.json<ErrorBody>()).error.message).toContain("format must be json or markdown");
   });
 
   it("streams the whole workspace as NDJSON, room by room", async () => {
@@ -106,13 +109,13 @@ describe("import", () => {
 
     const imported = await importFile(ws, first);
     expect(imported.status).toBe(201);
-    const made = (await imported.json<any>()).rooms;
+    const made = (await imported.json<ImportResult>()).rooms;
     expect(made).toEqual([{ id: expect.any(String), name: "Round trip", messageCount: 4 }]);
     const second = await exportText(ws, made[0].id);
     expect(normalise(second)).toBe(normalise(first));
 
     // And once more: a fixed point, authors included.
-    const again = (await (await importFile(ws, second)).json<any>()).rooms[0];
+    const again = (await (await importFile(ws, second)).json<ImportResult>()).rooms[0];
     expect(normalise(await exportText(ws, again.id))).toBe(normalise(second));
     // Imported questions keep their author's name as data, under the reserved id.
     const data = JSON.parse(second);
@@ -125,8 +128,8 @@ describe("import", () => {
     const ws = uniqueName();
     const response = await importFile(ws, JSON.stringify(chatgpt));
     expect(response.status).toBe(201);
-    const { rooms } = await response.json<any>();
-    expect(rooms.map((r: any) => [r.name, r.messageCount])).toEqual([
+    const { rooms } = await response.json<ImportResult>();
+    expect(rooms.map((r) => [r.name, r.messageCount])).toEqual([
       ["Packing for Lisbon", 4],
       ["Regex help", 2]
     ]);
@@ -174,7 +177,7 @@ describe("import", () => {
     for (const [body, status, text] of cases) {
       const response = await importFile(ws, body);
       expect(response.status, text).toBe(status);
-      const error = (await response.json<any>()).error;
+      const error = (await response.json<ErrorBody>()).error;
       expect(error.message, text).toContain(text);
     }
     expect((await list(ws)).map((r) => r.id)).toEqual([room.id]);
@@ -210,7 +213,7 @@ describe("fork", () => {
     const ws = uniqueName();
     const room = await createRoom(ws, { name: "Origin", systemPrompt: "Pirate voice.", temperature: 0.7 });
     for (const text of ["one", "two", "three"]) await send(ws, room.id, text);
-    const all = (await (await api(`${base(ws)}/${room.id}/messages?limit=50`)).json<any>()).messages;
+    const all = (await (await api(`${base(ws)}/${room.id}/messages?limit=50`)).json<MessagePage>()).messages;
     expect(all).toHaveLength(6);
     for (const cut of [0, 2, 5]) {
       const response = await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: { messageId: all[cut].id } });
@@ -228,7 +231,7 @@ describe("fork", () => {
       await expect.poll(async () => (await list(ws)).find((r) => r.id === fork.id)?.messageCount).toBe(cut + 1);
     }
     // The source is untouched.
-    expect((await (await api(`${base(ws)}/${room.id}/messages?limit=50`)).json<any>()).messages).toEqual(all);
+    expect((await (await api(`${base(ws)}/${room.id}/messages?limit=50`)).json<MessagePage>()).messages).toEqual(all);
   });
 
   it("answers 404 for an unknown message or room, 400 for a bad body, and makes no room", async () => {
@@ -236,7 +239,7 @@ describe("fork", () => {
     const room = await createRoom(ws);
     const missing = await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: { messageId: "nope" } });
     expect(missing.status).toBe(404);
-    expect((await missing.json<any>()).error.code).toBe("not_found:message");
+    expect((await missing.json<ErrorBody>()).error.code).toBe("not_found:message");
     expect((await api(`${base(ws)}/nope/fork`, { method: "POST", json: { messageId: "x" } })).status).toBe(404);
     expect((await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: {} })).status).toBe(400);
     expect((await list(ws)).map((r) => r.id)).toEqual([room.id]);

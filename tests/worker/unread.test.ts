@@ -6,6 +6,8 @@ import {
   chatRequest,
   connect,
   createRoom,
+  history,
+  listedCount,
   roomPath,
   type SignedIn,
   signIn,
@@ -32,11 +34,7 @@ afterEach(() => {
   }
 });
 
-const history = async (ws: string, id: string) =>
-  (await (await api(`/api/workspaces/${ws}/rooms/${id}/messages?limit=100`)).json<any>()).messages as any[];
-const listedCount = async (ws: string, id: string) =>
-  ((await (await api(`/api/workspaces/${ws}/rooms`)).json<any>()).rooms as any[]).find((r) => r.id === id)
-    ?.messageCount;
+const historyOf = (ws: string, id: string) => history(ws, id, "?limit=100");
 
 /** A room where nobody answers, holding `texts` written by `who`, with the registry's count caught up. */
 async function roomWith(ws: string, who: SignedIn, texts: string[]) {
@@ -81,7 +79,7 @@ describe("unread counts (read marks per identity, kept by the overseer)", () => 
     const benList = await open(listPath(ws), ben);
     for (const list of [annTab1, annTab2, benList]) await list.next((f) => f?.type === "read_marks" && f.replace);
 
-    const messages = await history(ws, room.id);
+    const messages = await historyOf(ws, room.id);
     const annRoom = await open(roomPath(ws, room.id), ann);
     // Ann's screen shows up to the second message: two stay unread.
     annRoom.send({ type: "rooms_read", messageId: messages[1].id });
@@ -113,7 +111,7 @@ describe("unread counts (read marks per identity, kept by the overseer)", () => 
     const annList = await open(listPath(ws), ann);
     await annList.next((f) => f?.type === "read_marks" && f.replace);
     const annRoom = await open(roomPath(ws, room.id), ann);
-    const messages = await history(ws, room.id);
+    const messages = await historyOf(ws, room.id);
 
     // A position, someone else's identity or an oversized id is refused by the schema.
     const refusals = () =>
@@ -183,7 +181,7 @@ describe("read marks after an edit", () => {
     const ws = uniqueName();
     const [ann, ben] = [await signIn("Ann"), await signIn("Ben")];
     const room = await roomWith(ws, ben, ["one", "two", "three", "four"]);
-    const messages = await history(ws, room.id);
+    const messages = await historyOf(ws, room.id);
     const annList = await open(listPath(ws), ann);
     await annList.next((f) => f?.type === "read_marks" && f.replace);
     const annRoom = await open(roomPath(ws, room.id), ann);

@@ -5,7 +5,8 @@
  * regenerated, and REST returns every version.
  */
 import { describe, expect, it, vi } from "vitest";
-import { api, chatRequest, connect, createRoom, isDone, roomPath, signIn, uniqueName } from "./helpers";
+import type { ErrorBody } from "../../src/shared/errors";
+import { api, chatRequest, connect, createRoom, history, isDone, roomPath, signIn, uniqueName } from "./helpers";
 
 // Each test holds two people and several turns; the machine is shared.
 vi.setConfig({ testTimeout: 90_000 });
@@ -16,11 +17,7 @@ const textOf = (m: any) =>
     .map((p: any) => p.text)
     .join("");
 
-async function history(ws: string, roomId: string) {
-  const response = await api(`/api/workspaces/${ws}/rooms/${roomId}/messages?limit=200`);
-  expect(response.status).toBe(200);
-  return (await response.json<any>()).messages as any[];
-}
+const historyOf = (ws: string, roomId: string) => history(ws, roomId, "?limit=200");
 
 async function versions(ws: string, roomId: string, messageId: string) {
   const response = await api(`/api/workspaces/${ws}/rooms/${roomId}/messages/${messageId}/versions`);
@@ -46,7 +43,7 @@ async function roomWithAnnsQuestion() {
   const second = chatRequest("Ann's second question");
   annSocket.send(second.frame);
   await annSocket.next(isDone(second.id), 20_000);
-  const before = await history(ws, room.id);
+  const before = await historyOf(ws, room.id);
   expect(before.map(textOf)).toEqual([
     "Ann's first question",
     expect.any(String),
@@ -64,7 +61,7 @@ describe("editing a message", () => {
     const refusal = await benSocket.next((f) => f?.type === "rooms_error");
     expect(refusal.code).toBe("forbidden:not_author");
     await benSocket.next(isDone(forged.id));
-    expect(await history(ws, room.id)).toEqual(before);
+    expect(await historyOf(ws, room.id)).toEqual(before);
     expect((await versions(ws, room.id, before[2].id)).versions).toHaveLength(1);
     annSocket.ws.close();
     benSocket.ws.close();
@@ -80,7 +77,7 @@ describe("editing a message", () => {
       (f) => f?.type === "cf_agent_chat_messages" && f.messages.some((m: any) => textOf(m).endsWith("edited"))
     );
 
-    const after = await history(ws, room.id);
+    const after = await historyOf(ws, room.id);
     expect(after.map(textOf)).toEqual(["Ann's first question, edited", expect.any(String)]);
     expect(after[0].id).not.toBe(before[0].id);
     expect(after[0].metadata).toMatchObject({ versionOf: before[0].id, version: 2, author: { name: "Ann" } });
@@ -108,7 +105,7 @@ describe("while a turn is waiting for its answer", () => {
     const refusal = await annSocket.next((f) => f?.type === "rooms_error");
     expect(refusal.code).toBe("conflict:not_latest");
     await benSocket.next(isDone(question.id), 20_000);
-    const after = await history(ws, room.id);
+    const after = await historyOf(ws, room.id);
     expect(after.map(textOf).slice(0, 5)).toEqual([...before.map(textOf), "Ben's question"]);
     expect(after).toHaveLength(6);
     annSocket.ws.close();
@@ -123,7 +120,7 @@ describe("regenerating an answer", () => {
     benSocket.send(regenerate.frame);
     await benSocket.next(isDone(regenerate.id), 20_000);
 
-    const after = await history(ws, room.id);
+    const after = await historyOf(ws, room.id);
     expect(after.map((m) => m.id).slice(0, 3)).toEqual(before.map((m) => m.id).slice(0, 3));
     expect(after).toHaveLength(4);
     expect(after[3].id).not.toBe(before[3].id);
@@ -139,7 +136,7 @@ describe("regenerating an answer", () => {
     const next = chatRequest("and then?");
     annSocket.send(next.frame);
     await annSocket.next(isDone(next.id), 20_000);
-    const later = await history(ws, room.id);
+    const later = await historyOf(ws, room.id);
     expect(later.slice(0, 4).map((m) => m.id)).toEqual(after.map((m) => m.id));
     expect(later).toHaveLength(6);
     await expect.poll(() => listedCount(ws, room.id)).toBe(6);
@@ -153,7 +150,7 @@ describe("regenerating an answer", () => {
     benSocket.send(regenerate.frame);
     const refusal = await benSocket.next((f) => f?.type === "rooms_error");
     expect(refusal.code).toBe("conflict:not_latest");
-    expect(await history(ws, room.id)).toEqual(before);
+    expect(await historyOf(ws, room.id)).toEqual(before);
     annSocket.ws.close();
     benSocket.ws.close();
   });
@@ -165,6 +162,6 @@ describe("GET …/messages/:id/versions", () => {
     const room = await createRoom(ws);
     const response = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages/nope/versions`);
     expect(response.status).toBe(404);
-    expect((await response.json<any>()).error.code).toBe("not_found:message");
+    expect((await response.json<ErrorBody>()).error.code).toBe("not_found:message");
   });
 });
