@@ -30,8 +30,8 @@ describe("personas in the browser", () => {
       await alice.page.locator(`[data-persona="${name}"]`).waitFor();
     }
     await alice.page.keyboard.press("Escape");
-    const personas = (await rest.getRoom(setup.app.url, room.id)) as any;
-    expect(personas.id).toBe(room.id);
+    const detail = await rest.getRoom(setup.app.url, room.id);
+    expect(detail.id).toBe(room.id);
 
     // Alice asks the panel from the composer; Bob watches both answers stream.
     await composer(alice.page).fill("Which language first? [[fake:chunks=40,slow=200]]");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
 import type { AgentTree } from "../../src/shared/introspection";
+import type { RoomDetail } from "../../src/shared/protocol";
 import { chatRequest, chunksOf, isDone, isResponse, messageText, textOf } from "../support/chat-protocol";
 import { restClient, signIn } from "../support/rest-client";
 import { openSocket } from "../support/socket";
@@ -59,7 +60,7 @@ describe("answers from an OpenAI-compatible provider", () => {
     expect(answer.metadata.usage.inputTokens).toBeGreaterThan(0);
     expect(answer.metadata.usage.outputTokens).toBeGreaterThan(0);
 
-    const detail = (await (await api.call(`/${room.id}`)).json()) as any;
+    const detail = (await (await api.call(`/${room.id}`)).json()) as RoomDetail;
     expect(detail.usage).toEqual(answer.metadata.usage);
     expect(detail.activeModel).toBe("room-model");
     socket.close();

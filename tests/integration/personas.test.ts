@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { Persona } from "../../src/shared/personas";
+import type { RoomDetail } from "../../src/shared/protocol";
 import { chatRequest, isDone, messageText } from "../support/chat-protocol";
 import { toolDirective } from "../support/fake-openai";
 import { restClient } from "../support/rest-client";
@@ -13,12 +15,12 @@ const app = useTestApp();
 async function roomWith(names: Array<string | { name: string; systemPrompt?: string; tools?: string[] }>) {
   const api = restClient(app.url, { workspace: uniqueName("ws") });
   const room = await api.createRoom();
-  const personas: Record<string, any> = {};
+  const personas: Record<string, Persona> = {};
   for (const entry of names) {
     const body = typeof entry === "string" ? { name: entry, systemPrompt: `You are ${entry}.` } : entry;
     const response = await api.call(`/${room.id}/personas`, { method: "POST", json: body });
     expect(response.status).toBe(201);
-    const persona = (await response.json()) as any;
+    const persona = (await response.json()) as Persona;
     personas[persona.name] = persona;
   }
   return { api, room, personas };
@@ -124,7 +126,7 @@ describe("the room's default responder", () => {
     const { api, room } = await roomWith(["Ada", "Bob"]);
     const patched = await api.call(`/${room.id}`, { method: "PATCH", json: { defaultResponder: "nobody" } });
     expect(patched.status).toBe(200);
-    expect(((await patched.json()) as any).settings.defaultResponder).toBe("nobody");
+    expect(((await patched.json()) as RoomDetail).settings.defaultResponder).toBe("nobody");
 
     expect((await api.send(room.id, "just people talking")).status).toBe(200);
     expect(app.fake.requests.filter((r) => r.lastUserText?.includes("just people talking"))).toEqual([]);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checkTraceTree, parseTraceparent } from "../../src/server/domain/trace";
 import type { AgentTree } from "../../src/shared/introspection";
-import type { TraceSpan } from "../../src/shared/traces";
+import type { SendMessageResult } from "../../src/shared/protocol";
+import type { TraceList, TraceSpan } from "../../src/shared/traces";
 import { chatRequest, isDone, isResponse, messageText } from "../support/chat-protocol";
 import { toolDirective } from "../support/fake-openai";
 import { type RestClient, restClient } from "../support/rest-client";
@@ -72,8 +73,8 @@ describe("traces", () => {
     const ctx = clientContext();
     const response = await sendTraced(api, room.id, "hello traces", ctx);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as any;
-    expect(body.assistantMessage.metadata.traceId).toBe(ctx.traceId);
+    const body = (await response.json()) as SendMessageResult;
+    expect(body.assistantMessage?.metadata?.traceId).toBe(ctx.traceId);
 
     const spans = await settledTrace(api, room.id, ctx.traceId);
     const tree = checkTraceTree(spans, { requireClosed: true });
@@ -96,8 +97,8 @@ describe("traces", () => {
     expect(parseTraceparent(upstream[0].headers.traceparent)?.spanId).toBe(model.spanId);
 
     const list = await api.call(`/${room.id}/traces`);
-    const { traces } = (await list.json()) as any;
-    expect(traces[0]).toMatchObject({ traceId: ctx.traceId, status: "ok", messageId: body.assistantMessage.id });
+    const { traces } = (await list.json()) as TraceList;
+    expect(traces[0]).toMatchObject({ traceId: ctx.traceId, status: "ok", messageId: body.assistantMessage?.id });
   });
 
   it("without a traceparent a trace is created, and a malformed one is replaced", async () => {
@@ -111,7 +112,7 @@ describe("traces", () => {
       headers: { traceparent: `00-${"0".repeat(32)}-${hex(16)}-01` },
       json: { text: "bad header" }
     });
-    const replaced = ((await response.json()) as any).assistantMessage.metadata.traceId;
+    const replaced = ((await response.json()) as SendMessageResult).assistantMessage?.metadata?.traceId ?? "";
     expect(replaced).toMatch(/^[0-9a-f]{32}$/);
     expect(replaced).not.toBe("0".repeat(32));
     const spans = await settledTrace(api, room.id, replaced);
@@ -170,7 +171,7 @@ describe("traces", () => {
     const ctx = clientContext();
     const response = await sendTraced(api, room.id, "[[fake:status=401]] fail please", ctx);
     expect(response.status).toBe(502);
-    const body = (await response.json()) as any;
+    const body = (await response.json()) as SendMessageResult;
     expect(body.assistantMessage?.metadata?.traceId ?? ctx.traceId).toBe(ctx.traceId);
     const spans = await settledTrace(api, room.id, ctx.traceId);
     expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
@@ -191,18 +192,18 @@ describe("a delegated task", () => {
     const sending = sendTraced(api, room.id, `Please delegate ${directive}`, ctx);
     // While the task streams, the tree shows it under the room, on its model call, in this trace.
     const running = await waitFor(
-      async () => (await (await api.call(`/${room.id}/agents`)).json()) as any,
-      (tree) => tree.room.children.some((c: any) => c.kind === "task" && c.activity === "chat fake-model"),
+      async () => (await (await api.call(`/${room.id}/agents`)).json()) as AgentTree,
+      (tree) => tree.room.children.some((c) => c.kind === "task" && c.activity === "chat fake-model"),
       60_000
     );
-    const node = running.room.children.find((c: any) => c.kind === "task");
+    const node = running.room.children.find((c) => c.kind === "task");
     expect(node).toMatchObject({ status: "streaming", name: "[[fake:chunks=120,slow=40]] Count slowly" });
-    expect(node.traceId).toBe(ctx.traceId);
+    expect(node?.traceId).toBe(ctx.traceId);
     const response = await sending;
     expect(response.status).toBe(200);
     const answer = ((await response.json()) as any).assistantMessage;
     const output = answer.parts.find((p: any) => p.type === "tool-delegate")?.output;
-    expect(output).toMatchObject({ ok: true, status: "completed", taskId: node.id });
+    expect(output).toMatchObject({ ok: true, status: "completed", taskId: node?.id });
 
     const spans = await settledTrace(api, room.id, ctx.traceId);
     const tree = checkTraceTree(spans, { requireClosed: true });
@@ -211,17 +212,17 @@ describe("a delegated task", () => {
     const delegate = spans.find((s) => s.name === "tool delegate")!;
     expect(delegate.parentSpanId).toBe(turn.spanId);
     const task = spans.find((s) => s.kind === "agent")!;
-    expect(task).toMatchObject({ parentSpanId: delegate.spanId, agent: node.id, status: "ok" });
+    expect(task).toMatchObject({ parentSpanId: delegate.spanId, agent: node?.id, status: "ok" });
     const taskModel = spans.find((s) => s.kind === "model" && s.parentSpanId === task.spanId)!;
-    expect(taskModel).toMatchObject({ agent: node.id, model: "fake-model", status: "ok" });
+    expect(taskModel).toMatchObject({ agent: node?.id, model: "fake-model", status: "ok" });
     expect(taskModel.outputTokens).toBeGreaterThan(0);
     // The task's provider request carried its own model span's context, in the client's trace.
     expect(upstreamFor(ctx.traceId).map((r) => parseTraceparent(r.headers.traceparent)?.spanId)).toContain(
       taskModel.spanId
     );
     // Once it is done, the tree no longer lists it.
-    const after = (await (await api.call(`/${room.id}/agents`)).json()) as any;
-    expect(after.room.children.filter((c: any) => c.kind === "task")).toEqual([]);
+    const after = (await (await api.call(`/${room.id}/agents`)).json()) as AgentTree;
+    expect(after.room.children.filter((c) => c.kind === "task")).toEqual([]);
   }, 120_000);
 });
 
