@@ -1,15 +1,11 @@
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { testLayer } from "../support/layer";
 
 // Browser end-to-end tests: real dev server (workerd), fake OpenAI, Chromium.
 export default defineConfig({
   test: {
-    // Layers run one after another: the heavy ones each start dev servers.
-    sequence: { groupOrder: 3 },
-    name: "e2e",
-    root: fileURLToPath(new URL("../..", import.meta.url)),
+    ...testLayer("e2e", 3),
     environment: "node",
-    include: ["tests/e2e/**/*.test.ts"],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 180_000,

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import agents from "agents/vite";
 import { defineConfig } from "vitest/config";
+import { testLayer } from "../support/layer";
 
 // Tests that run inside workerd against the real Worker and Durable Objects.
 export default defineConfig({
@@ -10,11 +11,7 @@ export default defineConfig({
     cloudflareTest({ wrangler: { configPath: fileURLToPath(new URL("./wrangler.jsonc", import.meta.url)) } })
   ],
   test: {
-    // Layers run one after another: the heavy ones each start dev servers.
-    sequence: { groupOrder: 1 },
-    name: "worker",
-    root: fileURLToPath(new URL("../..", import.meta.url)),
-    include: ["tests/worker/**/*.test.ts"],
+    ...testLayer("worker", 1),
     testTimeout: 30_000,
     hookTimeout: 60_000
   }

@@ -1,0 +1,15 @@
+/**
+ * What every test layer's Vitest project shares: it runs from the
+ * repository root over its own folder (tests/<name>), and the layers run one
+ * after another in `groupOrder` (the heavy ones each start dev servers).
+ */
+import { fileURLToPath } from "node:url";
+
+export function testLayer(name: string, groupOrder: number) {
+  return {
+    name,
+    root: fileURLToPath(new URL("../..", import.meta.url)),
+    include: [`tests/${name}/**/*.test.ts`],
+    sequence: { groupOrder }
+  };
+}
