@@ -11,6 +11,16 @@ const setup = useAppAndBrowser();
 const personaRow = (page: import("playwright-core").Page, name: string) =>
   messageRows(page, "assistant").filter({ has: page.locator(`[data-persona-name="${name}"]`) });
 
+/** Alice and Bob, each signed in, with the room open and Bob's composer ready. */
+async function aliceAndBobIn(roomId: string) {
+  const alice = await newUser(setup.browser, { displayName: "Alice" });
+  const bob = await newUser(setup.browser, { displayName: "Bob" });
+  await alice.page.goto(roomUrl(setup.app.url, roomId));
+  await bob.page.goto(roomUrl(setup.app.url, roomId));
+  await composer(bob.page).waitFor();
+  return { alice, bob };
+}
+
 describe("personas in the browser", () => {
   it("are added in room settings, and two people watch a panel answer live", async () => {
     const room = await rest.createRoom(setup.app.url, { name: uniqueName("Panel") });
@@ -66,12 +76,8 @@ describe("personas in the browser", () => {
       body: JSON.stringify({ name: "Ada", systemPrompt: "Long-winded. [[fake:chunks=2000,slow=50]]" })
     });
     expect(added.status).toBe(201);
-    const alice = await newUser(setup.browser, { displayName: "Alice" });
-    const bob = await newUser(setup.browser, { displayName: "Bob" });
+    const { alice, bob } = await aliceAndBobIn(room.id);
     try {
-      await alice.page.goto(roomUrl(setup.app.url, room.id));
-      await bob.page.goto(roomUrl(setup.app.url, room.id));
-      await composer(bob.page).waitFor();
 
       await composer(alice.page).fill("@Ada tell me everything");
       await composer(alice.page).press("Enter");
@@ -87,19 +93,14 @@ describe("personas in the browser", () => {
       expect(request).toBeDefined();
       await setup.app.fake.waitForClientClose(request!.id, 15_000);
     } finally {
-      await alice.context.close();
-      await bob.context.close();
+      await Promise.all([alice.context.close(), bob.context.close()]);
     }
   });
 
   it("a delegated task is a live card: two people watch its steps, one expands it and stops it", async () => {
     const room = await rest.createRoom(setup.app.url, { name: uniqueName("Task") });
-    const alice = await newUser(setup.browser, { displayName: "Alice" });
-    const bob = await newUser(setup.browser, { displayName: "Bob" });
+    const { alice, bob } = await aliceAndBobIn(room.id);
     try {
-      await alice.page.goto(roomUrl(setup.app.url, room.id));
-      await bob.page.goto(roomUrl(setup.app.url, room.id));
-      await composer(bob.page).waitFor();
 
       const handOff = toolDirective("delegate", { task: "Write it all down [[fake:chunks=2000,slow=50]]" });
       await composer(alice.page).fill(`Please hand this off ${handOff}`);
@@ -131,8 +132,7 @@ describe("personas in the browser", () => {
         .getByText(/Tool said:/)
         .waitFor({ timeout: 30_000 });
     } finally {
-      await alice.context.close();
-      await bob.context.close();
+      await Promise.all([alice.context.close(), bob.context.close()]);
     }
   });
 

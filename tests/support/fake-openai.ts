@@ -78,7 +78,7 @@ import http from "node:http";
 import type { Socket } from "node:net";
 import { clearTimeout, setTimeout } from "node:timers";
 
-export type FakeScenario =
+type FakeScenario =
   | {
       kind: "text";
       /** default: "Echo: <last user message text>" */
@@ -442,7 +442,7 @@ export function toolDirective(tool: string, args: Record<string, unknown> = {}, 
   return `[[fake:${params.join(",")}]]`;
 }
 
-export interface FakeOpenAIOptions {
+interface FakeOpenAIOptions {
   port?: number;
   host?: string;
   /** what a request without a directive gets, now and after `reset()` (default `{ kind: "text" }`: an echo) */
