@@ -1,6 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { Identity } from "../../src/shared/identity";
 import type { ErrorBody } from "../../src/shared/errors";
 import app from "../../src/server/index";
 import { BASE, createRoom, roomPath, uniqueName } from "./helpers";
@@ -75,7 +76,7 @@ describe("the access token", () => {
         .status
     ).toBe(401);
     const asApi = await call("/api/session", { headers: { authorization: `Bearer ${TOKEN}` } });
-    expect((await asApi.json<any>()).user).toEqual({ id: "api", name: "API", kind: "api" });
+    expect((await asApi.json<{ user: Identity }>()).user).toEqual({ id: "api", name: "API", kind: "api" });
 
     const refused = await call("/api/session", {
       method: "POST",
@@ -100,12 +101,12 @@ describe("the access token", () => {
     const cookie = signIn.headers.get("set-cookie")!;
     expect(cookie).toMatch(/^rooms_session=[\w.-]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/);
     expect(cookie).not.toContain(encodeURIComponent(TOKEN));
-    const { user } = await signIn.json<any>();
+    const { user } = await signIn.json<{ user: Identity }>();
     expect(user).toMatchObject({ name: "Ann", kind: "user" });
     const cookieHeader = cookie.split(";")[0];
     expect((await call("/api/rooms", { headers: { cookie: cookieHeader } })).status).toBe(200);
     const session = await call("/api/session", { headers: { cookie: cookieHeader } });
-    expect((await session.json<any>()).user).toEqual(user);
+    expect((await session.json<{ user: Identity }>()).user).toEqual(user);
     // A session issued under one token does not survive the token changing.
     const rotated = await call(
       "/api/rooms",

@@ -8,6 +8,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Identity } from "../../src/shared/identity";
 import type { ErrorBody } from "../../src/shared/errors";
 import app from "../../src/server/index";
 import { BASE, createRoom, signIn as signInOpen, uniqueName } from "./helpers";
@@ -67,7 +68,7 @@ describe("Cloudflare Access", () => {
     const token = await assertion({ sub: "sub-ann", email: "ann.lee@example.com" });
     const response = await call("/api/session", { headers: { "cf-access-jwt-assertion": token } });
     expect(response.status).toBe(200);
-    expect((await response.json<any>()).user).toEqual({ id: "access:sub-ann", name: "ann.lee", kind: "access" });
+    expect((await response.json<{ user: Identity }>()).user).toEqual({ id: "access:sub-ann", name: "ann.lee", kind: "access" });
     expect(certFetches.every((url) => url === `https://${TEAM}/cdn-cgi/access/certs`)).toBe(true);
     expect(certFetches.length).toBeGreaterThan(0);
   });
@@ -82,7 +83,7 @@ describe("Cloudflare Access", () => {
       body: JSON.stringify({ text: "hello from Access", author: "Not Ben" })
     });
     expect(sent.status).toBe(200);
-    expect((await sent.json<any>()).userMessage.metadata.author).toEqual({ id: "access:sub-ben", name: "ben" });
+    expect((await sent.json<{ user: Identity }>()).userMessage.metadata.author).toEqual({ id: "access:sub-ben", name: "ben" });
   });
 
   it.each([

@@ -8,6 +8,7 @@
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { Identity } from "../../src/shared/identity";
 import type { ErrorBody } from "../../src/shared/errors";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { CALLER_HEADER, encodeCaller } from "../../src/server/domain/caller";
@@ -50,13 +51,13 @@ describe("sessions", () => {
     expect(ann.user.id).toMatch(/^u_/);
 
     const me = await api("/api/session", { headers: ann.headers });
-    expect((await me.json<any>()).user).toEqual(ann.user);
+    expect((await me.json<{ user: Identity }>()).user).toEqual(ann.user);
 
     const renamed = await api("/api/session", { method: "PATCH", headers: ann.headers, json: { name: "Annie" } });
     expect(renamed.status).toBe(200);
     const annie = sessionCookie(renamed);
-    expect((await renamed.json<any>()).user).toEqual({ ...ann.user, name: "Annie" });
-    expect((await (await api("/api/session", { headers: { cookie: annie } })).json<any>()).user.name).toBe("Annie");
+    expect((await renamed.json<{ user: Identity }>()).user).toEqual({ ...ann.user, name: "Annie" });
+    expect((await (await api("/api/session", { headers: { cookie: annie } })).json<{ user: Identity }>()).user.name).toBe("Annie");
 
     const out = await api("/api/session", { method: "DELETE", headers: { cookie: annie } });
     expect(out.status).toBe(204);

@@ -6,29 +6,30 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import type { ErrorBody } from "../../src/shared/errors";
-import { api, chatRequest, connect, createRoom, history, isDone, roomPath, signIn, uniqueName } from "./helpers";
+import type { MessageVersions } from "../../src/shared/protocol";
+import {
+  api,
+  chatRequest,
+  connect,
+  createRoom,
+  history,
+  isDone,
+  listedCount,
+  messageText,
+  roomPath,
+  signIn,
+  uniqueName
+} from "./helpers";
 
 // Each test holds two people and several turns; the machine is shared.
 vi.setConfig({ testTimeout: 90_000 });
-
-const textOf = (m: any) =>
-  m.parts
-    .filter((p: any) => p.type === "text")
-    .map((p: any) => p.text)
-    .join("");
 
 const historyOf = (ws: string, roomId: string) => history(ws, roomId, "?limit=200");
 
 async function versions(ws: string, roomId: string, messageId: string) {
   const response = await api(`/api/workspaces/${ws}/rooms/${roomId}/messages/${messageId}/versions`);
   expect(response.status).toBe(200);
-  return response.json<any>();
-}
-
-async function listedCount(ws: string, roomId: string) {
-  const response = await api(`/api/workspaces/${ws}/rooms`);
-  const { rooms } = await response.json<{ rooms: { id: string; messageCount: number }[] }>();
-  return rooms.find((r) => r.id === roomId)?.messageCount;
+  return response.json<MessageVersions>();
 }
 
 async function roomWithAnnsQuestion() {
@@ -44,7 +45,7 @@ async function roomWithAnnsQuestion() {
   annSocket.send(second.frame);
   await annSocket.next(isDone(second.id), 20_000);
   const before = await historyOf(ws, room.id);
-  expect(before.map(textOf)).toEqual([
+  expect(before.map(messageText)).toEqual([
     "Ann's first question",
     expect.any(String),
     "Ann's second question",
@@ -74,19 +75,19 @@ describe("editing a message", () => {
     await annSocket.next(isDone(edit.id), 20_000);
     // Ben, watching, is told the room's new transcript.
     await benSocket.next(
-      (f) => f?.type === "cf_agent_chat_messages" && f.messages.some((m: any) => textOf(m).endsWith("edited"))
+      (f) => f?.type === "cf_agent_chat_messages" && f.messages.some((m: any) => messageText(m).endsWith("edited"))
     );
 
     const after = await historyOf(ws, room.id);
-    expect(after.map(textOf)).toEqual(["Ann's first question, edited", expect.any(String)]);
+    expect(after.map(messageText)).toEqual(["Ann's first question, edited", expect.any(String)]);
     expect(after[0].id).not.toBe(before[0].id);
     expect(after[0].metadata).toMatchObject({ versionOf: before[0].id, version: 2, author: { name: "Ann" } });
 
     // Nothing was deleted: the first version and everything after it are still there.
     const listed = await versions(ws, room.id, after[0].id);
     expect(listed.versions).toHaveLength(2);
-    expect(listed.versions[0].messages.map((m: any) => m.id)).toEqual(before.map((m) => m.id));
-    expect(listed.versions[1].messages.map((m: any) => m.id)).toEqual(after.map((m) => m.id));
+    expect(listed.versions[0].messages.map((m) => m.id)).toEqual(before.map((m) => m.id));
+    expect(listed.versions[1].messages.map((m) => m.id)).toEqual(after.map((m) => m.id));
     // The room list counts what people see, not the versions kept beside it.
     await expect.poll(() => listedCount(ws, room.id)).toBe(2);
     annSocket.ws.close();
@@ -106,7 +107,7 @@ describe("while a turn is waiting for its answer", () => {
     expect(refusal.code).toBe("conflict:not_latest");
     await benSocket.next(isDone(question.id), 20_000);
     const after = await historyOf(ws, room.id);
-    expect(after.map(textOf).slice(0, 5)).toEqual([...before.map(textOf), "Ben's question"]);
+    expect(after.map(messageText).slice(0, 5)).toEqual([...before.map(messageText), "Ben's question"]);
     expect(after).toHaveLength(6);
     annSocket.ws.close();
     benSocket.ws.close();
@@ -126,10 +127,10 @@ describe("regenerating an answer", () => {
     expect(after[3].id).not.toBe(before[3].id);
     expect(after[3].role).toBe("assistant");
     expect(after[3].metadata).toMatchObject({ versionOf: before[3].id, version: 2 });
-    expect(textOf(after[3]).length).toBeGreaterThan(0);
+    expect(messageText(after[3]).length).toBeGreaterThan(0);
 
     const listed = await versions(ws, room.id, after[3].id);
-    expect(listed.versions.map((v: any) => v.messages[0].id)).toEqual([before[3].id, after[3].id]);
+    expect(listed.versions.map((v) => v.messages[0].id)).toEqual([before[3].id, after[3].id]);
     expect(listed.versions[0].messages[0]).toEqual(before[3]);
 
     // The room goes on from the new answer.
