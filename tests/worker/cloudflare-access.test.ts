@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Identity } from "../../src/shared/identity";
+import type { SendMessageResult } from "../../src/shared/protocol";
 import type { ErrorBody } from "../../src/shared/errors";
 import app from "../../src/server/index";
 import { BASE, createRoom, signIn as signInOpen, uniqueName } from "./helpers";
@@ -83,7 +84,7 @@ describe("Cloudflare Access", () => {
       body: JSON.stringify({ text: "hello from Access", author: "Not Ben" })
     });
     expect(sent.status).toBe(200);
-    expect((await sent.json<{ user: Identity }>()).userMessage.metadata.author).toEqual({ id: "access:sub-ben", name: "ben" });
+    expect((await sent.json<SendMessageResult>()).userMessage.metadata?.author).toEqual({ id: "access:sub-ben", name: "ben" });
   });
 
   it.each([
