@@ -41,7 +41,6 @@ const OUT =
     ? process.argv[outIndex + 1]
     : path.join(tmpdir(), "rooms-bench", `transcript-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
 
-
 interface FrameStats {
   seconds: number;
   frames: number;

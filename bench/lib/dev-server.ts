@@ -31,7 +31,16 @@ export interface BenchServerOptions {
 export async function buildBenchApp(outDir: string): Promise<void> {
   await promisify(execFile)(
     process.execPath,
-    [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", CONFIG, "--outDir", outDir, "--logLevel", "warn"],
+    [
+      path.join(ROOT, "node_modules/vite/bin/vite.js"),
+      "build",
+      "--config",
+      CONFIG,
+      "--outDir",
+      outDir,
+      "--logLevel",
+      "warn"
+    ],
     {
       cwd: ROOT,
       env: { ...process.env, FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false" },

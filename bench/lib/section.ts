@@ -1,8 +1,8 @@
 /** What every benchmark section returns, and the shared context it runs with. */
 import { loadavg } from "node:os";
+import { type FakeOpenAI, startFakeOpenAI } from "../../tests/support/fake-openai.ts";
 import { type BenchServer, startBenchServer } from "./dev-server.ts";
 import type { Summary } from "./stats.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../../tests/support/fake-openai.ts";
 
 /** A measured number: a summary over repeated runs, or a single value. */
 export type Figure = Summary | { value: number; unit: string };

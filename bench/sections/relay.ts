@@ -5,9 +5,9 @@
  * one WebSocket frame per content chunk) in the same runtime.
  */
 import WebSocket from "ws";
+import type { FakeOpenAI } from "../../tests/support/fake-openai.ts";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { startEchoServer } from "../lib/echo-server.ts";
-import type { FakeOpenAI } from "../../tests/support/fake-openai.ts";
 import { groupCpuMs } from "../lib/proc.ts";
 import { type Section, startBenchFake, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";

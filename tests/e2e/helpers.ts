@@ -13,10 +13,10 @@ import { launchBrowser } from "../support/browser";
 import { restClient } from "../support/rest-client";
 import { startTestApp as startKitApp, type TestApp } from "../support/test-app";
 
-export { launchBrowser };
 export { messageText } from "../support/chat-protocol";
 export type { TestApp } from "../support/test-app";
 export { uniqueName, waitFor } from "../support/wait";
+export { launchBrowser };
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /**

@@ -78,7 +78,6 @@ describe("personas in the browser", () => {
     expect(added.status).toBe(201);
     const { alice, bob } = await aliceAndBobIn(room.id);
     try {
-
       await composer(alice.page).fill("@Ada tell me everything");
       await composer(alice.page).press("Enter");
       await personaRow(bob.page, "Ada").getByText(/t4 /).waitFor({ timeout: 30_000 });
@@ -101,7 +100,6 @@ describe("personas in the browser", () => {
     const room = await rest.createRoom(setup.app.url, { name: uniqueName("Task") });
     const { alice, bob } = await aliceAndBobIn(room.id);
     try {
-
       const handOff = toolDirective("delegate", { task: "Write it all down [[fake:chunks=2000,slow=50]]" });
       await composer(alice.page).fill(`Please hand this off ${handOff}`);
       await composer(alice.page).press("Enter");

@@ -22,7 +22,6 @@ async function panelRoom(prompts: Record<string, string>) {
   return { api, room };
 }
 
-
 describe("panels", () => {
   it("ask every persona at once, then the assistant names who said what and who is missing", async () => {
     const { api, room } = await panelRoom({

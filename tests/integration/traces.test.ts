@@ -89,7 +89,7 @@ describe("traces", () => {
     expect(model.model).toBe("fake-model");
     expect(model.outputTokens).toBeGreaterThan(0);
     expect(model.firstTokenAt).not.toBeNull();
-    expect(turn.outputTokens).toBe(body.assistantMessage.metadata.usage.outputTokens);
+    expect(turn.outputTokens).toBe(body.assistantMessage!.metadata!.usage!.outputTokens);
 
     // The provider got the model span's own context.
     const upstream = upstreamFor(ctx.traceId);
@@ -126,7 +126,9 @@ describe("traces", () => {
     const room = await api.createRoom();
     const ctx = clientContext();
     const socket = await openSocket(api.roomSocketUrl(room.id));
-    const { id, frame } = chatRequest("[[fake:tool=get_current_time]] what time is it", { traceparent: ctx.traceparent });
+    const { id, frame } = chatRequest("[[fake:tool=get_current_time]] what time is it", {
+      traceparent: ctx.traceparent
+    });
     socket.send(frame);
     await socket.next(isDone(id), 30_000);
     socket.close();
@@ -336,7 +338,10 @@ describe("structured cross-facet errors", () => {
 describe("a server killed mid-answer", () => {
   it("closes the interrupted spans on wake and the recovered answer keeps its trace", async () => {
     // Its socket goes with the server.
-    const { api, room, ctx } = await tracedAnswerStreaming("[[fake:slow=150]] interrupted answer with quite a few words to stream out", 6);
+    const { api, room, ctx } = await tracedAnswerStreaming(
+      "[[fake:slow=150]] interrupted answer with quite a few words to stream out",
+      6
+    );
     await app.server.restart({ hard: true });
 
     const back = await openSocket(api.roomSocketUrl(room.id));

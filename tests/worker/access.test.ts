@@ -1,9 +1,9 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Identity } from "../../src/shared/identity";
-import type { ErrorBody } from "../../src/shared/errors";
 import app from "../../src/server/index";
+import type { ErrorBody } from "../../src/shared/errors";
+import type { Identity } from "../../src/shared/identity";
 import { BASE, createRoom, roomPath, uniqueName } from "./helpers";
 
 const TOKEN = "correct horse battery staple";

@@ -8,10 +8,10 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import app from "../../src/server/index";
+import type { ErrorBody } from "../../src/shared/errors";
 import type { Identity } from "../../src/shared/identity";
 import type { SendMessageResult } from "../../src/shared/protocol";
-import type { ErrorBody } from "../../src/shared/errors";
-import app from "../../src/server/index";
 import { BASE, createRoom, signIn as signInOpen, uniqueName } from "./helpers";
 
 const TEAM = `team-${crypto.randomUUID().slice(0, 8)}.cloudflareaccess.com`;
@@ -69,7 +69,11 @@ describe("Cloudflare Access", () => {
     const token = await assertion({ sub: "sub-ann", email: "ann.lee@example.com" });
     const response = await call("/api/session", { headers: { "cf-access-jwt-assertion": token } });
     expect(response.status).toBe(200);
-    expect((await response.json<{ user: Identity }>()).user).toEqual({ id: "access:sub-ann", name: "ann.lee", kind: "access" });
+    expect((await response.json<{ user: Identity }>()).user).toEqual({
+      id: "access:sub-ann",
+      name: "ann.lee",
+      kind: "access"
+    });
     expect(certFetches.every((url) => url === `https://${TEAM}/cdn-cgi/access/certs`)).toBe(true);
     expect(certFetches.length).toBeGreaterThan(0);
   });
@@ -84,7 +88,10 @@ describe("Cloudflare Access", () => {
       body: JSON.stringify({ text: "hello from Access", author: "Not Ben" })
     });
     expect(sent.status).toBe(200);
-    expect((await sent.json<SendMessageResult>()).userMessage.metadata?.author).toEqual({ id: "access:sub-ben", name: "ben" });
+    expect((await sent.json<SendMessageResult>()).userMessage.metadata?.author).toEqual({
+      id: "access:sub-ben",
+      name: "ben"
+    });
   });
 
   it.each([

@@ -13,7 +13,6 @@ import { api, createRoom, history, uniqueName } from "./helpers";
 
 vi.setConfig({ testTimeout: 90_000 });
 
-
 async function taskFacets(ws: string, roomId: string): Promise<string[]> {
   const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
   return runInDurableObject(stub, async (overseer: OverseerAgent) => {

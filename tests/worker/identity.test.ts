@@ -8,8 +8,6 @@
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Identity } from "../../src/shared/identity";
-import type { ErrorBody } from "../../src/shared/errors";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { CALLER_HEADER, encodeCaller } from "../../src/server/domain/caller";
 import { gateFingerprint, issueSession } from "../../src/server/domain/session-token";
@@ -21,6 +19,8 @@ import {
   PRESENCE_INTERVAL_MS,
   RATE_LIMITS
 } from "../../src/shared/constants";
+import type { ErrorBody } from "../../src/shared/errors";
+import type { Identity } from "../../src/shared/identity";
 import {
   api,
   BASE,
@@ -34,7 +34,6 @@ import {
   signIn,
   uniqueName
 } from "./helpers";
-
 
 async function callWith(path: string, init: RequestInit, withEnv: object) {
   const ctx = createExecutionContext();
@@ -57,7 +56,9 @@ describe("sessions", () => {
     expect(renamed.status).toBe(200);
     const annie = sessionCookie(renamed);
     expect((await renamed.json<{ user: Identity }>()).user).toEqual({ ...ann.user, name: "Annie" });
-    expect((await (await api("/api/session", { headers: { cookie: annie } })).json<{ user: Identity }>()).user.name).toBe("Annie");
+    expect(
+      (await (await api("/api/session", { headers: { cookie: annie } })).json<{ user: Identity }>()).user.name
+    ).toBe("Annie");
 
     const out = await api("/api/session", { method: "DELETE", headers: { cookie: annie } });
     expect(out.status).toBe(204);

@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/shared/errors";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { MAX_MESSAGE_LENGTH, MAX_MESSAGES_PER_ROOM, MAX_WS_FRAME_BYTES, RATE_LIMITS } from "../../src/shared/constants";
+import type { ErrorBody } from "../../src/shared/errors";
 import {
   api,
   chatRequest,

@@ -1,23 +1,13 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/shared/errors";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { ChatRoom, PersonaAgent } from "../../src/server/index";
-import { MAX_PERSONAS_PER_ROOM } from "../../src/shared/personas";
+import type { ErrorBody } from "../../src/shared/errors";
 import type { Persona } from "../../src/shared/personas";
+import { MAX_PERSONAS_PER_ROOM } from "../../src/shared/personas";
 import type { MessageVersions, RoomDetail } from "../../src/shared/protocol";
-import {
-  api,
-  chatRequest,
-  connect,
-  createRoom,
-  history,
-  isDone,
-  messageText,
-  roomPath,
-  uniqueName
-} from "./helpers";
+import { api, chatRequest, connect, createRoom, history, isDone, messageText, roomPath, uniqueName } from "./helpers";
 
 const personas = (ws: string, roomId: string) => `/api/workspaces/${ws}/rooms/${roomId}/personas`;
 
@@ -35,7 +25,6 @@ async function footprint(ws: string, roomId: string, personaId: string) {
     return room.personaFootprint(personaId);
   });
 }
-
 
 describe("persona classes", () => {
   it("keep their names through bundling", () => {

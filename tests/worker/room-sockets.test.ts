@@ -248,8 +248,6 @@ describe("message history", () => {
       (await history(ws, id)).filter((m) => m.role === "user").map((m) => messageText(m));
     expect((await texts(a.id)).sort()).toEqual(["alpha one", "alpha two"]);
     expect((await texts(b.id)).sort()).toEqual(["beta one", "beta two"]);
-    await expect
-      .poll(async () => Promise.all([a.id, b.id].map((id) => listedCount(ws, id))))
-      .toEqual([4, 4]);
+    await expect.poll(async () => Promise.all([a.id, b.id].map((id) => listedCount(ws, id)))).toEqual([4, 4]);
   });
 });

@@ -1,7 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/shared/errors";
 import { ChatRoom, OverseerAgent } from "../../src/server/index";
 import {
   MAX_REQUEST_BODY_BYTES,
@@ -9,6 +8,7 @@ import {
   MAX_ROOMS_PER_WORKSPACE,
   MAX_SYSTEM_PROMPT_LENGTH
 } from "../../src/shared/constants";
+import type { ErrorBody } from "../../src/shared/errors";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
 import { api, createRoom, type RoomList, uniqueName } from "./helpers";
 

@@ -2,8 +2,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ErrorBody } from "../../src/shared/errors";
 import app from "../../src/server/index";
+import type { ErrorBody } from "../../src/shared/errors";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
 import { MAX_VIEWER_SOCKETS_PER_ROOM, type ShareLink, type ShareList } from "../../src/shared/shares";
 import {
@@ -13,6 +13,7 @@ import {
   connect,
   createRoom,
   isDone,
+  messageText,
   roomPath,
   type SignedIn,
   signIn,
@@ -86,7 +87,7 @@ describe("share links over REST", () => {
     expect(await view.json()).toEqual({ roomId: room.id, roomName: "Shared room", expiresAt: null });
     const page = await (await api(`/api/share/${link.token}/messages?limit=10`)).json<MessagePage>();
     expect(page.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    expect(page.messages[0].parts[0].text).toBe("hello from the team");
+    expect(messageText(page.messages[0])).toBe("hello from the team");
 
     expect(
       (await api(`${rooms(ws)}/${room.id}/shares/${link.id}`, { method: "DELETE", headers: ann.headers })).status

@@ -2,10 +2,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChatRoom, type OverseerAgent } from "../../src/server/index";
 import type { ErrorBody } from "../../src/shared/errors";
 import type { MessagePage } from "../../src/shared/protocol";
 import type { ImportResult } from "../../src/shared/transfer";
-import { ChatRoom, type OverseerAgent } from "../../src/server/index";
 import chatgpt from "../fixtures/chatgpt-conversations.json";
 import { api, createRoom, type RoomList, uniqueName } from "./helpers";
 
