@@ -4,7 +4,8 @@
  * workerd), so integration, e2e and worker tests share one client.
  */
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
-import { uniqueName } from "./wait";
+// With its extension: the benchmarks load this file under plain Node (--experimental-strip-types).
+import { uniqueName } from "./wait.ts";
 
 export type Fetcher = (request: Request) => Promise<Response>;
 
