@@ -7,7 +7,15 @@
 import { Api, pool } from "../lib/client.ts";
 import { startBenchServer } from "../lib/dev-server.ts";
 import { workerdRssKiB } from "../lib/proc.ts";
-import { appVars, type Section, type SectionResult, startBenchFake, targetOptions, uniqueWorkspace, value } from "../lib/section.ts";
+import {
+  appVars,
+  type Section,
+  type SectionResult,
+  startBenchFake,
+  targetOptions,
+  uniqueWorkspace,
+  value
+} from "../lib/section.ts";
 import { seedViaRoute } from "../lib/seed.ts";
 import { summarize } from "../lib/stats.ts";
 
