@@ -1,100 +1,86 @@
 /**
  * ChatRoom: one room, a facet of its workspace's OverseerAgent. The thin
- * centre: the turn lives here; each other job has its own module in room/.
+ * centre: it wires the framework's hooks to the room's jobs and keeps the
+ * turn's sequence in one place (trace, budget, who answers, the answer, how
+ * it ends), because that order is the room's contract; each job has its own
+ * module in room/.
  *
  *   OverseerAgent ("default")           registry, gate, REST entry
- *     └── ChatRoom (<roomId>)           this file: transcript, settings, turns
+ *     └── ChatRoom (<roomId>)           this file: hooks, RPC surface, the turn
+ *           ├── PersonaAgent (<id>)     a persona's answers and notes
+ *           └── TaskAgent (<runId>)     a delegated task
  *
  * AIChatAgent gives us persistence of every message part, streaming to every
  * socket in the room, cancel, resumable streams kept in SQLite and recovery
- * after eviction. What we add by hand, and why:
- * - settings (name, system prompt, model) live in the agent state, which the
+ * after eviction. What we add by hand, and where:
+ * - settings (name, system prompt, model) in the agent state, which the
  *   framework keeps in this facet's SQLite and pushes to every client;
  * - activity reports to the parent, so the room list stays current without
- *   the overseer ever waking rooms to count their messages (room/activity.ts);
+ *   the overseer ever waking rooms to count their messages (room/activity.ts),
+ *   carrying a live report of the room (room/introspection.ts);
  * - a REST send path, because AIChatAgent only speaks WebSocket
  *   (room/rest-bridge.ts);
- * - checks on every frame a socket sends (room/frame-guard.ts);
+ * - checks on every frame a socket sends (room/frame-guard.ts), and edits
+ *   and regenerations kept as versions, never rewritten (room/branches.ts);
  * - presence and typing, which are ephemeral and never persisted
- *   (room/presence.ts);
+ *   (room/presence.ts); read marks (room/read-marks.ts);
+ * - the assistant's model call: provider, context window, tools, answer
+ *   metadata (room/assistant-turn.ts);
+ * - personas and panels (room/personas.ts), delegated tasks
+ *   (room/delegation.ts), traces (room/turn-trace.ts), daily token budgets
+ *   (room/budget.ts, room/usage-ledger.ts);
  * - error and stop marks on answers, so a reload still shows why an answer
- *   ended early.
+ *   ended early (room/turn-end.ts);
+ * - history pages, export, import and fork (room/history-pages.ts,
+ *   room/transfer.ts, room/origin.ts).
  */
 import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from "@cloudflare/ai-chat";
-import {
-  type AgentToolLifecycleResult,
-  type AgentToolRunInfo,
-  type Connection,
-  type ConnectionContext,
-  getAgentByName,
-  type WSMessage
-} from "agents";
-import { wrapAISDK } from "agents/observability/ai";
-import * as ai from "ai";
-import {
-  convertToModelMessages,
-  createUIMessageStream,
-  createUIMessageStreamResponse,
-  type GenerateTextOnFinishCallback,
-  isStepCount,
-  type ToolSet,
-  type UIMessage
-} from "ai";
-import type { StructuredError } from "../../shared/budgets";
+import type { AgentToolLifecycleResult, AgentToolRunInfo, Connection, ConnectionContext, WSMessage } from "agents";
+import type { GenerateTextOnFinishCallback, ToolSet, UIMessage } from "ai";
 import type { MessageAuthor } from "../../shared/identity";
-import type { AgentNode, AgentTree, BudgetUse, RoomLive } from "../../shared/introspection";
+import type { AgentTree } from "../../shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
-import {
-  type ChatMessage,
-  type MessageMetadata,
-  type MessagePage,
-  type MessagesQuery,
-  type MessageVersions,
-  RoomClientFrame,
-  type RoomSettings,
-  type RoomState,
-  type SendMessageBody,
-  type SendMessageResult
+import type {
+  ChatMessage,
+  MessageMetadata,
+  MessagePage,
+  MessagesQuery,
+  MessageVersions,
+  RoomSettings,
+  RoomState,
+  SendMessageBody,
+  SendMessageResult
 } from "../../shared/protocol";
 import type { SearchHit } from "../../shared/search";
 import { SHARE_CLOSED_CODE } from "../../shared/shares";
 import type { TraceDetail, TraceList } from "../../shared/traces";
-import {
-  type ExportedVersion,
-  ROOM_EXPORT_FORMAT,
-  ROOM_EXPORT_VERSION,
-  type RoomExportHeader,
-  type RoomOrigin
-} from "../../shared/transfer";
-import { budgetDefaults, overBudget } from "../domain/budgets";
+import type { ExportedVersion, RoomOrigin } from "../../shared/transfer";
 import { callerOf, isViewerRequest } from "../domain/caller";
-import { toChatMessage } from "../domain/chat-messages";
 import type { Branch } from "../domain/chat-request-guard";
-import { coalesceDeltas } from "../domain/coalesce-deltas";
-import { selectContextWindow } from "../domain/context-budget";
 import { MAX_TASKS_PER_ROOM } from "../domain/delegation";
 import { acceptFacetSpan } from "../domain/facet-spans";
-import { utcDay } from "../domain/introspection";
-import { memoryWindowBytes, WINDOW_CHECK_EVERY, windowStart } from "../domain/memory-window";
-import { describeModelError, modelErrorCode } from "../domain/model-errors";
+import { BoundedWindow, memoryWindowBytes } from "../domain/memory-window";
 import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
-import { createRoomTools, MAX_TOOL_STEPS } from "../domain/room-tools";
 import { ThrottledReports } from "../domain/throttled-reports";
 import { contextForTurn } from "../domain/turn-context";
-import { addUsage, EMPTY_USAGE, toTokenUsage } from "../domain/usage";
+import { addUsage, EMPTY_USAGE } from "../domain/usage";
 import type { Env } from "../env";
 import { AppError, asResult, type RpcResult } from "../errors";
-import { logModelError } from "../log";
-import { activeModelId, isOffline, MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
-import { PersonaAgent, type PersonaFootprint } from "./persona-agent";
+import { activeModelId, isOffline, readModelConfig } from "../model/provider";
+import type { PersonaFootprint } from "./persona-agent";
 import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
 import { RoomActivityLog, reportToOverseer } from "./room/activity";
+import { answerAsAssistant } from "./room/assistant-turn";
+import { RoomBranches } from "./room/branches";
 import { batchBroadcasts } from "./room/broadcast-batch";
+import { RoomBudget } from "./room/budget";
 import { RoomDelegation } from "./room/delegation";
 import { FrameGuard } from "./room/frame-guard";
-import { parseJson } from "./room/frames";
-import { pageAfter, pageAround } from "./room/history-pages";
+import { taskStopRequest } from "./room/frames";
+import { pageAfter, pageAround, pageBefore } from "./room/history-pages";
+import { RoomIntrospection } from "./room/introspection";
 import { LiveTurns } from "./room/live-turns";
+import { exportHeader, RoomOriginRecord } from "./room/origin";
 import { OutboxSends } from "./room/outbox-sends";
 import { RoomPersonas } from "./room/personas";
 import { type ConnectionInfo, RoomPresence } from "./room/presence";
@@ -110,16 +96,13 @@ import {
   exportNdjson,
   insertVersions
 } from "./room/transfer";
-import { type AgentWork, RoomTracer } from "./room/turn-trace";
+import { lastAnswerTraceId, markEndedEarly, refusedTurn, TurnErrorCodes } from "./room/turn-end";
+import { RoomTracer } from "./room/turn-trace";
 import { UsageLedger } from "./room/usage-ledger";
 import { messageVersions } from "./room/versions";
 import { TaskAgent, taskLimits } from "./task-agent";
 
 export type { RestArrival };
-
-// Deployed, model and tool calls become native Workers spans (Workers
-// Observability); locally and per room, RoomTracer's store is what we show.
-const { streamText } = wrapAISDK(ai);
 
 const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: "", model: null, temperature: null };
 
@@ -131,8 +114,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
    * from), so a 100,000-message room wakes, and turns, as fast as a small one.
    */
   hydrationByteBudget = memoryWindowBytes(readModelConfig(this.env).contextTokenBudget);
-  /** Length of `this.messages` when the window was last checked (see #keepWindowBounded). */
-  #windowCheckedAt = 0;
+  /** Keeps `this.messages` to that window while the room is awake (see onChatResponse). */
+  #window = new BoundedWindow(this.hydrationByteBudget);
 
   initialState: RoomState = {
     settings: DEFAULT_SETTINGS,
@@ -143,8 +126,10 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   };
 
   #activity = new RoomActivityLog(this.sql.bind(this), () => this.sessions.session().sessionId);
-  /** The empty version a regeneration's answer fills in (see writeBranch). */
-  #pendingAnswer: UIMessage | null = null;
+  /** Edits and regenerations, written as new versions beside what they replace (room/branches.ts). */
+  #branches = new RoomBranches(this, this.#activity, () => this._resumableStream.hasActiveStream());
+  /** Where a fork came from (room/origin.ts). */
+  #origin = new RoomOriginRecord(this.sql.bind(this));
   /** Trace of every turn (room/turn-trace.ts). Spans left open by an eviction are closed on wake. */
   #tracer = new RoomTracer(new RoomTraceStore(this.ctx.storage.sql, () => this.name));
   #outbox = new OutboxSends({
@@ -191,6 +176,26 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
         this.#tracer.startAgent(runId, name, { kind: "task", parentToolCallId: toolCallId }),
       charge: (usage) => this.#usageLedger.add(usage)
     }
+  );
+  /** Daily token budgets, the room's and its workspace's (room/budget.ts). */
+  #budget = new RoomBudget({
+    env: this.env,
+    dailyTokenBudget: () => this.state.settings.dailyTokenBudget,
+    usedToday: () => this.#usageLedger.today(),
+    overseerName: () => this.parentPath.at(-1)?.name
+  });
+  #introspection = new RoomIntrospection(
+    {
+      connections: () => this.getConnections(),
+      storageBytes: () => this.ctx.storage.sql.databaseSize,
+      roomName: () => this.state.settings.name,
+      messageCount: () => this.messageCount(),
+      totalUsage: () => this.state.usage,
+      usedToday: () => this.#usageLedger.today()
+    },
+    this.#tracer,
+    this.#personas,
+    this.#budget
   );
   /** The framework's own cap on child runs, behind RoomDelegation's clearer refusal. */
   maxConcurrentAgentTools = MAX_TASKS_PER_ROOM + 1;
@@ -252,28 +257,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     return this.state;
   }
 
-  /**
-   * One page of history, newest page first, oldest message first within the
-   * page. Walks the stored path from the cursor backwards and stops after
-   * `limit + 1` messages, so the cost is the page, not the room.
-   */
+  /** One page of history before a cursor, newest page first (agents/room/history-pages.ts). */
   async listMessages(query: { before?: string; limit: number }): Promise<MessagePage> {
-    const session = this.sessions.session();
-    if (query.before && !(await session.getMessage(query.before))) {
-      return { messages: [], nextCursor: null };
-    }
-    const page: ChatMessage[] = [];
-    let hasMore = false;
-    for await (const message of session.history({ newestFirst: true, leafId: query.before ?? null })) {
-      if (query.before && message.id === query.before) continue;
-      if (page.length === query.limit) {
-        hasMore = true;
-        break;
-      }
-      page.push(toChatMessage(message));
-    }
-    page.reverse();
-    return { messages: page, nextCursor: hasMore && page.length > 0 ? page[0].id : null };
+    return pageBefore(this.sessions.session(), query.before, query.limit);
   }
 
   /**
@@ -351,32 +337,15 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   // ── Export, import, fork (see agents/room/transfer.ts) ──
 
-  /** Where this room was forked from, if it was. */
-  #origin(): RoomOrigin | null {
-    this.sql`CREATE TABLE IF NOT EXISTS room_origin (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)`;
-    const row = this.sql<{ json: string }>`SELECT json FROM room_origin WHERE id = 1`[0];
-    return row ? (JSON.parse(row.json) as RoomOrigin) : null;
-  }
-
-  #exportHeader(): RoomExportHeader {
-    return {
-      format: ROOM_EXPORT_FORMAT,
-      version: ROOM_EXPORT_VERSION,
-      exportedAt: new Date().toISOString(),
-      room: {
-        id: this.name,
-        name: this.state.settings.name,
-        settings: this.state.settings,
-        personas: this.#personas.personas(),
-        origin: this.#origin()
-      }
-    };
-  }
-
   exportRoom(format: "json" | "markdown" | "ndjson", leafId?: string): RpcResult<ReadableStream<Uint8Array>> {
     const session = this.sessions.session();
     const sql = this.sql.bind(this);
-    const header = this.#exportHeader();
+    const header = exportHeader({
+      id: this.name,
+      settings: this.state.settings,
+      personas: this.#personas.personas(),
+      origin: this.#origin.get()
+    });
     if (format === "json") return { ok: true, value: exportJson(session, sql, header) };
     if (format === "markdown") return { ok: true, value: exportMarkdown(session, sql, header) };
     return { ok: true, value: exportNdjson(session, sql, header, leafId) };
@@ -400,8 +369,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /** Reads another room's NDJSON export into this one (a fork), a batch at a time. */
   async importStream(stream: ReadableStream<Uint8Array>, origin: RoomOrigin | null): Promise<number> {
     if (origin) {
-      this.#origin();
-      this.sql`INSERT OR REPLACE INTO room_origin (id, json) VALUES (1, ${JSON.stringify(origin)})`;
+      this.#origin.set(origin);
       this.setState({ ...this.state, origin });
     }
     return appendFromNdjson(this.sessions.session(), stream);
@@ -416,7 +384,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   }
 
   origin(): RoomOrigin | null {
-    return this.#origin();
+    return this.#origin.get();
   }
 
   /** Every version of a message's position, oldest first (agents/room/versions.ts). */
@@ -427,50 +395,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   /**
    * Writes an edit or a regeneration as a new version beside what it
-   * replaces, before the turn runs (the chat-request guard planned it).
-   * The framework would otherwise rewrite the message in place and delete
-   * every later turn; here nothing is deleted, and the transcript the turn
-   * sees is the new branch. Refused while an answer streams, so that
-   * answer cannot land on the new branch.
+   * replaces, before the turn runs (room/branches.ts). Called by the frame
+   * guard once the chat-request guard planned it.
    */
-  async writeBranch(branch: Branch): Promise<{ ok: true } | { ok: false; message: string }> {
-    if (this._resumableStream.hasActiveStream() || this.#turnWaiting()) {
-      return { ok: false, message: "Wait for the current answer to finish (or stop it), then try again." };
-    }
-    const now = Date.now();
-    const stored = normalizeMessage(branch.message, now);
-    if (!stored) return { ok: false, message: "That version cannot be stored." };
-    // The replaced message's place in the whole room (the in-memory window
-    // may start partway in): it and everything after it leave the path.
-    const visible = this.#activity.visibleCount();
-    const replacedAt =
-      visible - this.messages.length + (branch.kind === "edit" ? branch.path.length - 1 : branch.path.length);
-    await this.sessions.session().appendMessage(stored, { parentId: branch.parentId });
-    this.#activity.leftPath(visible - replacedAt);
-    // The change feed appended it to the old branch's window; the turn sees the new branch.
-    this.messages = branch.kind === "edit" ? [...branch.path.slice(0, -1), stored] : [...branch.path];
-    // A regeneration's answer fills in the empty version just written (see onChatMessage).
-    this.#pendingAnswer = branch.kind === "regenerate" ? stored : null;
-    return { ok: true };
-  }
-
-  /**
-   * A turn accepted but not streaming yet (queued behind another, or still
-   * persisting its message): a branch written now would pull the transcript
-   * out from under it. AIChatAgent keeps this state private (no public
-   * accessor in @cloudflare/ai-chat), so read its turn queue and submit
-   * counter directly; a framework upgrade that renames them fails the
-   * versions worker test rather than silently allowing the race.
-   */
-  #turnWaiting(): boolean {
-    const framework = this as unknown as {
-      _turnQueue?: { queuedCount(): number };
-      _submitConcurrency?: { pendingEnqueueCount: number };
-    };
-    if (!framework._turnQueue || !framework._submitConcurrency) {
-      throw new Error("AIChatAgent internals changed: cannot tell whether a turn is queued");
-    }
-    return framework._turnQueue.queuedCount() > 0 || framework._submitConcurrency.pendingEnqueueCount > 0;
+  writeBranch(branch: Branch): Promise<{ ok: true } | { ok: false; message: string }> {
+    return this.#branches.write(branch);
   }
 
   /** This room's part of a search across rooms (see agents/room/search.ts). */
@@ -503,15 +432,14 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     this.reportActivity();
 
     // Over budget: the turn ends with a structured error before any model call.
-    const refusal = await this.#budgetRefusal();
+    const refusal = await this.#budget.refusal();
     if (refusal) {
       this.#turnErrorCodes.set(trace.traceId, refusal.code);
       return refusedTurn(refusal, { createdAt: Date.now(), traceId: trace.traceId, answers: turn.answering });
     }
 
     // A regeneration's answer fills in the version written for it, on its branch.
-    const version = options?.continuation ? null : this.#pendingAnswer;
-    this.#pendingAnswer = null;
+    const version = this.#branches.takePendingAnswer(options?.continuation === true);
     const versionMetadata = version?.metadata as MessageMetadata | undefined;
 
     // Personas, or nobody, may answer instead of the assistant (room-personas.ts).
@@ -547,73 +475,25 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       }
     }
 
-    const config = readModelConfig(this.env);
-    const { settings } = this.state;
-    const { model, modelId, offline } = resolveModel(config, settings, {
-      roomName: settings.name,
+    // The assistant answers (room/assistant-turn.ts), or sums up a panel.
+    return answerAsAssistant({
+      config: readModelConfig(this.env),
+      settings: this.state.settings,
       messageCount: this.messageCount(),
-      systemPrompt: settings.systemPrompt || null
-    });
-    const window = selectContextWindow(turn.messages, {
-      maxTokens: config.contextTokenBudget,
-      systemPrompt: settings.systemPrompt
-    });
-
-    const result = streamText({
-      model: trace.traceModel(model, modelId, panel ? `synthesis ${modelId}` : undefined),
-      system: panel
-        ? [settings.systemPrompt, panel.system].filter(Boolean).join("\n\n")
-        : settings.systemPrompt || undefined,
-      messages: panel ? [{ role: "user", content: panel.prompt }] : await convertToModelMessages(window.messages),
-      tools: panel
-        ? undefined
-        : trace.traceTools({
-            ...createRoomTools({
-              now: () => new Date(),
-              searchHistory: (query, limit) => this.searchHistory(query, limit)
-            }),
-            delegate: this.#delegation.tool()
-          }),
-      stopWhen: isStepCount(MAX_TOOL_STEPS),
-      // One frame per ~16 ms per stream instead of one per token.
-      experimental_transform: coalesceDeltas(),
-      ...(settings.temperature !== null ? { temperature: settings.temperature } : {}),
-      maxRetries: MODEL_MAX_RETRIES,
-      abortSignal: options?.abortSignal,
+      turn,
+      panel,
+      version,
+      trace,
+      searchHistory: (query, limit) => this.searchHistory(query, limit),
+      delegate: () => this.#delegation.tool(),
       onFinish,
-      // The SDK's default logs the whole error, prompt included.
-      onError: logModelError
-    });
-
-    const startedAt = Date.now();
-    return result.toUIMessageStreamResponse({
-      ...(version ? { originalMessages: [] as UIMessage<MessageMetadata>[], generateMessageId: () => version.id } : {}),
-      messageMetadata: ({ part }): MessageMetadata | undefined => {
-        if (part.type === "start") {
-          return {
-            createdAt: startedAt,
-            model: modelId,
-            offline,
-            traceId: trace.traceId,
-            ...(turn.answering ? { answers: turn.answering } : {}),
-            ...(panel ? { panel: "synthesis" as const } : {}),
-            ...(versionMetadata?.versionOf
-              ? { versionOf: versionMetadata.versionOf, version: versionMetadata.version }
-              : {})
-          };
-        }
-        if (part.type === "finish") return { usage: toTokenUsage(part.totalUsage) };
-        return undefined;
-      },
-      onError: (error) => {
-        this.#turnErrorCodes.set(trace.traceId, modelErrorCode(error));
-        return describeModelError(error, config);
-      }
+      abortSignal: options?.abortSignal,
+      failed: (code) => this.#turnErrorCodes.set(trace.traceId, code)
     });
   }
 
-  /** The error code of a failed turn, by trace id, until its response hook runs. */
-  #turnErrorCodes = new Map<string, string>();
+  /** The error code of a failed turn, by trace id, until its response hook runs (room/turn-end.ts). */
+  #turnErrorCodes = new TurnErrorCodes();
 
   protected async onChatResponse(result: ChatResponseResult) {
     this.#liveTurns.end(result.requestId);
@@ -625,7 +505,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     }
     const metadata = (result.message.metadata ?? {}) as MessageMetadata;
     const traceId = this.#tracer.traceOf(result.requestId) ?? metadata.traceId;
-    const errorCode = traceId ? (this.#turnErrorCodes.get(traceId) ?? null) : null;
+    const errorCode = this.#turnErrorCodes.get(traceId) ?? null;
     this.#tracer.end(result.requestId, result.status, {
       traceId,
       usage: metadata.usage,
@@ -639,10 +519,21 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       this.setState({ ...this.state, usage: addUsage(this.state.usage, metadata.usage) });
     }
     if (result.status === "error" || result.status === "aborted") {
-      await this.#markEndedEarly(result, traceId);
+      // Why the answer ended early stays in the transcript itself.
+      const marked = markEndedEarly(this.messages, result, {
+        errorCode: this.#turnErrorCodes.get(traceId),
+        stoppedBy: this.#outbox.stoppedBy(result.requestId),
+        traceId
+      });
+      if (marked) await this.persistMessages(marked);
     }
-    if (traceId) this.#turnErrorCodes.delete(traceId);
-    this.#keepWindowBounded();
+    this.#turnErrorCodes.forget(traceId);
+    // Every save appends to `this.messages`, and the framework's per-save
+    // work is over all of it: cut it back to the hydration window now and
+    // then, so a long session does not make every turn dearer. Clients take
+    // a shorter snapshot as the live tail (use-chat-room.ts re-anchors on it).
+    const bounded = this.#window.bound(this.messages);
+    if (bounded !== this.messages) this.messages = bounded;
     // The turn's task results are in the transcript now: drop their facets.
     await this.#delegation.removeFinished();
     this.reportActivity();
@@ -651,52 +542,6 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /** A background task ended (called by name by the agent-tool runtime, see room/delegation.ts). */
   async onTaskFinished(run: AgentToolRunInfo, result: AgentToolLifecycleResult) {
     await this.#delegation.finished(run, result);
-  }
-
-  /**
-   * `this.messages` only grows while the room is awake (every save appends
-   * to it), and the framework's per-save work is over all of it, so a long
-   * session made every turn dearer. Cut it back to the hydration window now
-   * and then; storage keeps everything, and clients take a shorter
-   * snapshot as the live tail (use-chat-room.ts re-anchors on it).
-   */
-  #keepWindowBounded() {
-    if (this.messages.length < this.#windowCheckedAt) this.#windowCheckedAt = this.messages.length;
-    if (this.messages.length - this.#windowCheckedAt < WINDOW_CHECK_EVERY) return;
-    const start = windowStart(this.messages, this.hydrationByteBudget);
-    if (start > 0) this.messages = this.messages.slice(start);
-    this.#windowCheckedAt = this.messages.length;
-  }
-
-  /** Keeps why an answer ended early in the transcript itself. */
-  async #markEndedEarly(result: ChatResponseResult, traceId?: string) {
-    const errorCode = traceId ? this.#turnErrorCodes.get(traceId) : undefined;
-    const stoppedBy = this.#outbox.stoppedBy(result.requestId);
-    const mark: MessageMetadata = {
-      ...(result.status === "aborted"
-        ? { stopped: true, ...(stoppedBy ? { stoppedBy } : {}) }
-        : { error: result.error ?? "The model request failed." }),
-      ...(result.status === "error" && errorCode ? { errorCode } : {}),
-      ...(traceId ? { traceId } : {})
-    };
-    const existing = this.messages.find((m) => m.id === result.message.id);
-    if (existing) {
-      const updated: UIMessage = {
-        ...existing,
-        metadata: { ...((existing.metadata ?? {}) as MessageMetadata), ...mark }
-      };
-      await this.persistMessages(this.messages.map((m) => (m.id === existing.id ? updated : m)));
-    } else if (result.status === "error") {
-      // The provider failed before producing anything: record an empty
-      // answer carrying the error, so the failure survives a reload.
-      const failed: UIMessage = {
-        id: result.message.id || crypto.randomUUID(),
-        role: "assistant",
-        parts: [],
-        metadata: { createdAt: Date.now(), ...answersOf(result.message), ...mark }
-      };
-      await this.persistMessages([...this.messages, failed]);
-    }
   }
 
   /**
@@ -793,11 +638,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     this.reportActivity(); // the overseer's socket count
   }
 
-  /** Sockets whose onClose ran, until the framework stops listing them. */
-  #closedSockets = new Set<string>();
-
   async onClose(connection: Connection) {
-    this.#closedSockets.add(connection.id);
+    this.#introspection.closed(connection);
     this.#presence.leave(connection);
     this.reportActivity();
   }
@@ -811,104 +653,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     else this.#presence.receive(connection, message);
   }
 
-  // ── Introspection and budgets ──
+  // ── Introspection (room/introspection.ts) ──
 
-  /** What the room tells its overseer about itself with each activity report. */
-  #liveReport(): RoomLive {
-    const { status, activity } = this.#tracer.live();
-    // A socket that just closed is still listed while its onClose runs.
-    let sockets = 0;
-    const listed = new Set<string>();
-    for (const connection of this.getConnections()) {
-      listed.add(connection.id);
-      if (!this.#closedSockets.has(connection.id)) sockets++;
-    }
-    for (const id of this.#closedSockets) if (!listed.has(id)) this.#closedSockets.delete(id);
-    return {
-      status,
-      activity,
-      sockets,
-      storageBytes: this.ctx.storage.sql.databaseSize,
-      day: utcDay(),
-      tokensToday: this.#usageLedger.today()
-    };
-  }
-
-  /** The room's live agent tree: the room, and each persona under it. */
-  async describeAgents(): Promise<AgentTree> {
-    const live = this.#tracer.live();
-    const personas = await Promise.all(this.#personas.personas().map((p) => this.#personaNode(p.id, p.name)));
-    return {
-      room: {
-        id: "room",
-        kind: "room",
-        name: this.state.settings.name,
-        status: live.status,
-        activity: live.activity,
-        storageBytes: this.ctx.storage.sql.databaseSize,
-        messages: this.messageCount(),
-        tokens: { today: this.#usageLedger.today(), total: this.state.usage },
-        lastActiveAt: this.#tracer.lastActiveAt,
-        traceId: live.traceId,
-        children: [...personas, ...this.#tracer.runningAgents("task").map(taskNode)]
-      },
-      budget: {
-        room: {
-          daily: this.state.settings.dailyTokenBudget ?? budgetDefaults(this.env).room,
-          usedToday: this.#usageLedger.today()
-        },
-        workspace: await this.#workspaceBudget()
-      }
-    };
-  }
-
-  async #personaNode(id: string, name: string): Promise<AgentNode> {
-    const running = this.#tracer.agentActivity(id);
-    // Only a persona that has run has a facet; asking one that has not
-    // would create it.
-    const footprint = this.dynamicAgents.has(PersonaAgent, id) ? await this.#personas.footprint(id) : null;
-    return {
-      id,
-      kind: "persona",
-      name,
-      status: running ? "streaming" : "idle",
-      activity: running?.activity ?? null,
-      storageBytes: null,
-      messages: footprint?.answers ?? 0,
-      tokens: footprint ? { today: 0, total: footprint.usage } : null,
-      lastActiveAt: running?.startedAt ?? null,
-      traceId: running?.traceId ?? null,
-      children: []
-    };
-  }
-
-  /** The turn's budget check, before any model call: the room's own day, then its workspace's. */
-  async #budgetRefusal(): Promise<StructuredError | null> {
-    const roomBudget = this.state.settings.dailyTokenBudget ?? budgetDefaults(this.env).room;
-    const roomUsed = this.#usageLedger.today();
-    const local = overBudget({ room: { budget: roomBudget, used: roomUsed }, workspace: null });
-    if (local) return local;
-    const workspace = await this.#workspaceBudget();
-    if (!workspace) return null;
-    return overBudget({
-      room: { budget: 0, used: 0 },
-      workspace: { budget: workspace.daily, used: workspace.usedToday }
-    });
-  }
-
-  /** The workspace's budget and its use today, as the overseer knows them; null when it cannot be asked. */
-  async #workspaceBudget(): Promise<BudgetUse | null> {
-    const overseerName = this.parentPath.at(-1)?.name;
-    if (!overseerName) return null;
-    try {
-      const overseer = await getAgentByName(this.env.OverseerAgent, overseerName);
-      const workspace = await overseer.workspaceBudget();
-      return { daily: workspace.dailyTokenBudget, usedToday: workspace.tokensToday };
-    } catch (error) {
-      // The overseer is unreachable: the room's own budget still holds.
-      console.warn("[ChatRoom] workspace budget unknown:", error);
-      return null;
-    }
+  /** The room's live agent tree: the room, each persona and running task under it, and its budgets. */
+  describeAgents(): Promise<AgentTree> {
+    return this.#introspection.describeAgents();
   }
 
   // ── Reporting to the overseer ──
@@ -930,7 +679,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   async #sendActivity() {
     const overseerName = this.parentPath.at(-1)?.name;
     if (!overseerName) return console.warn("[ChatRoom] not a facet: no overseer to report activity to");
-    const activity = { ...this.#activity.next(this.messages), live: this.#liveReport() };
+    const activity = { ...this.#activity.next(this.messages), live: this.#introspection.liveReport() };
     await reportToOverseer(this.env, overseerName, this.name, activity).catch((error: unknown) =>
       console.warn("[ChatRoom] failed to report activity:", error)
     );
@@ -939,68 +688,4 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
 function notFound(message: string): Response {
   return Response.json(new AppError("not_found:route", 404, message).toBody(), { status: 404 });
-}
-
-/** The run id of a `rooms_task_stop` frame, or null for any other frame. */
-function taskStopRequest(message: WSMessage): string | null {
-  if (typeof message !== "string" || !message.includes('"rooms_task_stop"')) return null;
-  const frame = RoomClientFrame.safeParse(parseJson(message));
-  return frame.success && frame.data.type === "rooms_task_stop" ? frame.data.runId : null;
-}
-
-/** The trace of the newest answer, which a continuation extends. */
-function lastAnswerTraceId(messages: readonly UIMessage[]): string | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i].role !== "assistant") continue;
-    const traceId = (messages[i].metadata as MessageMetadata | undefined)?.traceId;
-    return typeof traceId === "string" ? traceId : null;
-  }
-  return null;
-}
-
-/**
- * A turn refused before any model call: a stream of one answer that carries
- * the error, so every client (socket or REST) sees it the way it sees any
- * failed answer, and the reason is kept in the transcript.
- */
-function refusedTurn(error: StructuredError, metadata: { createdAt: number; traceId: string; answers: string | null }) {
-  return createUIMessageStreamResponse({
-    stream: createUIMessageStream({
-      execute: ({ writer }) => {
-        writer.write({
-          type: "start",
-          messageMetadata: {
-            createdAt: metadata.createdAt,
-            traceId: metadata.traceId,
-            errorCode: error.code,
-            ...(metadata.answers ? { answers: metadata.answers } : {})
-          } satisfies MessageMetadata
-        });
-        writer.write({ type: "error", errorText: error.message });
-      }
-    })
-  });
-}
-
-/** A task running now, as the live tree shows it (its facet is not woken to describe it). */
-function taskNode(work: AgentWork): AgentNode {
-  return {
-    id: work.agentId,
-    kind: "task",
-    name: work.name,
-    status: "streaming",
-    activity: work.activity,
-    storageBytes: null,
-    messages: null,
-    tokens: null,
-    lastActiveAt: work.startedAt,
-    traceId: work.traceId,
-    children: []
-  };
-}
-
-/** Which question an answer answers, from the metadata its stream started with. */
-function answersOf(message: UIMessage): Pick<MessageMetadata, "answers"> {
-  const answers = (message.metadata as MessageMetadata | undefined)?.answers;
-  return typeof answers === "string" ? { answers } : {};
 }

@@ -38,3 +38,26 @@ export function windowStart<T>(
   }
   return start;
 }
+
+/**
+ * Keeps the in-memory transcript bounded while the room is awake: every
+ * save appends to it and the framework's per-save work is over all of it,
+ * so it is cut back to the window now and then (every WINDOW_CHECK_EVERY
+ * messages added). Storage keeps everything.
+ */
+export class BoundedWindow {
+  /** Length of the transcript when the window was last checked. */
+  #checkedAt = 0;
+
+  constructor(private readonly budgetBytes: number) {}
+
+  /** The transcript cut back to the window, or the same array when no cut is due. */
+  bound<T>(messages: T[]): T[] {
+    if (messages.length < this.#checkedAt) this.#checkedAt = messages.length;
+    if (messages.length - this.#checkedAt < WINDOW_CHECK_EVERY) return messages;
+    const start = windowStart(messages, this.budgetBytes);
+    const kept = start > 0 ? messages.slice(start) : messages;
+    this.#checkedAt = kept.length;
+    return kept;
+  }
+}

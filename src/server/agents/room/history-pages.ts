@@ -62,6 +62,28 @@ async function load(session: Session, ids: string[]): Promise<ChatMessage[]> {
   return out;
 }
 
+/**
+ * One page of history, newest page first, oldest message first within the
+ * page. Walks the stored path from the cursor backwards and stops after
+ * `limit + 1` messages, so the cost is the page, not the room. An unknown
+ * cursor is an empty page.
+ */
+export async function pageBefore(session: Session, before: string | undefined, limit: number): Promise<MessagePage> {
+  if (before && !(await session.getMessage(before))) return { messages: [], nextCursor: null };
+  const page: ChatMessage[] = [];
+  let hasMore = false;
+  for await (const message of session.history({ newestFirst: true, leafId: before ?? null })) {
+    if (before && message.id === before) continue;
+    if (page.length === limit) {
+      hasMore = true;
+      break;
+    }
+    page.push(toChatMessage(message));
+  }
+  page.reverse();
+  return { messages: page, nextCursor: hasMore && page.length > 0 ? page[0].id : null };
+}
+
 /** The page holding `around`, with it near the middle. */
 export async function pageAround(session: Session, sql: Sql, around: string, limit: number): Promise<MessagePage> {
   const target = await session.getMessage(around);

@@ -99,6 +99,11 @@ export class RoomPersonas {
     return { ...(await persona.footprint()), registered };
   }
 
+  /** The footprint of a persona that has run; null for one that has not (asking it would create its facet). */
+  async footprintIfRan(personaId: string): Promise<PersonaFootprint | null> {
+    return this.room.dynamicAgents.has(PersonaAgent, personaId) ? this.footprint(personaId) : null;
+  }
+
   // ── Turns ──
 
   /**

@@ -1,0 +1,85 @@
+import type { ChatResponseResult } from "@cloudflare/ai-chat";
+import type { UIMessage } from "ai";
+import { describe, expect, it } from "vitest";
+import { lastAnswerTraceId, markEndedEarly } from "../../src/server/agents/room/turn-end";
+import { BoundedWindow, WINDOW_CHECK_EVERY } from "../../src/server/domain/memory-window";
+
+const text = (id: string, role: "user" | "assistant", metadata: Record<string, unknown> = {}): UIMessage => ({
+  id,
+  role,
+  parts: [{ type: "text", text: id }],
+  metadata
+});
+
+const ended = (status: ChatResponseResult["status"], message: UIMessage, error?: string): ChatResponseResult => ({
+  message,
+  requestId: "r1",
+  continuation: false,
+  status,
+  ...(error ? { error } : {})
+});
+
+describe("how a turn that ended early is kept in the transcript", () => {
+  it("marks a stored answer that failed with its error, code and trace, keeping its text", () => {
+    const answer = text("a1", "assistant", { createdAt: 5, model: "m" });
+    const marked = markEndedEarly([text("q1", "user"), answer], ended("error", answer, "The provider failed."), {
+      errorCode: "upstream:http_503",
+      traceId: "t1"
+    });
+    expect(marked?.map((m) => m.id)).toEqual(["q1", "a1"]);
+    expect(marked?.[1]).toMatchObject({
+      parts: [{ type: "text", text: "a1" }],
+      metadata: {
+        createdAt: 5,
+        model: "m",
+        error: "The provider failed.",
+        errorCode: "upstream:http_503",
+        traceId: "t1"
+      }
+    });
+  });
+
+  it("records a provider failure that produced nothing as an empty answer to its question", () => {
+    const unsaved: UIMessage = { id: "a2", role: "assistant", parts: [], metadata: { answers: "q1" } };
+    const marked = markEndedEarly([text("q1", "user")], ended("error", unsaved), { errorCode: "upstream:timeout" }, 42);
+    expect(marked?.[1]).toEqual({
+      id: "a2",
+      role: "assistant",
+      parts: [],
+      metadata: { createdAt: 42, answers: "q1", error: "The model request failed.", errorCode: "upstream:timeout" }
+    });
+  });
+
+  it("marks a stopped answer with who stopped it and no error; a stop before any answer writes nothing", () => {
+    const answer = text("a1", "assistant");
+    const stoppedBy = { id: "u1", name: "Ann" };
+    const marked = markEndedEarly([answer], ended("aborted", answer), { stoppedBy, errorCode: "upstream:model" });
+    expect(marked?.[0].metadata).toEqual({ stopped: true, stoppedBy });
+    expect(markEndedEarly([], ended("aborted", { id: "x", role: "assistant", parts: [] }), {})).toBeNull();
+  });
+
+  it("continues the trace of the newest answer, and of none when the newest answer has none", () => {
+    const messages = [text("a0", "assistant", { traceId: "t0" }), text("q1", "user")];
+    expect(lastAnswerTraceId(messages)).toBe("t0");
+    expect(lastAnswerTraceId([...messages, text("a1", "assistant")])).toBeNull();
+    expect(lastAnswerTraceId([text("q1", "user")])).toBeNull();
+  });
+});
+
+describe("the in-memory transcript while a room is awake", () => {
+  const sized = (n: number) => Array.from({ length: n }, (_, i) => "x".repeat(100) + i);
+
+  it("is cut back to the window only once enough messages were added since the last check", () => {
+    const window = new BoundedWindow(1_000);
+    const few = sized(WINDOW_CHECK_EVERY - 1);
+    expect(window.bound(few)).toBe(few);
+    const many = sized(WINDOW_CHECK_EVERY + 4);
+    const bounded = window.bound(many);
+    expect(bounded.length).toBeLessThan(many.length);
+    expect(bounded.at(-1)).toBe(many.at(-1));
+    expect(JSON.stringify(bounded).length).toBeLessThanOrEqual(1_000 + 200);
+    // Just checked: a few more messages do not trigger another cut.
+    const grown = [...bounded, ...sized(3)];
+    expect(window.bound(grown)).toBe(grown);
+  });
+});
