@@ -1,8 +1,12 @@
 import type { ChatResponseResult } from "@cloudflare/ai-chat";
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
+import { WorkspaceAdmission } from "../../src/server/agents/overseer/admission";
 import { lastAnswerTraceId, markEndedEarly } from "../../src/server/agents/room/turn-end";
+import type { Caller } from "../../src/server/domain/caller";
 import { BoundedWindow, WINDOW_CHECK_EVERY } from "../../src/server/domain/memory-window";
+import { AppError } from "../../src/server/errors";
+import { MAX_ROOMS_PER_WORKSPACE } from "../../src/shared/constants";
 
 const text = (id: string, role: "user" | "assistant", metadata: Record<string, unknown> = {}): UIMessage => ({
   id,
@@ -81,5 +85,42 @@ describe("the in-memory transcript while a room is awake", () => {
     // Just checked: a few more messages do not trigger another cut.
     const grown = [...bounded, ...sized(3)];
     expect(window.bound(grown)).toBe(grown);
+  });
+});
+
+describe("what the overseer admits", () => {
+  const caller: Caller = { identity: { id: "u1", name: "Ann", kind: "user" }, address: "local" };
+
+  it("holds room slots until released, so concurrent creations cannot overshoot the cap", () => {
+    let rooms = MAX_ROOMS_PER_WORKSPACE - 3;
+    const admission = new WorkspaceAdmission("0", () => rooms);
+    const release = admission.holdRooms(2);
+    expect(() => admission.holdRooms(2)).toThrow(AppError);
+    const one = admission.holdRooms(1);
+    expect(() => admission.holdRooms(1)).toThrow(/already has/);
+    release();
+    release(); // releasing twice frees the slots once
+    rooms += 1;
+    one();
+    expect(() => admission.holdRooms(3)).toThrow(/3 more do not fit/);
+    expect(() => admission.holdRooms(2)).not.toThrow();
+  });
+
+  it("turns rate limits off with RATE_LIMIT_SCALE=0 and refuses with a 429 otherwise", () => {
+    const off = new WorkspaceAdmission("0", () => 0);
+    for (let i = 0; i < 200; i++) off.admitMessages(caller);
+    const on = new WorkspaceAdmission("1", () => 0);
+    const refusal = (() => {
+      for (let i = 0; i < 200; i++) {
+        try {
+          on.admitNewRooms(caller);
+        } catch (error) {
+          return error;
+        }
+      }
+      return null;
+    })();
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ code: "rate_limited:requests", status: 429 });
   });
 });

@@ -22,18 +22,11 @@ import {
   type WSMessage
 } from "agents";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "../../shared/budgets";
-import {
-  ADDRESS_LIMIT_FACTOR,
-  MAX_MESSAGES_PER_ROOM,
-  MAX_ROOM_NAME_LENGTH,
-  MAX_ROOMS_PER_WORKSPACE,
-  RATE_LIMITS
-} from "../../shared/constants";
+import { MAX_MESSAGES_PER_ROOM } from "../../shared/constants";
 import { authorOf, type MessageAuthor } from "../../shared/identity";
 import type { AgentTree, WorkspaceStatus } from "../../shared/introspection";
-import type { CreatePersonaBody, Persona, PersonaRef, UpdatePersonaBody } from "../../shared/personas";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
 import type {
-  ChatMessage,
   CreateRoomBody,
   MessagePage,
   MessagesQuery,
@@ -47,90 +40,74 @@ import type {
   UpdateRoomBody
 } from "../../shared/protocol";
 import type { SearchQuery, SearchResponse } from "../../shared/search";
-import { MAX_SHARES_PER_ROOM, type ShareView } from "../../shared/shares";
+import type { ShareView } from "../../shared/shares";
 import type { TraceDetail, TraceList } from "../../shared/traces";
-import type { ExportedVersion, ImportResult, RoomOrigin } from "../../shared/transfer";
+import type { ImportResult, RoomOrigin } from "../../shared/transfer";
 import type { ReadMark } from "../../shared/unread";
 import { budgetDefaults } from "../domain/budgets";
-import {
-  CALLER_HEADER,
-  type Caller,
-  callerFromRequest,
-  decodeCaller,
-  limitKeys,
-  rememberCaller
-} from "../domain/caller";
-import { RateLimiter, rateScaleFrom, scaled } from "../domain/rate-limit";
-import { type ImportedRoom, withPersonaIds } from "../domain/room-import";
-import { applyActivity, generateRoomId, type RoomActivity, type RoomRow, toRoomSummary } from "../domain/rooms";
+import { CALLER_HEADER, type Caller, callerFromRequest, decodeCaller, rememberCaller } from "../domain/caller";
+import type { ImportedRoom } from "../domain/room-import";
+import { generateRoomId, type RoomActivity, type RoomRow, toRoomDetail, toRoomSummary } from "../domain/rooms";
 import { fanOut, rankHits, SEARCH_CONCURRENCY, searchDeadlineMs } from "../domain/search";
 import { planRoomSearch, type SearchableRoom } from "../domain/search-plan";
 import { MAX_TRACES_PER_ROOM } from "../domain/trace";
 import type { PendingRead } from "../domain/unread";
 import type { Env } from "../env";
-import { AppError, asResult, type RpcResult, rateLimited, roomNotFound, unwrap } from "../errors";
+import { AppError, asResult, type RpcResult, roomNotFound, unwrap } from "../errors";
 import { ChatRoom, type RestArrival } from "./chat-room";
+import { WorkspaceAdmission } from "./overseer/admission";
 import { deliverBroadcast } from "./overseer/frame-batches";
 import { LiveStatusTable } from "./overseer/live-status";
 import { ReadMarksTable, readerTag } from "./overseer/read-marks";
+import { RoomRegistry } from "./overseer/registry";
 import { WorkspaceSettingsTable } from "./overseer/settings";
-import { type ShareRow, ShareTable } from "./overseer/shares";
+import { ShareLinks, type ShareRow, ShareTable } from "./overseer/shares";
 import { rememberSocketTargets } from "./overseer/socket-targets";
-
-/** Messages per import RPC: keeps each call's payload small. */
-const IMPORT_BATCH = 500;
-
-const shareGone = () => new AppError("not_found:share", 404, "This share link is no longer valid.");
-
-/** "Design" → "Design (fork)", within the name limit. */
-function forkName(name: string): string {
-  const suffix = " (fork)";
-  return name.slice(0, MAX_ROOM_NAME_LENGTH - suffix.length) + suffix;
-}
+import { WorkspaceTransfer } from "./overseer/transfer";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
 /** A `/sub/<class>/<name>` with another `/sub/` below it: rooms have no children. */
 const NESTED_SUB_PATH = /\/sub\/[^/]+\/[^/]+\/sub(\/|$)/;
 
 export class OverseerAgent extends Agent<Env> {
-  // Per identity and per address, in this workspace. RATE_LIMIT_SCALE=0 turns them off.
-  #createLimiter = new RateLimiter(scaled(RATE_LIMITS.restRoomCreate, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
-  #sendLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, rateScaleFrom(this.env.RATE_LIMIT_SCALE)));
-  #createAddressLimiter = new RateLimiter(
-    scaled(RATE_LIMITS.restRoomCreate, rateScaleFrom(this.env.RATE_LIMIT_SCALE) * ADDRESS_LIMIT_FACTOR)
-  );
-  #sendAddressLimiter = new RateLimiter(
-    scaled(RATE_LIMITS.restSend, rateScaleFrom(this.env.RATE_LIMIT_SCALE) * ADDRESS_LIMIT_FACTOR)
-  );
-
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     if (!rememberSocketTargets(this)) console.warn("[OverseerAgent] socket targets are re-derived per frame");
-    // In the constructor, not onStart: the /sub/ gate can run before
-    // onStart on a fresh overseer, and it reads this table.
-    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS rooms (
-      id TEXT PRIMARY KEY,
-      name TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      last_active_at INTEGER NOT NULL,
-      message_count INTEGER NOT NULL DEFAULT 0,
-      last_preview TEXT,
-      activity_seq INTEGER NOT NULL DEFAULT 0
-    )`);
-    ctx.storage.sql.exec("CREATE INDEX IF NOT EXISTS rooms_by_activity ON rooms (last_active_at DESC, id)");
+    // Tables in the constructor, not onStart: the /sub/ gate can run before
+    // onStart on a fresh overseer, and it reads the registry.
+    this.#registry = new RoomRegistry(ctx.storage.sql);
     this.#live = new LiveStatusTable(ctx.storage.sql);
     this.#settings = new WorkspaceSettingsTable(ctx.storage.sql);
-    this.#shares = new ShareTable(ctx.storage.sql);
+    this.#shares = new ShareLinks(new ShareTable(ctx.storage.sql), {
+      requireRoom: (roomId) => this.#requireRow(roomId),
+      room: (roomId) => this.#row(roomId),
+      scheduleExpiry: (at, payload) => this.schedule(at, "expireShare", payload),
+      closeViewers: (roomId, shareId) => this.#closeViewers(roomId, shareId)
+    });
     this.#reads = new ReadMarksTable(ctx.storage.sql);
+    this.#admission = new WorkspaceAdmission(env.RATE_LIMIT_SCALE, () => this.#registry.count());
+    this.#transfer = new WorkspaceTransfer({
+      registry: this.#registry,
+      admission: this.#admission,
+      room: (id) => this.dynamicAgents.get(ChatRoom, id),
+      deleteRoom: (id) => this.dynamicAgents.delete(ChatRoom, id),
+      announce: (row) => this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) })
+    });
   }
 
+  /** Which rooms exist, and what the room list shows of them (overseer/registry.ts). */
+  #registry: RoomRegistry;
   /** What rooms last reported about themselves (overseer/live-status.ts). */
   #live: LiveStatusTable;
   #settings: WorkspaceSettingsTable;
   /** Share links of this workspace's rooms (overseer/shares.ts). */
-  #shares: ShareTable;
+  #shares: ShareLinks;
   /** How far each identity has read each room (overseer/read-marks.ts). */
   #reads: ReadMarksTable;
+  /** Rate limits and the room cap (overseer/admission.ts). */
+  #admission: WorkspaceAdmission;
+  /** Export, import and fork, the overseer's half (overseer/transfer.ts). */
+  #transfer: WorkspaceTransfer;
 
   // ── Sockets ──
 
@@ -209,7 +186,7 @@ export class OverseerAgent extends Agent<Env> {
     // A share viewer reaches only its link's room, and only while the link
     // works (the Worker checked too; this closes the gap to a revoke).
     const viewerOf = decodeCaller(request.headers.get(CALLER_HEADER))?.viewerOf;
-    if (viewerOf !== undefined && !this.#liveShare(viewerOf, child.name)) {
+    if (viewerOf !== undefined && !this.#shares.live(viewerOf, child.name)) {
       return new Response("This share link is no longer valid.", { status: 404 });
     }
   }
@@ -221,71 +198,26 @@ export class OverseerAgent extends Agent<Env> {
     roomId: string,
     share: { id: string; tokenHash: string; createdAt: number; expiresAt: number | null; createdBy: MessageAuthor }
   ): Promise<RpcResult<ShareRow>> {
-    return asResult(async () => {
-      this.#requireRow(roomId);
-      const now = Date.now();
-      this.#shares.deleteExpired(now);
-      if (this.#shares.active(roomId, now).length >= MAX_SHARES_PER_ROOM) {
-        throw new AppError(
-          "conflict:share_limit",
-          409,
-          `This room has ${MAX_SHARES_PER_ROOM} active share links, the most it keeps. Revoke one first.`
-        );
-      }
-      const row = {
-        id: share.id,
-        room_id: roomId,
-        token_hash: share.tokenHash,
-        created_at: share.createdAt,
-        expires_at: share.expiresAt
-      };
-      this.#shares.insert({ ...row, createdBy: share.createdBy });
-      if (share.expiresAt !== null) {
-        await this.schedule(new Date(share.expiresAt), "expireShare", { roomId, shareId: share.id });
-      }
-      return { ...row, created_by: JSON.stringify(share.createdBy) };
-    });
+    return asResult(() => this.#shares.create(roomId, share));
   }
 
   listShares(roomId: string): Promise<RpcResult<ShareRow[]>> {
-    return asResult(() => {
-      this.#requireRow(roomId);
-      return this.#shares.active(roomId, Date.now());
-    });
+    return asResult(() => this.#shares.list(roomId));
   }
 
   /** Deletes the link at once, then closes every socket opened with it. */
   revokeShare(roomId: string, shareId: string): Promise<RpcResult<void>> {
-    return asResult(async () => {
-      this.#requireRow(roomId);
-      if (!this.#shares.delete(roomId, shareId)) {
-        throw new AppError("not_found:share", 404, `No active share link "${shareId.slice(0, 64)}" on this room.`);
-      }
-      await this.#closeViewers(roomId, shareId);
-    });
+    return asResult(() => this.#shares.revoke(roomId, shareId));
   }
 
   /** What a viewer holding a valid token may see; 404 for a revoked, expired or mismatched one. */
   openShare(shareId: string, roomId: string, tokenHash: string): Promise<RpcResult<ShareView>> {
-    return asResult(() => {
-      const share = this.#liveShare(shareId, roomId);
-      const room = share && share.token_hash === tokenHash ? this.#row(roomId) : undefined;
-      if (!share || !room) throw shareGone();
-      return { roomId, roomName: room.name, expiresAt: share.expires_at };
-    });
+    return asResult(() => this.#shares.open(shareId, roomId, tokenHash));
   }
 
   /** The alarm set by createShare. */
   async expireShare(payload: { roomId: string; shareId: string }) {
-    this.#shares.deleteExpired(Date.now());
-    await this.#closeViewers(payload.roomId, payload.shareId);
-  }
-
-  #liveShare(shareId: string, roomId: string): ShareRow | null {
-    const share = this.#shares.get(shareId);
-    if (!share || share.room_id !== roomId) return null;
-    if (share.expires_at !== null && share.expires_at <= Date.now()) return null;
-    return share;
+    await this.#shares.expire(payload);
   }
 
   async #closeViewers(roomId: string, shareId: string) {
@@ -298,9 +230,14 @@ export class OverseerAgent extends Agent<Env> {
   // Expected failures come back as values (see RpcResult), never as throws.
 
   createRoom(input: CreateRoomBody, caller: Caller): Promise<RpcResult<RoomDetail>> {
-    return asResult(() => {
-      this.#admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms");
-      return this.#createRoom(input);
+    return asResult(async () => {
+      this.#admission.admitNewRooms(caller);
+      const release = this.#admission.holdRooms(1);
+      try {
+        return await this.#spawnRoom(input);
+      } finally {
+        release();
+      }
     });
   }
 
@@ -330,162 +267,24 @@ export class OverseerAgent extends Agent<Env> {
     return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.exportRoom(format))));
   }
 
-  /**
-   * Every room as NDJSON, one room after another: each room streams its
-   * own lines, so the workspace is never gathered in one place.
-   */
+  /** Every room as NDJSON, one room after another (overseer/transfer.ts). */
   exportWorkspace(): ReadableStream<Uint8Array> {
-    const ids = this.sql<{ id: string }>`SELECT id FROM rooms ORDER BY created_at, id`.map((r) => r.id);
-    let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-    return new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          for (;;) {
-            if (!reader) {
-              const id = ids.shift();
-              if (id === undefined) return controller.close();
-              if (!this.#row(id)) continue; // deleted meanwhile
-              const room = await this.dynamicAgents.get(ChatRoom, id);
-              reader = unwrap(await room.exportRoom("ndjson")).getReader();
-            }
-            const { done, value } = await reader.read();
-            if (!done) return controller.enqueue(value);
-            reader = null;
-          }
-        },
-        cancel: async () => {
-          await reader?.cancel();
-        }
-      },
-      { highWaterMark: 1 }
-    );
+    return this.#transfer.exportWorkspace();
   }
 
-  /**
-   * All or nothing: every room of the file is made and filled before any
-   * appears in the registry; if one fails, every room made so far is
-   * deleted again.
-   */
+  /** All or nothing: no room of the file appears until every one is made and filled (overseer/transfer.ts). */
   importRooms(rooms: ImportedRoom[], caller: Caller): Promise<RpcResult<ImportResult>> {
-    return asResult(async () => {
-      this.#admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms");
-      this.#reserve(rooms.length);
-      this.#creating += rooms.length;
-      const made: Array<{ id: string; settings: RoomSettings }> = [];
-      try {
-        for (const imported of rooms) {
-          const id = generateRoomId();
-          made.push({ id, settings: imported.settings });
-          const room = await this.dynamicAgents.get(ChatRoom, id);
-          await room.initialize(imported.settings);
-          // Personas first: their new ids go on the answers they wrote.
-          const personaIds = new Map<string, PersonaRef>();
-          for (const persona of imported.personas) {
-            const created = unwrap(await room.createPersona(persona.body));
-            personaIds.set(persona.id, { id: created.id, name: created.name });
-          }
-          // Earlier versions first, so the transcript's last message ends up the room's latest leaf.
-          const versions = imported.versions.map((v) => ({
-            ...v,
-            message: withPersonaIds([v.message], personaIds)[0]
-          }));
-          for (let i = 0; i < versions.length; i += IMPORT_BATCH) {
-            await room.importVersions(versions.slice(i, i + IMPORT_BATCH) as ExportedVersion[]);
-          }
-          const messages = withPersonaIds(imported.messages, personaIds);
-          let after: string | null = null;
-          for (let i = 0; i < messages.length; i += IMPORT_BATCH) {
-            const batch = messages.slice(i, i + IMPORT_BATCH);
-            await room.importMessages(batch as ChatMessage[], after);
-            after = batch[batch.length - 1].id;
-          }
-        }
-      } catch (error) {
-        await this.#discard(made.map((m) => m.id));
-        throw error;
-      } finally {
-        this.#creating -= rooms.length;
-      }
-      const result: ImportResult = { rooms: [] };
-      for (const { id, settings } of made) {
-        const { messageCount } = await this.#register(id, settings);
-        result.rooms.push({ id, name: settings.name, messageCount });
-      }
-      return result;
-    });
+    return asResult(() => this.#transfer.importRooms(rooms, caller));
   }
 
-  /**
-   * A new room holding the history up to and including `messageId`. The
-   * source streams its messages (NDJSON, a batch per pull) straight into
-   * the new room, so a 100,000-message room is never in memory at once.
-   */
+  /** A new room holding the history up to and including `messageId` (overseer/transfer.ts). */
   forkRoom(id: string, messageId: string, caller: Caller): Promise<RpcResult<RoomDetail>> {
-    return asResult(async () => {
-      this.#admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms");
-      const sourceRow = this.#requireRow(id);
-      const source = await this.dynamicAgents.get(ChatRoom, id);
-      if (!(await source.hasMessage(messageId))) {
-        throw new AppError("not_found:message", 404, `Message "${messageId}" is not in this room.`);
-      }
-      const { settings } = await source.describe();
-      const forkSettings: RoomSettings = { ...settings, name: forkName(settings.name) };
-      this.#reserve(1);
-      this.#creating++;
-      const newId = generateRoomId();
-      try {
-        const room = await this.dynamicAgents.get(ChatRoom, newId);
-        await room.initialize(forkSettings);
-        const stream = unwrap(await source.exportRoom("ndjson", messageId));
-        await room.importStream(stream, { roomId: id, roomName: sourceRow.name, messageId });
-      } catch (error) {
-        await this.#discard([newId]);
-        if (!this.#row(id)) throw roomNotFound(id);
-        throw error;
-      } finally {
-        this.#creating--;
-      }
-      await this.#register(newId, forkSettings);
-      return this.#getRoom(newId);
-    });
+    return asResult(async () => this.#getRoom(await this.#transfer.forkRoom(id, messageId, caller)));
   }
 
   /** Where a room came from (a fork's link back). */
   roomOrigin(id: string): Promise<RpcResult<RoomOrigin | null>> {
     return asResult(() => this.#inRoom(id, (room) => room.origin()));
-  }
-
-  #reserve(count: number) {
-    const [{ n }] = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM rooms`;
-    if (n + this.#creating + count > MAX_ROOMS_PER_WORKSPACE) {
-      throw new AppError(
-        "conflict:room_limit",
-        409,
-        `This workspace has ${n} of at most ${MAX_ROOMS_PER_WORKSPACE} rooms; ${count} more do not fit. Delete some first.`
-      );
-    }
-  }
-
-  async #discard(ids: string[]) {
-    for (const id of ids) {
-      await this.dynamicAgents
-        .delete(ChatRoom, id)
-        .catch((error: unknown) => console.warn(`[OverseerAgent] could not discard half-made room ${id}:`, error));
-    }
-  }
-
-  /** Makes a filled room reachable: its registry row, then its own activity report. */
-  async #register(id: string, settings: RoomSettings): Promise<{ messageCount: number }> {
-    const now = Date.now();
-    this.sql`INSERT INTO rooms (id, name, created_at, last_active_at, message_count, last_preview, activity_seq)
-      VALUES (${id}, ${settings.name}, ${now}, ${now}, 0, NULL, 0)`;
-    const row = this.#requireRow(id);
-    this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
-    const room = await this.dynamicAgents.get(ChatRoom, id);
-    const filled = await room.finishImport();
-    // The room's own report is on its way; until it lands, the count keeps search from skipping the room as empty.
-    this.sql`UPDATE rooms SET message_count = ${filled.messageCount} WHERE id = ${id} AND activity_seq = 0`;
-    return filled;
   }
 
   /** Every version of a message's position (edits and regenerations keep what they replace). */
@@ -531,7 +330,7 @@ export class OverseerAgent extends Agent<Env> {
     arrival?: RestArrival
   ): Promise<RpcResult<SendMessageResult>> {
     return asResult(() => {
-      this.#admit(this.#sendLimiter, this.#sendAddressLimiter, caller, "messages");
+      this.#admission.admitMessages(caller);
       this.#requireSpace(id);
       return this.#inRoom(id, (room) => room.sendFromRest(body, authorOf(caller.identity), arrival));
     });
@@ -545,7 +344,7 @@ export class OverseerAgent extends Agent<Env> {
     arrival?: RestArrival
   ): Promise<RpcResult<ReadableStream<Uint8Array>>> {
     return asResult(() => {
-      this.#admit(this.#sendLimiter, this.#sendAddressLimiter, caller, "messages");
+      this.#admission.admitMessages(caller);
       this.#requireSpace(id);
       return this.#inRoom(id, (room) => room.streamFromRest(body, authorOf(caller.identity), arrival));
     });
@@ -596,45 +395,11 @@ export class OverseerAgent extends Agent<Env> {
   }
 
   listRooms(): RoomSummary[] {
-    return this.sql<RoomRow>`SELECT * FROM rooms ORDER BY last_active_at DESC, id`.map(toRoomSummary);
-  }
-
-  /**
-   * Creations between their cap check and their registry insert. Spawning
-   * the facet awaits, and other creations run meanwhile: counting them
-   * here, synchronously with the check, is what keeps concurrent creations
-   * from overshooting the cap.
-   */
-  #creating = 0;
-
-  async #createRoom(input: CreateRoomBody): Promise<RoomDetail> {
-    const [{ n }] = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM rooms`;
-    if (n + this.#creating >= MAX_ROOMS_PER_WORKSPACE) {
-      throw new AppError(
-        "conflict:room_limit",
-        409,
-        `This workspace already has ${MAX_ROOMS_PER_WORKSPACE} rooms, the most it can hold. Delete one first.`
-      );
-    }
-    this.#creating++;
-    try {
-      return await this.#spawnRoom(input);
-    } finally {
-      this.#creating--;
-    }
+    return this.#registry.list().map(toRoomSummary);
   }
 
   async #spawnRoom(input: CreateRoomBody): Promise<RoomDetail> {
-    const now = Date.now();
-    const row: RoomRow = {
-      id: generateRoomId(),
-      name: input.name,
-      created_at: now,
-      last_active_at: now,
-      message_count: 0,
-      last_preview: null,
-      activity_seq: 0
-    };
+    const id = generateRoomId();
     const settings: RoomSettings = {
       name: input.name,
       systemPrompt: input.systemPrompt ?? "",
@@ -643,32 +408,17 @@ export class OverseerAgent extends Agent<Env> {
     };
     // Spawn and initialise the facet first: the registry row is what makes
     // the room reachable, so it must not appear before the room can answer.
-    const room = await this.dynamicAgents.get(ChatRoom, row.id);
+    const room = await this.dynamicAgents.get(ChatRoom, id);
     const state = await room.initialize(settings);
-    this.sql`INSERT INTO rooms (id, name, created_at, last_active_at, message_count, last_preview, activity_seq)
-      VALUES (${row.id}, ${row.name}, ${row.created_at}, ${row.last_active_at}, 0, NULL, 0)`;
-    const summary = toRoomSummary(row);
-    this.#broadcast({ type: "room_upserted", room: summary });
-    return {
-      ...summary,
-      settings: state.settings,
-      usage: state.usage,
-      activeModel: state.activeModel,
-      offline: state.offline
-    };
+    const row = this.#registry.insert(id, input.name, Date.now());
+    this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
+    return toRoomDetail(row, state);
   }
 
   async #getRoom(id: string): Promise<RoomDetail> {
     const row = this.#requireRow(id);
     const room = await this.dynamicAgents.get(ChatRoom, id);
-    const state = await room.describe();
-    return {
-      ...toRoomSummary(row),
-      settings: state.settings,
-      usage: state.usage,
-      activeModel: state.activeModel,
-      offline: state.offline
-    };
+    return toRoomDetail(row, await room.describe());
   }
 
   async #updateRoom(id: string, patch: UpdateRoomBody): Promise<RoomDetail> {
@@ -678,17 +428,11 @@ export class OverseerAgent extends Agent<Env> {
     // The room may have been deleted while we waited on it.
     const row = this.#requireRow(id);
     if (patch.name !== undefined && patch.name !== row.name) {
-      this.sql`UPDATE rooms SET name = ${patch.name} WHERE id = ${id}`;
+      this.#registry.rename(id, patch.name);
       row.name = patch.name;
       this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
     }
-    return {
-      ...toRoomSummary(row),
-      settings: state.settings,
-      usage: state.usage,
-      activeModel: state.activeModel,
-      offline: state.offline
-    };
+    return toRoomDetail(row, state);
   }
 
   /**
@@ -698,7 +442,7 @@ export class OverseerAgent extends Agent<Env> {
    */
   async #deleteRoom(id: string): Promise<void> {
     this.#requireRow(id);
-    this.sql`DELETE FROM rooms WHERE id = ${id}`;
+    this.#registry.delete(id);
     this.#live.forget(id);
     this.#shares.deleteRoom(id);
     this.#reads.forgetRoom(id);
@@ -735,12 +479,9 @@ export class OverseerAgent extends Agent<Env> {
 
   /** Called by a room after its transcript changed. Stale reports are dropped. */
   recordRoomActivity(id: string, activity: RoomActivity): void {
-    const row = this.#row(id);
-    if (!row) return; // deleted while the report was in flight
-    const next = applyActivity(row, activity);
-    if (!next) return;
-    this.sql`UPDATE rooms SET message_count = ${next.message_count}, last_preview = ${next.last_preview},
-      last_active_at = ${next.last_active_at}, activity_seq = ${next.activity_seq} WHERE id = ${id}`;
+    const applied = this.#registry.applyActivity(id, activity);
+    if (!applied) return; // deleted while the report was in flight, or stale
+    const { before: row, after: next } = applied;
     if (activity.live) this.#live.record(id, activity.live);
     if (next.message_count < row.message_count) {
       // An edit shortened the path: whoever had read past its new end has not read the new version.
@@ -783,22 +524,12 @@ export class OverseerAgent extends Agent<Env> {
     }
   }
 
-  #admit(byIdentity: RateLimiter, byAddress: RateLimiter, caller: Caller, what: string) {
-    const keys = limitKeys(caller);
-    const now = Date.now();
-    for (const admission of [byIdentity.take(keys.identity, now), byAddress.take(keys.address, now)]) {
-      if (!admission.ok) throw rateLimited(admission.retryAfterMs, what);
-    }
-  }
-
   #row(id: string): RoomRow | undefined {
-    return this.sql<RoomRow>`SELECT * FROM rooms WHERE id = ${id}`[0];
+    return this.#registry.row(id);
   }
 
   #requireRow(id: string): RoomRow {
-    const row = this.#row(id);
-    if (!row) throw roomNotFound(id);
-    return row;
+    return this.#registry.require(id);
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { PREVIEW_LENGTH } from "../../shared/constants";
 import type { RoomLive } from "../../shared/introspection";
-import type { RoomSummary } from "../../shared/protocol";
+import type { RoomDetail, RoomState, RoomSummary } from "../../shared/protocol";
 
 /** 16 url-safe characters from 96 random bits. */
 export function generateRoomId(random: (bytes: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b)): string {
@@ -29,7 +29,8 @@ export function messagePreview(parts: readonly PartLike[], max = PREVIEW_LENGTH)
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
 }
 
-export interface RoomRow {
+/** A row of the overseer's rooms table (a type, not an interface, so SQL cursors can be typed with it). */
+export type RoomRow = {
   id: string;
   name: string;
   created_at: number;
@@ -37,7 +38,7 @@ export interface RoomRow {
   message_count: number;
   last_preview: string | null;
   activity_seq: number;
-}
+};
 
 export function toRoomSummary(row: RoomRow): RoomSummary {
   return {
@@ -47,6 +48,20 @@ export function toRoomSummary(row: RoomRow): RoomSummary {
     lastActiveAt: row.last_active_at,
     messageCount: row.message_count,
     lastMessagePreview: row.last_preview
+  };
+}
+
+/** A registry row with what the room itself holds (settings, usage, model): what REST answers for one room. */
+export function toRoomDetail(
+  row: RoomRow,
+  state: Pick<RoomState, "settings" | "usage" | "activeModel" | "offline">
+): RoomDetail {
+  return {
+    ...toRoomSummary(row),
+    settings: state.settings,
+    usage: state.usage,
+    activeModel: state.activeModel,
+    offline: state.offline
   };
 }
 

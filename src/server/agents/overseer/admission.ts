@@ -1,0 +1,79 @@
+/**
+ * What the overseer lets in over REST: rate limits on new rooms and sends,
+ * per identity and per address in this workspace (RATE_LIMIT_SCALE=0 turns
+ * them off), and the workspace's room cap, counting rooms still being made
+ * so concurrent creations, imports and forks cannot overshoot it.
+ */
+import { ADDRESS_LIMIT_FACTOR, MAX_ROOMS_PER_WORKSPACE, RATE_LIMITS } from "../../../shared/constants";
+import { type Caller, limitKeys } from "../../domain/caller";
+import { RateLimiter, rateScaleFrom, scaled } from "../../domain/rate-limit";
+import { AppError, rateLimited } from "../../errors";
+
+export class WorkspaceAdmission {
+  #createLimiter: RateLimiter;
+  #createAddressLimiter: RateLimiter;
+  #sendLimiter: RateLimiter;
+  #sendAddressLimiter: RateLimiter;
+  /**
+   * Rooms between their cap check and their registry insert. Spawning a
+   * facet awaits, and other creations run meanwhile: counting them here,
+   * synchronously with the check, is what keeps concurrent creations from
+   * overshooting the cap.
+   */
+  #creating = 0;
+
+  constructor(
+    rateLimitScale: string | undefined,
+    /** Rooms in the registry now. */
+    private readonly roomCount: () => number
+  ) {
+    const scale = rateScaleFrom(rateLimitScale);
+    this.#createLimiter = new RateLimiter(scaled(RATE_LIMITS.restRoomCreate, scale));
+    this.#createAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.restRoomCreate, scale * ADDRESS_LIMIT_FACTOR));
+    this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, scale));
+    this.#sendAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, scale * ADDRESS_LIMIT_FACTOR));
+  }
+
+  /** Rate limit on creating, importing and forking rooms; throws a 429 AppError. */
+  admitNewRooms(caller: Caller) {
+    admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms");
+  }
+
+  /** Rate limit on REST sends; throws a 429 AppError. */
+  admitMessages(caller: Caller) {
+    admit(this.#sendLimiter, this.#sendAddressLimiter, caller, "messages");
+  }
+
+  /**
+   * Holds `count` room slots under the workspace's cap until the returned
+   * release is called (in a `finally`, once the rooms are registered or
+   * discarded); throws a 409 AppError when they do not fit.
+   */
+  holdRooms(count: number): () => void {
+    const n = this.roomCount();
+    if (n + this.#creating + count > MAX_ROOMS_PER_WORKSPACE) {
+      throw new AppError(
+        "conflict:room_limit",
+        409,
+        count === 1
+          ? `This workspace already has ${MAX_ROOMS_PER_WORKSPACE} rooms, the most it can hold. Delete one first.`
+          : `This workspace has ${n} of at most ${MAX_ROOMS_PER_WORKSPACE} rooms; ${count} more do not fit. Delete some first.`
+      );
+    }
+    this.#creating += count;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#creating -= count;
+    };
+  }
+}
+
+function admit(byIdentity: RateLimiter, byAddress: RateLimiter, caller: Caller, what: string) {
+  const keys = limitKeys(caller);
+  const now = Date.now();
+  for (const admission of [byIdentity.take(keys.identity, now), byAddress.take(keys.address, now)]) {
+    if (!admission.ok) throw rateLimited(admission.retryAfterMs, what);
+  }
+}
