@@ -46,7 +46,7 @@ import type { ImportResult, RoomOrigin } from "../../shared/transfer";
 import type { ReadMark } from "../../shared/unread";
 import { budgetDefaults } from "../domain/budgets";
 import { CALLER_HEADER, type Caller, callerFromRequest, decodeCaller, rememberCaller } from "../domain/caller";
-import type { ImportedRoom } from "../domain/room-import";
+import type { ImportedRoom } from "../domain/imported-room";
 import { generateRoomId, type RoomActivity, type RoomRow, toRoomDetail, toRoomSummary } from "../domain/rooms";
 import { fanOut, rankHits, SEARCH_CONCURRENCY, searchDeadlineMs } from "../domain/search";
 import { planRoomSearch, type SearchableRoom } from "../domain/search-plan";

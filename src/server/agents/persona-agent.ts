@@ -33,7 +33,7 @@ import { addUsage, toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
 import { logModelError } from "../log";
 import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
-import { ChatRoom } from "./chat-room";
+import { CHAT_ROOM_PARENT } from "./room/parent";
 
 /** Notes a persona keeps per room; the oldest go first. */
 const MAX_NOTES = 100;
@@ -120,7 +120,7 @@ export class PersonaAgent extends Agent<Env> {
     const temperature = persona.temperature ?? request.room.temperature;
     const system = personaSystemPrompt(persona, request.room.name, this.recall(), request.instructions);
     const spans = FacetSpans.from(request.traceparent, async (report) =>
-      (await this.parentAgent(ChatRoom)).reportSpan(report)
+      (await this.parentAgent(CHAT_ROOM_PARENT)).reportSpan(report)
     );
     const { model, modelId } = resolveModel(config, settings, {
       roomName: request.room.name,
@@ -211,7 +211,7 @@ export class PersonaAgent extends Agent<Env> {
   }
 
   async #searchRoom(query: string, limit: number): Promise<HistorySearchHit[]> {
-    const room = await this.parentAgent(ChatRoom);
+    const room = await this.parentAgent(CHAT_ROOM_PARENT);
     return room.searchHistory(query, limit);
   }
 

@@ -31,7 +31,7 @@ import { createRoomTools } from "../domain/room-tools";
 import { toTokenUsage } from "../domain/usage";
 import type { Env } from "../env";
 import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
-import { ChatRoom } from "./chat-room";
+import { CHAT_ROOM_PARENT } from "./room/parent";
 
 export interface TaskInput {
   task: string;
@@ -101,7 +101,7 @@ export class TaskAgent extends AIChatAgent<Env> {
     const config = readModelConfig(this.env);
     const traceparent = this.sql<{ traceparent: string | null }>`SELECT traceparent FROM task_run WHERE id = 1`[0];
     const spans = FacetSpans.from(traceparent?.traceparent, async (report) =>
-      (await this.parentAgent(ChatRoom)).reportSpan(report)
+      (await this.parentAgent(CHAT_ROOM_PARENT)).reportSpan(report)
     );
     const { model, modelId } = resolveModel(
       config,

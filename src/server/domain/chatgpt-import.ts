@@ -5,8 +5,7 @@
  * and make one room per conversation.
  */
 import { MAX_ROOM_NAME_LENGTH } from "../../shared/constants";
-import type { ImportedMessage, ImportedRoom } from "./room-import";
-import { badImport, IMPORTED_AUTHOR_ID, remapIds } from "./room-import";
+import { badImport, IMPORTED_AUTHOR_ID, type ImportedMessage, type ImportedRoom, remapIds } from "./imported-room";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -8,46 +8,23 @@
  * message appear written by a real member of this server.
  */
 
-import { MAX_AUTHOR_LENGTH, MAX_MESSAGES_PER_ROOM } from "../../shared/constants";
+import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
 import { CreatePersonaBody, MAX_PERSONAS_PER_ROOM, type PersonaRef } from "../../shared/personas";
 import type { MessageMetadata, RoomSettings } from "../../shared/protocol";
 import { CreateRoomBody } from "../../shared/protocol";
 import { MAX_ROOMS_PER_IMPORT, ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION } from "../../shared/transfer";
 import { AppError } from "../errors";
 import { chatGptConversations, isChatGptExport } from "./chatgpt-import";
+import {
+  badImport,
+  IMPORTED_AUTHOR_ID,
+  type ImportedMessage,
+  type ImportedPersona,
+  type ImportedRoom,
+  type ImportedVersion,
+  remapIds
+} from "./imported-room";
 import { normalizeMessage } from "./persisted-message";
-
-export const IMPORTED_AUTHOR_ID = "imported";
-
-export interface ImportedMessage {
-  id: string;
-  role: "user" | "assistant";
-  parts: Array<{ type: string; [key: string]: unknown }>;
-  metadata: MessageMetadata;
-}
-
-/** A persona of the file, re-created in the new room (which gives it a new id). */
-interface ImportedPersona {
-  /** Its id in the file, which the file's answers name. */
-  id: string;
-  body: CreatePersonaBody;
-}
-
-/** A kept earlier version (or what followed it), under its parent. */
-interface ImportedVersion {
-  parentId: string | null;
-  message: ImportedMessage;
-}
-
-export interface ImportedRoom {
-  settings: RoomSettings;
-  personas: ImportedPersona[];
-  messages: ImportedMessage[];
-  /** Off the transcript; each parent is a transcript message or an earlier entry. */
-  versions: ImportedVersion[];
-}
-
-export const badImport = (message: string) => new AppError("bad_request:import", 422, message);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -286,30 +263,4 @@ function metadata(raw: unknown, role: "user" | "assistant", where: string): Mess
       .filter((key) => key in kept)
       .map((key) => [key, kept[key]])
   ) as MessageMetadata;
-}
-
-/**
- * Fresh ids for every message (a file's ids are not ours to trust, and
- * the framework gives some prefixes meaning); `answers` and `versionOf`
- * links follow.
- */
-export function remapIds(messages: ImportedMessage[]): ImportedMessage[] {
-  if (messages.length > MAX_MESSAGES_PER_ROOM) {
-    throw badImport(`A room holds at most ${MAX_MESSAGES_PER_ROOM} messages; this one has ${messages.length}.`);
-  }
-  const ids = new Map<string, string>();
-  for (const m of messages) {
-    if (ids.has(m.id)) throw badImport(`Message id "${m.id}" appears twice.`);
-    ids.set(m.id, crypto.randomUUID());
-  }
-  return messages.map((m) => {
-    const metadata = { ...m.metadata };
-    for (const key of ["answers", "versionOf"] as const) {
-      if (metadata[key] === undefined) continue;
-      const mapped = ids.get(metadata[key]);
-      if (mapped) metadata[key] = mapped;
-      else delete metadata[key];
-    }
-    return { ...m, id: ids.get(m.id) as string, metadata };
-  });
 }

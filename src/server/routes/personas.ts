@@ -10,10 +10,10 @@ import type { OverseerAgent } from "../agents/overseer-agent";
 import { unwrap } from "../errors";
 import type { AppEnv } from "../http/access";
 import { rejectInvalid } from "../http/validation";
-import { overseerFor } from "./rooms";
+import { overseerFor } from "./overseer";
 
 type PersonaMethods = "listPersonas" | "createPersona" | "updatePersona" | "deletePersona";
-/** The overseer's persona RPC as REST uses it (see OverseerRpc in rooms.ts for why). */
+/** The overseer's persona RPC as REST uses it (see OverseerRpc in overseer.ts for why). */
 type PersonaRpc = {
   [K in PersonaMethods]: (...args: Parameters<OverseerAgent[K]>) => Promise<Awaited<ReturnType<OverseerAgent[K]>>>;
 };

@@ -6,16 +6,14 @@
  *   /api/workspaces/<workspace>/rooms/...   any other workspace
  */
 import { zValidator } from "@hono/zod-validator";
-import { getAgentByName } from "agents";
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
-import { DEFAULT_WORKSPACE, WORKSPACE_PATTERN } from "../../shared/constants";
 import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "../../shared/protocol";
-import type { OverseerAgent } from "../agents/overseer-agent";
 import { MAX_TRACES_PER_ROOM } from "../domain/trace";
 import { AppError, unwrap } from "../errors";
 import { type AppEnv, requireCaller } from "../http/access";
 import { rejectInvalid } from "../http/validation";
+import { overseerFor } from "./overseer";
 import { personaRoutes } from "./personas";
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
@@ -27,43 +25,6 @@ const TracesQuery = z.strictObject({
     .max(MAX_TRACES_PER_ROOM, `limit must be at most ${MAX_TRACES_PER_ROOM}`)
     .default(50)
 });
-
-type RoomsContext = Context<AppEnv>;
-
-type RestMethods =
-  | "listRooms"
-  | "createRoom"
-  | "getRoom"
-  | "updateRoom"
-  | "deleteRoom"
-  | "listMessages"
-  | "messageVersions"
-  | "sendMessage"
-  | "streamMessage"
-  | "listTraces"
-  | "getTrace"
-  | "search"
-  | "describeAgents"
-  | "workspaceStatus"
-  | "workspaceSettings"
-  | "updateWorkspaceSettings";
-
-/**
- * The overseer's RPC surface as REST uses it, derived from the class itself.
- * (workers-types maps stub types recursively, and UIMessage is too deep for
- * that mapping.)
- */
-export type OverseerRpc = {
-  [K in RestMethods]: (...args: Parameters<OverseerAgent[K]>) => Promise<Awaited<ReturnType<OverseerAgent[K]>>>;
-};
-
-export async function overseerFor(c: RoomsContext): Promise<OverseerRpc> {
-  const workspace = c.req.param("workspace") ?? DEFAULT_WORKSPACE;
-  if (!WORKSPACE_PATTERN.test(workspace)) {
-    throw new AppError("bad_request:workspace", 400, "workspace must be 1-64 lowercase letters, digits, _ or -.");
-  }
-  return (await getAgentByName(c.env.OverseerAgent, workspace)) as unknown as OverseerRpc;
-}
 
 export const roomRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {

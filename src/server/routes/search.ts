@@ -13,7 +13,7 @@ import { SearchQuery } from "../../shared/search";
 import { roomNotFound } from "../errors";
 import { type AppEnv, requireCaller } from "../http/access";
 import { rejectInvalid } from "../http/validation";
-import { overseerFor } from "./rooms";
+import { overseerFor } from "./overseer";
 
 export const searchRoutes = new Hono<AppEnv>().get(
   "/",

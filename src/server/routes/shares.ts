@@ -47,7 +47,7 @@ import { AppError, type RpcResult, unwrap } from "../errors";
 import { type AppEnv, clientAddress, requireCaller, sessionSecret } from "../http/access";
 import { forwardToAgents } from "../http/agent-forward";
 import { rejectInvalid } from "../http/validation";
-import { overseerFor } from "./rooms";
+import { overseerFor } from "./overseer";
 
 type ShareRpc = {
   createShare(...args: Parameters<OverseerAgent["createShare"]>): Promise<RpcResult<ShareRow>>;

@@ -12,7 +12,7 @@ import { Hono } from "hono";
 import { UpdateWorkspaceSettingsBody } from "../../shared/budgets";
 import type { AppEnv } from "../http/access";
 import { rejectInvalid } from "../http/validation";
-import { overseerFor } from "./rooms";
+import { overseerFor } from "./overseer";
 
 export const statusRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const overseer = await overseerFor(c);

@@ -18,7 +18,7 @@ import { parseImportFile } from "../domain/room-import";
 import { AppError, type RpcResult, unwrap } from "../errors";
 import { type AppEnv, requireCaller } from "../http/access";
 import { rejectInvalid } from "../http/validation";
-import { overseerFor } from "./rooms";
+import { overseerFor } from "./overseer";
 
 type TransferRpc = {
   exportRoom(id: string, format: "json" | "markdown"): Promise<RpcResult<ReadableStream<Uint8Array>>>;
