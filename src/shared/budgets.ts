@@ -4,6 +4,7 @@
  * default (ROOM_DAILY_TOKEN_BUDGET).
  */
 import { z } from "zod";
+import type { AnswerErrorCode } from "./errors";
 
 /** The largest budget a setting accepts (tokens per UTC day). */
 const MAX_DAILY_TOKEN_BUDGET = 1_000_000_000;
@@ -25,7 +26,7 @@ export interface WorkspaceSettings {
 
 /** A cross-facet failure as a value: what the UI shows and whether trying again may help. */
 export interface StructuredError {
-  code: string;
+  code: AnswerErrorCode;
   message: string;
   retryable: boolean;
 }

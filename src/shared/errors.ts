@@ -4,6 +4,8 @@
  * socket frames (`RoomErrorFrame`). Codes are `<kind>:<subject>` so clients
  * can branch on the kind alone. The server maps its AppError to them in one
  * place (src/server/errors.ts); clients read them with `parseWireError`.
+ * A failed answer's code (metadata, traces) is an `AnswerErrorCode`: these
+ * codes plus the answer-only ones below, declared here once.
  */
 import { z } from "zod";
 
@@ -40,6 +42,50 @@ const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * Codes of a failed answer, trace span or facet run, beyond the request
+ * codes above (which a refused turn also carries, e.g. `budget_exceeded:*`).
+ * They are never an HTTP answer: they travel in message metadata
+ * (`errorCode`), a REST send's result, trace spans and the structured
+ * errors facets return, and clients read them with `AnswerErrorCode`.
+ */
+const ANSWER_ERROR_CODES = [
+  /** The provider stopped sending (our idle timeout or its own). */
+  "upstream:timeout",
+  "upstream:connection_lost",
+  /** The provider's response could not be read. */
+  "upstream:unreadable",
+  /** A persona or task facet could not be reached, or broke. */
+  "upstream:facet",
+  /** A delegated task hit its step, token or time limit. */
+  "task:limit",
+  "task:error",
+  /** A tool call returned a failure, or threw. */
+  "tool:failed",
+  "tool:threw",
+  /** The room was evicted while the turn ran. */
+  "interrupted:eviction",
+  /** The request was aborted (a stop): only on spans, a stopped answer is marked `stopped`. */
+  "aborted"
+] as const;
+
+/** A provider's HTTP failure, by status (e.g. `upstream:http_429`). */
+type UpstreamHttpCode = `upstream:http_${number}`;
+const UPSTREAM_HTTP_CODE = /^upstream:http_[1-5]\d\d$/;
+
+export type AnswerErrorCode = ErrorCode | (typeof ANSWER_ERROR_CODES)[number] | UpstreamHttpCode;
+
+/** Every code a failed answer, span or facet run may carry; nothing else parses. */
+export const AnswerErrorCode: z.ZodType<AnswerErrorCode> = z.union([
+  z.enum(ERROR_CODES),
+  z.enum(ANSWER_ERROR_CODES),
+  z.custom<UpstreamHttpCode>((value) => typeof value === "string" && UPSTREAM_HTTP_CODE.test(value))
+]);
+
+export function isAnswerErrorCode(value: unknown): value is AnswerErrorCode {
+  return AnswerErrorCode.safeParse(value).success;
+}
 
 /** What every failure tells its client: a typed code and a message meant for people. */
 export const WireError = z.object({

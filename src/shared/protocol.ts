@@ -17,7 +17,7 @@ import {
   MAX_TEMPERATURE,
   MIN_TEMPERATURE
 } from "./constants";
-import type { RoomErrorFrame } from "./errors";
+import type { AnswerErrorCode, ErrorCode, RoomErrorFrame } from "./errors";
 import type { IdentityKind, MessageAuthor } from "./identity";
 import type { Persona, PersonaRef } from "./personas";
 import { type ReadMark, ReadMarkSchema } from "./unread";
@@ -195,7 +195,7 @@ export interface MessageMetadata {
   /** The trace of the turn that wrote this answer (GET /api/rooms/:id/traces/:traceId). */
   traceId?: string;
   /** With `error`: its code, e.g. "budget_exceeded:room" or "upstream:http_429". */
-  errorCode?: string;
+  errorCode?: AnswerErrorCode;
 }
 
 /** A stored message as REST returns it: the AI SDK's UIMessage. */
@@ -226,7 +226,7 @@ export interface SendMessageResult {
   status: "completed" | "error" | "aborted" | "skipped";
   error?: string;
   /** With `error`: its code (e.g. "budget_exceeded:room", answered with 429). */
-  errorCode?: string;
+  errorCode?: AnswerErrorCode;
 }
 
 // ── Overseer frames (room list, live) ──
@@ -237,7 +237,7 @@ export type OverseerFrame =
   | { type: "room_deleted"; id: string }
   /** This person's own read marks (never anyone else's): all of them on connect (`replace`), then changes. */
   | { type: "read_marks"; marks: ReadMark[]; replace: boolean }
-  | { type: "error"; code: string; message: string };
+  | { type: "error"; code: ErrorCode; message: string };
 
 const RoomSummarySchema = z.object({
   id: z.string(),

@@ -2,6 +2,7 @@
  * Wire types of traces and introspection, shared by the Worker and the
  * browser (the waterfall and the room's info panel).
  */
+import type { AnswerErrorCode } from "./errors";
 
 export type SpanKind = "request" | "queue" | "turn" | "model" | "tool" | "agent";
 
@@ -23,7 +24,7 @@ export interface TraceSpan {
   outputTokens: number | null;
   /** Model spans: when the first token arrived (time to first token = this - startedAt). */
   firstTokenAt: number | null;
-  errorCode: string | null;
+  errorCode: AnswerErrorCode | null;
   /** Which facet recorded it: "room", or a persona or task id once those exist. */
   agent: string;
 }

@@ -8,6 +8,7 @@ import {
   readStructuredError,
   shouldRetry
 } from "../../src/server/domain/facet-errors";
+import type { StructuredError } from "../../src/shared/budgets";
 
 const apiError = (statusCode: number) =>
   new APICallError({
@@ -57,16 +58,18 @@ describe("a structured error read across a boundary", () => {
       message: "Busy.",
       retryable: true
     });
-    expect(readStructuredError({ code: "upstream:x", message: "m", retryable: "yes" })?.retryable).toBe(false);
+    expect(readStructuredError({ code: "upstream:model", message: "m", retryable: "yes" })?.retryable).toBe(false);
     expect(readStructuredError({ code: "<script>", message: "m" })).toBeNull();
+    // Only codes of the one error model (src/shared/errors.ts) cross the boundary.
+    expect(readStructuredError({ code: "upstream:x", message: "m" })).toBeNull();
     expect(readStructuredError({ code: "upstream:x", message: "" })).toBeNull();
     expect(readStructuredError("upstream:x")).toBeNull();
-    expect(readStructuredError({ code: "upstream:x", message: "m".repeat(5_000) })?.message).toHaveLength(1_000);
+    expect(readStructuredError({ code: "upstream:model", message: "m".repeat(5_000) })?.message).toHaveLength(1_000);
   });
 });
 
 describe("the room's one retry", () => {
-  const retryable = { code: "upstream:http_503", message: "Busy.", retryable: true };
+  const retryable: StructuredError = { code: "upstream:http_503", message: "Busy.", retryable: true };
   it("happens once, for a retryable failure, when nothing was produced", () => {
     expect(shouldRetry(retryable, 1, false)).toBe(true);
     expect(shouldRetry(retryable, 2, false)).toBe(false);

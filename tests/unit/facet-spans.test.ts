@@ -52,6 +52,9 @@ describe("facet span reports", () => {
     });
     expect(taken).toMatchObject({ errorCode: null, inputTokens: null, outputTokens: null, status: "ok" });
     expect(taken?.name).toHaveLength(120);
+    // Well-shaped is not enough: only codes the shared error model declares are kept.
+    expect(acceptFacetSpan({ ...good, errorCode: "upstream:teapot" })?.errorCode).toBeNull();
+    expect(acceptFacetSpan({ ...good, errorCode: "tool:threw" })?.errorCode).toBe("tool:threw");
   });
 });
 

@@ -23,6 +23,7 @@
  */
 import { type ModelMessage, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import type { StructuredError } from "../../shared/budgets";
+import type { AnswerErrorCode } from "../../shared/errors";
 import type { MessageAuthor } from "../../shared/identity";
 import type { Persona, PersonaRef } from "../../shared/personas";
 import type { MessageMetadata, RoomSettings, TokenUsage } from "../../shared/protocol";
@@ -257,7 +258,7 @@ async function runPersonaAnswer(
   const usage = (current.metadata as MessageMetadata | undefined)?.usage;
   if (usage) finalMeta.usage = usage;
   const ended = ending as { status: "aborted" | "error"; error?: string } | null;
-  const outcome: { status: PersonaAnswer["status"]; error?: string; code?: string } = ended
+  const outcome: { status: PersonaAnswer["status"]; error?: string; code?: AnswerErrorCode } = ended
     ? { ...ended, ...(ended.status === "error" ? { code: "upstream:timeout" } : {}) }
     : failure
       ? { status: "error", error: failure.message, code: failure.code }

@@ -10,6 +10,7 @@
  * those: a provider still overloaded, or a facet that could not be reached.
  */
 import type { StructuredError } from "../../shared/budgets";
+import { isAnswerErrorCode } from "../../shared/errors";
 import { describeModelError, modelErrorCode } from "./model-errors";
 
 /** The pause before the room's one retry of a facet. */
@@ -38,13 +39,11 @@ export function facetUnreachable(who: string): StructuredError {
   return { code: "upstream:facet", message: `${who} could not be reached. Retry in a moment.`, retryable: true };
 }
 
-const CODE = /^[a-z_]{1,32}(:[a-z0-9_]{1,32})?$/;
-
 /** A structured error from across an RPC or stream boundary, or null when it is not one. */
 export function readStructuredError(value: unknown): StructuredError | null {
   if (typeof value !== "object" || value === null) return null;
   const { code, message, retryable } = value as Record<string, unknown>;
-  if (typeof code !== "string" || !CODE.test(code)) return null;
+  if (!isAnswerErrorCode(code)) return null;
   if (typeof message !== "string" || message.length === 0) return null;
   return { code, message: message.slice(0, 1_000), retryable: retryable === true };
 }

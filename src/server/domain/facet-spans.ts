@@ -11,7 +11,9 @@
  * go to diagnostics channels and Workers tracing, which a room cannot read
  * back; a trace per room needs the spans where the room is.
  */
+
 import type { LanguageModel } from "ai";
+import { type AnswerErrorCode, isAnswerErrorCode } from "../../shared/errors";
 import { type ModelSpanEnd, tracedModel } from "./model-span";
 import { formatTraceparent, newSpanId, parseTraceparent, type TraceContext } from "./trace";
 
@@ -27,7 +29,7 @@ export interface FacetSpanReport {
   /** When it started (phase start) or ended (phase end), ms since epoch. */
   at: number;
   status?: "ok" | "error";
-  errorCode?: string | null;
+  errorCode?: AnswerErrorCode | null;
   inputTokens?: number | null;
   outputTokens?: number | null;
   firstTokenAt?: number | null;
@@ -35,7 +37,6 @@ export interface FacetSpanReport {
 
 const HEX32 = /^[0-9a-f]{32}$/;
 const HEX16 = /^[0-9a-f]{16}$/;
-const CODE = /^[a-z_]+(:[a-z0-9_]+)?$/;
 
 const count = (value: unknown) =>
   typeof value === "number" && Number.isInteger(value) && value >= 0 && value < 1e12 ? value : null;
@@ -63,7 +64,7 @@ export function acceptFacetSpan(value: unknown): FacetSpanReport | null {
     model: typeof r.model === "string" ? r.model.slice(0, 120) : null,
     at,
     status: r.status === "error" ? "error" : "ok",
-    errorCode: typeof r.errorCode === "string" && CODE.test(r.errorCode) ? r.errorCode.slice(0, 64) : null,
+    errorCode: isAnswerErrorCode(r.errorCode) ? r.errorCode : null,
     inputTokens: count(r.inputTokens),
     outputTokens: count(r.outputTokens),
     firstTokenAt: time(r.firstTokenAt)

@@ -4,6 +4,7 @@
  * the type has no place for message text, prompts or tool arguments, and no
  * caller should widen it to one.
  */
+import type { AnswerErrorCode } from "../../shared/errors";
 export interface LogFields {
   event: string;
   traceId?: string;
@@ -18,7 +19,7 @@ export interface LogFields {
   durationMs?: number;
   inputTokens?: number | null;
   outputTokens?: number | null;
-  errorCode?: string | null;
+  errorCode?: AnswerErrorCode | null;
   count?: number;
 }
 

@@ -3,6 +3,7 @@
  * shown in the room and stored with the answer, so it must never contain
  * the API key or the provider's raw response body.
  */
+import type { AnswerErrorCode } from "../../shared/errors";
 
 interface ErrorLike {
   name?: unknown;
@@ -75,7 +76,7 @@ export function describeModelError(error: unknown, config?: { apiKey: string | n
 }
 
 /** A short, low-cardinality code for a provider failure (spans and logs carry it, never the text). */
-export function modelErrorCode(error: unknown): string {
+export function modelErrorCode(error: unknown): AnswerErrorCode {
   const { error: e } = innermost(error);
   const status = typeof e.statusCode === "number" ? e.statusCode : null;
   const code = typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "";
@@ -83,7 +84,7 @@ export function modelErrorCode(error: unknown): string {
   if (name === "AbortError") return "aborted";
   if (code === "rooms_connection_lost") return "upstream:connection_lost";
   if (code === "rooms_idle_timeout" || name === "TimeoutError") return "upstream:timeout";
-  if (status !== null) return `upstream:http_${status}`;
+  if (status !== null && status >= 100 && status <= 599) return `upstream:http_${status}`;
   if (name === "AI_JSONParseError" || name === "AI_TypeValidationError") return "upstream:unreadable";
   return "upstream:model";
 }

@@ -6,13 +6,15 @@
  * room's turns and its persona and task facets trace their model calls the
  * same way.
  */
+
 import type { LanguageModelV4Middleware, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { type LanguageModel, wrapLanguageModel } from "ai";
+import type { AnswerErrorCode } from "../../shared/errors";
 import { modelErrorCode } from "./model-errors";
 
 export interface ModelSpanEnd {
   status: "ok" | "error";
-  errorCode: string | null;
+  errorCode: AnswerErrorCode | null;
   inputTokens: number | null;
   outputTokens: number | null;
   firstTokenAt: number | null;
@@ -49,7 +51,7 @@ export function tracedModel(model: LanguageModel, modelId: string, sink: ModelSp
       }
       let firstTokenAt: number | null = null;
       let usage: { input: number | null; output: number | null } = { input: null, output: null };
-      let errorCode: string | null = null;
+      let errorCode: AnswerErrorCode | null = null;
       const watch = new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
         transform: (part, controller) => {
           if (

@@ -17,12 +17,9 @@
  */
 import type { UIMessage } from "ai";
 import { MAX_AUTHOR_LENGTH, MAX_MESSAGE_LENGTH, MAX_MODEL_NAME_LENGTH } from "../../shared/constants";
+import { isAnswerErrorCode } from "../../shared/errors";
 import { MessageAuthor } from "../../shared/identity";
 import type { MessageMetadata, TokenUsage } from "../../shared/protocol";
-
-/** A W3C trace id (domain/trace.ts) and a `<kind>:<subject>` error code. */
-const TRACE_ID = /^[0-9a-f]{32}$/;
-const ERROR_CODE = /^[a-z_]{1,32}(:[a-z0-9_]{1,32})?$/;
 
 export const PERSIST_LIMITS = {
   maxIdLength: 128,
@@ -142,14 +139,10 @@ function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number
     if (stoppedBy) metadata.stoppedBy = stoppedBy;
     const error = boundedString(source.error, PERSIST_LIMITS.maxErrorLength);
     if (error) metadata.error = error;
-    const errorCode = boundedString(source.errorCode, 64);
-    if (errorCode && error) metadata.errorCode = errorCode;
+    // Only codes of the one error model (src/shared/errors.ts), which clients parse.
+    if (isAnswerErrorCode(source.errorCode)) metadata.errorCode = source.errorCode;
     const traceId = boundedString(source.traceId, 64);
     if (traceId) metadata.traceId = traceId;
-    if (typeof source.errorCode === "string" && ERROR_CODE.test(source.errorCode))
-      metadata.errorCode = source.errorCode;
-    if (typeof source.traceId === "string" && TRACE_ID.test(source.traceId)) metadata.traceId = source.traceId;
-    if (source.panel === "answer" || source.panel === "synthesis") metadata.panel = source.panel;
     if (isRecord(source.task)) {
       const id = boundedString(source.task.id, PERSIST_LIMITS.maxIdLength);
       const asked = boundedString(source.task.asked, PERSIST_LIMITS.maxErrorLength);

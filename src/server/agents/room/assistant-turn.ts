@@ -17,6 +17,7 @@ import {
   type ToolSet,
   type UIMessage
 } from "ai";
+import type { AnswerErrorCode } from "../../../shared/errors";
 import type { MessageMetadata, RoomSettings } from "../../../shared/protocol";
 import { coalesceDeltas } from "../../domain/coalesce-deltas";
 import { selectContextWindow } from "../../domain/context-budget";
@@ -49,7 +50,7 @@ export interface AssistantTurn {
   onFinish: GenerateTextOnFinishCallback<ToolSet>;
   abortSignal: AbortSignal | undefined;
   /** The turn failed with this code; the room records it when the turn ends (room/turn-end.ts). */
-  failed: (code: string) => void;
+  failed: (code: AnswerErrorCode) => void;
 }
 
 export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {

@@ -7,11 +7,13 @@
  * bridges the abort signal (Stop ends a waiting task), bounds background
  * runs by `maxBudgetMs` and calls back by method name after eviction.
  */
+
 import type { AIChatAgent } from "@cloudflare/ai-chat";
 import type { AgentToolLifecycleResult, AgentToolRunInfo } from "agents";
 import { type Tool, tool, type UIMessage } from "ai";
 import { z } from "zod";
 import type { StructuredError } from "../../../shared/budgets";
+import type { AnswerErrorCode } from "../../../shared/errors";
 import type { MessageMetadata, RoomState, TokenUsage } from "../../../shared/protocol";
 import {
   limitMessage,
@@ -54,7 +56,7 @@ interface TaskOutcome {
   limit?: string;
   error?: string;
   /** With `error`: its code (domain/facet-errors.ts). */
-  errorCode?: string;
+  errorCode?: AnswerErrorCode;
   taskId?: string;
   background?: boolean;
 }
@@ -162,7 +164,7 @@ export class RoomDelegation {
     this.#running.add(runId);
     let failure: StructuredError | null = null;
     let spanStatus: "ok" | "error" | "stopped" = "error";
-    let errorCode: string | null = null;
+    let errorCode: AnswerErrorCode | null = null;
     try {
       const run = await this.room.runAgentTool(TaskAgent, {
         runId,

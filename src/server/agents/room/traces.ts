@@ -3,6 +3,7 @@
  * MAX_TRACES_PER_ROOM (oldest traces dropped whole) and MAX_SPANS_PER_TRACE.
  * A span is written twice (start, end); nothing is written per token.
  */
+import { type AnswerErrorCode, isAnswerErrorCode } from "../../../shared/errors";
 import type { TraceDetail, TraceSummary } from "../../../shared/traces";
 import { log } from "../../domain/log";
 import {
@@ -59,8 +60,11 @@ export interface SpanEnd {
   inputTokens?: number | null;
   outputTokens?: number | null;
   firstTokenAt?: number | null;
-  errorCode?: string | null;
+  errorCode?: AnswerErrorCode | null;
 }
+
+/** A stored span's error code; only declared codes are ever written, so anything else reads as none. */
+const storedCode = (code: string | null): AnswerErrorCode | null => (isAnswerErrorCode(code) ? code : null);
 
 function toSpan(row: SpanRow): TraceSpan {
   return {
@@ -76,7 +80,7 @@ function toSpan(row: SpanRow): TraceSpan {
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
     firstTokenAt: row.first_token_at,
-    errorCode: row.error_code,
+    errorCode: storedCode(row.error_code),
     agent: row.agent
   };
 }
@@ -175,7 +179,12 @@ export class RoomTraceStore {
    * Ends every span of a trace still open (the turn ended: stop, error, or
    * a child that never reported), and the trace itself.
    */
-  closeTrace(traceId: string, status: Exclude<SpanStatus, "running">, at: number, errorCode: string | null = null) {
+  closeTrace(
+    traceId: string,
+    status: Exclude<SpanStatus, "running">,
+    at: number,
+    errorCode: AnswerErrorCode | null = null
+  ) {
     const rows = this.sql
       .exec<SpanRow>(
         `UPDATE rooms_spans SET ended_at = MAX(?, started_at), status = ?, error_code = COALESCE(error_code, ?)
@@ -267,7 +276,7 @@ export class RoomTraceStore {
       durationMs: (row.ended_at ?? row.started_at) - row.started_at,
       inputTokens: row.input_tokens,
       outputTokens: row.output_tokens,
-      errorCode: row.error_code
+      errorCode: storedCode(row.error_code)
     });
   }
 }

@@ -9,18 +9,19 @@
 import type { ChatResponseResult } from "@cloudflare/ai-chat";
 import { createUIMessageStream, createUIMessageStreamResponse, type UIMessage } from "ai";
 import type { StructuredError } from "../../../shared/budgets";
+import type { AnswerErrorCode } from "../../../shared/errors";
 import type { MessageAuthor } from "../../../shared/identity";
 import type { MessageMetadata } from "../../../shared/protocol";
 
 /** The error code of a failed turn, by trace id, until its response hook runs. */
 export class TurnErrorCodes {
-  #codes = new Map<string, string>();
+  #codes = new Map<string, AnswerErrorCode>();
 
-  set(traceId: string, code: string) {
+  set(traceId: string, code: AnswerErrorCode) {
     this.#codes.set(traceId, code);
   }
 
-  get(traceId: string | undefined): string | undefined {
+  get(traceId: string | undefined): AnswerErrorCode | undefined {
     return traceId ? this.#codes.get(traceId) : undefined;
   }
 
@@ -65,7 +66,7 @@ export function refusedTurn(
 export function markEndedEarly(
   messages: readonly UIMessage[],
   result: ChatResponseResult,
-  why: { errorCode?: string; stoppedBy?: MessageAuthor; traceId?: string },
+  why: { errorCode?: AnswerErrorCode; stoppedBy?: MessageAuthor; traceId?: string },
   now = Date.now()
 ): UIMessage[] | null {
   const { errorCode, stoppedBy, traceId } = why;

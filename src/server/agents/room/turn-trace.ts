@@ -9,7 +9,9 @@
  * Workers spans for Workers Observability when deployed; it cannot be read
  * back per room, so this store is what the app shows.
  */
+
 import type { LanguageModel, ToolSet } from "ai";
+import type { AnswerErrorCode } from "../../../shared/errors";
 import type { AgentStatus } from "../../../shared/introspection";
 import type { TokenUsage } from "../../../shared/protocol";
 import type { FacetSpanReport } from "../../domain/facet-spans";
@@ -36,7 +38,7 @@ export interface AgentRun {
   /** Hand this to the child, so its own work joins the trace. */
   traceparent: string | null;
   traceId: string | null;
-  end(status: "ok" | "error" | "stopped", errorCode?: string | null): void;
+  end(status: "ok" | "error" | "stopped", errorCode?: AnswerErrorCode | null): void;
 }
 
 /** What the room knows about a send when it arrives, before its turn runs. */
@@ -184,7 +186,7 @@ export class TurnTrace {
   /** Ends the turn and everything under it still open, with the turn's outcome. */
   finish(
     outcome: "completed" | "error" | "aborted",
-    opts: { usage?: TokenUsage; model?: string; errorCode?: string | null; messageId?: string } = {}
+    opts: { usage?: TokenUsage; model?: string; errorCode?: AnswerErrorCode | null; messageId?: string } = {}
   ) {
     if (this.#ended) return;
     this.#ended = true;
@@ -216,7 +218,7 @@ export class TurnTrace {
     return {
       spanId,
       traceparent: formatTraceparent(this.childContext(spanId)),
-      end: (status: "ok" | "error" | "stopped", errorCode: string | null) => {
+      end: (status: "ok" | "error" | "stopped", errorCode: AnswerErrorCode | null) => {
         this.#open.delete(spanId);
         this.store.end(this.traceId, spanId, { endedAt: Date.now(), status, errorCode });
       }
@@ -256,7 +258,7 @@ export class TurnTrace {
     spanId: string,
     end: {
       status: "ok" | "error";
-      errorCode?: string | null;
+      errorCode?: AnswerErrorCode | null;
       inputTokens?: number | null;
       outputTokens?: number | null;
       firstTokenAt?: number | null;
@@ -344,7 +346,13 @@ export class RoomTracer {
   end(
     requestId: string,
     outcome: "completed" | "error" | "aborted",
-    opts: { traceId?: string; usage?: TokenUsage; model?: string; errorCode?: string | null; messageId?: string }
+    opts: {
+      traceId?: string;
+      usage?: TokenUsage;
+      model?: string;
+      errorCode?: AnswerErrorCode | null;
+      messageId?: string;
+    }
   ) {
     const trace = this.#turns.get(requestId);
     this.#turns.delete(requestId);
