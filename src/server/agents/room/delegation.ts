@@ -9,7 +9,7 @@
  */
 
 import type { AIChatAgent } from "@cloudflare/ai-chat";
-import type { AgentToolLifecycleResult, AgentToolRunInfo } from "agents";
+import type { AgentToolLifecycleResult, AgentToolRunInfo, DynamicAgentStub } from "agents";
 import { type Tool, tool, type UIMessage } from "ai";
 import { z } from "zod";
 import type { StructuredError } from "../../../shared/budgets";
@@ -268,31 +268,25 @@ export class RoomDelegation {
 
   /** The task's provider-reported usage counts against the room's (and so the workspace's) daily budget. */
   async #charge(runId: string) {
-    if (!this.hooks.charge) return;
-    try {
-      const task = await this.room.dynamicAgents.get(TaskAgent, runId);
-      this.hooks.charge(await task.usage());
-    } catch (error) {
-      console.warn("[RoomDelegation] could not read the task's usage:", error);
-    }
+    const charge = this.hooks.charge;
+    if (!charge) return;
+    await this.#askTask(runId, "usage", async (task) => charge(await task.usage()));
   }
 
-  async #failureOf(runId: string): Promise<StructuredError | null> {
-    try {
-      const task = await this.room.dynamicAgents.get(TaskAgent, runId);
-      return await task.failure();
-    } catch (error) {
-      console.warn("[RoomDelegation] could not read the task's failure:", error);
-      return null;
-    }
+  #failureOf(runId: string): Promise<StructuredError | null> {
+    return this.#askTask(runId, "failure", (task) => task.failure());
   }
 
-  async #limitOf(runId: string): Promise<string | null> {
+  #limitOf(runId: string): Promise<string | null> {
+    return this.#askTask(runId, "limit", (task) => task.limitHit());
+  }
+
+  /** Best effort: what the task's facet says, or null (logged) when it cannot be asked. */
+  async #askTask<T>(runId: string, what: string, ask: (task: DynamicAgentStub<TaskAgent>) => Promise<T>) {
     try {
-      const task = await this.room.dynamicAgents.get(TaskAgent, runId);
-      return await task.limitHit();
+      return await ask(await this.room.dynamicAgents.get(TaskAgent, runId));
     } catch (error) {
-      console.warn("[RoomDelegation] could not read the task's limit:", error);
+      console.warn(`[RoomDelegation] could not read the task's ${what}:`, error);
       return null;
     }
   }
