@@ -42,26 +42,19 @@ type TraceRow = {
   message_id: string | null;
 };
 
-export interface SpanStart {
-  traceId: string;
-  spanId: string;
-  parentSpanId: string | null;
-  name: string;
-  kind: SpanKind;
-  startedAt: number;
+/** What a span's start writes: the wire span's identity fields (src/shared/traces.ts). */
+export type SpanStart = Pick<TraceSpan, "traceId" | "spanId" | "parentSpanId" | "name" | "kind" | "startedAt"> & {
   model?: string | null;
   agent?: string;
-}
+};
 
-export interface SpanEnd {
+/** What a span's end writes. */
+export type SpanEnd = Partial<
+  Pick<TraceSpan, "model" | "inputTokens" | "outputTokens" | "firstTokenAt" | "errorCode">
+> & {
   endedAt: number;
   status: Exclude<SpanStatus, "running">;
-  model?: string | null;
-  inputTokens?: number | null;
-  outputTokens?: number | null;
-  firstTokenAt?: number | null;
-  errorCode?: AnswerErrorCode | null;
-}
+};
 
 /** A stored span's error code; only declared codes are ever written, so anything else reads as none. */
 const storedCode = (code: string | null): AnswerErrorCode | null => (isAnswerErrorCode(code) ? code : null);
