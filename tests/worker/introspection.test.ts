@@ -1,24 +1,14 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import type { AgentTree, WorkspaceStatus } from "../../src/shared/introspection";
+import { waitFor } from "../support/wait";
 import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
 
 async function status(ws: string): Promise<WorkspaceStatus> {
   const response = await api(`/api/workspaces/${ws}/status`);
   expect(response.status).toBe(200);
   return response.json();
-}
-
-async function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  return vi.waitFor(
-    async () => {
-      const value = await probe();
-      if (!accept(value)) throw new Error(`not met within ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 1500)}`);
-      return value;
-    },
-    { timeout: timeoutMs, interval: 100 }
-  );
 }
 
 /** Counts every time the overseer reaches for a room facet (all facet access goes through ctx.facets.get). */
@@ -51,7 +41,7 @@ describe("workspace status", () => {
       (await api(`/api/workspaces/${ws}/rooms/${busy.id}/messages`, { method: "POST", json: { text: "hi" } })).status
     ).toBe(200);
     const socket = await connect(roomPath(ws, busy.id));
-    const reported = await until(
+    const reported = await waitFor(
       () => status(ws),
       (s) => s.tokensToday > 0 && s.sockets.rooms === 1 && s.storage[0]?.id === busy.id
     );
@@ -68,7 +58,7 @@ describe("workspace status", () => {
     expect((await api(`/api/workspaces/${ws}/rooms/${quiet.id}`)).status).toBe(200);
     expect(await facetGets()).toBeGreaterThan(before);
     socket.ws.close();
-    await until(
+    await waitFor(
       () => status(ws),
       (s) => s.sockets.rooms === 0
     );
@@ -89,7 +79,7 @@ describe("a room's agent tree", () => {
     const { id, frame } = chatRequest("tell me something long");
     socket.send(frame);
     await socket.next(isDone(id), 20_000);
-    const tree = await until(
+    const tree = await waitFor(
       async () => (await (await api(`/api/workspaces/${ws}/rooms/${room.id}/agents`)).json()) as AgentTree,
       (t) => t.room.status === "idle"
     );
@@ -143,7 +133,7 @@ describe("daily token budgets", () => {
     expect(
       (await api(`/api/workspaces/${ws}/rooms/${a.id}/messages`, { method: "POST", json: { text: "one" } })).status
     ).toBe(200);
-    await until(
+    await waitFor(
       () => status(ws),
       (s) => s.tokensToday > 0
     );
@@ -151,7 +141,7 @@ describe("daily token budgets", () => {
     const { id, frame } = chatRequest("two");
     socket.send(frame);
     await socket.next(isDone(id), 20_000);
-    const page = await until(
+    const page = await waitFor(
       async () => (await (await api(`/api/workspaces/${ws}/rooms/${b.id}/messages`)).json()) as any,
       (p) => p.messages.length === 2
     );

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { ChatRoom } from "../../src/server/index";
+import type { MessagePage } from "../../src/shared/protocol";
 import { chunksOf } from "../support/chat-protocol";
 import {
   api,
@@ -113,12 +114,12 @@ describe("a room's sockets", () => {
     expect(seen.join("")).toContain("Offline model");
     expect(seen.join("")).toContain("fanout");
 
-    const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<any>();
-    expect(page.messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
+    const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<MessagePage>();
+    expect(page.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     // The author is who opened the socket, not what the frame claimed.
-    expect(page.messages[0].metadata.author).toEqual({ id: ada.user.id, name: "Ada" });
+    expect(page.messages[0].metadata?.author).toEqual({ id: ada.user.id, name: "Ada" });
     expect(page.messages[1].metadata).toMatchObject({ model: "rooms-offline", offline: true });
-    expect(page.messages[1].metadata.usage.outputTokens).toBeGreaterThan(0);
+    expect(page.messages[1].metadata?.usage?.outputTokens).toBeGreaterThan(0);
     sender.ws.close();
     watcher.ws.close();
   });
@@ -172,16 +173,12 @@ describe("a room's sockets", () => {
     const streamed = deltas(socket.frames, id).join("");
     await expect
       .poll(async () => {
-        const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<any>();
+        const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<MessagePage>();
         return page.messages.at(-1)?.metadata?.stopped;
       })
       .toBe(true);
-    const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<any>();
-    const answer = page.messages.at(-1);
-    const text = answer.parts
-      .filter((p: any) => p.type === "text")
-      .map((p: any) => p.text)
-      .join("");
+    const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`)).json<MessagePage>();
+    const text = messageText(page.messages.at(-1));
     expect(text.length).toBeGreaterThan(0);
     // Far less than the full offline reply (~60 words) was produced.
     expect(streamed.length).toBeLessThan(300);
@@ -212,10 +209,10 @@ describe("message history", () => {
     const sizes: number[] = [];
     do {
       const query: string = cursor ? `?limit=100&before=${cursor}` : "?limit=100";
-      const page: any = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages${query}`)).json();
+      const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages${query}`)).json<MessagePage>();
       sizes.push(page.messages.length);
       // Oldest first within a page.
-      const ids = page.messages.map((m: any) => m.id);
+      const ids = page.messages.map((m) => m.id);
       expect(ids).toEqual([...ids].sort());
       seen.unshift(...ids);
       cursor = page.nextCursor;
@@ -228,7 +225,7 @@ describe("message history", () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
     await seed(ws, room.id, 3);
-    const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages?before=nope`)).json<any>();
+    const page = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/messages?before=nope`)).json<MessagePage>();
     expect(page).toEqual({ messages: [], nextCursor: null });
   });
 

@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChatRoom, type OverseerAgent } from "../../src/server/index";
 import type { ErrorBody } from "../../src/shared/errors";
-import type { MessagePage } from "../../src/shared/protocol";
+import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
 import type { ImportResult } from "../../src/shared/transfer";
 import chatgpt from "../fixtures/chatgpt-conversations.json";
 import { api, createRoom, type RoomList, uniqueName } from "./helpers";
@@ -218,7 +218,7 @@ describe("fork", () => {
     for (const cut of [0, 2, 5]) {
       const response = await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: { messageId: all[cut].id } });
       expect(response.status).toBe(201);
-      const fork = await response.json<any>();
+      const fork = await response.json<RoomDetail>();
       expect(fork.settings).toEqual({
         name: "Origin (fork)",
         systemPrompt: "Pirate voice.",
@@ -315,7 +315,7 @@ describe("export and fork of a room longer than the framework's 10,000-step path
     for (const cut of [2_345, 3_000]) {
       const response = await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: { messageId: ids[cut] } });
       expect(response.status).toBe(201);
-      const fork = await response.json<any>();
+      const fork = await response.json<RoomDetail>();
       expect(messageLines(await exportText(ws, fork.id))).toEqual(source.slice(0, cut + 1));
       await expect.poll(async () => (await list(ws)).find((r) => r.id === fork.id)?.messageCount).toBe(cut + 1);
     }
@@ -339,7 +339,7 @@ describe("export and fork of a room longer than the framework's 10,000-step path
     const cut = ids.length - 2;
     const response = await api(`${base(ws)}/${room.id}/fork`, { method: "POST", json: { messageId: ids[cut] } });
     expect(response.status).toBe(201);
-    const fork = await response.json<any>();
+    const fork = await response.json<RoomDetail>();
     const forked = JSON.parse(await exportText(ws, fork.id));
     expect(forked.messages.map((m: any) => m.id)).toEqual(ids.slice(0, cut + 1));
     await expect.poll(async () => (await list(ws)).find((r) => r.id === fork.id)?.messageCount).toBe(cut + 1);
