@@ -12,6 +12,14 @@
  * **Metadata is pushed, never pulled.** Rooms report their message count
  * and preview after each change (`recordRoomActivity`); listing rooms never
  * wakes a single facet.
+ *
+ * The class is the thin centre: the gate, the sockets and the RPC surface
+ * the REST routes call, each RPC a few lines that check the registry and
+ * call a room or a job module in overseer/: the rooms table (registry.ts),
+ * rate limits and the room cap (admission.ts), export, import and fork
+ * (transfer.ts), search across rooms (search.ts), share links (shares.ts),
+ * read marks, live status and workspace settings. RPC failures come back as
+ * values (RpcResult, src/server/errors.ts), never as throws.
  */
 import {
   Agent,
@@ -48,8 +56,7 @@ import { budgetDefaults } from "../domain/budgets";
 import { CALLER_HEADER, type Caller, callerFromRequest, decodeCaller, rememberCaller } from "../domain/caller";
 import type { ImportedRoom } from "../domain/imported-room";
 import { generateRoomId, type RoomActivity, type RoomRow, toRoomDetail, toRoomSummary } from "../domain/rooms";
-import { fanOut, rankHits, SEARCH_CONCURRENCY, searchDeadlineMs } from "../domain/search";
-import { planRoomSearch, type SearchableRoom } from "../domain/search-plan";
+import { searchDeadlineMs } from "../domain/search";
 import { MAX_TRACES_PER_ROOM } from "../domain/trace";
 import type { PendingRead } from "../domain/unread";
 import type { Env } from "../env";
@@ -60,6 +67,7 @@ import { deliverBroadcast } from "./overseer/frame-batches";
 import { LiveStatusTable } from "./overseer/live-status";
 import { ReadMarksTable, readerTag } from "./overseer/read-marks";
 import { RoomRegistry } from "./overseer/registry";
+import { searchRooms } from "./overseer/search";
 import { WorkspaceSettingsTable } from "./overseer/settings";
 import { ShareLinks, type ShareRow, ShareTable } from "./overseer/shares";
 import { rememberSocketTargets } from "./overseer/socket-targets";
@@ -292,35 +300,13 @@ export class OverseerAgent extends Agent<Env> {
     return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.messageVersions(messageId))));
   }
 
-  /**
-   * Search across rooms: every room searches its own index, a bounded
-   * number at a time, most recently active first, empty rooms not woken
-   * (domain/search-plan.ts); rooms that have not answered by the deadline
-   * are reported as missing rather than waited for.
-   */
-  async search(query: SearchQuery): Promise<SearchResponse> {
-    const rows = query.room
-      ? this.sql<SearchableRoom>`SELECT id, name, last_active_at, message_count FROM rooms WHERE id = ${query.room}`
-      : this.sql<SearchableRoom>`SELECT id, name, last_active_at, message_count FROM rooms`;
-    const plan = planRoomSearch(rows, query.rooms);
-    const names = new Map(rows.map((row) => [row.id, row.name]));
-    const outcome = await fanOut(
-      plan.ask.map((row) => row.id),
-      async (id) => (await this.dynamicAgents.get(ChatRoom, id)).searchMessages(query.q, query.limit),
-      { concurrency: SEARCH_CONCURRENCY, deadlineMs: searchDeadlineMs(this.env) }
-    );
-    for (const { key, error } of outcome.failed) console.warn(`[OverseerAgent] search failed in room ${key}:`, error);
-    const hits = outcome.results.flatMap(({ key, value }) =>
-      value.map((hit) => ({ ...hit, roomId: key, roomName: names.get(key) ?? key }))
-    );
-    const missing = [...outcome.missed, ...outcome.failed.map((f) => f.key)];
-    return {
-      results: rankHits(hits, query.limit),
-      partial: missing.length > 0,
-      roomsSearched: plan.ask.length + plan.empty.length,
-      missingCount: missing.length,
-      missingRooms: missing.map((id) => ({ roomId: id, roomName: names.get(id) ?? id }))
-    };
+  /** Search across rooms: each room searches its own index; late rooms are reported, not waited for (overseer/search.ts). */
+  search(query: SearchQuery): Promise<SearchResponse> {
+    return searchRooms(query, {
+      rooms: (only) => this.#registry.searchable(only),
+      searchRoom: async (id, q, limit) => (await this.dynamicAgents.get(ChatRoom, id)).searchMessages(q, limit),
+      deadlineMs: searchDeadlineMs(this.env)
+    });
   }
 
   sendMessage(

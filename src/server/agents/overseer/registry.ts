@@ -7,7 +7,11 @@
  */
 
 import { applyActivity, type RoomActivity, type RoomRow } from "../../domain/rooms";
+import type { SearchableRoom } from "../../domain/search-plan";
 import { roomNotFound } from "../../errors";
+
+/** SearchableRoom as a row type (SQL cursors take object types, not interfaces). */
+type SearchRow = { id: string; name: string; last_active_at: number; message_count: number };
 
 export class RoomRegistry {
   constructor(private readonly sql: SqlStorage) {
@@ -45,6 +49,14 @@ export class RoomRegistry {
       .exec<{ id: string }>("SELECT id FROM rooms ORDER BY created_at, id")
       .toArray()
       .map((r) => r.id);
+  }
+
+  /** What a search across rooms plans with (domain/search-plan.ts): one room, or every room. */
+  searchable(only?: string): SearchableRoom[] {
+    const columns = "SELECT id, name, last_active_at, message_count FROM rooms";
+    return (
+      only === undefined ? this.sql.exec<SearchRow>(columns) : this.sql.exec<SearchRow>(`${columns} WHERE id = ?`, only)
+    ).toArray();
   }
 
   count(): number {
