@@ -17,7 +17,7 @@ import {
   MAX_TEMPERATURE,
   MIN_TEMPERATURE
 } from "./constants";
-import type { AnswerErrorCode, ErrorCode, RoomErrorFrame } from "./errors";
+import { type AnswerErrorCode, type ErrorCode, type RoomErrorFrame, WireError } from "./errors";
 import type { IdentityKind, MessageAuthor } from "./identity";
 import type { Persona, PersonaRef } from "./personas";
 import { type ReadMark, ReadMarkSchema } from "./unread";
@@ -253,7 +253,8 @@ export const OverseerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("room_upserted"), room: RoomSummarySchema }),
   z.object({ type: z.literal("room_deleted"), id: z.string() }),
   z.object({ type: z.literal("read_marks"), marks: z.array(ReadMarkSchema), replace: z.boolean() }),
-  z.object({ type: z.literal("error"), code: z.string(), message: z.string() })
+  // The one error model's schema (src/shared/errors.ts): only declared codes parse.
+  WireError.extend({ type: z.literal("error") })
 ]);
 
 // ── Room frames beyond the AIChatAgent protocol ──

@@ -8,6 +8,7 @@ import { overBudget } from "../../src/server/domain/budgets";
 import { facetUnreachable, readStructuredError } from "../../src/server/domain/facet-errors";
 import { modelErrorCode } from "../../src/server/domain/model-errors";
 import { AnswerErrorCode, isAnswerErrorCode, WireError } from "../../src/shared/errors";
+import { OverseerFrameSchema } from "../../src/shared/protocol";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** `<kind>:<subject>`: the shape of every error code. */
@@ -98,6 +99,12 @@ describe("one error model: every code is declared once, in src/shared/errors.ts"
     ];
     for (const failure of failures) expect(AnswerErrorCode.parse(modelErrorCode(failure))).toBeTruthy();
     expect(modelErrorCode(Object.assign(new Error("x"), { statusCode: 999 }))).toBe("upstream:model");
+  });
+
+  it("parses the room list's error frames with the shared schema: declared codes only", () => {
+    const frame = { type: "error", code: "bad_request:body", message: "This socket only receives the room list." };
+    expect(OverseerFrameSchema.safeParse(frame).success).toBe(true);
+    expect(OverseerFrameSchema.safeParse({ ...frame, code: "bad_request:socket" }).success).toBe(false);
   });
 
   it("gives facet and budget failures declared codes, and reads back only declared ones", () => {
