@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import { Api } from "../../bench/lib/client";
+import { seedViaRoute } from "../../bench/lib/seed";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
 import { launchBrowser } from "../support/browser";
 import { restClient } from "../support/rest-client";
@@ -135,6 +137,16 @@ export const rest = {
     return body as { status: string };
   }
 };
+
+/**
+ * Fills a room of the default workspace with `count` messages through the
+ * bench Worker's seeding route, as the benchmarks do (a server started with
+ * bench/lib/dev-server.ts; the app alone has no such route).
+ */
+export async function seedRoom(base: string, roomId: string, count: number) {
+  const seeded = await seedViaRoute(new Api(base), "default", roomId, count);
+  if (!seeded.ok) throw new Error(seeded.reason);
+}
 
 export const roomUrl = (base: string, id: string) => `${base}/sub/chat-room/${id}`;
 

@@ -11,7 +11,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BenchServer, startBenchServer } from "../../bench/lib/dev-server";
-import { launchBrowser, newUser, rest, uniqueName } from "./helpers";
+import { launchBrowser, newUser, rest, seedRoom, uniqueName } from "./helpers";
 
 const ctx = {} as { app: BenchServer; browser: Browser };
 beforeAll(async () => {
@@ -25,17 +25,6 @@ afterAll(async () => {
   await ctx.app?.stop();
 });
 
-async function seed(base: string, roomId: string, count: number) {
-  for (let left = count; left > 0; left -= 10_000) {
-    const response = await fetch(`${base}/api/rooms/${roomId}/__bench/seed`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ count: Math.min(10_000, left) })
-    });
-    if (!response.ok) throw new Error(`seed: ${response.status} ${(await response.text()).slice(0, 300)}`);
-  }
-}
-
 const isContinuedSearch = (url: URL) => url.pathname === "/api/search" && url.searchParams.has("rooms");
 
 describe("search the rest", () => {
@@ -45,7 +34,7 @@ describe("search the rest", () => {
     const deep = await rest.createRoom(app.url, { name: uniqueName("Deep room") });
     await rest.send(app.url, deep.id, `The ${word} ledger is in the deep room`, "Ann");
     const target = (await rest.messages(app.url, deep.id)).messages.find((m) => m.role === "user")!;
-    await seed(app.url, deep.id, 50_000);
+    await seedRoom(app.url, deep.id, 50_000);
     const near = await rest.createRoom(app.url, { name: uniqueName("Near room") });
     await rest.send(app.url, near.id, `A ${word} seen nearby`, "Ben");
     const nearTarget = (await rest.messages(app.url, near.id)).messages.find((m) => m.role === "user")!;

@@ -6,7 +6,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BenchServer, startBenchServer } from "../../bench/lib/dev-server";
-import { launchBrowser, messageRows, newUser, rest, roomUrl, uniqueName } from "./helpers";
+import { launchBrowser, messageRows, newUser, rest, roomUrl, seedRoom, uniqueName } from "./helpers";
 
 // The benchmarks' Worker: the app plus its seeding route, the only way to
 // put 50,000 messages in a room within a test's time.
@@ -20,20 +20,6 @@ afterAll(async () => {
 });
 const BACK = 50_000;
 
-async function seed(base: string, roomId: string, count: number) {
-  for (let left = count; left > 0; left -= 10_000) {
-    const response = await fetch(`${base}/api/rooms/${roomId}/__bench/seed`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ count: Math.min(10_000, left) })
-    });
-    if (!response.ok)
-      throw new Error(
-        `seed: ${response.status} ${(await response.text()).slice(0, 300)}\n${ctx.app.output().slice(-3000)}`
-      );
-  }
-}
-
 describe("search in the browser", () => {
   it("finds a message 50,000 back from Ctrl+K, grouped by room, and opens it scrolled to and highlighted", async () => {
     const { app, browser } = ctx;
@@ -45,7 +31,7 @@ describe("search in the browser", () => {
     await rest.send(app.url, deep.id, `The ${word} manifesto <b>not bold</b>`, "Ann");
     await rest.send(app.url, other.id, `Another ${word} here`, "Ben");
     const target = (await rest.messages(app.url, deep.id)).messages.find((m) => m.role === "user")!;
-    await seed(app.url, deep.id, BACK);
+    await seedRoom(app.url, deep.id, BACK);
     // The first search in a room builds its index (50,000 rows here) and may
     // miss the deadline: that search answers partial: true, later ones not.
     await expect
