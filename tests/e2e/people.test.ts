@@ -216,6 +216,23 @@ describe("phones", () => {
     await context.close();
   });
 
+  it("keeps the room's name readable in the header and moves the other actions behind More", async () => {
+    const name = uniqueName("Phone header");
+    const room = await rest.createRoom(setup.app.url, { name });
+    const { context, page } = await newUser(setup.browser, { displayName: "Pat", ...phone });
+    await page.goto(roomUrl(setup.app.url, room.id));
+    await expect.poll(() => live(page).count()).toBe(1);
+    const header = page.locator("main header");
+    const title = header.getByRole("heading", { level: 1 });
+    // Seven icon buttons used to squeeze the title to nothing on a phone.
+    expect((await title.boundingBox())?.width ?? 0).toBeGreaterThan(120);
+    await expect.poll(() => header.getByRole("button", { name: "Share room" }).isVisible()).toBe(false);
+    await header.getByRole("button", { name: "More room actions" }).tap();
+    await header.getByRole("button", { name: "Share room" }).tap();
+    await page.getByRole("dialog", { name: "Share room" }).waitFor();
+    await context.close();
+  });
+
   it("gives every control at least 44 by 44 pixels on a touch screen", async () => {
     const room = await rest.createRoom(setup.app.url, { name: uniqueName("Phone targets") });
     await rest.send(setup.app.url, room.id, "Something to act on", "Pat");

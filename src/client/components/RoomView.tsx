@@ -1,5 +1,5 @@
-import { CloudOff, Pencil, Search, Settings2, Trash2, Users } from "lucide-react";
-import { Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
+import { CloudOff, Ellipsis, Pencil, Search, Settings2, Trash2, Users } from "lucide-react";
+import { type ReactNode, Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { authorOf } from "../../shared/identity";
 import { PANEL_PREFIX } from "../../shared/personas";
@@ -136,6 +136,31 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
   );
 }
 
+/**
+ * On a phone the header has room for the title and two or three buttons, not
+ * seven: the room's secondary actions move behind one "More room actions"
+ * button, into a popover row (the same buttons, so their own menus and
+ * dialogs work unchanged; a modal dialog closes the popover as it opens).
+ */
+function PhoneOverflow({ phone, children }: { phone: boolean; children: ReactNode }) {
+  const popoverId = useId();
+  if (!phone) return <>{children}</>;
+  return (
+    <>
+      <IconButton label="More room actions" popoverTarget={popoverId}>
+        <Ellipsis />
+      </IconButton>
+      <div
+        id={popoverId}
+        popover="auto"
+        className="fixed inset-auto top-14 right-2 m-0 rounded-xl border border-edge bg-surface p-1.5 text-fg shadow-xl"
+      >
+        <div className="flex items-center gap-1">{children}</div>
+      </div>
+    </>
+  );
+}
+
 function RoomHeader({
   roomId,
   name,
@@ -194,13 +219,15 @@ function RoomHeader({
             <Pencil />
           </IconButton>
         )}
-        <IconButton label="Find in room" title="Find in room (Ctrl+F)" onClick={onFind}>
-          <Search />
-        </IconButton>
-        <CopyLinkButton roomId={roomId} roomName={name} />
-        <ShareButton onClick={onShare} />
-        <ExportMenu roomId={roomId} />
-        <RoomInfoButton roomId={roomId} />
+        <PhoneOverflow phone={!ui.isDesktop}>
+          <IconButton label="Find in room" title="Find in room (Ctrl+F)" onClick={onFind}>
+            <Search />
+          </IconButton>
+          <CopyLinkButton roomId={roomId} roomName={name} />
+          <ShareButton onClick={onShare} />
+          <ExportMenu roomId={roomId} />
+          <RoomInfoButton roomId={roomId} />
+        </PhoneOverflow>
         <IconButton label="Room settings" onClick={onSettings}>
           <Settings2 />
         </IconButton>
