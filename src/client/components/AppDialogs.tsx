@@ -81,7 +81,7 @@ const SHORTCUTS: Array<{ keys: string[][]; label: string }> = [
     ],
     label: "New room"
   },
-  { keys: [[MOD, "K"], ["/"]], label: "Search rooms" },
+  { keys: [[MOD, "K"], ["/"]], label: "Search rooms and messages" },
   {
     keys: [
       [ALT, "↑"],

@@ -192,9 +192,9 @@ export function Sidebar({ className }: { className?: string }) {
                 closeDrawer();
               }
             }}
-            placeholder="Search rooms and messages"
+            placeholder="Search rooms, messages"
             autoComplete="off"
-            className="h-9 w-full rounded-lg border pointer-coarse:h-11 border-edge bg-surface pr-14 pl-8.5 text-sm text-fg placeholder:text-fg-muted hover:border-edge-strong focus:border-accent-line focus:ring-3 focus:ring-accent-line/20 focus:outline-none [&::-webkit-search-cancel-button]:hidden"
+            className="h-9 w-full rounded-lg border pointer-coarse:h-11 border-edge bg-surface pr-16 pl-8.5 text-sm text-fg placeholder:text-fg-muted hover:border-edge-strong focus:border-accent-line focus:ring-3 focus:ring-accent-line/20 focus:outline-none [&::-webkit-search-cancel-button]:hidden"
           />
           {query ? (
             <IconButton

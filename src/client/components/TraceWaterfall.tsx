@@ -67,62 +67,64 @@ function TraceWaterfall({
   const waterfall = spans ? layoutWaterfall(spans) : null;
   return (
     <Dialog open={open} onClose={onClose} title="Trace of this answer" description={<code>{traceId}</code>}>
-      {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
-      {!error && !waterfall && <Spinner />}
-      {waterfall && (
-        <div className="space-y-3" data-testid="trace-waterfall">
-          <dl className="grid grid-cols-2 gap-2 text-xs sm:grid-cols-4">
-            {[
-              ["Total", ms(waterfall.totalMs)],
-              ["Queue wait", ms(waterfall.queueMs)],
-              ["First token", ms(waterfall.timeToFirstTokenMs)],
-              ["Tokens/s", waterfall.tokensPerSecond === null ? "—" : waterfall.tokensPerSecond.toFixed(1)]
-            ].map(([label, value]) => (
-              <div key={label} className="rounded-md bg-surface-soft px-2 py-1.5">
-                <dt className="text-fg-muted">{label}</dt>
-                <dd className="font-medium tabular-nums text-fg" data-figure={label}>
-                  {value}
-                </dd>
-              </div>
-            ))}
-          </dl>
-          <ol className="space-y-1" aria-label="Spans">
-            {waterfall.rows.map(({ span, depth, left, width, durationMs }) => (
-              <li
-                key={span.spanId}
-                data-span-kind={span.kind}
-                data-span-status={span.status}
-                className="grid grid-cols-[minmax(0,14rem)_1fr_4.5rem] items-center gap-2 text-xs"
-              >
-                <span
-                  className="truncate text-fg-3"
-                  style={{ paddingLeft: `${depth * 0.75}rem` }}
-                  title={`${span.name} (${span.status}${span.errorCode ? `, ${span.errorCode}` : ""})`}
+      <div className="px-5 py-4">
+        {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
+        {!error && !waterfall && <Spinner />}
+        {waterfall && (
+          <div className="space-y-3" data-testid="trace-waterfall">
+            <dl className="grid grid-cols-2 gap-2 text-xs sm:grid-cols-4">
+              {[
+                ["Total", ms(waterfall.totalMs)],
+                ["Queue wait", ms(waterfall.queueMs)],
+                ["First token", ms(waterfall.timeToFirstTokenMs)],
+                ["Tokens/s", waterfall.tokensPerSecond === null ? "—" : waterfall.tokensPerSecond.toFixed(1)]
+              ].map(([label, value]) => (
+                <div key={label} className="rounded-md bg-surface-soft px-2 py-1.5">
+                  <dt className="text-fg-muted">{label}</dt>
+                  <dd className="font-medium tabular-nums text-fg" data-figure={label}>
+                    {value}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            <ol className="space-y-1" aria-label="Spans">
+              {waterfall.rows.map(({ span, depth, left, width, durationMs }) => (
+                <li
+                  key={span.spanId}
+                  data-span-kind={span.kind}
+                  data-span-status={span.status}
+                  className="grid grid-cols-[minmax(0,14rem)_1fr_4.5rem] items-center gap-2 text-xs"
                 >
-                  {span.name}
-                  {span.status !== "ok" && (
-                    <span
-                      className={cn(
-                        "ml-1 rounded px-1 text-[10px]",
-                        span.status === "error" ? "bg-danger-tint text-danger-strong" : "bg-warning-tint text-warning"
-                      )}
-                    >
-                      {span.errorCode ?? span.status}
-                    </span>
-                  )}
-                </span>
-                <span className="relative h-3 rounded bg-surface-2" aria-hidden="true">
                   <span
-                    className={cn("absolute inset-y-0 rounded", BAR[span.kind])}
-                    style={{ left: `${left * 100}%`, width: `max(2px, ${width * 100}%)` }}
-                  />
-                </span>
-                <span className="text-right tabular-nums text-fg-muted">{ms(durationMs)}</span>
-              </li>
-            ))}
-          </ol>
-        </div>
-      )}
+                    className="truncate text-fg-3"
+                    style={{ paddingLeft: `${depth * 0.75}rem` }}
+                    title={`${span.name} (${span.status}${span.errorCode ? `, ${span.errorCode}` : ""})`}
+                  >
+                    {span.name}
+                    {span.status !== "ok" && (
+                      <span
+                        className={cn(
+                          "ml-1 rounded px-1 text-[10px]",
+                          span.status === "error" ? "bg-danger-tint text-danger-strong" : "bg-warning-tint text-warning"
+                        )}
+                      >
+                        {span.errorCode ?? span.status}
+                      </span>
+                    )}
+                  </span>
+                  <span className="relative h-3 rounded bg-surface-2" aria-hidden="true">
+                    <span
+                      className={cn("absolute inset-y-0 rounded", BAR[span.kind])}
+                      style={{ left: `${left * 100}%`, width: `max(2px, ${width * 100}%)` }}
+                    />
+                  </span>
+                  <span className="text-right tabular-nums text-fg-muted">{ms(durationMs)}</span>
+                </li>
+              ))}
+            </ol>
+          </div>
+        )}
+      </div>
     </Dialog>
   );
 }
