@@ -1,14 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFrameBatch } from "../../src/server/domain/frame-batch";
 import { OverseerAgent } from "../../src/server/index";
+import { chunksOf } from "../support/chat-protocol";
 import { chatRequest, connect, createRoom, isDone, roomPath, signIn, uniqueName } from "./helpers";
+
+const deltasOf = (frames: unknown[], requestId: string) =>
+  chunksOf(frames, requestId)
+    .filter((chunk) => chunk.type === "text-delta")
+    .map((chunk) => chunk.delta);
 
 /** Every broadcast call a room facet made to its overseer: which room, and the frames it carried. */
 const calls: { room: string | undefined; frames: unknown[] }[] = [];
 type Broadcast = OverseerAgent["_cf_broadcastToSubAgent"];
 let original: Broadcast;
+/** Rooms that took a keep-alive ref at their overseer. */
+const keptAlive: (string | undefined)[] = [];
+type AcquireKeepAlive = OverseerAgent["_cf_acquireFacetKeepAlive"];
+let originalAcquire: AcquireKeepAlive;
 
 beforeAll(() => {
+  originalAcquire = OverseerAgent.prototype._cf_acquireFacetKeepAlive;
+  OverseerAgent.prototype._cf_acquireFacetKeepAlive = function (
+    this: OverseerAgent,
+    ...args: Parameters<AcquireKeepAlive>
+  ) {
+    keptAlive.push(args[0].at(-1)?.name);
+    return originalAcquire.apply(this, args);
+  };
   original = OverseerAgent.prototype._cf_broadcastToSubAgent;
   OverseerAgent.prototype._cf_broadcastToSubAgent = function (this: OverseerAgent, ...args: Parameters<Broadcast>) {
     const [ownerPath, message] = args;
@@ -22,6 +40,7 @@ beforeAll(() => {
 
 afterAll(() => {
   OverseerAgent.prototype._cf_broadcastToSubAgent = original;
+  OverseerAgent.prototype._cf_acquireFacetKeepAlive = originalAcquire;
 });
 
 const parse = (frame: unknown) => (typeof frame === "string" ? JSON.parse(frame) : frame);
@@ -57,5 +76,18 @@ describe("a room's broadcasts to its overseer", () => {
     expect(sender.frames.filter(ofTurn)).toEqual(written);
     sender.ws.close();
     watcher.ws.close();
+  });
+
+  it("take no keep-alive at the overseer for a turn that ends within seconds", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    const { id, frame } = chatRequest("a short turn");
+    socket.send(frame);
+    await socket.next(isDone(id), 20_000);
+    expect(deltasOf(socket.frames, id).join("")).toContain("a short turn");
+    // Without the deferral each turn takes three nested keep-alives (fiber, reply, response hook).
+    expect(keptAlive.filter((name) => name === room.id)).toEqual([]);
+    socket.ws.close();
   });
 });

@@ -59,6 +59,7 @@ import { callerOf, isViewerRequest } from "../domain/caller";
 import type { Branch } from "../domain/chat-request-guard";
 import { MAX_TASKS_PER_ROOM } from "../domain/delegation";
 import { acceptFacetSpan } from "../domain/facet-spans";
+import { lazyKeepAlive } from "../domain/lazy-keep-alive";
 import { BoundedWindow, memoryWindowBytes } from "../domain/memory-window";
 import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
 import { ThrottledReports } from "../domain/throttled-reports";
@@ -229,6 +230,15 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     if (state.activeModel !== activeModel || state.offline !== isOffline(config)) {
       this.setState({ ...state, activeModel, offline: isOffline(config) });
     }
+  }
+
+  /**
+   * The framework's keep-alive, taken only by work that outlives a few
+   * seconds (domain/lazy-keep-alive.ts): in a facet each one is a pair of
+   * RPCs to the overseer and alarm writes there, and a turn takes three.
+   */
+  async keepAlive(): Promise<() => void> {
+    return lazyKeepAlive(() => super.keepAlive());
   }
 
   // ── RPC from the overseer ──
