@@ -32,31 +32,32 @@ function harness() {
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 describe("batching a room's broadcasts to its overseer", () => {
-  it("sends a lone frame as itself, not wrapped, once the current synchronous work is done", async () => {
+  it("sends a frame written after a quiet spell at once, as itself, not wrapped", () => {
     const { batcher, calls } = harness();
     batcher.push("a", ["x"]);
-    expect(calls).toHaveLength(0);
-    await tick();
     expect(calls.map((c) => [c.message, c.without])).toEqual([["a", ["x"]]]);
   });
 
-  it("sends frames written together as one batch, in order, each with its own exclusions", async () => {
+  it("sends the frames written behind it as one batch, in order, each with its own exclusions", async () => {
     const { batcher, calls } = harness();
     batcher.push("start");
     batcher.push("start-step", ["p"]);
     batcher.push("text-start", ["p", "q"]);
-    await tick();
+    batcher.push("text-delta");
     expect(calls).toHaveLength(1);
-    expect(calls[0].message).toEqual({
+    calls[0].settle();
+    await tick();
+    expect(calls).toHaveLength(2);
+    expect(calls[1].message).toEqual({
       kind: FRAME_BATCH_KIND,
       frames: [
-        { message: "start" },
         { message: "start-step", without: ["p"] },
-        { message: "text-start", without: ["p", "q"] }
+        { message: "text-start", without: ["p", "q"] },
+        { message: "text-delta" }
       ]
     });
     // One frame has no exclusions, so the batch as a whole excludes no one.
-    expect(calls[0].without).toBeUndefined();
+    expect(calls[1].without).toBeUndefined();
   });
 
   it("holds frames written while a send is in flight and sends them as one batch when it completes", async () => {

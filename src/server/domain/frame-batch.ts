@@ -8,9 +8,8 @@
  * broadcast "operation tail"), so a burst of N frames costs N round trips in
  * series: a turn's start, start-step and text-start each cross alone before
  * the first token can. The batcher sends the first frame after an idle spell
- * at once (at the end of the current microtask, so frames written together
- * travel together); frames written while a send is in flight wait for it and
- * then go as one batch. So it never adds a delay the framework did not
+ * at once, by the framework's own path; frames written while a send is in
+ * flight wait for it and then go as one batch. So it never adds a delay the framework did not
  * already impose, and a backlog costs one round trip, not one per frame.
  */
 
@@ -77,27 +76,19 @@ type Send = (message: RelayedFrameMessage | FrameBatch, without?: string[]) => P
 export class FrameBatcher {
   #queue: RelayedFrame[] = [];
   #inFlight = 0;
-  #scheduled = false;
 
   /**
    * @param send hands one frame, or a batch, to the framework's ordered
    *   broadcast path; resolves when it has been delivered (or failed).
-   * @param schedule runs a callback once the current synchronous work is done.
    */
-  constructor(
-    private readonly send: Send,
-    // Not `queueMicrotask` itself: workerd refuses it called as a method of this object.
-    private readonly schedule: (callback: () => void) => void = (callback) => queueMicrotask(callback)
-  ) {}
+  constructor(private readonly send: Send) {}
 
   push(message: RelayedFrameMessage, without?: string[]) {
     this.#queue.push(without && without.length > 0 ? { message, without: [...without] } : { message });
-    if (this.#inFlight > 0 || this.#scheduled) return; // the running send's completion flushes
-    this.#scheduled = true;
-    this.schedule(() => {
-      this.#scheduled = false;
-      if (this.#inFlight === 0) this.flush();
-    });
+    // Nothing in flight: the frame goes now, by the framework's own path
+    // (within a socket's message handler, its reply bridge). Otherwise the
+    // running send's completion takes it with everything written meanwhile.
+    if (this.#inFlight === 0) this.flush();
   }
 
   /**
