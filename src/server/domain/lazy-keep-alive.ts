@@ -15,7 +15,7 @@
  * work has run for `deferMs`, far inside the eviction window, and the
  * heartbeat then guards the rest exactly as before.
  */
-export const KEEP_ALIVE_DEFER_MS = 10_000;
+const KEEP_ALIVE_DEFER_MS = 10_000;
 
 type Acquire = () => Promise<() => void>;
 
