@@ -34,6 +34,7 @@ import { ShareButton, ShareDialog } from "./ShareDialog";
 import { ExportMenu, ForkButton, useFork } from "./Transfer";
 import { Avatar } from "./ui/Avatar";
 import { IconButton } from "./ui/Button";
+import { HeaderPopover } from "./ui/HeaderPopover";
 
 export function RoomPage() {
   const { roomId = "" } = useParams();
@@ -143,21 +144,11 @@ function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: stri
  * dialogs work unchanged; a modal dialog closes the popover as it opens).
  */
 function PhoneOverflow({ phone, children }: { phone: boolean; children: ReactNode }) {
-  const popoverId = useId();
   if (!phone) return <>{children}</>;
   return (
-    <>
-      <IconButton label="More room actions" popoverTarget={popoverId}>
-        <Ellipsis />
-      </IconButton>
-      <div
-        id={popoverId}
-        popover="auto"
-        className="fixed inset-auto top-14 right-2 m-0 rounded-xl border border-edge bg-surface p-1.5 text-fg shadow-xl"
-      >
-        <div className="flex items-center gap-1">{children}</div>
-      </div>
-    </>
+    <HeaderPopover label="More room actions" icon={<Ellipsis />}>
+      <div className="flex items-center gap-1">{children}</div>
+    </HeaderPopover>
   );
 }
 

@@ -4,38 +4,29 @@
  * upload with a progress bar, since a ChatGPT export can be tens of MB.
  */
 import { Download, GitFork, Upload } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { type ImportResult, MAX_IMPORT_BYTES } from "../../shared/transfer";
 import { ApiError, api, errorMessage } from "../lib/api";
 import { cn } from "../lib/cn";
 import { roomPath } from "../lib/routes";
 import { Button, buttonClass, IconButton } from "./ui/Button";
+import { HeaderPopover } from "./ui/HeaderPopover";
 
 const menuItem = "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-fg-control hover:bg-surface-2";
 
 /** The room header's export menu. */
 export function ExportMenu({ roomId }: { roomId: string }) {
-  const popoverId = useId();
   const base = `/api/rooms/${encodeURIComponent(roomId)}/export`;
   return (
-    <>
-      <IconButton label="Export room" popoverTarget={popoverId}>
-        <Download />
-      </IconButton>
-      <div
-        id={popoverId}
-        popover="auto"
-        className="fixed inset-auto top-14 right-4 m-0 w-56 rounded-xl border border-edge bg-surface p-1.5 shadow-xl"
-      >
-        <a className={menuItem} href={`${base}?format=json`} download>
-          Export as JSON (re-importable)
-        </a>
-        <a className={menuItem} href={`${base}?format=markdown`} download>
-          Export as Markdown
-        </a>
-      </div>
-    </>
+    <HeaderPopover label="Export room" icon={<Download />} className="right-4 w-56">
+      <a className={menuItem} href={`${base}?format=json`} download>
+        Export as JSON (re-importable)
+      </a>
+      <a className={menuItem} href={`${base}?format=markdown`} download>
+        Export as Markdown
+      </a>
+    </HeaderPopover>
   );
 }
 
