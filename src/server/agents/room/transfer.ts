@@ -117,6 +117,23 @@ async function* offBranch(session: Session, sql: Sql): AsyncGenerator<ExportedVe
 }
 
 /**
+ * Writes each batch as the next items of a JSON array (one per line), `before`
+ * ahead of the first item; answers whether there was any item.
+ */
+async function* jsonArrayItems(items: AsyncIterable<unknown[]>, before: string): AsyncGenerator<string, boolean> {
+  let first = true;
+  for await (const batch of items) {
+    let out = "";
+    for (const item of batch) {
+      out += `${first ? before : ",\n"}${JSON.stringify(item)}`;
+      first = false;
+    }
+    yield out;
+  }
+  return !first;
+}
+
+/**
  * Our JSON export: the header's fields, then `messages` (the room's
  * transcript), one per line, then, when there are any, `versions`: what
  * edits and regenerations replaced, each with its parent's id.
@@ -126,26 +143,11 @@ export function exportJson(session: Session, sql: Sql, header: RoomExportHeader)
     (async function* () {
       const head = JSON.stringify(header);
       yield `${head.slice(0, -1)},"messages":[`;
-      let first = true;
-      for await (const batch of batches(session, sql)) {
-        let out = "";
-        for (const message of batch) {
-          out += `${first ? "\n" : ",\n"}${JSON.stringify(message)}`;
-          first = false;
-        }
-        yield out;
-      }
-      yield first ? "]" : "\n]";
-      let firstVersion = true;
-      for await (const batch of offBranch(session, sql)) {
-        let out = "";
-        for (const version of batch) {
-          out += `${firstVersion ? ',"versions":[\n' : ",\n"}${JSON.stringify(version)}`;
-          firstVersion = false;
-        }
-        yield out;
-      }
-      yield firstVersion ? "}\n" : "\n]}\n";
+      const anyMessage = yield* jsonArrayItems(batches(session, sql), "\n");
+      yield anyMessage ? "\n]" : "]";
+      // Earlier versions only when there are some, so a room without edits exports as before.
+      const anyVersion = yield* jsonArrayItems(offBranch(session, sql), ',"versions":[\n');
+      yield anyVersion ? "\n]}\n" : "}\n";
     })()
   );
 }
