@@ -100,6 +100,10 @@ function Shell() {
 
   const roomsRef = useRef(rooms);
   roomsRef.current = rooms;
+  // Read when a key is pressed, not captured when the listener was added: a
+  // press right after a navigation must start from the room it went to.
+  const openRoomIdRef = useRef(openRoomId);
+  openRoomIdRef.current = openRoomId;
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -130,7 +134,9 @@ function Shell() {
         const ids = listed?.length ? listed : (roomsRef.current ?? []).map((r) => r.id);
         if (ids.length === 0) return;
         event.preventDefault();
-        const current = openRoomId ?? "";
+        // The room this press starts from: the route's, or the one the last
+        // press went to when the route has not re-rendered yet (two quick presses).
+        const current = openRoomIdRef.current ?? "";
         const index = ids.indexOf(current);
         const next =
           index === -1
@@ -138,6 +144,7 @@ function Shell() {
               ? 0
               : ids.length - 1
             : (index + (event.key === "ArrowDown" ? 1 : -1) + ids.length) % ids.length;
+        openRoomIdRef.current = ids[next];
         navigate(roomPath(ids[next]));
         return;
       }
@@ -158,7 +165,7 @@ function Shell() {
     };
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
-  }, [drawerOpen, isDesktop, navigate, setDrawerOpen, openRoomId]);
+  }, [drawerOpen, isDesktop, navigate, setDrawerOpen]);
 
   const drawerHidden = !isDesktop && !drawerOpen;
   // The open drawer is modal: everything behind it is inert.
