@@ -111,7 +111,10 @@ describe("long rooms", () => {
       .poll(() => page.locator("[data-last-message-id]").getAttribute("data-last-message-id"), { timeout: 60_000 })
       .toBe(answerId);
     await expect.poll(() => log(page).getAttribute("aria-busy")).toBe("false");
-    // What the reader was looking at has not moved (nor has older history landed above it).
+    // What the reader was looking at has not moved (nor has older history
+    // landed above it, which moves it by a page). Under load a row above the
+    // view can be re-measured as it renders, nudging the place by less than a
+    // line (18 px was seen in CI); more than two lines is a lost place.
     await expect
       .poll(async () => {
         const y = await page
@@ -119,7 +122,7 @@ describe("long rooms", () => {
           .evaluate((el) => el.getBoundingClientRect().top);
         return Math.abs(y - before.y);
       })
-      .toBeLessThan(5);
+      .toBeLessThan(48);
     expect((await topRow()).id).toBe(before.id);
 
     await jump.click();
