@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   commonExclusions,
   FRAME_BATCH_KIND,
@@ -29,7 +29,10 @@ function harness() {
   return { batcher, calls, carried };
 }
 
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** Runs every promise continuation already queued (no time passes): what a settled send sets off. */
+const drainMicrotasks = async () => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+};
 
 describe("batching a room's broadcasts to its overseer", () => {
   it("sends a frame written after a quiet spell at once, as itself, not wrapped", () => {
@@ -46,8 +49,7 @@ describe("batching a room's broadcasts to its overseer", () => {
     batcher.push("text-delta");
     expect(calls).toHaveLength(1);
     calls[0].settle();
-    await tick();
-    expect(calls).toHaveLength(2);
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
     expect(calls[1].message).toEqual({
       kind: FRAME_BATCH_KIND,
       frames: [
@@ -63,15 +65,14 @@ describe("batching a room's broadcasts to its overseer", () => {
   it("holds frames written while a send is in flight and sends them as one batch when it completes", async () => {
     const { batcher, calls, carried } = harness();
     batcher.push("1");
-    await tick();
     for (const frame of ["2", "3", "4"]) {
       batcher.push(frame);
-      await tick(); // time passes; the first send has not completed
+      await drainMicrotasks(); // the first send has not completed
     }
     expect(calls).toHaveLength(1);
     expect(batcher.queued).toBe(3);
     calls[0].settle();
-    await tick();
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
     expect(carried()).toEqual([
       [["1", undefined]],
       [
@@ -85,17 +86,16 @@ describe("batching a room's broadcasts to its overseer", () => {
   it("hands queued frames over at once when flushed (before a connection operation), behind the one in flight", async () => {
     const { batcher, calls, carried } = harness();
     batcher.push("1");
-    await tick();
     batcher.push("2");
     batcher.push("3");
     batcher.flush(); // a send to one socket is about to be routed
     expect(calls).toHaveLength(2);
     batcher.push("4");
     calls[0].settle();
-    await tick();
+    await drainMicrotasks();
     expect(calls).toHaveLength(2); // "4" waits for every send in flight
     calls[1].settle();
-    await tick();
+    await vi.waitFor(() => expect(calls).toHaveLength(3));
     expect(carried()).toEqual([
       [["1", undefined]],
       [
@@ -120,9 +120,9 @@ describe("batching a room's broadcasts to its overseer", () => {
     console.error = () => {};
     try {
       batcher.push("a");
-      await tick();
+      await vi.waitFor(() => expect(sent).toEqual(["a"]));
       batcher.push("b");
-      await tick();
+      await vi.waitFor(() => expect(sent).toEqual(["a", "b"]));
     } finally {
       console.error = errors;
     }
@@ -132,7 +132,7 @@ describe("batching a room's broadcasts to its overseer", () => {
   it("delivers every frame exactly once and in order, whatever the timing of writes, flushes and completions", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.constantFrom("push", "flush", "settle", "tick"), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.constantFrom("push", "flush", "settle", "drain"), { minLength: 1, maxLength: 60 }),
         async (steps) => {
           const { batcher, calls, carried } = harness();
           let next = 0;
@@ -141,12 +141,12 @@ describe("batching a room's broadcasts to its overseer", () => {
             if (step === "push") batcher.push(String(next++));
             else if (step === "flush") batcher.flush();
             else if (step === "settle" && settled < calls.length) calls[settled++].settle();
-            else await tick();
+            else await drainMicrotasks();
           }
           // Drain: settle everything until nothing is left.
           for (let rounds = 0; rounds < 200 && (settled < calls.length || batcher.queued > 0); rounds++) {
             while (settled < calls.length) calls[settled++].settle();
-            await tick();
+            await drainMicrotasks();
           }
           const order = carried().flatMap((frames) => frames.map(([message]) => message));
           expect(order).toEqual(Array.from({ length: next }, (_, i) => String(i)));
