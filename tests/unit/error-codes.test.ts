@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { APICallError } from "ai";
+import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { overBudget } from "../../src/server/domain/budgets";
@@ -77,6 +78,38 @@ describe("one error model: every code is declared once, in src/shared/errors.ts"
     expect(isAnswerErrorCode("task:limits")).toBe(false);
     expect(isAnswerErrorCode("upstream:http_abc")).toBe(false);
     expect(isAnswerErrorCode("cloudflare:workers")).toBe(false);
+  });
+
+  it("tests codes exactly as the shared schema parses them", () => {
+    const declared = ["upstream:timeout", "bad_request:body", "internal:unexpected", "aborted", "upstream:http_429"];
+    const candidates: unknown[] = [
+      ...declared,
+      undefined,
+      null,
+      429,
+      {},
+      ["aborted"],
+      "",
+      "aborted ",
+      "upstream:http_600",
+      "upstream:http_4299",
+      "Upstream:timeout"
+    ];
+    for (const value of candidates)
+      expect(isAnswerErrorCode(value), String(value)).toBe(AnswerErrorCode.safeParse(value).success);
+    for (const code of declared) expect(isAnswerErrorCode(code)).toBe(true);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.constantFrom(...declared).map((c) => `${c}x`),
+          fc.anything()
+        ),
+        (value) => {
+          expect(isAnswerErrorCode(value)).toBe(AnswerErrorCode.safeParse(value).success);
+        }
+      )
+    );
   });
 
   it("gives every provider failure a declared code", () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { toChatMessage } from "../../src/server/domain/chat-messages";
 import {
   fitsBounds,
+  isKeptMessage,
   MIN_TIMESTAMP,
   normalizeMessage,
   OVERSIZED_PART_NOTE,
@@ -148,6 +149,20 @@ describe("what the server will persist (property-based)", () => {
       }),
       { numRuns: 300, seed: 7 }
     );
+  });
+
+  it("is kept by the write path's cheap filter exactly when normalizing keeps it", () => {
+    let kept = 0;
+    fc.assert(
+      fc.property(message, (raw) => {
+        const keeps = normalizeMessage(raw, NOW) !== null;
+        if (keeps) kept++;
+        expect(isKeptMessage(raw)).toBe(keeps);
+      }),
+      { numRuns: 400, seed: 5 }
+    );
+    expect(kept).toBeGreaterThan(0);
+    expect(isKeptMessage({ id: "x".repeat(PERSIST_LIMITS.maxIdLength + 1), role: "user", parts: [] })).toBe(false);
   });
 
   it("never stores a role other than user or assistant", () => {

@@ -61,7 +61,7 @@ import { MAX_TASKS_PER_ROOM } from "../domain/delegation";
 import { acceptFacetSpan } from "../domain/facet-spans";
 import { lazyKeepAlive } from "../domain/lazy-keep-alive";
 import { BoundedWindow, memoryWindowBytes } from "../domain/memory-window";
-import { normalizeMessage, unreadableMessage } from "../domain/persisted-message";
+import { isKeptMessage, normalizeMessage, unreadableMessage } from "../domain/persisted-message";
 import { ThrottledReports } from "../domain/throttled-reports";
 import { contextForTurn } from "../domain/turn-context";
 import { addUsage, EMPTY_USAGE } from "../domain/usage";
@@ -564,7 +564,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     excludeBroadcastIds?: string[],
     options?: Parameters<AIChatAgent["persistMessages"]>[2]
   ): Promise<void> {
-    const kept = messages.filter((m) => normalizeMessage(m, Date.now()) !== null);
+    const kept = messages.filter(isKeptMessage);
     if (kept.length < messages.length)
       console.warn(`[ChatRoom] refused ${messages.length - kept.length} invalid message(s)`);
     await super.persistMessages(kept, excludeBroadcastIds, options);

@@ -104,6 +104,9 @@ function normalizeUsage(value: unknown): TokenUsage | undefined {
 
 /** `{ id, name }` of the shape the server writes (shared/identity.ts), or nothing. */
 function normalizeRef(value: unknown): { id: string; name: string } | undefined {
+  // Most refs are absent (every answer has no stopper, most no persona), and
+  // a failing parse builds an issue for nothing: only objects go to the schema.
+  if (!isRecord(value)) return undefined;
   const parsed = MessageAuthor.safeParse(value);
   return parsed.success ? { id: parsed.data.id, name: parsed.data.name } : undefined;
 }
@@ -174,17 +177,32 @@ function normalizePart(part: unknown, role: "user" | "assistant"): Part | null {
  * keeps (no id, a role other than user or assistant, no parts array).
  */
 export function normalizeMessage(raw: unknown, now: number): UIMessage | null {
-  if (!isRecord(raw)) return null;
-  const id =
-    typeof raw.id === "string" && raw.id.length > 0 && raw.id.length <= PERSIST_LIMITS.maxIdLength ? raw.id : null;
-  const role = raw.role === "user" || raw.role === "assistant" ? raw.role : null;
-  if (!id || !role || !Array.isArray(raw.parts)) return null;
+  if (!isKeptMessage(raw)) return null;
+  const { id, role } = raw;
   const parts: Part[] = [];
   for (const part of raw.parts.slice(0, PERSIST_LIMITS.maxParts)) {
     const kept = normalizePart(part, role);
     if (kept) parts.push(kept);
   }
   return { id, role, parts, metadata: normalizeMetadata(raw.metadata, role, now) };
+}
+
+/**
+ * Whether `normalizeMessage` keeps `raw` at all (an id, a role of ours, a
+ * parts array), without normalising it: the write path's filter asks only
+ * this, of every message of the window on every save.
+ */
+export function isKeptMessage(
+  raw: unknown
+): raw is Record<string, unknown> & { id: string; role: "user" | "assistant"; parts: unknown[] } {
+  return (
+    isRecord(raw) &&
+    typeof raw.id === "string" &&
+    raw.id.length > 0 &&
+    raw.id.length <= PERSIST_LIMITS.maxIdLength &&
+    (raw.role === "user" || raw.role === "assistant") &&
+    Array.isArray(raw.parts)
+  );
 }
 
 /**
