@@ -8,8 +8,16 @@ import type { AgentStatus, RoomStorage, WorkspaceStatus } from "../../shared/int
 /** Rooms listed in a workspace status's storage table. */
 const STATUS_STORAGE_ROWS = 50;
 
+const DAY_MS = 86_400_000;
+/** The last day asked for: budgets and reports ask several times a turn, nearly always for today. */
+let lastDay: { index: number; day: string } | null = null;
+
 export function utcDay(now = Date.now()): string {
-  return new Date(now).toISOString().slice(0, 10);
+  const index = Math.floor(now / DAY_MS);
+  if (lastDay?.index === index) return lastDay.day;
+  const day = new Date(now).toISOString().slice(0, 10);
+  lastDay = { index, day };
+  return day;
 }
 
 /** One registry row joined with the room's last live report (nulls: never reported). */
