@@ -57,6 +57,7 @@ import { CALLER_HEADER, type Caller, callerFromRequest, decodeCaller, rememberCa
 import type { ImportedRoom } from "../domain/imported-room";
 import { generateRoomId, type RoomActivity, type RoomRow, toRoomDetail, toRoomSummary } from "../domain/rooms";
 import { searchDeadlineMs } from "../domain/search";
+import { LIST_TAG } from "../domain/socket-routes";
 import { MAX_TRACES_PER_ROOM } from "../domain/trace";
 import type { PendingRead } from "../domain/unread";
 import type { Env } from "../env";
@@ -70,6 +71,7 @@ import { RoomRegistry } from "./overseer/registry";
 import { searchRooms } from "./overseer/search";
 import { WorkspaceSettingsTable } from "./overseer/settings";
 import { ShareLinks, type ShareRow, ShareTable } from "./overseer/shares";
+import { SocketRoutes } from "./overseer/socket-routes";
 import { rememberSocketTargets } from "./overseer/socket-targets";
 import { WorkspaceTransfer } from "./overseer/transfer";
 
@@ -81,6 +83,8 @@ export class OverseerAgent extends Agent<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     if (!rememberSocketTargets(this)) console.warn("[OverseerAgent] socket targets are re-derived per frame");
+    this.#routes = new SocketRoutes(this, ctx);
+    if (!this.#routes.active) console.warn("[OverseerAgent] room frames are routed by a scan of every socket");
     // Tables in the constructor, not onStart: the /sub/ gate can run before
     // onStart on a fresh overseer, and it reads the registry.
     this.#registry = new RoomRegistry(ctx.storage.sql);
@@ -103,6 +107,8 @@ export class OverseerAgent extends Agent<Env> {
     });
   }
 
+  /** Each socket's tag naming its target, and room frames delivered by it (overseer/socket-routes.ts). */
+  #routes: SocketRoutes;
   /** Which rooms exist, and what the room list shows of them (overseer/registry.ts). */
   #registry: RoomRegistry;
   /** What rooms last reported about themselves (overseer/live-status.ts). */
@@ -121,16 +127,18 @@ export class OverseerAgent extends Agent<Env> {
 
   /**
    * A room's broadcasts: one frame, or a batch of them in one call
-   * (agents/room/broadcast-batch.ts), each delivered by the framework.
+   * (agents/room/broadcast-batch.ts), each sent to that room's sockets by
+   * their tag (overseer/socket-routes.ts), or else by the framework.
    */
   async _cf_broadcastToSubAgent(
     ownerPath: ReadonlyArray<AgentPathStep>,
     message: string | ArrayBuffer | ArrayBufferView,
     without?: string[]
   ): Promise<void> {
-    await deliverBroadcast(ownerPath, message, without, (path, frame, except) =>
-      super._cf_broadcastToSubAgent(path, frame, except)
-    );
+    await this.__unsafe_ensureInitialized();
+    await deliverBroadcast(ownerPath, message, without, async (path, frame, except) => {
+      if (!this.#routes.deliver(path, frame, except)) await super._cf_broadcastToSubAgent(path, frame, except);
+    });
   }
 
   /**
@@ -154,10 +162,17 @@ export class OverseerAgent extends Agent<Env> {
     if (source !== "server") throw new Error("The overseer's state is read-only for clients.");
   }
 
-  /** A list socket is tagged with its identity, so read marks go to that person's sockets only. */
+  /**
+   * Every socket is tagged with its target (overseer/socket-routes.ts): a
+   * room's frames go to its own sockets, the list's to list sockets. A list
+   * socket is also tagged with its identity, so read marks go to that
+   * person's sockets only.
+   */
   getConnectionTags(_connection: Connection, ctx: ConnectionContext): string[] {
+    const route = this.#routes.tagFor(ctx.request);
+    if (route !== LIST_TAG) return route ? [route] : [];
     const caller = callerFromRequest(ctx.request);
-    return caller ? [readerTag(caller.identity.id)] : [];
+    return caller ? [LIST_TAG, readerTag(caller.identity.id)] : [LIST_TAG];
   }
 
   onConnect(connection: Connection, ctx: ConnectionContext) {
@@ -440,7 +455,7 @@ export class OverseerAgent extends Agent<Env> {
 
   workspaceStatus(): WorkspaceStatus {
     return this.#live.status(this.name, {
-      roomListSockets: [...this.getConnections()].length,
+      roomListSockets: [...this.getConnections(LIST_TAG)].length,
       dailyTokenBudget: this.#dailyBudget()
     });
   }
@@ -537,7 +552,9 @@ export class OverseerAgent extends Agent<Env> {
     connection.send(JSON.stringify(frame));
   }
 
+  /** To the room-list sockets only: the framework's `broadcast` would walk every room socket too. */
   #broadcast(frame: OverseerFrame) {
-    this.broadcast(JSON.stringify(frame));
+    const message = JSON.stringify(frame);
+    for (const connection of this.getConnections(LIST_TAG)) connection.send(message);
   }
 }

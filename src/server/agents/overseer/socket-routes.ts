@@ -1,0 +1,112 @@
+/**
+ * The overseer hands each frame a room broadcasts to that room's sockets
+ * only, found by a tag naming the socket's exact target (domain/socket-routes.ts),
+ * instead of the framework's walk over every socket of the workspace.
+ *
+ * Why by hand: in agents 0.32 the root delivers a facet's frame with
+ * `DynamicAgentsInternal.broadcastToPath`, which iterates
+ * `ctx.getWebSockets()` (every socket of the workspace, each one's
+ * attachment deserialised) and compares each socket's target path: per
+ * frame, the cost grows with the workspace's sockets, not the room's. The
+ * platform indexes sockets by tag, and the root chooses a socket's tags when
+ * it accepts it (`getConnectionTags`, whose request carries the framework's
+ * sub-agent outer-URL header), but the framework has no hook to deliver by
+ * them. So the overseer tags every socket it accepts with its target and,
+ * per frame, asks the platform for that tag's sockets, still checking
+ * `without` and that each one's target path is the frame's owner (so a
+ * forged connection id, or a nested path, never receives another's frames).
+ *
+ * Every live socket carries its tag: a deploy closes all sockets, so none
+ * accepted by older code survives one. Where the framework's shape is not
+ * what this expects, where no tag can name the owner, or where the tag
+ * finds no socket to send to, the frame goes by the framework's own scan,
+ * which is never wrong, only slower. Upstream, `broadcastToPath` could keep
+ * a Map<pathKey, Set<Connection>> filled at accept (BENCHMARKS.md, "What the
+ * framework still costs", 1(b)) and this module would go.
+ */
+import { type AgentPathStep, type Connection, parseSubAgentPath } from "agents";
+import { LIST_TAG, routeTag, stepsBelow, targetSteps } from "../../domain/socket-routes";
+
+/** Where the framework puts a sub-agent socket's outer URL on its accept request (agents 0.32, not exported). */
+const OUTER_URL_HEADER = "x-cf-agents-subagent-url";
+
+type FrameMessage = string | ArrayBuffer | ArrayBufferView;
+type Path = ReadonlyArray<AgentPathStep>;
+
+interface RouteInternals {
+  sockets: { getConnections(tag?: string): Iterable<Connection> };
+  paths: { connectionTargetPath(connection: Connection): Path | null; isSameAgentPath(a: Path, b: Path): boolean };
+}
+
+interface RoutedAgent {
+  readonly selfPath: Path;
+}
+
+function routeInternals(agent: object): RouteInternals | null {
+  const { _webSockets: sockets, _dynamicAgents: paths } = agent as {
+    _webSockets?: Partial<RouteInternals["sockets"]>;
+    _dynamicAgents?: Partial<RouteInternals["paths"]>;
+  };
+  if (
+    typeof sockets?.getConnections !== "function" ||
+    typeof paths?.connectionTargetPath !== "function" ||
+    typeof paths.isSameAgentPath !== "function"
+  ) {
+    return null;
+  }
+  return { sockets, paths } as RouteInternals;
+}
+
+export class SocketRoutes {
+  readonly #agent: RoutedAgent;
+  readonly #knownClasses: string[] | undefined;
+  /** Null when the framework's shape is not what this expects: every frame goes by its scan. */
+  readonly #internals: RouteInternals | null;
+
+  constructor(agent: RoutedAgent, ctx: DurableObjectState) {
+    this.#agent = agent;
+    const exported = (ctx as { exports?: object }).exports;
+    this.#knownClasses = exported ? Object.keys(exported) : undefined;
+    this.#internals = routeInternals(agent);
+  }
+
+  get active(): boolean {
+    return this.#internals !== null;
+  }
+
+  /**
+   * The route tag of a socket being accepted: LIST_TAG for a socket to the
+   * overseer itself, the target's tag for a room socket, null when none can
+   * be built (that socket is then reached only by the framework's scan).
+   */
+  tagFor(request: Request): string | null {
+    const outerUrl = request.headers.get(OUTER_URL_HEADER) ?? request.url;
+    const steps = targetSteps(outerUrl, (url) => parseSubAgentPath(url, { knownClasses: this.#knownClasses }));
+    if (!steps) return null;
+    return steps.length === 0 ? LIST_TAG : routeTag(steps);
+  }
+
+  /**
+   * Sends a room's frame to its own sockets. False when it could not be
+   * routed by tag (see the header): the caller then uses the framework's
+   * delivery, which reaches the same sockets.
+   */
+  deliver(ownerPath: Path, message: FrameMessage, without: string[] | undefined): boolean {
+    const internals = this.#internals;
+    const steps = internals && stepsBelow(this.#agent.selfPath, ownerPath);
+    const tag = steps && routeTag(steps);
+    if (!internals || !tag) return false;
+    let reached = 0;
+    for (const connection of internals.sockets.getConnections(tag)) {
+      if (without?.includes(connection.id)) {
+        reached++;
+        continue;
+      }
+      const target = internals.paths.connectionTargetPath(connection);
+      if (!target || !internals.paths.isSameAgentPath(target, ownerPath)) continue;
+      connection.send(message);
+      reached++;
+    }
+    return reached > 0;
+  }
+}
