@@ -5,6 +5,7 @@ import {
   FRAME_BATCH_KIND,
   type FrameBatch,
   FrameBatcher,
+  GATHER_TURNS,
   isFrameBatch,
   type RelayedFrame,
   type RelayedFrameMessage
@@ -35,18 +36,57 @@ const drainMicrotasks = async () => {
 };
 
 describe("batching a room's broadcasts to its overseer", () => {
-  it("sends a frame written after a quiet spell at once, as itself, not wrapped", () => {
+  it("sends a frame written after a quiet spell within the same task, as itself, not wrapped", async () => {
     const { batcher, calls } = harness();
+    // A timer queued before the write runs after the task: the frame must be sent by then.
+    const sentBeforeTimer = new Promise<number>((resolve) => setTimeout(() => resolve(calls.length), 0));
     batcher.push("a", ["x"]);
+    expect(await sentBeforeTimer).toBe(1);
     expect(calls.map((c) => [c.message, c.without])).toEqual([["a", ["x"]]]);
   });
 
-  it("sends the frames written behind it as one batch, in order, each with its own exclusions", async () => {
+  it("sends the frames one task writes, dozens of continuations apart, as one batch", async () => {
+    const { batcher, calls } = harness();
+    const sentBeforeTimer = new Promise<number>((resolve) => setTimeout(() => resolve(calls.length), 0));
+    batcher.push("start-step", ["p"]);
+    for (let i = 0; i < GATHER_TURNS / 2; i++) await Promise.resolve();
+    batcher.push("text-start", ["p", "q"]);
+    for (let i = 0; i < GATHER_TURNS / 2; i++) await Promise.resolve();
+    batcher.push("text-delta");
+    expect(calls).toHaveLength(0);
+    expect(await sentBeforeTimer).toBe(1);
+    expect(calls[0].message).toEqual({
+      kind: FRAME_BATCH_KIND,
+      frames: [
+        { message: "start-step", without: ["p"] },
+        { message: "text-start", without: ["p", "q"] },
+        { message: "text-delta" }
+      ]
+    });
+    // One frame has no exclusions, so the batch as a whole excludes no one.
+    expect(calls[0].without).toBeUndefined();
+  });
+
+  it("sends what it gathered once writes stop, even while they came without pause", async () => {
+    const { batcher, calls } = harness();
+    batcher.push("0");
+    // A write every round of continuations: the gathering is capped, so the first send still goes in this task.
+    for (let i = 1; i <= 20 * GATHER_TURNS && calls.length === 0; i++) {
+      await Promise.resolve();
+      batcher.push(String(i));
+    }
+    expect(calls).toHaveLength(1);
+    expect(batcher.queued).toBeGreaterThan(0);
+  });
+
+  it("sends the frames written behind a send in flight as one batch, in order, each with its own exclusions", async () => {
     const { batcher, calls } = harness();
     batcher.push("start");
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
     batcher.push("start-step", ["p"]);
     batcher.push("text-start", ["p", "q"]);
     batcher.push("text-delta");
+    await drainMicrotasks();
     expect(calls).toHaveLength(1);
     calls[0].settle();
     await vi.waitFor(() => expect(calls).toHaveLength(2));
@@ -58,13 +98,13 @@ describe("batching a room's broadcasts to its overseer", () => {
         { message: "text-delta" }
       ]
     });
-    // One frame has no exclusions, so the batch as a whole excludes no one.
     expect(calls[1].without).toBeUndefined();
   });
 
   it("holds frames written while a send is in flight and sends them as one batch when it completes", async () => {
     const { batcher, calls, carried } = harness();
     batcher.push("1");
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
     for (const frame of ["2", "3", "4"]) {
       batcher.push(frame);
       await drainMicrotasks(); // the first send has not completed
@@ -86,6 +126,7 @@ describe("batching a room's broadcasts to its overseer", () => {
   it("hands queued frames over at once when flushed (before a connection operation), behind the one in flight", async () => {
     const { batcher, calls, carried } = harness();
     batcher.push("1");
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
     batcher.push("2");
     batcher.push("3");
     batcher.flush(); // a send to one socket is about to be routed
