@@ -114,23 +114,12 @@ export class RoomTraceStore {
     sql.exec("CREATE INDEX IF NOT EXISTS rooms_spans_open ON rooms_spans (ended_at) WHERE ended_at IS NULL");
   }
 
-  /** Records a span's start. False when the trace is full (the span is simply not recorded). */
+  /**
+   * Records a span's start. False when the trace is full (the span is simply
+   * not recorded).
+   */
   start(span: SpanStart): boolean {
-    const trace = this.sql.exec<TraceRow>("SELECT * FROM rooms_traces WHERE trace_id = ?", span.traceId).toArray()[0];
-    if (!trace) {
-      this.sql.exec(
-        "INSERT INTO rooms_traces (trace_id, name, started_at, status, span_count) VALUES (?, ?, ?, 'running', 0)",
-        span.traceId,
-        span.name,
-        span.startedAt
-      );
-      this.#enforceCap();
-    } else if (trace.span_count >= MAX_SPANS_PER_TRACE) {
-      return false;
-    } else if (trace.status !== "running") {
-      // A later span of a finished trace (a recovery continuing the answer).
-      this.sql.exec("UPDATE rooms_traces SET status = 'running', ended_at = NULL WHERE trace_id = ?", span.traceId);
-    }
+    if (!this.#count(span)) return false;
     this.sql.exec(
       `INSERT OR IGNORE INTO rooms_spans (trace_id, span_id, parent_span_id, name, kind, started_at, status, model, agent)
        VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
@@ -143,8 +132,68 @@ export class RoomTraceStore {
       span.model ?? null,
       span.agent ?? "room"
     );
-    this.sql.exec("UPDATE rooms_traces SET span_count = span_count + 1 WHERE trace_id = ?", span.traceId);
     return true;
+  }
+
+  /**
+   * A span already over when it is first recorded (a turn's queue wait):
+   * written once, as `start` then `end` would leave it. Its id must be new.
+   */
+  record(span: SpanStart, end: SpanEnd): boolean {
+    if (!this.#count(span)) return false;
+    const row = this.sql
+      .exec<SpanRow>(
+        `INSERT OR IGNORE INTO rooms_spans (trace_id, span_id, parent_span_id, name, kind, started_at, ended_at, status,
+           model, input_tokens, output_tokens, first_token_at, error_code, agent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        span.traceId,
+        span.spanId,
+        span.parentSpanId,
+        span.name,
+        span.kind,
+        span.startedAt,
+        end.endedAt,
+        end.status,
+        end.model ?? span.model ?? null,
+        end.inputTokens ?? null,
+        end.outputTokens ?? null,
+        end.firstTokenAt ?? null,
+        end.errorCode ?? null,
+        span.agent ?? "room"
+      )
+      .toArray()[0];
+    if (row) this.#logEnd(row);
+    return true;
+  }
+
+  /**
+   * Counts a span into its trace, creating the trace if new; false when the
+   * trace is full. A turn starts four spans, nearly all of a trace already
+   * here: that is one UPDATE (which also reopens a finished trace, for a
+   * recovery continuing the answer), with no read first.
+   */
+  #count(span: SpanStart): boolean {
+    const counted = this.sql
+      .exec(
+        `UPDATE rooms_traces SET span_count = span_count + 1, status = 'running', ended_at = NULL
+         WHERE trace_id = ? AND span_count < ? RETURNING trace_id`,
+        span.traceId,
+        MAX_SPANS_PER_TRACE
+      )
+      .toArray().length;
+    if (counted) return true;
+    // A new trace, or a full one (then nothing is written).
+    const created = this.sql
+      .exec(
+        `INSERT INTO rooms_traces (trace_id, name, started_at, status, span_count) VALUES (?, ?, ?, 'running', 1)
+         ON CONFLICT (trace_id) DO NOTHING RETURNING trace_id`,
+        span.traceId,
+        span.name,
+        span.startedAt
+      )
+      .toArray().length;
+    if (created) this.#enforceCap();
+    return created > 0;
   }
 
   /** Ends a span once; a span already ended keeps its first ending. */
@@ -176,7 +225,9 @@ export class RoomTraceStore {
     traceId: string,
     status: Exclude<SpanStatus, "running">,
     at: number,
-    errorCode: AnswerErrorCode | null = null
+    errorCode: AnswerErrorCode | null = null,
+    /** The answer the trace produced, when known: written with the ending. */
+    messageId: string | null = null
   ) {
     const rows = this.sql
       .exec<SpanRow>(
@@ -190,9 +241,10 @@ export class RoomTraceStore {
       .toArray();
     for (const row of rows) this.#logEnd(row);
     this.sql.exec(
-      "UPDATE rooms_traces SET ended_at = MAX(?, started_at), status = ? WHERE trace_id = ?",
+      "UPDATE rooms_traces SET ended_at = MAX(?, started_at), status = ?, message_id = COALESCE(?, message_id) WHERE trace_id = ?",
       at,
       status,
+      messageId,
       traceId
     );
   }
@@ -211,10 +263,6 @@ export class RoomTraceStore {
       .toArray();
     for (const { trace_id } of unfinished) this.closeTrace(trace_id, "interrupted", at, "interrupted:eviction");
     return unfinished[0]?.trace_id ?? null;
-  }
-
-  setMessage(traceId: string, messageId: string) {
-    this.sql.exec("UPDATE rooms_traces SET message_id = ? WHERE trace_id = ?", messageId, traceId);
   }
 
   list(limit = 50): TraceSummary[] {
@@ -240,9 +288,20 @@ export class RoomTraceStore {
     return spans.length ? { traceId, spans } : null;
   }
 
+  /**
+   * How many traces the table holds: counted once in this life, then kept
+   * here, since this store is the table's only writer (`start` adds,
+   * `#enforceCap` drops). Spares every turn a COUNT.
+   */
+  #traceCount: number | null = null;
+
+  /** After a trace was added: drops the oldest past the cap. */
   #enforceCap() {
-    const [{ n }] = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM rooms_traces").toArray();
-    const drop = tracesOverCap(n, this.cap);
+    this.#traceCount =
+      this.#traceCount === null
+        ? this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM rooms_traces").toArray()[0].n
+        : this.#traceCount + 1;
+    const drop = tracesOverCap(this.#traceCount, this.cap);
     if (drop === 0) return;
     const oldest = this.sql
       .exec<{ trace_id: string }>("SELECT trace_id FROM rooms_traces ORDER BY started_at, trace_id LIMIT ?", drop)
@@ -251,6 +310,7 @@ export class RoomTraceStore {
       this.sql.exec("DELETE FROM rooms_spans WHERE trace_id = ?", traceId);
       this.sql.exec("DELETE FROM rooms_traces WHERE trace_id = ?", traceId);
     }
+    this.#traceCount -= oldest.length;
   }
 
   /** One line per turn (its root span) and one per span that failed: enough to follow, cheap per turn. */

@@ -89,17 +89,18 @@ export class TurnTrace {
       startedAt: arrivedAt,
       agent
     });
-    const queueSpanId = newSpanId();
-    store.start({
-      traceId: context.traceId,
-      spanId: queueSpanId,
-      parentSpanId: rootSpanId,
-      name: "queue",
-      kind: "queue",
-      startedAt: arrivedAt,
-      agent
-    });
-    store.end(context.traceId, queueSpanId, { endedAt: now, status: "ok" });
+    store.record(
+      {
+        traceId: context.traceId,
+        spanId: newSpanId(),
+        parentSpanId: rootSpanId,
+        name: "queue",
+        kind: "queue",
+        startedAt: arrivedAt,
+        agent
+      },
+      { endedAt: now, status: "ok" }
+    );
     store.start({
       traceId: context.traceId,
       spanId: turnSpanId,
@@ -200,8 +201,7 @@ export class TurnTrace {
       outputTokens: opts.usage?.outputTokens ?? null,
       errorCode: opts.errorCode ?? null
     });
-    if (opts.messageId) this.store.setMessage(this.traceId, opts.messageId);
-    this.store.closeTrace(this.traceId, status, now, opts.errorCode ?? null);
+    this.store.closeTrace(this.traceId, status, now, opts.errorCode ?? null, opts.messageId || null);
   }
 
   get ended() {
