@@ -83,6 +83,7 @@ import { RoomIntrospection } from "./room/introspection";
 import { LiveTurns } from "./room/live-turns";
 import { exportHeader, RoomOriginRecord } from "./room/origin";
 import { OutboxSends } from "./room/outbox-sends";
+import { OverseerLink } from "./room/overseer-link";
 import { RoomPersonas } from "./room/personas";
 import { type ConnectionInfo, RoomPresence } from "./room/presence";
 import { RoomReads, reportReadsToOverseer } from "./room/read-marks";
@@ -162,10 +163,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #presence = new RoomPresence(this);
   /** Persona and panel turns, announced so anyone in the room can stop them (room/live-turns.ts). */
   #liveTurns = new LiveTurns(this);
+  /** The room's one stub to its overseer, for every call the room makes to it (room/overseer-link.ts). */
+  #overseer = new OverseerLink(this.env, () => this.parentPath.at(-1)?.name);
   /** Readers' `rooms_read` frames, turned into read marks at the overseer (room/read-marks.ts). */
   #reads = new RoomReads(
     { messages: () => this.messages, messageCount: () => this.#activity.visibleCount() },
-    (reads) => reportReadsToOverseer(this.env, this.parentPath.at(-1)?.name, this.name, reads),
+    (reads) => reportReadsToOverseer(this.#overseer, this.name, reads),
     (promise) => this.ctx.waitUntil(promise)
   );
   #delegation = new RoomDelegation(
@@ -183,7 +186,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     env: this.env,
     dailyTokenBudget: () => this.state.settings.dailyTokenBudget,
     usedToday: () => this.#usageLedger.today(),
-    overseerName: () => this.parentPath.at(-1)?.name
+    roomId: () => this.name,
+    overseer: this.#overseer
   });
   #introspection = new RoomIntrospection(
     {
@@ -258,6 +262,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   describe(): RoomState {
     return this.state;
+  }
+
+  /** The overseer's notice that this room's copy of the workspace budget may be wrong (room/budget.ts). */
+  voidWorkspaceBudget(epoch: number): void {
+    this.#budget.void(epoch);
   }
 
   async updateSettings(patch: Partial<RoomSettings>): Promise<RoomState> {
@@ -442,6 +451,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     this.reportActivity();
 
     // Over budget: the turn ends with a structured error before any model call.
+    // On the room's copy of the workspace's figure, unless it must ask (room/budget.ts).
     const refusal = await this.#budget.refusal();
     if (refusal) {
       this.#turnErrorCodes.set(trace.traceId, refusal.code);
@@ -687,12 +697,15 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   }
 
   async #sendActivity() {
-    const overseerName = this.parentPath.at(-1)?.name;
-    if (!overseerName) return console.warn("[ChatRoom] not a facet: no overseer to report activity to");
-    const activity = { ...this.#activity.next(this.messages), live: this.#introspection.liveReport() };
-    await reportToOverseer(this.env, overseerName, this.name, activity).catch((error: unknown) =>
-      console.warn("[ChatRoom] failed to report activity:", error)
-    );
+    if (!this.#overseer.present) return console.warn("[ChatRoom] not a facet: no overseer to report activity to");
+    const live = this.#introspection.liveReport();
+    const activity = { ...this.#activity.next(this.messages), live };
+    try {
+      // The answer is the workspace's budget figure, counting this report's tokens.
+      this.#budget.learn(await reportToOverseer(this.#overseer, this.name, activity), live.tokensToday);
+    } catch (error) {
+      console.warn("[ChatRoom] failed to report activity:", error);
+    }
   }
 }
 

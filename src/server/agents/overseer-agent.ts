@@ -52,7 +52,6 @@ import type { ShareView } from "../../shared/shares";
 import type { TraceDetail, TraceList } from "../../shared/traces";
 import type { ImportResult, RoomOrigin } from "../../shared/transfer";
 import type { ReadMark } from "../../shared/unread";
-import { budgetDefaults } from "../domain/budgets";
 import { CALLER_HEADER, type Caller, callerFromRequest, decodeCaller, rememberCaller } from "../domain/caller";
 import type { ImportedRoom } from "../domain/imported-room";
 import { generateRoomId, type RoomActivity, type RoomRow, toRoomDetail, toRoomSummary } from "../domain/rooms";
@@ -60,10 +59,12 @@ import { searchDeadlineMs } from "../domain/search";
 import { LIST_TAG } from "../domain/socket-routes";
 import { MAX_TRACES_PER_ROOM } from "../domain/trace";
 import type { PendingRead } from "../domain/unread";
+import type { WorkspaceBudgetFigure } from "../domain/workspace-budget-cache";
 import type { Env } from "../env";
 import { AppError, asResult, type RpcResult, roomNotFound, unwrap } from "../errors";
 import { ChatRoom, type RestArrival } from "./chat-room";
 import { WorkspaceAdmission } from "./overseer/admission";
+import { WorkspaceBudgetFigures } from "./overseer/budget-figures";
 import { deliverBroadcast } from "./overseer/frame-batches";
 import { LiveStatusTable } from "./overseer/live-status";
 import { ReadMarksTable, readerTag } from "./overseer/read-marks";
@@ -90,6 +91,9 @@ export class OverseerAgent extends Agent<Env> {
     this.#registry = new RoomRegistry(ctx.storage.sql);
     this.#live = new LiveStatusTable(ctx.storage.sql);
     this.#settings = new WorkspaceSettingsTable(ctx.storage.sql);
+    this.#budget = new WorkspaceBudgetFigures(env, this.#settings, this.#live, (ids, epoch) =>
+      this.#voidBudgetCopies(ids, epoch)
+    );
     this.#shares = new ShareLinks(new ShareTable(ctx.storage.sql), {
       requireRoom: (roomId) => this.#requireRow(roomId),
       room: (roomId) => this.#row(roomId),
@@ -114,6 +118,8 @@ export class OverseerAgent extends Agent<Env> {
   /** What rooms last reported about themselves (overseer/live-status.ts). */
   #live: LiveStatusTable;
   #settings: WorkspaceSettingsTable;
+  /** The workspace budget as rooms hold it (overseer/budget-figures.ts). */
+  #budget: WorkspaceBudgetFigures;
   /** Share links of this workspace's rooms (overseer/shares.ts). */
   #shares: ShareLinks;
   /** How far each identity has read each room (overseer/read-marks.ts). */
@@ -445,6 +451,7 @@ export class OverseerAgent extends Agent<Env> {
     this.#requireRow(id);
     this.#registry.delete(id);
     this.#live.forget(id);
+    this.#budget.forget(id);
     this.#shares.deleteRoom(id);
     this.#reads.forgetRoom(id);
     this.#broadcast({ type: "room_deleted", id });
@@ -464,22 +471,50 @@ export class OverseerAgent extends Agent<Env> {
     return { dailyTokenBudget: this.#dailyBudget() };
   }
 
-  updateWorkspaceSettings(patch: UpdateWorkspaceSettingsBody): WorkspaceSettings {
-    if (patch.dailyTokenBudget !== undefined) this.#settings.set("dailyTokenBudget", patch.dailyTokenBudget);
+  /** Answers once every room holding a copy of the budget has dropped it: the next turn anywhere sees the change. */
+  async updateWorkspaceSettings(patch: UpdateWorkspaceSettingsBody): Promise<WorkspaceSettings> {
+    if (patch.dailyTokenBudget !== undefined) await this.#budget.setDaily(patch.dailyTokenBudget);
     return this.workspaceSettings();
   }
 
-  /** A room asks before each turn: the workspace's daily budget and what its rooms reported using today. */
-  workspaceBudget(): { dailyTokenBudget: number; tokensToday: number } {
-    return { dailyTokenBudget: this.#dailyBudget(), tokensToday: this.#live.tokensToday() };
+  /**
+   * A room asks when its copy of the workspace's budget is missing, old or
+   * near the limit (domain/workspace-budget-cache.ts); otherwise the answer
+   * to its activity reports keeps the copy current.
+   */
+  workspaceBudget(roomId: string): WorkspaceBudgetFigure {
+    return this.#budget.figureFor(roomId);
   }
 
   #dailyBudget(): number {
-    return this.#settings.get("dailyTokenBudget") ?? budgetDefaults(this.env).workspace;
+    return this.#budget.daily();
   }
 
-  /** Called by a room after its transcript changed. Stale reports are dropped. */
-  recordRoomActivity(id: string, activity: RoomActivity): void {
+  /** Rooms' copies of the budget are void (best effort; a copy also dies of age). */
+  async #voidBudgetCopies(ids: string[], epoch: number) {
+    const tell = async (id: string) => {
+      try {
+        if (this.#row(id)) await (await this.dynamicAgents.get(ChatRoom, id)).voidWorkspaceBudget(epoch);
+      } catch (error) {
+        console.warn("[OverseerAgent] a room kept a void budget copy:", error);
+      }
+    };
+    await Promise.all(ids.map(tell));
+  }
+
+  /**
+   * Called by a room after its transcript changed; answers the workspace's
+   * budget figure, which the room keeps for its turns. Stale reports are dropped.
+   */
+  recordRoomActivity(id: string, activity: RoomActivity): WorkspaceBudgetFigure {
+    return this.#budget.afterReport(
+      id,
+      () => this.#applyActivity(id, activity),
+      (p) => this.ctx.waitUntil(p)
+    );
+  }
+
+  #applyActivity(id: string, activity: RoomActivity) {
     const applied = this.#registry.applyActivity(id, activity);
     if (!applied) return; // deleted while the report was in flight, or stale
     const { before: row, after: next } = applied;

@@ -4,10 +4,12 @@
  * Each report carries a sequence number from the room's own SQLite, so the
  * overseer can drop reports that arrive out of order.
  */
-import { type Agent, getAgentByName } from "agents";
+import type { Agent } from "agents";
 import type { UIMessage } from "ai";
 import { messagePreview, type RoomActivity } from "../../domain/rooms";
+import type { WorkspaceBudgetFigure } from "../../domain/workspace-budget-cache";
 import type { Env } from "../../env";
+import type { OverseerLink } from "./overseer-link";
 
 type Sql = Agent<Env>["sql"];
 
@@ -133,11 +135,14 @@ export class RoomActivityLog {
 }
 
 /**
- * Sends a report to the room's overseer. The overseer is a top-level Durable
- * Object, so its namespace binding reaches it (as `parentAgent` would)
- * without this module importing the overseer's class.
+ * Sends a report to the room's overseer, through the room's one stub
+ * (room/overseer-link.ts). Answers the workspace's budget figure, which the
+ * room keeps for its turns (room/budget.ts).
  */
-export async function reportToOverseer(env: Env, overseerName: string, roomId: string, activity: RoomActivity) {
-  const overseer = await getAgentByName(env.OverseerAgent, overseerName);
-  await overseer.recordRoomActivity(roomId, activity);
+export async function reportToOverseer(
+  overseer: OverseerLink,
+  roomId: string,
+  activity: RoomActivity
+): Promise<WorkspaceBudgetFigure | undefined> {
+  return overseer.call((o) => o.recordRoomActivity(roomId, activity));
 }

@@ -8,14 +8,14 @@
  * a flood of `rooms_read` costs the room a scan of its window per frame and
  * the overseer nothing more (no rate limit of its own is needed).
  */
-import { type Connection, getAgentByName, type WSMessage } from "agents";
+import type { Connection, WSMessage } from "agents";
 import type { UIMessage } from "ai";
 import { RoomClientFrame } from "../../../shared/protocol";
 import { callerOf } from "../../domain/caller";
 import { ThrottledReports } from "../../domain/throttled-reports";
 import { furthest, type PendingRead, readPosition } from "../../domain/unread";
-import type { Env } from "../../env";
 import { parseJson } from "./frames";
+import type { OverseerLink } from "./overseer-link";
 
 interface ReadsHost {
   /** The room's in-memory window, oldest first. */
@@ -58,16 +58,9 @@ export class RoomReads {
 }
 
 /** Sends a room's read positions to its overseer (best effort: a reader's client asks again while it sees unread). */
-export async function reportReadsToOverseer(
-  env: Env,
-  overseerName: string | undefined,
-  roomId: string,
-  reads: PendingRead[]
-) {
-  if (!overseerName) return;
+export async function reportReadsToOverseer(overseer: OverseerLink, roomId: string, reads: PendingRead[]) {
   try {
-    const overseer = await getAgentByName(env.OverseerAgent, overseerName);
-    await overseer.recordReads(roomId, reads);
+    await overseer.call((o) => o.recordReads(roomId, reads));
   } catch (error) {
     console.warn("[ChatRoom] failed to report read marks:", error);
   }
