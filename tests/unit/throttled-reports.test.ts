@@ -54,3 +54,62 @@ describe("coalesced activity reports", () => {
     expect(sent.at(-1)).toBeGreaterThanOrEqual(sent[0] + 199 * 7 - 250); // the last request was still reported
   });
 });
+
+describe("a deferred report (a turn's start)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function setup() {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const sent: number[] = [];
+    const settled: Promise<unknown>[] = [];
+    const reports = new ThrottledReports(
+      async () => {
+        sent.push(Date.now());
+      },
+      (promise) => settled.push(promise),
+      250
+    );
+    return { sent, settled, reports };
+  }
+
+  it("is not sent at once, but within one interval", async () => {
+    const { sent, reports } = setup();
+    const start = Date.now();
+    reports.defer();
+    expect(sent).toEqual([]);
+    await vi.advanceTimersByTimeAsync(249);
+    expect(sent).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sent).toEqual([start + 250]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent).toHaveLength(1);
+  });
+
+  it("rides on a report asked for before it is due: a short turn's start and end make one report", async () => {
+    const { sent, settled, reports } = setup();
+    const start = Date.now();
+    reports.defer();
+    await vi.advanceTimersByTimeAsync(40);
+    reports.request(); // the turn ended
+    expect(sent).toEqual([start + 40]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent).toEqual([start + 40]);
+    // The deferred timer's waitUntil promise settled when the report went early.
+    await expect(Promise.all(settled)).resolves.toBeDefined();
+  });
+
+  it("waits for the interval after a report just sent, and never sends twice within it", async () => {
+    const { sent, reports } = setup();
+    const start = Date.now();
+    reports.request();
+    await vi.advanceTimersByTimeAsync(100);
+    reports.defer();
+    reports.request();
+    await vi.advanceTimersByTimeAsync(150);
+    expect(sent).toEqual([start, start + 250]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent).toEqual([start, start + 250]);
+  });
+});

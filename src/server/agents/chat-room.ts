@@ -448,7 +448,10 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       continuation: options?.continuation === true,
       continuingTraceId: options?.continuation ? lastAnswerTraceId(this.messages) : null
     });
-    this.reportActivity();
+    // The overseer hears of the turn soon, not before the model request
+    // (nor, for a short turn, apart from its end): nothing in the room list
+    // needs it within the interval.
+    this.#reports.defer();
 
     // Over budget: the turn ends with a structured error before any model call.
     // On the room's copy of the workspace's figure, unless it must ask (room/budget.ts).
