@@ -2,11 +2,12 @@
  * CPU profile of chat turns inside workerd, through its V8 inspector.
  *
  *   node --experimental-strip-types --no-warnings bench/profile-turn.ts [--turns 30] [--chunks 20] [--seed 0]
- *        [--viewers 1] [--out /tmp/turn.cpuprofile]
+ *        [--viewers 1] [--others 0] [--out /tmp/turn.cpuprofile]
  *
  * Starts the benchmarks' app (vite dev, fast fake model) with the inspector
  * on, creates a room (optionally seeded with --seed messages), runs warm-up
- * turns, then profiles --turns WebSocket turns one after another and prints
+ * turns (--others: with that many sockets open in 20 other rooms of the same
+ * workspace), then profiles --turns WebSocket turns one after another and prints
  * where workerd's CPU went: self time by module group and the top functions.
  * The .cpuprofile opens in Chrome DevTools (Performance → Load profile).
  */
@@ -92,6 +93,7 @@ const turns = Number(arg("turns", "30"));
 const chunks = Number(arg("chunks", "20"));
 const seed = Number(arg("seed", "0"));
 const viewers = Number(arg("viewers", "1"));
+const others = Number(arg("others", "0"));
 const out = arg("out", path.join(tmpdir(), `rooms-turn-${Date.now()}.cpuprofile`));
 
 const inspectorPort = await freePort();
@@ -107,6 +109,11 @@ try {
   }
   const sockets = await Promise.all(
     Array.from({ length: viewers }, () => RoomSocket.open(roomSocketUrl(app.url, ws, room.id)))
+  );
+  const otherRooms =
+    others > 0 ? await Promise.all(Array.from({ length: 20 }, (_, i) => api.createRoom(ws, `o${i}`))) : [];
+  const otherSockets = await Promise.all(
+    Array.from({ length: others }, (_, i) => RoomSocket.open(roomSocketUrl(app.url, ws, otherRooms[i % 20].id)))
   );
   const turn = async (i: number) => {
     const trace = sockets[0].sendChat(`[[fake:chunks=${chunks}]] profiled turn ${i}`);
@@ -134,7 +141,7 @@ try {
     if (result?.profile) profiles.push(result.profile);
     s.close();
   }
-  await Promise.all(sockets.map((s) => s.close()));
+  await Promise.all([...sockets, ...otherSockets].map((s) => s.close()));
 
   // Self time per node, from the samples.
   const byGroup = new Map<string, number>();
@@ -163,7 +170,7 @@ try {
   writeFileSync(out, JSON.stringify(profiles[0] ?? {}));
   const perTurn = (us: number) => (us / 1000 / turns).toFixed(2);
   console.log(
-    `\n${turns} turns of ${chunks} chunks, room of ${seed} seeded messages, ${viewers} viewer(s); wall ${(wallMs / turns).toFixed(1)} ms per turn`
+    `\n${turns} turns of ${chunks} chunks, room of ${seed} seeded messages, ${viewers} viewer(s), ${others} sockets in other rooms; wall ${(wallMs / turns).toFixed(1)} ms per turn`
   );
   console.log(`workerd JS busy (sampled, all isolates): ${perTurn(busyUs)} ms per turn; idle ${perTurn(idleUs)} ms\n`);
   console.log("self time by module group, ms per turn:");

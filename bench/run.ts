@@ -25,6 +25,7 @@ import { appTarget, type BenchContext, emptyResult, type Section, type SectionRe
 import { fmt } from "./lib/stats.ts";
 import { client } from "./sections/client.ts";
 import { concurrency } from "./sections/concurrency.ts";
+import { crowd } from "./sections/crowd.ts";
 import { findshare } from "./sections/findshare.ts";
 import { history } from "./sections/history.ts";
 import { memory } from "./sections/memory.ts";
@@ -42,7 +43,8 @@ export const SECTIONS: Array<{ key: string; title: string; run: Section }> = [
   { key: "memory", title: "6. Memory", run: memory },
   { key: "client", title: "7. Client", run: client },
   { key: "panel", title: "8. Persona panel: eight answers at once, twenty viewers", run: panel },
-  { key: "findshare", title: "9. Search across rooms and export", run: findshare }
+  { key: "findshare", title: "9. Search across rooms and export", run: findshare },
+  { key: "crowd", title: "10. A crowded workspace: one room's turn, 100 sockets open in other rooms", run: crowd }
 ];
 
 function arg(name: string): string | undefined {

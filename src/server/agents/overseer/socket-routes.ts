@@ -33,45 +33,41 @@ const OUTER_URL_HEADER = "x-cf-agents-subagent-url";
 type FrameMessage = string | ArrayBuffer | ArrayBufferView;
 type Path = ReadonlyArray<AgentPathStep>;
 
-interface RouteInternals {
-  sockets: { getConnections(tag?: string): Iterable<Connection> };
-  paths: { connectionTargetPath(connection: Connection): Path | null; isSameAgentPath(a: Path, b: Path): boolean };
+/** The framework's own reading of a socket's target (patched to remember it: overseer/socket-targets.ts). */
+interface TargetPaths {
+  connectionTargetPath(connection: Connection): Path | null;
+  isSameAgentPath(a: Path, b: Path): boolean;
 }
 
 interface RoutedAgent {
   readonly selfPath: Path;
 }
 
-function routeInternals(agent: object): RouteInternals | null {
-  const { _webSockets: sockets, _dynamicAgents: paths } = agent as {
-    _webSockets?: Partial<RouteInternals["sockets"]>;
-    _dynamicAgents?: Partial<RouteInternals["paths"]>;
-  };
-  if (
-    typeof sockets?.getConnections !== "function" ||
-    typeof paths?.connectionTargetPath !== "function" ||
-    typeof paths.isSameAgentPath !== "function"
-  ) {
-    return null;
-  }
-  return { sockets, paths } as RouteInternals;
+function targetPaths(agent: object): TargetPaths | null {
+  const paths = (agent as { _dynamicAgents?: Partial<TargetPaths> })._dynamicAgents;
+  if (typeof paths?.connectionTargetPath !== "function" || typeof paths.isSameAgentPath !== "function") return null;
+  return paths as TargetPaths;
 }
 
 export class SocketRoutes {
   readonly #agent: RoutedAgent;
+  readonly #ctx: DurableObjectState;
   readonly #knownClasses: string[] | undefined;
   /** Null when the framework's shape is not what this expects: every frame goes by its scan. */
-  readonly #internals: RouteInternals | null;
+  readonly #paths: TargetPaths | null;
+  /** The overseer's own path, read once it has a name. */
+  #root: Path | undefined;
 
   constructor(agent: RoutedAgent, ctx: DurableObjectState) {
     this.#agent = agent;
+    this.#ctx = ctx;
     const exported = (ctx as { exports?: object }).exports;
     this.#knownClasses = exported ? Object.keys(exported) : undefined;
-    this.#internals = routeInternals(agent);
+    this.#paths = targetPaths(agent);
   }
 
   get active(): boolean {
-    return this.#internals !== null;
+    return this.#paths !== null;
   }
 
   /**
@@ -92,21 +88,34 @@ export class SocketRoutes {
    * delivery, which reaches the same sockets.
    */
   deliver(ownerPath: Path, message: FrameMessage, without: string[] | undefined): boolean {
-    const internals = this.#internals;
-    const steps = internals && stepsBelow(this.#agent.selfPath, ownerPath);
+    const paths = this.#paths;
+    if (!paths) return false;
+    this.#root ??= this.#agent.selfPath;
+    const steps = stepsBelow(this.#root, ownerPath);
     const tag = steps && routeTag(steps);
-    if (!internals || !tag) return false;
+    if (!tag) return false;
+    // The platform's sockets, not the framework's iterator, which
+    // deserialises each socket's attachment per call: the target path (the
+    // framework's own answer, remembered) wraps the socket, and its id then
+    // reads the framework's attachment cache. Recipients are all read before
+    // any is sent to, so a socket that cannot be read sends the whole frame
+    // down the framework's path instead, and none gets it twice.
+    const recipients: Connection[] = [];
     let reached = 0;
-    for (const connection of internals.sockets.getConnections(tag)) {
-      if (without?.includes(connection.id)) {
+    try {
+      for (const socket of this.#ctx.getWebSockets(tag)) {
+        if (socket.readyState !== WebSocket.OPEN) continue;
+        const connection = socket as unknown as Connection;
+        const target = paths.connectionTargetPath(connection);
+        if (!target || !paths.isSameAgentPath(target, ownerPath)) continue;
         reached++;
-        continue;
+        if (!without?.includes(connection.id)) recipients.push(connection);
       }
-      const target = internals.paths.connectionTargetPath(connection);
-      if (!target || !internals.paths.isSameAgentPath(target, ownerPath)) continue;
-      connection.send(message);
-      reached++;
+    } catch (error) {
+      console.warn("[OverseerAgent] a socket could not be routed by tag; delivering by the framework:", error);
+      return false;
     }
+    for (const connection of recipients) connection.send(message);
     return reached > 0;
   }
 }
