@@ -2,7 +2,7 @@
  * CPU profile of chat turns inside workerd, through its V8 inspector.
  *
  *   node --experimental-strip-types --no-warnings bench/profile-turn.ts [--turns 30] [--chunks 20] [--seed 0]
- *        [--viewers 1] [--others 0] [--out /tmp/turn.cpuprofile]
+ *        [--viewers 1] [--others 0] [--out /tmp/turn.cpuprofile] [--floor]
  *
  * Starts the benchmarks' app (vite dev, fast fake model) with the inspector
  * on, creates a room (optionally seeded with --seed messages), runs warm-up
@@ -10,6 +10,8 @@
  * workspace), then profiles --turns WebSocket turns one after another and prints
  * where workerd's CPU went: self time by module group and the top functions.
  * The .cpuprofile opens in Chrome DevTools (Performance → Load profile).
+ * `--floor` profiles the framework-floor Worker (bench/floor: a bare
+ * AIChatAgent facet) instead of the app (--seed does not apply).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +20,7 @@ import WebSocket from "ws";
 import { freePort } from "../tests/support/dev-server.ts";
 import { Api, RoomSocket, roomSocketUrl } from "./lib/client.ts";
 import { startBenchServer } from "./lib/dev-server.ts";
+import { floorRoomSocketUrl, startFloorServer } from "./lib/floor-server.ts";
 import { appVars, startBenchFake } from "./lib/section.ts";
 import { seedViaRoute } from "./lib/seed.ts";
 
@@ -98,22 +101,28 @@ const out = arg("out", path.join(tmpdir(), `rooms-turn-${Date.now()}.cpuprofile`
 
 const inspectorPort = await freePort();
 const fake = await startBenchFake();
-const app = await startBenchServer({ vars: { ...appVars(fake), ROOMS_INSPECTOR_PORT: String(inspectorPort) } });
+const floor = process.argv.includes("--floor");
+const app = floor
+  ? await startFloorServer(fake, { inspectorPort })
+  : await startBenchServer({ vars: { ...appVars(fake), ROOMS_INSPECTOR_PORT: String(inspectorPort) } });
 try {
-  const api = new Api(app.url);
   const ws = `prof-${Math.random().toString(36).slice(2, 8)}`;
-  const room = await api.createRoom(ws, "profile");
-  if (seed > 0) {
+  const api = new Api(app.url);
+  /** A room's socket URL; the app's rooms are created first, the floor's on first connect. */
+  const openRoom = async (name: string): Promise<{ url: string; id: string }> => {
+    if (floor) return { url: floorRoomSocketUrl(app.url, ws, name), id: name };
+    const room = await api.createRoom(ws, name);
+    return { url: roomSocketUrl(app.url, ws, room.id), id: room.id };
+  };
+  const room = await openRoom("profile");
+  if (seed > 0 && !floor) {
     const seeded = await seedViaRoute(api, ws, room.id, seed, () => {});
     if (!seeded.ok) throw new Error(`seeding failed: ${seeded.reason}`);
   }
-  const sockets = await Promise.all(
-    Array.from({ length: viewers }, () => RoomSocket.open(roomSocketUrl(app.url, ws, room.id)))
-  );
-  const otherRooms =
-    others > 0 ? await Promise.all(Array.from({ length: 20 }, (_, i) => api.createRoom(ws, `o${i}`))) : [];
+  const sockets = await Promise.all(Array.from({ length: viewers }, () => RoomSocket.open(room.url)));
+  const otherRooms = others > 0 ? await Promise.all(Array.from({ length: 20 }, (_, i) => openRoom(`o${i}`))) : [];
   const otherSockets = await Promise.all(
-    Array.from({ length: others }, (_, i) => RoomSocket.open(roomSocketUrl(app.url, ws, otherRooms[i % 20].id)))
+    Array.from({ length: others }, (_, i) => RoomSocket.open(otherRooms[i % 20].url))
   );
   const turn = async (i: number) => {
     const trace = sockets[0].sendChat(`[[fake:chunks=${chunks}]] profiled turn ${i}`);

@@ -4,6 +4,7 @@
  *   npm run bench                      full run (~10-15 min on 2 cores)
  *   npm run bench -- --quick           reduced sizes, under 2 minutes
  *   npm run bench -- --only relay,memory
+ *   npm run bench -- --only floor      Rooms beside a bare AIChatAgent facet (the framework's floor)
  *   npm run bench -- --out bench/results/latest-full.json   keep the results there
  *   npm run bench -- --target preview  the production build under `vite preview`
  *                                      instead of `vite dev` (no Vite module runner
@@ -27,6 +28,7 @@ import { client } from "./sections/client.ts";
 import { concurrency } from "./sections/concurrency.ts";
 import { crowd } from "./sections/crowd.ts";
 import { findshare } from "./sections/findshare.ts";
+import { floor } from "./sections/floor.ts";
 import { history } from "./sections/history.ts";
 import { memory } from "./sections/memory.ts";
 import { panel } from "./sections/panel.ts";
@@ -44,7 +46,8 @@ export const SECTIONS: Array<{ key: string; title: string; run: Section }> = [
   { key: "client", title: "7. Client", run: client },
   { key: "panel", title: "8. Persona panel: eight answers at once, twenty viewers", run: panel },
   { key: "findshare", title: "9. Search across rooms and export", run: findshare },
-  { key: "crowd", title: "10. A crowded workspace: one room's turn, 100 sockets open in other rooms", run: crowd }
+  { key: "crowd", title: "10. A crowded workspace: one room's turn, 100 sockets open in other rooms", run: crowd },
+  { key: "floor", title: "11. The framework's floor: a bare AIChatAgent facet beside Rooms", run: floor }
 ];
 
 function arg(name: string): string | undefined {

@@ -20,7 +20,8 @@ const SECTIONS = [
   "memory",
   "client",
   "panel",
-  "findshare"
+  "findshare",
+  "floor"
 ];
 
 const dir = mkdtempSync(path.join(tmpdir(), "rooms-bench-test-"));

@@ -1,0 +1,30 @@
+/**
+ * The framework-floor Worker under the same Vite plugins as the app
+ * (agents() then cloudflare(), so the same workerd build and Node dev
+ * proxy), with the app's bench settings: a private state folder and Vite
+ * cache per server (ROOMS_STATE_DIR, set by tests/support/dev-server.ts), no
+ * inspector (unless ROOMS_INSPECTOR_PORT), no file watching. Started by bench/sections/floor.ts with
+ * `vite dev`, or built and served with `vite preview` for --target preview.
+ */
+import path from "node:path";
+import { cloudflare } from "@cloudflare/vite-plugin";
+import agents from "agents/vite";
+import { defineConfig } from "vite";
+
+const stateDir = process.env.ROOMS_STATE_DIR;
+
+export default defineConfig({
+  root: import.meta.dirname,
+  cacheDir: stateDir ? path.join(stateDir, "vite-cache") : "../../node_modules/.vite-bench-floor",
+  plugins: [
+    agents(),
+    cloudflare({
+      configPath: "./wrangler.jsonc",
+      persistState: stateDir ? { path: stateDir } : false,
+      // No inspector, unless a profile asks for one (bench/profile-turn.ts --floor).
+      inspectorPort: Number(process.env.ROOMS_INSPECTOR_PORT) || false
+    })
+  ],
+  build: { sourcemap: false },
+  server: { watch: null }
+});
