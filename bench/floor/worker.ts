@@ -35,7 +35,9 @@ export class FloorChat extends AIChatAgent<FloorEnv> {
     const result = streamText({
       model: openai.chat(this.env.OPENAI_MODEL ?? "fake-model"),
       messages: await convertToModelMessages(this.messages),
-      abortSignal: options?.abortSignal
+      abortSignal: options?.abortSignal,
+      // Only on failure: the bench prints the server's log when a turn fails.
+      onError: ({ error }) => console.error("floor: model stream failed:", error)
     });
     return result.toUIMessageStreamResponse();
   }

@@ -211,6 +211,11 @@ async function concurrency(
   const firstToken: number[] = [];
   const done: number[] = [];
   let failed = 0;
+  const reasons = new Map<string, number>();
+  const fail = (reason: string) => {
+    failed++;
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  };
   const t0 = performance.now();
   const cpu0 = groupCpuMs(t.server.pid);
   await Promise.all(
@@ -221,12 +226,12 @@ async function concurrency(
         const trace = socket.sendChat(text, { author: `client-${c}` });
         try {
           await socket.waitDone(trace.requestId, 300_000);
-        } catch {
-          failed++;
+        } catch (error) {
+          fail((error as Error).message.replace(/request \S+/, "request"));
           continue;
         }
         if (trace.error || trace.firstDeltaAt === undefined) {
-          failed++;
+          fail(trace.error ? `error frame: ${trace.error.slice(0, 200)}` : "done without a text-delta");
           continue;
         }
         firstToken.push(trace.firstDeltaAt - trace.sentAt);
@@ -239,7 +244,9 @@ async function concurrency(
   await Promise.all(sockets.map((s) => s.close()));
 
   // Every message stored exactly once and answered.
-  let lost = 0;
+  let missing = 0;
+  let duplicated = 0;
+  let unanswered = 0;
   for (let i = 0; i < size.roomCount; i++) {
     const stored = await rooms.stored(i);
     const texts = new Map<string, number>();
@@ -248,13 +255,19 @@ async function concurrency(
       const text = (m.parts ?? []).map((p: any) => p.text ?? "").join("");
       texts.set(text, (texts.get(text) ?? 0) + 1);
     }
-    for (const s of sent) if (s.room === i && texts.get(s.text) !== 1) lost++;
+    for (const s of sent) {
+      if (s.room !== i) continue;
+      const n = texts.get(s.text) ?? 0;
+      if (n === 0) missing++;
+      if (n > 1) duplicated += n - 1;
+    }
     const users = stored.filter((m) => m.role === "user").length;
     const answers = stored.filter(
       (m) => m.role === "assistant" && (m.parts ?? []).some((p: any) => p.type === "text" && p.text)
     ).length;
-    lost += Math.max(0, users - answers);
+    unanswered += Math.max(0, users - answers);
   }
+  const lost = missing + duplicated + unanswered;
   const total = size.clients * size.perClient;
   const f = out.figures;
   f[`concurrency: first token p50: ${t.label}`] = value(percentile(firstToken, 50), "ms", 1);
@@ -271,5 +284,11 @@ async function concurrency(
   f[`concurrency: throughput: ${t.label}`] = value(total / seconds, "messages/s", 1);
   f[`concurrency: lost, duplicated, unanswered or failed: ${t.label}`] = value(lost + failed, "messages", 0);
   f[`concurrency: 1-min load average at start: ${t.label}`] = value(load, "", 2);
-  if (lost || failed) out.notes.push(`${t.label} concurrency NOT CLEAN: ${lost} lost/unanswered, ${failed} failed.`);
+  if (lost || failed) {
+    const why = [...reasons].map(([r, n]) => `${n}× ${r}`).join("; ");
+    out.notes.push(
+      `${t.label} concurrency NOT CLEAN: ${missing} not stored, ${duplicated} duplicated, ${unanswered} unanswered, ${failed} failed (${why}).`,
+      `${t.label} server log, last lines: ${t.server.output().slice(-3000)}`
+    );
+  }
 }
