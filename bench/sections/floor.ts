@@ -1,5 +1,5 @@
 /**
- * 10. The framework's floor: the same chat-turn measurements against Rooms
+ * 11. The framework's floor: the same chat-turn measurements against Rooms
  * and against bench/floor (a bare parent Agent with a bare AIChatAgent facet
  * per room: the documented minimum, same fake provider, same URL shape, same
  * useAgentChat frames), in one run. The floor is a turn as the framework's

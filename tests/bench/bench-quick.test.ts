@@ -21,6 +21,7 @@ const SECTIONS = [
   "client",
   "panel",
   "findshare",
+  "crowd",
   "floor"
 ];
 
