@@ -40,9 +40,11 @@ function manualClock() {
 }
 
 /** Runs parts through the coalescer, `gapMs[i]` of clock time before part i; records when each output left. */
-async function run(parts: Part[], gapsMs: number[], { windowMs = 16, tailMs = 100 } = {}) {
+async function run(parts: Part[], gapsMs: number[], { windowMs = 16, tailMs = 100, lateTimers = false } = {}) {
   const clock = manualClock();
-  const coalescer = createDeltaCoalescer<Part>({ windowMs, timers: clock.timers });
+  // Late timers: never fire while parts keep coming (as workerd's, behind a stream's pending reads).
+  const timers = lateTimers ? { set: () => null, clear: () => {} } : clock.timers;
+  const coalescer = createDeltaCoalescer<Part>({ windowMs, timers, now: () => clock.now });
   const out: { part: Part; at: number }[] = [];
   const reading = (async () => {
     const reader = coalescer.readable.getReader();
@@ -80,6 +82,33 @@ describe("coalescing deltas", () => {
       ["a", 0],
       ["b", 40],
       ["c", 80]
+    ]);
+  });
+
+  it("sends a delta written a window after the last one at once, without waiting for a late timer", async () => {
+    const out = await run([delta("a"), delta("b"), delta("c"), delta("d")], [0, 40, 40, 40], { lateTimers: true });
+    expect(out.map((o) => [o.part.text, o.at])).toEqual([
+      ["a", 0],
+      ["b", 40],
+      ["c", 80],
+      ["d", 120]
+    ]);
+  });
+
+  it("sends held text with the next delta once the window has passed, when the timer is late", async () => {
+    const out = await run([delta("a"), delta("b"), delta("c"), delta("d")], [0, 1, 1, 20], { lateTimers: true });
+    expect(out.map((o) => [o.part.text, o.at])).toEqual([
+      ["a", 0],
+      ["bcd", 22]
+    ]);
+  });
+
+  it("sends the first delta at once after a start part", async () => {
+    const out = await run([{ type: "text-start", id: "t1" }, delta("a"), delta("b")], [0, 0, 1], { lateTimers: true });
+    expect(out.map((o) => [o.part.type === "text-delta" ? o.part.text : o.part.type, o.at])).toEqual([
+      ["text-start", 0],
+      ["a", 0],
+      ["b", 101] // held until the end of the stream: the timer never fired
     ]);
   });
 
