@@ -2,8 +2,19 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
+import { ChatRoom } from "../../src/server/index";
 import { chunksOf, isResponse } from "../support/chat-protocol";
-import { chatRequest, connect, createRoom, isDone, roomPath, signIn, type TestSocket, uniqueName } from "./helpers";
+import {
+  BASE,
+  chatRequest,
+  connect,
+  createRoom,
+  isDone,
+  roomPath,
+  signIn,
+  type TestSocket,
+  uniqueName
+} from "./helpers";
 
 const open: TestSocket[] = [];
 afterEach(() => {
@@ -84,5 +95,25 @@ describe("the overseer's delivery of a room's frames", () => {
       list: state.getWebSockets("list").length
     }));
     expect(counts).toEqual({ all: 4, a: 2, b: 1, list: 1 });
+  });
+
+  it("takes a socket's target from its address only, never from a header the client sent", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const forged = (id: string) => ({ "x-cf-agents-subagent-url": `${BASE}${roomPath(ws, id)}` });
+    // Past the gate, a forged target would join a room or create a facet for an id no room has.
+    const intoRoom = await socketAt(`/agents/overseer-agent/${ws}`, forged(room.id));
+    const conjuring = await socketAt(`/agents/overseer-agent/${ws}`, forged("conjured-room-id"));
+    for (const socket of [intoRoom, conjuring]) await socket.next((f) => f?.type === "rooms");
+    const stub = env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
+    const seen = await runInDurableObject(stub, (overseer: OverseerAgent, state) => ({
+      conjured: overseer.dynamicAgents.has(ChatRoom, "conjured-room-id"),
+      inRoom: state.getWebSockets(`to:ChatRoom/${room.id}`).length,
+      list: state.getWebSockets("list").length
+    }));
+    expect(seen).toEqual({ conjured: false, inRoom: 0, list: 2 });
+    for (const socket of [intoRoom, conjuring]) {
+      expect(socket.frames.filter((f) => typeof f?.type === "string" && f.type.startsWith("cf_agent_"))).toEqual([]);
+    }
   });
 });

@@ -29,8 +29,13 @@ export interface Caller {
 
 /** Set by the Worker only; any client-sent copy is stripped first. */
 export const CALLER_HEADER = "x-rooms-caller";
-/** Header prefixes no client may send through the Worker. */
-export const RESERVED_HEADER_PREFIXES = ["x-rooms-", "x-agents-"] as const;
+/**
+ * Header prefixes no client may send through the Worker. `x-cf-agents-` is
+ * the framework's own: it reads a socket's target from
+ * `x-cf-agents-subagent-url` on accept, so a client-sent copy on a room-list
+ * socket would reach a room past the `/sub/` gate (and create its facet).
+ */
+export const RESERVED_HEADER_PREFIXES = ["x-rooms-", "x-agents-", "x-cf-agents-"] as const;
 
 export function encodeCaller(caller: Caller): string {
   // Header values must be ASCII: names may not be.
