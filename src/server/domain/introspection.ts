@@ -9,14 +9,20 @@ import type { AgentStatus, RoomStorage, WorkspaceStatus } from "../../shared/int
 const STATUS_STORAGE_ROWS = 50;
 
 const DAY_MS = 86_400_000;
-/** The last day asked for: budgets and reports ask several times a turn, nearly always for today. */
-let lastDay: { index: number; day: string } | null = null;
+/**
+ * Days already formatted, by day number: a turn asks for today several times
+ * (budget check, ledger, live report) and the ledger for a week ago, and
+ * formatting a date costs far more than the lookup. A handful of entries.
+ */
+const formattedDays = new Map<number, string>();
 
 export function utcDay(now = Date.now()): string {
   const index = Math.floor(now / DAY_MS);
-  if (lastDay?.index === index) return lastDay.day;
+  const known = formattedDays.get(index);
+  if (known !== undefined) return known;
   const day = new Date(now).toISOString().slice(0, 10);
-  lastDay = { index, day };
+  if (formattedDays.size >= 8) formattedDays.clear();
+  formattedDays.set(index, day);
   return day;
 }
 
