@@ -1,5 +1,5 @@
 import type { LanguageModelV4GenerateResult } from "@ai-sdk/provider";
-import { generateText, stepCountIs, type ToolExecutionOptions } from "ai";
+import { asSchema, type FlexibleSchema, generateText, stepCountIs, type ToolExecutionOptions } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { createRoomTools, type HistorySearchHit, MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
@@ -23,9 +23,10 @@ function setup(hits: HistorySearchHit[] = []) {
   return { tools, calls };
 }
 
-async function parse(schema: unknown, value: unknown) {
-  const s = schema as { safeParse: (v: unknown) => { success: boolean; data?: unknown } };
-  return s.safeParse(value);
+/** Validation as the AI SDK runs it on a tool call's input. */
+async function parse(schema: FlexibleSchema<unknown>, value: unknown) {
+  const result = await asSchema(schema).validate!(value);
+  return result.success ? { success: true, data: result.value } : { success: false };
 }
 
 describe("get_current_time", () => {
@@ -147,6 +148,16 @@ describe("room tools inside the AI SDK tool loop", () => {
     expect(result.text).toBe("You said to ship it on Friday.");
     // The second model call saw the tool result.
     expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).toContain("ship it on Friday");
+  });
+
+  it("converts each input schema to JSON schema once, not on every turn", () => {
+    const first = setup().tools;
+    const second = setup().tools;
+    for (const name of ["get_current_time", "search_room_history"] as const) {
+      const [before, after] = [first[name].inputSchema, second[name].inputSchema] as FlexibleSchema<unknown>[];
+      expect(after).toBe(before);
+      expect(asSchema(after).jsonSchema).toBe(asSchema(before).jsonSchema);
+    }
   });
 
   it("offers both tools to the model with JSON schemas", async () => {

@@ -19,7 +19,7 @@
  * (see persona-turns.ts for why the room, not the persona, owns them).
  */
 import { Agent } from "agents";
-import { isStepCount, type ModelMessage, streamText, type ToolSet, tool, type UIMessageChunk } from "ai";
+import { isStepCount, type ModelMessage, streamText, type ToolSet, tool, type UIMessageChunk, zodSchema } from "ai";
 import { z } from "zod";
 import type { StructuredError } from "../../shared/budgets";
 import type { Persona } from "../../shared/personas";
@@ -42,6 +42,9 @@ const MAX_NOTE_LENGTH = 1_000;
 const NOTES_IN_CONTEXT = 20;
 /** Model steps (tool rounds) per persona answer. */
 const MAX_PERSONA_STEPS = 4;
+/** The notes tools' inputs, wrapped for the AI SDK once, not per answer (see domain/room-tools.ts). */
+const rememberInput = zodSchema(z.object({ note: z.string().trim().min(1).max(MAX_NOTE_LENGTH) }));
+const recallInput = zodSchema(z.object({ query: z.string().trim().max(200).optional() }));
 
 export interface PersonaAnswerRequest {
   runId: string;
@@ -198,12 +201,12 @@ export class PersonaAgent extends Agent<Env> {
         description:
           "Save a short private note about this room for yourself (a fact, a preference, a decision). " +
           "Only you can read your notes; they are in your context on every later answer.",
-        inputSchema: z.object({ note: z.string().trim().min(1).max(MAX_NOTE_LENGTH) }),
+        inputSchema: rememberInput,
         execute: async ({ note }) => this.remember(note)
       }),
       recall: tool({
         description: "Read your private notes about this room, optionally only those containing some words.",
-        inputSchema: z.object({ query: z.string().trim().max(200).optional() }),
+        inputSchema: recallInput,
         execute: async ({ query }) => ({ notes: this.recall(query) })
       })
     };

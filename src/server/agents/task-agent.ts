@@ -12,7 +12,7 @@
  * kept in this facet's SQLite so the room can say why the task ended.
  */
 import { AIChatAgent, type OnChatMessageOptions } from "@cloudflare/ai-chat";
-import { convertToModelMessages, streamText, type ToolSet, tool, type UIMessage } from "ai";
+import { convertToModelMessages, streamText, type ToolSet, tool, type UIMessage, zodSchema } from "ai";
 import { z } from "zod";
 import type { StructuredError } from "../../shared/budgets";
 import type { TokenUsage } from "../../shared/protocol";
@@ -41,6 +41,9 @@ export interface TaskInput {
 }
 
 const reported = new Set<string>();
+
+/** The refused delegate tool's input, wrapped for the AI SDK once (see domain/room-tools.ts). */
+const refusedDelegateInput = zodSchema(z.object({ task: z.string() }));
 
 /** The deployment's task limits (TASK_MAX_STEPS, TASK_MAX_TOKENS, TASK_WALL_TIME_MS); an invalid one is logged once. */
 export function taskLimits(env: Env): TaskLimits {
@@ -113,7 +116,7 @@ export class TaskAgent extends AIChatAgent<Env> {
       // Present so a model that tries gets the clear refusal, not an unknown tool.
       delegate: tool({
         description: "Delegation is not available inside a task.",
-        inputSchema: z.object({ task: z.string() }),
+        inputSchema: refusedDelegateInput,
         execute: async () => {
           this.#recordLimit("depth");
           return { ok: false, error: limitMessage("depth") };

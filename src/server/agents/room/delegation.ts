@@ -10,7 +10,7 @@
 
 import type { AIChatAgent } from "@cloudflare/ai-chat";
 import type { AgentToolLifecycleResult, AgentToolRunInfo, DynamicAgentStub } from "agents";
-import { type Tool, tool, type UIMessage } from "ai";
+import { type Tool, tool, type UIMessage, zodSchema } from "ai";
 import { z } from "zod";
 import type { StructuredError } from "../../../shared/budgets";
 import type { AnswerErrorCode } from "../../../shared/errors";
@@ -36,18 +36,21 @@ function taskName(task: string): string {
 
 const TERMINAL = ["completed", "error", "aborted", "interrupted"] as const;
 
-const delegateInput = z.object({
-  task: z.string().trim().min(1).max(MAX_TASK_LENGTH).describe("A self-contained task: everything the agent needs."),
-  excerpts: z
-    .array(z.string().max(MAX_EXCERPT_LENGTH))
-    .max(MAX_EXCERPTS)
-    .optional()
-    .describe("Exact excerpts from the room the task needs; the task agent sees nothing else."),
-  background: z
-    .boolean()
-    .optional()
-    .describe("true: answer now and post the task's result in the room when done. false (default): wait for it.")
-});
+/** Wrapped once, not per turn (see room-tools.ts). */
+const delegateInput = zodSchema(
+  z.object({
+    task: z.string().trim().min(1).max(MAX_TASK_LENGTH).describe("A self-contained task: everything the agent needs."),
+    excerpts: z
+      .array(z.string().max(MAX_EXCERPT_LENGTH))
+      .max(MAX_EXCERPTS)
+      .optional()
+      .describe("Exact excerpts from the room the task needs; the task agent sees nothing else."),
+    background: z
+      .boolean()
+      .optional()
+      .describe("true: answer now and post the task's result in the room when done. false (default): wait for it.")
+  })
+);
 
 interface TaskOutcome {
   ok: boolean;
