@@ -62,3 +62,14 @@ export async function floorStoredMessages(baseUrl: string, workspace: string, ro
   if (!response.ok) throw new Error(`floor get-messages: ${response.status} ${await response.text()}`);
   return (await response.json()) as any[];
 }
+
+/** gadgets-chat's design in the same Worker: the parent's own socket, the room named in the query. */
+export function relayRoomSocketUrl(baseUrl: string, workspace: string, room: string): string {
+  return `${baseUrl.replace(/^http/, "ws")}/agents/relay-parent/${workspace}?room=${encodeURIComponent(room)}`;
+}
+
+export async function relayStoredMessages(baseUrl: string, workspace: string, room: string): Promise<any[]> {
+  const response = await fetch(`${baseUrl}/agents/relay-parent/${workspace}?room=${encodeURIComponent(room)}`);
+  if (!response.ok) throw new Error(`relay messages: ${response.status} ${await response.text()}`);
+  return (await response.json()) as any[];
+}

@@ -11,9 +11,11 @@
  *   npm run bench -- --only floor                    (vite dev)
  *   npm run bench -- --only floor --target preview   (production builds under vite preview)
  *
- * Both servers run at once and the phases alternate (Rooms burst, floor
- * burst, Rooms concurrency, floor concurrency), so each pair is measured
- * under the same machine load. `--quick` measures the floor only, small: the
+ * The servers run at once and the phases alternate (turns: Rooms, floor,
+ * relay; then concurrency the same), so each set is measured under the same
+ * machine load. "relay" is the other design, for comparison: gadgets-chat's
+ * (the example issue 10 measured), a plain Agent facet relaying each chunk
+ * through an RpcTarget to the parent's own socket. `--quick` measures the floor only, small: the
  * quick run's relay and concurrency sections measure Rooms.
  */
 import { randomUUID } from "node:crypto";
@@ -24,7 +26,14 @@ import type { DevServer } from "../../tests/support/dev-server.ts";
 import type { FakeOpenAI } from "../../tests/support/fake-openai.ts";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { type BenchServer, startBenchServer } from "../lib/dev-server.ts";
-import { buildFloor, floorRoomSocketUrl, floorStoredMessages, startFloorServer } from "../lib/floor-server.ts";
+import {
+  buildFloor,
+  floorRoomSocketUrl,
+  floorStoredMessages,
+  relayRoomSocketUrl,
+  relayStoredMessages,
+  startFloorServer
+} from "../lib/floor-server.ts";
 import { groupCpuMs } from "../lib/proc.ts";
 import {
   appVars,
@@ -45,7 +54,7 @@ const SENDS_PER_SOCKET = 8;
 
 /** One server under test: how to reach its rooms and read back what they stored. */
 interface ChatTarget {
-  label: "Rooms" | "floor";
+  label: "Rooms" | "floor" | "relay";
   server: BenchServer | DevServer;
   fake: FakeOpenAI;
   /** socket URLs of `count` rooms of a fresh workspace, created first where the server needs that */
@@ -61,7 +70,8 @@ export const floor: Section = async (ctx, out) => {
     "floor = bench/floor/worker.ts: `FloorParent extends Agent` (empty) with `FloorChat extends AIChatAgent` facets whose onChatMessage is `streamText({ model: openai.chat(...), messages: convertToModelMessages(this.messages) }).toUIMessageStreamResponse()`; reached at /agents/floor-parent/<ws>/sub/floor-chat/<id> with the same cf_agent_use_chat_request frames and the same fake provider as Rooms.",
     `turns: ${burstRuns} turns of a ${BURST_CHUNKS}-chunk answer (written at once), then ${burstRuns} of a 1-chunk answer, in one room with one socket, after 3 warm-up turns; workerd CPU is the server's workerd processes' user+system time (/proc, 10 ms ticks) over the turns ÷ turns; per further chunk = (${BURST_CHUNKS}-chunk − 1-chunk) ÷ ${BURST_CHUNKS - 1}.`,
     `concurrency: ${clients} sockets over ${roomCount} rooms of one workspace (one parent), ${perClient} messages each, closed loop, ${ANSWER_CHUNKS}-chunk answers; first token = send → the sender's first text-delta.`,
-    "Both servers run at once; phases alternate Rooms, floor, so each pair shares the machine's load at the time."
+    "relay = gadgets-chat's design in the same Worker (RelayParent/RelayRoom): the parent's own socket, a plain Agent facet that calls an RpcTarget per UI chunk, which sends it to that one socket; no AIChatAgent. Served by its own server.",
+    "The servers run at once; phases alternate Rooms, floor, relay, so each set shares the machine's load at the time."
   );
   const targets: ChatTarget[] = [];
   let floorBuild: string | undefined;
@@ -74,6 +84,7 @@ export const floor: Section = async (ctx, out) => {
       await buildFloor(floorBuild);
     }
     targets.push(await startFloor(floorBuild));
+    targets.push(await startRelay(floorBuild));
 
     for (const t of targets) await burst(ctx, out, t, burstRuns);
     for (const t of targets) await concurrency(ctx, out, t, { clients, roomCount, perClient });
@@ -104,6 +115,25 @@ async function startRooms(): Promise<ChatTarget> {
         urls: rooms.map((r) => roomSocketUrl(server.url, ws, r.id)),
         stored: (i) => api.allMessages(ws, rooms[i].id)
       };
+    }
+  };
+}
+
+/** gadgets-chat's design (bench/floor/worker.ts RelayParent/RelayRoom), served by its own floor Worker. */
+async function startRelay(buildDir: string | undefined): Promise<ChatTarget> {
+  const fake = await startBenchFake();
+  const server = await startFloorServer(fake, { buildDir }).catch(async (error) => {
+    await fake.close();
+    throw error;
+  });
+  return {
+    label: "relay",
+    server,
+    fake,
+    async rooms(count) {
+      const ws = uniqueWorkspace("relay");
+      const urls = Array.from({ length: count }, (_, i) => relayRoomSocketUrl(server.url, ws, `room-${i}`));
+      return { urls, stored: (i) => relayStoredMessages(server.url, ws, `room-${i}`) };
     }
   };
 }
