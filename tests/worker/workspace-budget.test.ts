@@ -3,6 +3,7 @@
 // workspace over its budget still refuses in every room.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RoomTraceStore } from "../../src/server/agents/room/traces";
+import { FIGURE_MAX_AGE_MS } from "../../src/server/domain/workspace-budget-cache";
 import { ChatRoom, OverseerAgent } from "../../src/server/index";
 import type { WorkspaceStatus } from "../../src/shared/introspection";
 import { waitFor } from "../support/wait";
@@ -10,7 +11,7 @@ import { api, chatRequest, connect, createRoom, history, isDone, roomPath, uniqu
 
 /** In order: every call a room made to its overseer, the rooms' model requests, and the test's sends. */
 type Event =
-  | { kind: "overseer"; method: string; ws: string; room: string; detail?: unknown }
+  | { kind: "overseer"; method: string; ws: string; room: string; detail?: unknown; at: number }
   | { kind: "model"; room: string }
   | { kind: "send"; room: string }
   | { kind: "void"; room: string };
@@ -32,7 +33,7 @@ beforeAll(() => {
     overseer[method] = function (this: OverseerAgent, ...args: unknown[]) {
       const room = args[0] as string;
       const detail = method === "recordRoomActivity" ? args[1] : undefined;
-      events.push({ kind: "overseer", method, ws: this.name, room, detail });
+      events.push({ kind: "overseer", method, ws: this.name, room, detail, at: Date.now() });
       return original.apply(this, args);
     };
   }
@@ -101,13 +102,29 @@ describe("a room's copy of its workspace's budget", () => {
     const room = await createRoom(ws);
     const socket = await connect(roomPath(ws, room.id));
     await turn(socket, room.id, "first");
-    await settledReport(ws, room.id, 2);
+    let messages = 2;
+    await settledReport(ws, room.id, messages);
 
     // Known under budget: the turn's model request comes before any call to the overseer.
-    const second = await turn(socket, room.id, "second");
-    expect(events.slice(second).some((e) => e.kind === "model" && e.room === room.id)).toBe(true);
-    expect(overseerCallsBeforeModel(ws, room.id, second)).toEqual([]);
-    await settledReport(ws, room.id, 4);
+    // (A copy that outlived its 5 s before the turn on a stalled machine is not
+    // this case: the turn rightly asks, and the test tries again, up to 3 times.)
+    let calls: Event[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answered = events.filter(
+        (e) => e.kind === "overseer" && e.method === "recordRoomActivity" && e.room === room.id
+      );
+      const lastAnswerAt = (answered.at(-1) as { at: number }).at;
+      const sent = await turn(socket, room.id, `second, try ${attempt}`);
+      messages += 2;
+      expect(events.slice(sent).some((e) => e.kind === "model" && e.room === room.id)).toBe(true);
+      calls = overseerCallsBeforeModel(ws, room.id, sent);
+      await settledReport(ws, room.id, messages);
+      const aged = calls.some(
+        (e) => e.kind === "overseer" && e.method === "workspaceBudget" && e.at - lastAnswerAt > FIGURE_MAX_AGE_MS
+      );
+      if (!aged) break;
+    }
+    expect(calls).toEqual([]);
 
     // The workspace's budget drops below what it used: the room's copy is void before the PATCH answers...
     const voidsBefore = events.filter((e) => e.kind === "void" && e.room === room.id).length;
@@ -123,11 +140,11 @@ describe("a room's copy of its workspace's budget", () => {
       )
     ).toBe(true);
     expect(events.slice(third).some((e) => e.kind === "model" && e.room === room.id)).toBe(false);
-    const messages = await waitFor(
+    const stored = await waitFor(
       () => history(ws, room.id),
-      (m) => m.length === 6
+      (m) => m.length === messages + 2
     );
-    expect(messages.at(-1).metadata).toMatchObject({ errorCode: "budget_exceeded:workspace" });
+    expect(stored.at(-1).metadata).toMatchObject({ errorCode: "budget_exceeded:workspace" });
     socket.ws.close();
   });
 
