@@ -9,6 +9,15 @@
  *   npm run bench -- --target preview  the production build under `vite preview`
  *                                      instead of `vite dev` (no Vite module runner
  *                                      inside workerd; see BENCHMARKS.md)
+ *   npm run bench -- --local-tracing   keep the Vite plugin's local trace collection on
+ *
+ * Local tracing is off unless asked for: the Cloudflare Vite plugin (and so
+ * miniflare) turns on its local trace store by default (X_LOCAL_OBSERVABILITY),
+ * which traces every call, span and fetch in workerd and costs a chat turn
+ * ~27 ms of workerd CPU (BENCHMARKS.md). A deployment pays that only with
+ * Workers traces switched on, which wrangler.jsonc does not do, so the
+ * default run measures what a deployment pays. X_LOCAL_OBSERVABILITY set in
+ * the environment wins over both.
  *
  * Every section starts its own servers (the app under `vite dev` with a
  * fast fake model, see bench/lib), measures from Node clients on loopback,
@@ -107,6 +116,9 @@ async function main() {
     .map((s) => s.trim());
   const target = arg("target") ?? "dev";
   if (target !== "dev" && target !== "preview") throw new Error(`--target must be dev or preview, not ${target}`);
+  const localTracing = process.argv.includes("--local-tracing");
+  // Every server a section starts inherits this process's environment.
+  process.env.X_LOCAL_OBSERVABILITY ??= localTracing ? "true" : "false";
   const mode = `${quick ? "quick" : "full"}${target === "preview" ? "-preview" : ""}`;
   const started = Date.now();
   const ctx: BenchContext = {
@@ -146,7 +158,8 @@ async function main() {
   const report = {
     mode,
     target,
-    command: `npm run bench${quick || only || target !== "dev" ? " --" : ""}${quick ? " --quick" : ""}${only ? ` --only ${only.join(",")}` : ""}${target !== "dev" ? ` --target ${target}` : ""}`,
+    command: `npm run bench${quick || only || target !== "dev" || localTracing ? " --" : ""}${quick ? " --quick" : ""}${only ? ` --only ${only.join(",")}` : ""}${target !== "dev" ? ` --target ${target}` : ""}${localTracing ? " --local-tracing" : ""}`,
+    localTracing: process.env.X_LOCAL_OBSERVABILITY !== "false",
     startedAt: new Date(started).toISOString(),
     durationS: Math.round((Date.now() - started) / 1000),
     machine: machine(),
