@@ -107,6 +107,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
         ROOMS_STATE_DIR: stateDir,
         BROWSER: "none",
+        // The Vite plugin's local trace store (on by default) traces every
+        // call inside workerd and doubles a turn's CPU; no test reads it, and
+        // on a loaded CI machine that CPU is what makes timing flaky.
+        X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
         FORCE_COLOR: "0",
         WRANGLER_SEND_METRICS: "false"
       },
