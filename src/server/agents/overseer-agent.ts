@@ -65,7 +65,7 @@ import { AppError, asResult, type RpcResult, roomNotFound, unwrap } from "../err
 import { ChatRoom, type RestArrival } from "./chat-room";
 import { WorkspaceAdmission } from "./overseer/admission";
 import { WorkspaceBudgetFigures } from "./overseer/budget-figures";
-import { deliverBroadcast } from "./overseer/frame-batches";
+import { deliverBroadcast, framesOf } from "./overseer/frame-batches";
 import { LiveStatusTable } from "./overseer/live-status";
 import { ReadMarksTable, readerTag } from "./overseer/read-marks";
 import { RoomRegistry } from "./overseer/registry";
@@ -142,9 +142,10 @@ export class OverseerAgent extends Agent<Env> {
     without?: string[]
   ): Promise<void> {
     await this.__unsafe_ensureInitialized();
-    await deliverBroadcast(ownerPath, message, without, async (path, frame, except) => {
-      if (!this.#routes.deliver(path, frame, except)) await super._cf_broadcastToSubAgent(path, frame, except);
-    });
+    if (this.#routes.deliver(ownerPath, framesOf(message, without))) return;
+    await deliverBroadcast(ownerPath, message, without, (path, frame, except) =>
+      super._cf_broadcastToSubAgent(path, frame, except)
+    );
   }
 
   /**

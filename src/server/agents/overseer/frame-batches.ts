@@ -7,7 +7,7 @@
  * would have seen one call at a time.
  */
 import type { AgentPathStep } from "agents";
-import { isFrameBatch, type RelayedFrameMessage } from "../../domain/frame-batch";
+import { isFrameBatch, type RelayedFrame, type RelayedFrameMessage } from "../../domain/frame-batch";
 
 type Deliver = (
   ownerPath: ReadonlyArray<AgentPathStep>,
@@ -27,4 +27,9 @@ export async function deliverBroadcast(
 ): Promise<void> {
   if (!isFrameBatch(message)) return deliver(ownerPath, message as RelayedFrameMessage, without);
   for (const frame of message.frames) await deliver(ownerPath, frame.message, frame.without);
+}
+
+/** A facet's broadcast as its frames, in order: one for a plain frame, each of a batch's. */
+export function framesOf(message: unknown, without: string[] | undefined): readonly RelayedFrame[] {
+  return isFrameBatch(message) ? message.frames : [{ message: message as RelayedFrameMessage, without }];
 }

@@ -25,12 +25,12 @@
  * framework still costs", 1(b)) and this module would go.
  */
 import { type AgentPathStep, type Connection, parseSubAgentPath } from "agents";
+import type { RelayedFrame } from "../../domain/frame-batch";
 import { LIST_TAG, routeTag, stepsBelow, targetSteps } from "../../domain/socket-routes";
 
 /** Where the framework puts a sub-agent socket's outer URL on its accept request (agents 0.32, not exported). */
 const OUTER_URL_HEADER = "x-cf-agents-subagent-url";
 
-type FrameMessage = string | ArrayBuffer | ArrayBufferView;
 type Path = ReadonlyArray<AgentPathStep>;
 
 /** The framework's own reading of a socket's target (patched to remember it: overseer/socket-targets.ts). */
@@ -83,11 +83,14 @@ export class SocketRoutes {
   }
 
   /**
-   * Sends a room's frame to its own sockets. False when it could not be
-   * routed by tag (see the header): the caller then uses the framework's
-   * delivery, which reaches the same sockets.
+   * Sends a room's frames (one broadcast, or a batch of them) to its own
+   * sockets, in order, each frame skipping its own `without`. False when
+   * they could not be routed by tag (see the header): the caller then uses
+   * the framework's delivery, which reaches the same sockets. The sockets
+   * are looked up once per call: nothing can open or close one between the
+   * frames of a synchronous loop.
    */
-  deliver(ownerPath: Path, message: FrameMessage, without: string[] | undefined): boolean {
+  deliver(ownerPath: Path, frames: readonly RelayedFrame[]): boolean {
     const paths = this.#paths;
     if (!paths) return false;
     this.#root ??= this.#agent.selfPath;
@@ -98,24 +101,24 @@ export class SocketRoutes {
     // deserialises each socket's attachment per call: the target path (the
     // framework's own answer, remembered) wraps the socket, and its id then
     // reads the framework's attachment cache. Recipients are all read before
-    // any is sent to, so a socket that cannot be read sends the whole frame
-    // down the framework's path instead, and none gets it twice.
-    const recipients: Connection[] = [];
-    let reached = 0;
+    // any is sent to, so a socket that cannot be read sends the frames down
+    // the framework's path instead, and none gets one twice.
+    const recipients: Array<{ connection: Connection; id: string }> = [];
     try {
       for (const socket of this.#ctx.getWebSockets(tag)) {
         if (socket.readyState !== WebSocket.OPEN) continue;
         const connection = socket as unknown as Connection;
         const target = paths.connectionTargetPath(connection);
-        if (!target || !paths.isSameAgentPath(target, ownerPath)) continue;
-        reached++;
-        if (!without?.includes(connection.id)) recipients.push(connection);
+        if (target && paths.isSameAgentPath(target, ownerPath)) recipients.push({ connection, id: connection.id });
       }
     } catch (error) {
       console.warn("[OverseerAgent] a socket could not be routed by tag; delivering by the framework:", error);
       return false;
     }
-    for (const connection of recipients) connection.send(message);
-    return reached > 0;
+    if (recipients.length === 0) return false;
+    for (const { message, without } of frames) {
+      for (const { connection, id } of recipients) if (!without?.includes(id)) connection.send(message);
+    }
+    return true;
   }
 }
