@@ -28,14 +28,19 @@ export interface BenchServerOptions {
 }
 
 /** `vite build` of the benchmarks' app (the app plus its seeding route) into `outDir`, for `preview: true`. */
-export async function buildBenchApp(outDir: string): Promise<void> {
+export function buildBenchApp(outDir: string): Promise<void> {
+  return viteBuild(CONFIG, outDir);
+}
+
+/** `vite build` with a bench Vite config into `outDir` (the app's, or bench/floor's). */
+export async function viteBuild(configFile: string, outDir: string): Promise<void> {
   await promisify(execFile)(
     process.execPath,
     [
       path.join(ROOT, "node_modules/vite/bin/vite.js"),
       "build",
       "--config",
-      CONFIG,
+      configFile,
       "--outDir",
       outDir,
       "--logLevel",

@@ -3,30 +3,16 @@
  * AIChatAgent facets) under `vite dev`, or its build under `vite preview`,
  * pointed at a fake provider; and its URLs.
  */
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
 import { type DevServer, ROOT, startDevServer } from "../../tests/support/dev-server.ts";
 import type { FakeOpenAI } from "../../tests/support/fake-openai.ts";
+import { viteBuild } from "./dev-server.ts";
 
 const CONFIG = path.join(ROOT, "bench/floor/vite.config.ts");
 
 /** `vite build` of the floor Worker into `outDir`, for `startFloorServer(fake, { buildDir: outDir })`. */
-export async function buildFloor(outDir: string): Promise<void> {
-  await promisify(execFile)(
-    process.execPath,
-    [
-      path.join(ROOT, "node_modules/vite/bin/vite.js"),
-      "build",
-      "--config",
-      CONFIG,
-      "--outDir",
-      outDir,
-      "--logLevel",
-      "warn"
-    ],
-    { cwd: ROOT, env: { ...process.env, FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false" } }
-  );
+export function buildFloor(outDir: string): Promise<void> {
+  return viteBuild(CONFIG, outDir);
 }
 
 /** `inspectorPort`: workerd's V8 inspector on that port (bench/profile-turn.ts --floor). */

@@ -9,6 +9,7 @@ import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { groupCpuMs } from "../lib/proc.ts";
 import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { percentile, summarize } from "../lib/stats.ts";
+import { tallyStored } from "../lib/stored-tally.ts";
 
 const ANSWER_CHUNKS = 10;
 
@@ -66,23 +67,13 @@ export const concurrency: Section = async (ctx, out) => {
     let duplicated = 0;
     let unanswered = 0;
     for (const room of rooms) {
-      const stored = await api.allMessages(ws, room.id);
-      const counts = new Map<string, number>();
-      for (const m of stored) {
-        if (m.role !== "user") continue;
-        const text = (m.parts ?? []).map((p: any) => p.text ?? "").join("");
-        counts.set(text, (counts.get(text) ?? 0) + 1);
-      }
-      for (const s of sent.filter((x) => x.room === room.id)) {
-        const n = counts.get(s.text) ?? 0;
-        if (n === 0) lost++;
-        if (n > 1) duplicated += n - 1;
-      }
-      const users = stored.filter((m) => m.role === "user").length;
-      const answers = stored.filter(
-        (m) => m.role === "assistant" && (m.parts ?? []).some((p: any) => p.type === "text" && p.text)
-      ).length;
-      unanswered += Math.max(0, users - answers);
+      const tally = tallyStored(
+        await api.allMessages(ws, room.id),
+        sent.filter((x) => x.room === room.id).map((x) => x.text)
+      );
+      lost += tally.missing;
+      duplicated += tally.duplicated;
+      unanswered += tally.unanswered;
     }
     const total = clients * perClient;
     out.figures.throughput = value(total / seconds, "messages/s", 1);

@@ -46,6 +46,7 @@ import {
   value
 } from "../lib/section.ts";
 import { percentile, summarize } from "../lib/stats.ts";
+import { tallyStored } from "../lib/stored-tally.ts";
 
 const BURST_CHUNKS = 50;
 const ANSWER_CHUNKS = 10;
@@ -278,24 +279,13 @@ async function concurrency(
   let duplicated = 0;
   let unanswered = 0;
   for (let i = 0; i < size.roomCount; i++) {
-    const stored = await rooms.stored(i);
-    const texts = new Map<string, number>();
-    for (const m of stored) {
-      if (m.role !== "user") continue;
-      const text = (m.parts ?? []).map((p: any) => p.text ?? "").join("");
-      texts.set(text, (texts.get(text) ?? 0) + 1);
-    }
-    for (const s of sent) {
-      if (s.room !== i) continue;
-      const n = texts.get(s.text) ?? 0;
-      if (n === 0) missing++;
-      if (n > 1) duplicated += n - 1;
-    }
-    const users = stored.filter((m) => m.role === "user").length;
-    const answers = stored.filter(
-      (m) => m.role === "assistant" && (m.parts ?? []).some((p: any) => p.type === "text" && p.text)
-    ).length;
-    unanswered += Math.max(0, users - answers);
+    const tally = tallyStored(
+      await rooms.stored(i),
+      sent.filter((s) => s.room === i).map((s) => s.text)
+    );
+    missing += tally.missing;
+    duplicated += tally.duplicated;
+    unanswered += tally.unanswered;
   }
   const lost = missing + duplicated + unanswered;
   const total = size.clients * size.perClient;
