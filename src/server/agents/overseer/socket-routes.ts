@@ -17,10 +17,12 @@
  * forged connection id, or a nested path, never receives another's frames).
  *
  * Every live socket carries its tag: a deploy closes all sockets, so none
- * accepted by older code survives one. Where the framework's shape is not
- * what this expects, where no tag can name the owner, or where the tag
- * finds no socket to send to, the frame goes by the framework's own scan,
- * which is never wrong, only slower. Upstream, `broadcastToPath` could keep
+ * accepted by older code survives one. So a tag that finds no socket means
+ * the room has no viewer (a REST send, a room everyone left), and the frame
+ * goes nowhere, without a scan of the workspace's sockets. Where the
+ * framework's shape is not what this expects, or where no tag can name the
+ * owner, the frame goes by the framework's own scan, which is never wrong,
+ * only slower. Upstream, `broadcastToPath` could keep
  * a Map<pathKey, Set<Connection>> filled at accept (BENCHMARKS.md, "What the
  * framework still costs", 1(b)) and this module would go.
  */
@@ -115,7 +117,6 @@ export class SocketRoutes {
       console.warn("[OverseerAgent] a socket could not be routed by tag; delivering by the framework:", error);
       return false;
     }
-    if (recipients.length === 0) return false;
     for (const { message, without } of frames) {
       for (const { connection, id } of recipients) if (!without?.includes(id)) connection.send(message);
     }
