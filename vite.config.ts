@@ -7,6 +7,12 @@ import { defineConfig, type UserConfig } from "vite";
 import { DEV_SECURITY_HEADERS, SECURITY_HEADERS } from "./src/server/http/security-headers";
 
 /**
+ * `@/…` is `src/…`, as tsconfig.json's `paths` says, for the app, the
+ * Worker and the tests (tests/support/layer.ts) alike.
+ */
+const SRC_ALIAS = { "@": path.join(import.meta.dirname, "src") };
+
+/**
  * The app's Vite config for a given Worker config: wrangler.jsonc for the
  * app itself, bench/app/wrangler.jsonc for the benchmarks' Worker.
  */
@@ -31,6 +37,7 @@ export function appConfig(wranglerConfig?: string): UserConfig {
       }),
       tailwindcss()
     ],
+    resolve: { alias: SRC_ALIAS },
     build: { sourcemap: false },
     // The built client gets these from public/_headers (Workers static assets).
     server: { headers: { ...DEV_SECURITY_HEADERS } },

@@ -1,9 +1,12 @@
 /**
  * What tracing costs a room: the time and storage of its spans.
  *
- *   npx jiti bench/span-cost.ts [--turns 2000] [--personas 3]
+ *   JITI_TSCONFIG_PATHS=true npx jiti bench/span-cost.ts [--turns 2000] [--personas 3]
  *
- * Runs the room's real tracing code (room/turn-trace.ts, room/traces.ts:
+ * (The room's modules import through the `@/` alias of tsconfig.json,
+ * which jiti follows only when asked.)
+ *
+ * Runs the room's real tracing code (room/turn-trace.ts, room/trace-store.ts:
  * RoomTracer, TurnTrace, RoomTraceStore and the facet span reports) over
  * SQLite, for panel turns: request, queue, turn, and per persona an agent
 
@@ -18,9 +21,9 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { RoomTraceStore } from "../src/server/agents/room/traces";
+import { RoomTraceStore } from "../src/server/agents/room/trace-store";
 import { RoomTracer } from "../src/server/agents/room/turn-trace";
-import { MAX_TRACES_PER_ROOM, newSpanId } from "../src/server/domain/trace";
+import { MAX_TRACES_PER_ROOM, newSpanId } from "../src/server/domain/tracing/trace-spans";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

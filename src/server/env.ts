@@ -20,7 +20,7 @@ export interface Env {
   MODEL_IDLE_TIMEOUT_MS?: string;
   /** A persona answer running longer than this (ms) is stopped; default PERSONA_ANSWER_TIMEOUT_MS. */
   PERSONA_TIMEOUT_MS?: string;
-  /** Per delegated task: model steps, tokens and wall time (ms); defaults and ranges in domain/delegation.ts. */
+  /** Per delegated task: model steps, tokens and wall time (ms); defaults and ranges in domain/facets/delegation-limits.ts. */
   TASK_MAX_STEPS?: string;
   TASK_MAX_TOKENS?: string;
   TASK_WALL_TIME_MS?: string;

@@ -1,8 +1,8 @@
 /**
  * The Worker entry: wiring only.
  *
- *   /api/*      REST (Hono), see routes/rooms.ts and routes/session.ts;
- *               /api/share/<token>/* is a share link's read-only viewer (routes/shares.ts)
+ *   /api/*      REST (Hono), see routes/rooms-routes.ts and routes/session-routes.ts;
+ *               /api/share/<token>/* is a share link's read-only viewer (routes/shares-routes.ts)
  *   /agents/*   agents router: the overseer's room-list socket and, under
  *               /sub/chat-room/<id>, each room's socket
  *               (both behind http/access.ts: who is calling, Origin checks;
@@ -12,18 +12,18 @@
 import { routeAgentRequest } from "agents";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { MAX_REQUEST_BODY_BYTES } from "../shared/constants";
-import { AppError } from "./errors";
-import { type AppEnv, identify, requireCaller } from "./http/access";
-import { forwardToAgents } from "./http/agent-forward";
-import { handleError } from "./http/app-errors";
-import { securityHeaders } from "./http/security-headers";
-import { roomRoutes } from "./routes/rooms";
-import { searchRoutes } from "./routes/search";
-import { sessionRoutes } from "./routes/session";
-import { roomShareRoutes, shareViewerRoutes } from "./routes/shares";
-import { statusRoutes, workspaceSettingsRoutes } from "./routes/status";
-import { roomTransferRoutes, workspaceExportRoutes } from "./routes/transfer";
+import { type AppEnv, identify, requireCaller } from "@/server/http/access";
+import { forwardToAgents } from "@/server/http/agent-forward";
+import { handleError } from "@/server/http/error-response";
+import { securityHeaders } from "@/server/http/security-headers";
+import { roomRoutes } from "@/server/routes/rooms-routes";
+import { searchRoutes } from "@/server/routes/search-routes";
+import { sessionRoutes } from "@/server/routes/session-routes";
+import { roomShareRoutes, shareViewerRoutes } from "@/server/routes/shares-routes";
+import { statusRoutes, workspaceSettingsRoutes } from "@/server/routes/status-routes";
+import { roomTransferRoutes, workspaceExportRoutes } from "@/server/routes/transfer-routes";
+import { MAX_REQUEST_BODY_BYTES } from "@/shared/constants";
+import { AppError } from "./app-error";
 
 const defaultBodyLimit = bodyLimit({
   maxSize: MAX_REQUEST_BODY_BYTES,
@@ -38,7 +38,7 @@ const defaultBodyLimit = bodyLimit({
 const IMPORT_PATH = /^\/api\/(workspaces\/[^/]+\/)?rooms\/import$/;
 
 const api = new Hono<AppEnv>()
-  // Import files have their own, larger limit (routes/transfer.ts).
+  // Import files have their own, larger limit (routes/transfer-routes.ts).
   .use((c, next) => (IMPORT_PATH.test(c.req.path) ? next() : defaultBodyLimit(c, next)))
   .use(async (c, next) => {
     const method = c.req.method;
@@ -84,10 +84,10 @@ const app = new Hono<AppEnv>()
 export default app;
 export type AppType = typeof app;
 
-export { AuthKeeper } from "./agents/auth-keeper";
-export { ChatRoom } from "./agents/chat-room";
+export { AuthKeeper } from "@/server/agents/auth-keeper";
+export { ChatRoom } from "@/server/agents/chat-room";
 // Durable Object classes must be exported from the main module under their
 // own names: routing finds them through ctx.exports[Class.name].
-export { OverseerAgent } from "./agents/overseer-agent";
-export { PersonaAgent } from "./agents/persona-agent";
-export { TaskAgent } from "./agents/task-agent";
+export { OverseerAgent } from "@/server/agents/overseer-agent";
+export { PersonaAgent } from "@/server/agents/persona-agent";
+export { TaskAgent } from "@/server/agents/task-agent";

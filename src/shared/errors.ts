@@ -3,7 +3,7 @@
  * REST send streamed as server-sent events (both `ErrorBody`) and room
  * socket frames (`RoomErrorFrame`). Codes are `<kind>:<subject>` so clients
  * can branch on the kind alone. The server maps its AppError to them in one
- * place (src/server/errors.ts); clients read them with `parseWireError`.
+ * place (src/server/app-error.ts); clients read them with `parseWireError`.
  * A failed answer's code (metadata, traces) is an `AnswerErrorCode`: these
  * codes plus the answer-only ones below, declared here once.
  */

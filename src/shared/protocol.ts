@@ -271,7 +271,7 @@ export interface PresenceUser {
 /**
  * Client → room: whether I am typing; that I see the room's newest message
  * (`rooms_read`, with the newest message id I show: the room works out the
- * position itself, see domain/unread.ts). `rooms_hello` is accepted from
+ * position itself, see domain/rooms/read-positions.ts). `rooms_hello` is accepted from
  * older clients and changes nothing: names come from the identity.
  */
 export const RoomClientFrame = z.discriminatedUnion("type", [

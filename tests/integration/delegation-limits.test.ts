@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TASK_SYSTEM_PROMPT } from "../../src/server/domain/delegation";
+import { TASK_SYSTEM_PROMPT } from "@/server/domain/facets/delegation-limits";
 import { messageText } from "../support/chat-protocol";
 import { toolDirective } from "../support/fake-openai";
 import { restClient } from "../support/rest-client";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LOOP_REPEAT_LIMIT, MAX_TASKS_PER_ROOM, TASK_SYSTEM_PROMPT } from "../../src/server/domain/delegation";
+import { LOOP_REPEAT_LIMIT, MAX_TASKS_PER_ROOM, TASK_SYSTEM_PROMPT } from "@/server/domain/facets/delegation-limits";
 import { messageText } from "../support/chat-protocol";
 import { toolDirective } from "../support/fake-openai";
 import { restClient } from "../support/rest-client";

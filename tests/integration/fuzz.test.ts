@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { FRAMEWORK_FRAME_TYPES } from "../../src/server/domain/room-frames";
-import { MAX_MESSAGE_LENGTH, MAX_REQUEST_BODY_BYTES } from "../../src/shared/constants";
+import { FRAMEWORK_FRAME_TYPES } from "@/server/domain/sockets/room-frames";
+import { MAX_MESSAGE_LENGTH, MAX_REQUEST_BODY_BYTES } from "@/shared/constants";
 import { chatRequest, isDone } from "../support/chat-protocol";
 import { restClient } from "../support/rest-client";
 import { openSocket, type Socket } from "../support/socket";

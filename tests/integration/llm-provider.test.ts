@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
-import type { AgentTree } from "../../src/shared/introspection";
-import type { RoomDetail } from "../../src/shared/protocol";
+import { MAX_TOOL_STEPS } from "@/server/domain/turns/room-tools";
+import type { AgentTree } from "@/shared/introspection";
+import type { RoomDetail } from "@/shared/protocol";
 import { chatRequest, chunksOf, isDone, isResponse, messageText, textOf } from "../support/chat-protocol";
 import { restClient, signIn } from "../support/rest-client";
 import { openSocket } from "../support/socket";

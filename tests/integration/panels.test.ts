@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SYNTHESIS_SYSTEM_PROMPT } from "../../src/server/domain/panel";
+import { SYNTHESIS_SYSTEM_PROMPT } from "@/server/domain/personas/panel";
 import { chatRequest, isDone, messageText } from "../support/chat-protocol";
 import { restClient, signIn } from "../support/rest-client";
 import { openSocket, type Socket } from "../support/socket";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { checkTraceTree, parseTraceparent } from "../../src/server/domain/trace";
-import type { AgentTree } from "../../src/shared/introspection";
-import type { SendMessageResult } from "../../src/shared/protocol";
-import type { TraceList, TraceSpan } from "../../src/shared/traces";
+import { checkTraceTree, parseTraceparent } from "@/server/domain/tracing/trace-spans";
+import type { AgentTree } from "@/shared/introspection";
+import type { SendMessageResult } from "@/shared/protocol";
+import type { TraceList, TraceSpan } from "@/shared/traces";
 import { chatRequest, isDone, isResponse, messageText } from "../support/chat-protocol";
 import { toolDirective } from "../support/fake-openai";
 import { type RestClient, restClient } from "../support/rest-client";

@@ -1,7 +1,8 @@
 /**
  * What every test layer's Vitest project shares: it runs from the
  * repository root over its own folder (tests/<name>), and the layers run one
- * after another in `groupOrder` (the heavy ones each start dev servers).
+ * after another in `groupOrder` (the heavy ones each start dev servers),
+ * and resolves `@/…` to `src/…` as tsconfig.json and vite.config.ts do.
  */
 import { fileURLToPath } from "node:url";
 
@@ -10,6 +11,7 @@ export function testLayer(name: string, groupOrder: number) {
     name,
     root: fileURLToPath(new URL("../..", import.meta.url)),
     include: [`tests/${name}/**/*.test.ts`],
-    sequence: { groupOrder }
+    sequence: { groupOrder },
+    alias: { "@": fileURLToPath(new URL("../../src", import.meta.url)) }
   };
 }

@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { guardChatRequest } from "../../src/server/domain/chat-request-guard";
+import { guardChatRequest } from "@/server/domain/messages/chat-request-guard";
 
 const limits = { maxMessageLength: 100, maxMessages: 10 };
 const AUTHOR = { id: "u_ann", name: "Ann" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RecentIds, readClientSend, StopRequests } from "../../src/server/domain/client-sends";
-import { outboxRequestFrame } from "../../src/shared/outbox";
+import { RecentIds, readClientSend, StopRequests } from "@/server/domain/messages/client-sends";
+import { outboxRequestFrame } from "@/shared/outbox";
 
 const bodyOf = (frame: string) => JSON.parse(frame).init.body as string;
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createDeltaCoalescer } from "../../src/server/domain/coalesce-deltas";
+import { createDeltaCoalescer } from "@/server/domain/turns/coalesce-deltas";
 
 type Part = { type: string; id?: string; text?: string; providerMetadata?: unknown };
 

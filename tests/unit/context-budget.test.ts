@@ -5,7 +5,7 @@ import {
   estimateTokens,
   MESSAGE_OVERHEAD_TOKENS,
   selectContextWindow
-} from "../../src/server/domain/context-budget";
+} from "@/server/domain/turns/context-budget";
 
 let seq = 0;
 function text(role: UIMessage["role"], body: string, id = `m${seq++}`): UIMessage {

@@ -5,18 +5,18 @@ import { APICallError } from "ai";
 import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { overBudget } from "../../src/server/domain/budgets";
-import { facetUnreachable, readStructuredError } from "../../src/server/domain/facet-errors";
-import { modelErrorCode } from "../../src/server/domain/model-errors";
-import { AnswerErrorCode, isAnswerErrorCode, WireError } from "../../src/shared/errors";
-import { OverseerFrameSchema } from "../../src/shared/protocol";
+import { overBudget } from "@/server/domain/budgets/token-budgets";
+import { facetUnreachable, readStructuredError } from "@/server/domain/facets/facet-errors";
+import { modelErrorCode } from "@/server/domain/turns/model-errors";
+import { AnswerErrorCode, isAnswerErrorCode, WireError } from "@/shared/errors";
+import { OverseerFrameSchema } from "@/shared/protocol";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** `<kind>:<subject>`: the shape of every error code. */
 const CODE_SHAPE = /^[a-z_]+:[a-z0-9_]+$/;
 /**
  * Strings of that shape that are not error codes, each with why: the rate
- * limiter's keys for a caller it cannot name (domain/caller.ts).
+ * limiter's keys for a caller it cannot name (domain/access/caller.ts).
  */
 const NOT_CODES = new Set(["id:unknown", "ip:unknown"]);
 

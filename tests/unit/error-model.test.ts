@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RestTurnBridge } from "../../src/server/agents/room/rest-bridge";
-import { AppError, toErrorBody } from "../../src/server/errors";
-import { ErrorBody, parseWireError } from "../../src/shared/errors";
+import { RestTurnBridge } from "@/server/agents/room/rest-bridge";
+import { AppError, toErrorBody } from "@/server/app-error";
+import { ErrorBody, parseWireError } from "@/shared/errors";
 
 /** The events of a server-sent-events body, data parsed. */
 async function sseEvents(stream: ReadableStream<Uint8Array>): Promise<Array<{ event: string; data: unknown }>> {

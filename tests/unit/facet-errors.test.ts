@@ -7,8 +7,8 @@ import {
   pause,
   readStructuredError,
   shouldRetry
-} from "../../src/server/domain/facet-errors";
-import type { StructuredError } from "../../src/shared/budgets";
+} from "@/server/domain/facets/facet-errors";
+import type { StructuredError } from "@/shared/budgets";
 
 const apiError = (statusCode: number) =>
   new APICallError({

@@ -1,7 +1,7 @@
 import { streamText } from "ai";
 import { describe, expect, it, vi } from "vitest";
-import { acceptFacetSpan, type FacetSpanReport, FacetSpans } from "../../src/server/domain/facet-spans";
-import { createOfflineModel } from "../../src/server/model/offline-model";
+import { acceptFacetSpan, type FacetSpanReport, FacetSpans } from "@/server/domain/tracing/facet-spans";
+import { createOfflineModel } from "@/server/model/offline-model";
 
 const good = {
   phase: "end",

@@ -9,7 +9,7 @@ import {
   isFrameBatch,
   type RelayedFrame,
   type RelayedFrameMessage
-} from "../../src/server/domain/frame-batch";
+} from "@/server/domain/sockets/frame-batch";
 
 /** A send the test settles by hand, recording what each call carried. */
 function harness() {

@@ -1,10 +1,10 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { nameFromEmail, verifyAccessAssertion } from "../../src/server/domain/access-jwt";
-import { decodeCaller, encodeCaller, limitKeys } from "../../src/server/domain/caller";
-import { Coalescer, presenceList } from "../../src/server/domain/presence";
-import { gateFingerprint, issueSession, readSession } from "../../src/server/domain/session-token";
-import { authorId, authorName, DisplayName } from "../../src/shared/identity";
+import { nameFromEmail, verifyAccessAssertion } from "@/server/domain/access/access-jwt";
+import { decodeCaller, encodeCaller, limitKeys } from "@/server/domain/access/caller";
+import { gateFingerprint, issueSession, readSession } from "@/server/domain/access/session-token";
+import { Coalescer, presenceList } from "@/server/domain/sockets/presence-list";
+import { authorId, authorName, DisplayName } from "@/shared/identity";
 
 const ann = { identity: { id: "u_ann", name: "Ann", kind: "user" as const }, address: "192.0.2.1" };
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { lazyKeepAlive } from "../../src/server/domain/lazy-keep-alive";
+import { lazyKeepAlive } from "@/server/domain/turns/lazy-keep-alive";
 
 describe("keep-alive only for long work", () => {
   afterEach(() => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { memoryWindowBytes, windowStart } from "../../src/server/domain/memory-window";
+import { memoryWindowBytes, windowStart } from "@/server/domain/turns/memory-window";
 
 describe("the in-memory window", () => {
   it("is twice the context budget in bytes, and at least 64 KiB", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeModelError } from "../../src/server/domain/model-errors";
+import { describeModelError } from "@/server/domain/turns/model-errors";
 
 const apiError = (statusCode: number, message = "boom") => ({ name: "AI_APICallError", statusCode, message });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ndjsonBatches } from "../../src/server/domain/ndjson-batches";
+import { ndjsonBatches } from "@/server/domain/transfer/ndjson-batches";
 
 const encoder = new TextEncoder();
 

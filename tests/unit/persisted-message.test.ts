@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { toChatMessage } from "../../src/server/domain/chat-messages";
+import { toChatMessage } from "@/server/domain/messages/chat-messages";
 import {
   fitsBounds,
   isKeptMessage,
@@ -8,8 +8,8 @@ import {
   normalizeMessage,
   OVERSIZED_PART_NOTE,
   PERSIST_LIMITS
-} from "../../src/server/domain/persisted-message";
-import { MAX_MESSAGE_LENGTH } from "../../src/shared/constants";
+} from "@/server/domain/messages/persisted-message";
+import { MAX_MESSAGE_LENGTH } from "@/shared/constants";
 
 const NOW = Date.UTC(2026, 11, 1);
 const METADATA_KEYS = new Set([

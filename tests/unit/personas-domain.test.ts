@@ -1,5 +1,6 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
+import { AppError } from "@/server/app-error";
 import {
   DEFAULT_TASK_LIMITS,
   limitMessage,
@@ -8,14 +9,13 @@ import {
   MAX_TASK_TOKENS,
   readTaskLimits,
   taskPrompt
-} from "../../src/server/domain/delegation";
-import { isPanelQuestion, mentionedPersonas, planTurn } from "../../src/server/domain/mentions";
-import { panelInstructions, synthesisRequest } from "../../src/server/domain/panel";
-import { personaSystemPrompt, transcriptFor } from "../../src/server/domain/persona-context";
-import { addPersona, removePersona, updatePersona } from "../../src/server/domain/personas";
-import { contextForTurn } from "../../src/server/domain/turn-context";
-import { AppError } from "../../src/server/errors";
-import { CreatePersonaBody, MAX_PERSONAS_PER_ROOM, type Persona } from "../../src/shared/personas";
+} from "@/server/domain/facets/delegation-limits";
+import { isPanelQuestion, mentionedPersonas, planTurn } from "@/server/domain/personas/mentions";
+import { panelInstructions, synthesisRequest } from "@/server/domain/personas/panel";
+import { personaSystemPrompt, transcriptFor } from "@/server/domain/personas/persona-context";
+import { addPersona, removePersona, updatePersona } from "@/server/domain/personas/persona-roster";
+import { contextForTurn } from "@/server/domain/turns/turn-context";
+import { CreatePersonaBody, MAX_PERSONAS_PER_ROOM, type Persona } from "@/shared/personas";
 
 let n = 0;
 const newId = () => `p${++n}`;

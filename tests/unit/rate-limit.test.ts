@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateLimiter, scaled } from "../../src/server/domain/rate-limit";
+import { RateLimiter, scaled } from "@/server/domain/access/rate-limit";
 
 describe("RateLimiter", () => {
   it("admits a burst, then refuses with the time until the next token", () => {

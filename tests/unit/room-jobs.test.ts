@@ -1,12 +1,12 @@
 import type { ChatResponseResult } from "@cloudflare/ai-chat";
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { WorkspaceAdmission } from "../../src/server/agents/overseer/admission";
-import { lastAnswerTraceId, markEndedEarly } from "../../src/server/agents/room/turn-end";
-import type { Caller } from "../../src/server/domain/caller";
-import { BoundedWindow, WINDOW_CHECK_EVERY } from "../../src/server/domain/memory-window";
-import { AppError } from "../../src/server/errors";
-import { MAX_ROOMS_PER_WORKSPACE } from "../../src/shared/constants";
+import { WorkspaceAdmission } from "@/server/agents/overseer/admission";
+import { lastAnswerTraceId, markEndedEarly } from "@/server/agents/room/turn-end";
+import { AppError } from "@/server/app-error";
+import type { Caller } from "@/server/domain/access/caller";
+import { BoundedWindow, WINDOW_CHECK_EVERY } from "@/server/domain/turns/memory-window";
+import { MAX_ROOMS_PER_WORKSPACE } from "@/shared/constants";
 
 const text = (id: string, role: "user" | "assistant", metadata: Record<string, unknown> = {}): UIMessage => ({
   id,

@@ -2,7 +2,7 @@ import type { LanguageModelV4GenerateResult } from "@ai-sdk/provider";
 import { asSchema, type FlexibleSchema, generateText, stepCountIs, type ToolExecutionOptions } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { createRoomTools, type HistorySearchHit, MAX_TOOL_STEPS } from "../../src/server/domain/room-tools";
+import { createRoomTools, type HistorySearchHit, MAX_TOOL_STEPS } from "@/server/domain/turns/room-tools";
 
 const FIXED = new Date("2025-03-14T15:09:26.000Z");
 const opts: ToolExecutionOptions<never> = {

@@ -5,8 +5,8 @@ import {
   messagePreview,
   type RoomRow,
   toRoomSummary
-} from "../../src/server/domain/rooms";
-import { PREVIEW_LENGTH } from "../../src/shared/constants";
+} from "@/server/domain/rooms/room-rows";
+import { PREVIEW_LENGTH } from "@/shared/constants";
 
 const row: RoomRow = {
   id: "abc",

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { planRoomSearch, type SearchableRoom } from "../../src/server/domain/search-plan";
+import { planRoomSearch, type SearchableRoom } from "@/server/domain/search/search-plan";
 
 const room = (id: string, lastActiveAt: number, messageCount = 4): SearchableRoom => ({
   id,

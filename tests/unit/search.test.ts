@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
-import { fanOut, makeSnippet, matchRanges, queryTerms, rankHits, scoreText } from "../../src/server/domain/search";
+import {
+  fanOut,
+  makeSnippet,
+  matchRanges,
+  queryTerms,
+  rankHits,
+  scoreText
+} from "@/server/domain/search/search-ranking";
 
 const marked = (snippet: string, marks: [number, number][]) => marks.map(([s, e]) => snippet.slice(s, e));
 

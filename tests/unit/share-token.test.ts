@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { shareToken } from "../../src/client/lib/routes";
-import { decodeCaller, encodeCaller, limitKeys } from "../../src/server/domain/caller";
-import { issueSession, readSession } from "../../src/server/domain/session-token";
+import { shareToken } from "@/client/lib/routes";
+import { decodeCaller, encodeCaller, limitKeys } from "@/server/domain/access/caller";
+import { issueSession, readSession } from "@/server/domain/access/session-token";
 import {
   hashShareToken,
   issueShareToken,
@@ -9,8 +9,8 @@ import {
   readShareToken,
   type ShareClaims,
   shareExpiry
-} from "../../src/server/domain/share-token";
-import { CreateShareBody, SHARE_ID_PATTERN } from "../../src/shared/shares";
+} from "@/server/domain/access/share-token";
+import { CreateShareBody, SHARE_ID_PATTERN } from "@/shared/shares";
 
 const now = Math.floor(Date.now() / 1000);
 const claims = (overrides: Partial<ShareClaims> = {}): ShareClaims => ({

@@ -8,7 +8,7 @@ import {
   type SubAgentMatch,
   stepsBelow,
   targetSteps
-} from "../../src/server/domain/socket-routes";
+} from "@/server/domain/sockets/socket-tags";
 
 /** The framework's `/sub/<class>/<name>` reading (agents 0.32 parseSubAgentPath), for the classes a test knows. */
 function parseSub(url: string): SubAgentMatch | null {

@@ -1,8 +1,8 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeModelError } from "../../src/server/domain/model-errors";
-import { createStreamGuardFetch } from "../../src/server/model/stream-guard-fetch";
+import { describeModelError } from "@/server/domain/turns/model-errors";
+import { createStreamGuardFetch } from "@/server/model/stream-guard-fetch";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 
 // The guard runs against a real HTTP server speaking the provider's format.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ThrottledReports } from "../../src/server/domain/throttled-reports";
+import { ThrottledReports } from "@/server/domain/rooms/throttled-reports";
 
 describe("coalesced activity reports", () => {
   afterEach(() => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { logLine } from "../../src/server/domain/log";
+import { logLine } from "@/server/domain/tracing/structured-log";
 import {
   checkTraceTree,
   continueOrStart,
@@ -11,8 +11,8 @@ import {
   parseTraceparent,
   tokensPerSecond,
   tracesOverCap
-} from "../../src/server/domain/trace";
-import type { TraceSpan } from "../../src/shared/traces";
+} from "@/server/domain/tracing/trace-spans";
+import type { TraceSpan } from "@/shared/traces";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const SPAN = "00f067aa0ba902b7";

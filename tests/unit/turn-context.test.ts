@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { contextForTurn } from "../../src/server/domain/turn-context";
+import { contextForTurn } from "@/server/domain/turns/turn-context";
 
 const user = (id: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text: id }] });
 const answer = (id: string, answers?: string): UIMessage => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { firstUnread } from "../../src/client/lib/unread";
-import { advanceMark, furthest, readPosition } from "../../src/server/domain/unread";
-import { unreadCount } from "../../src/shared/unread";
+import { firstUnread } from "@/client/lib/unread";
+import { advanceMark, furthest, readPosition } from "@/server/domain/rooms/read-positions";
+import { unreadCount } from "@/shared/unread";
 
 const window = (...ids: string[]) => ids.map((id) => ({ id }));
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { utcDay } from "../../src/server/domain/introspection";
+import { utcDay } from "@/server/domain/rooms/workspace-status";
 
 describe("utcDay", () => {
   it("is the ISO date of the instant, whatever was asked before (its memo never answers for another day)", () => {

@@ -5,7 +5,7 @@ import {
   FIGURE_MAX_AGE_MS,
   WorkspaceBudgetCache,
   type WorkspaceBudgetFigure
-} from "../../src/server/domain/workspace-budget-cache";
+} from "@/server/domain/budgets/workspace-budget-cache";
 
 const NOON = Date.UTC(2026, 11, 1, 12, 0, 0);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { checkTraceTree } from "../../src/server/domain/trace";
-import type { AgentTree } from "../../src/shared/introspection";
-import type { TraceSpan } from "../../src/shared/traces";
+import { checkTraceTree } from "@/server/domain/tracing/trace-spans";
+import type { AgentTree } from "@/shared/introspection";
+import type { TraceSpan } from "@/shared/traces";
 import { api, createRoom, uniqueName } from "./helpers";
 
 // Panels with the offline model: each persona facet's work is part of the

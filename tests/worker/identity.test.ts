@@ -8,19 +8,14 @@
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
-import { CALLER_HEADER, encodeCaller } from "../../src/server/domain/caller";
-import { gateFingerprint, issueSession } from "../../src/server/domain/session-token";
-import { sessionSecret } from "../../src/server/http/access";
-import app from "../../src/server/index";
-import {
-  MAX_SOCKETS_PER_IDENTITY,
-  MAX_SOCKETS_PER_ROOM,
-  PRESENCE_INTERVAL_MS,
-  RATE_LIMITS
-} from "../../src/shared/constants";
-import type { ErrorBody } from "../../src/shared/errors";
-import type { Identity } from "../../src/shared/identity";
+import type { OverseerAgent } from "@/server/agents/overseer-agent";
+import { CALLER_HEADER, encodeCaller } from "@/server/domain/access/caller";
+import { gateFingerprint, issueSession } from "@/server/domain/access/session-token";
+import { sessionSecret } from "@/server/http/access";
+import app from "@/server/index";
+import { MAX_SOCKETS_PER_IDENTITY, MAX_SOCKETS_PER_ROOM, PRESENCE_INTERVAL_MS, RATE_LIMITS } from "@/shared/constants";
+import type { ErrorBody } from "@/shared/errors";
+import type { Identity } from "@/shared/identity";
 import {
   api,
   BASE,

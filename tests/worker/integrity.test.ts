@@ -2,10 +2,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { MessageType as ChatFrameType } from "@cloudflare/ai-chat/types";
 import { describe, expect, it } from "vitest";
-import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
-import { FRAMEWORK_FRAME_TYPES } from "../../src/server/domain/room-frames";
-import { ChatRoom } from "../../src/server/index";
-import { MAX_ROOMS_PER_WORKSPACE } from "../../src/shared/constants";
+import type { OverseerAgent } from "@/server/agents/overseer-agent";
+import { FRAMEWORK_FRAME_TYPES } from "@/server/domain/sockets/room-frames";
+import { ChatRoom } from "@/server/index";
+import { MAX_ROOMS_PER_WORKSPACE } from "@/shared/constants";
 import { api, connect, createRoom, history, roomPath, roomWithOneExchange, uniqueName } from "./helpers";
 
 /** The frame types a room client may send; every other type must be refused. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isFrameBatch } from "../../src/server/domain/frame-batch";
-import { OverseerAgent } from "../../src/server/index";
+import { isFrameBatch } from "@/server/domain/sockets/frame-batch";
+import { OverseerAgent } from "@/server/index";
 import { chunksOf } from "../support/chat-protocol";
 import { chatRequest, connect, createRoom, isDone, roomPath, signIn, uniqueName } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SEARCH_CONCURRENCY } from "../../src/server/domain/search";
-import { ChatRoom } from "../../src/server/index";
+import { SEARCH_CONCURRENCY } from "@/server/domain/search/search-ranking";
+import { ChatRoom } from "@/server/index";
 import { api, createRoom, uniqueName } from "./helpers";
 
 const send = async (ws: string, roomId: string, text: string) => {

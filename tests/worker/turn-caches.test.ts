@@ -1,8 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { RoomTraceStore, type SpanStart } from "../../src/server/agents/room/traces";
-import { UsageLedger } from "../../src/server/agents/room/usage-ledger";
-import { MAX_SPANS_PER_TRACE } from "../../src/server/domain/trace";
+import { RoomTraceStore, type SpanStart } from "@/server/agents/room/trace-store";
+import { UsageLedger } from "@/server/agents/room/usage-ledger";
+import { MAX_SPANS_PER_TRACE } from "@/server/domain/tracing/trace-spans";
 import { uniqueName } from "./helpers";
 
 // What a room keeps in memory to spare a turn its SQL, checked against the

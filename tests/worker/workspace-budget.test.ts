@@ -1,11 +1,11 @@
-// A room keeps a copy of its workspace's budget (domain/workspace-budget-cache.ts):
+// A room keeps a copy of its workspace's budget (domain/budgets/workspace-budget-cache.ts):
 // a turn on a fresh copy calls no overseer before its model request, and a
 // workspace over its budget still refuses in every room.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RoomTraceStore } from "../../src/server/agents/room/traces";
-import { FIGURE_MAX_AGE_MS } from "../../src/server/domain/workspace-budget-cache";
-import { ChatRoom, OverseerAgent } from "../../src/server/index";
-import type { WorkspaceStatus } from "../../src/shared/introspection";
+import { RoomTraceStore } from "@/server/agents/room/trace-store";
+import { FIGURE_MAX_AGE_MS } from "@/server/domain/budgets/workspace-budget-cache";
+import { ChatRoom, OverseerAgent } from "@/server/index";
+import type { WorkspaceStatus } from "@/shared/introspection";
 import { waitFor } from "../support/wait";
 import { api, chatRequest, connect, createRoom, history, isDone, roomPath, uniqueName } from "./helpers";
 

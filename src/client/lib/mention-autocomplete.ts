@@ -1,7 +1,7 @@
 /**
  * The composer's @-mention autocomplete: which mention the caret is in, the
  * persona names that fit it, and the text with one picked. Pure. The rule
- * for what counts as a mention is the server's (domain/mentions.ts): `@`
+ * for what counts as a mention is the server's (domain/personas/mentions.ts): `@`
  * at the start or after a character that is not part of a word, an e-mail
  * address or another mention.
  */

@@ -14,8 +14,8 @@
  * replaces it and so signs everyone out.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Admission, RateLimit } from "../domain/rate-limit";
-import type { Env } from "../env";
+import type { Admission, RateLimit } from "@/server/domain/access/rate-limit";
+import type { Env } from "@/server/env";
 
 interface Bucket {
   tokens: number;

@@ -17,29 +17,74 @@
  *   framework keeps in this facet's SQLite and pushes to every client;
  * - activity reports to the parent, so the room list stays current without
  *   the overseer ever waking rooms to count their messages (room/activity.ts),
- *   carrying a live report of the room (room/introspection.ts);
+ *   carrying a live report of the room (room/room-introspection.ts);
  * - a REST send path, because AIChatAgent only speaks WebSocket
  *   (room/rest-bridge.ts);
  * - checks on every frame a socket sends (room/frame-guard.ts), and edits
  *   and regenerations kept as versions, never rewritten (room/branches.ts);
  * - presence and typing, which are ephemeral and never persisted
- *   (room/presence.ts); read marks (room/read-marks.ts);
+ *   (room/presence.ts); read marks (room/room-reads.ts);
  * - the assistant's model call: provider, context window, tools, answer
  *   metadata (room/assistant-turn.ts);
- * - personas and panels (room/personas.ts), delegated tasks
+ * - personas and panels (room/room-personas.ts), delegated tasks
  *   (room/delegation.ts), traces (room/turn-trace.ts), daily token budgets
  *   (room/budget.ts, room/usage-ledger.ts);
  * - error and stop marks on answers, so a reload still shows why an answer
  *   ended early (room/turn-end.ts);
  * - history pages, export, import and fork (room/history-pages.ts,
- *   room/transfer.ts, room/origin.ts).
+ *   room/room-transfer.ts, room/origin.ts).
  */
 import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from "@cloudflare/ai-chat";
 import type { AgentToolLifecycleResult, AgentToolRunInfo, Connection, ConnectionContext, WSMessage } from "agents";
 import type { GenerateTextOnFinishCallback, ToolSet, UIMessage } from "ai";
-import type { MessageAuthor } from "../../shared/identity";
-import type { AgentTree } from "../../shared/introspection";
-import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
+import { RoomActivityLog, reportToOverseer } from "@/server/agents/room/activity";
+import { answerAsAssistant } from "@/server/agents/room/assistant-turn";
+import { RoomBranches } from "@/server/agents/room/branches";
+import { batchBroadcasts } from "@/server/agents/room/broadcast-batch";
+import { RoomBudget } from "@/server/agents/room/budget";
+import { RoomDelegation } from "@/server/agents/room/delegation";
+import { FrameGuard } from "@/server/agents/room/frame-guard";
+import { taskStopRequest } from "@/server/agents/room/frames";
+import { pageAfter, pageAround, pageBefore } from "@/server/agents/room/history-pages";
+import { LiveTurns } from "@/server/agents/room/live-turns";
+import { exportHeader, RoomOriginRecord } from "@/server/agents/room/origin";
+import { OutboxSends } from "@/server/agents/room/outbox-sends";
+import { OverseerLink } from "@/server/agents/room/overseer-link";
+import { type ConnectionInfo, RoomPresence } from "@/server/agents/room/presence";
+import { type RestArrival, RestTurnBridge } from "@/server/agents/room/rest-bridge";
+import { RoomIntrospection } from "@/server/agents/room/room-introspection";
+import { RoomPersonas } from "@/server/agents/room/room-personas";
+import { RoomReads, reportReadsToOverseer } from "@/server/agents/room/room-reads";
+import { searchRoomMessages } from "@/server/agents/room/room-search";
+import {
+  appendFromNdjson,
+  appendMessages,
+  exportJson,
+  exportMarkdown,
+  exportNdjson,
+  insertVersions
+} from "@/server/agents/room/room-transfer";
+import { RoomTraceStore } from "@/server/agents/room/trace-store";
+import { lastAnswerTraceId, markEndedEarly, refusedTurn, TurnErrorCodes } from "@/server/agents/room/turn-end";
+import { RoomTracer } from "@/server/agents/room/turn-trace";
+import { UsageLedger } from "@/server/agents/room/usage-ledger";
+import { messageVersions } from "@/server/agents/room/versions";
+import { AppError, asResult, type RpcResult } from "@/server/app-error";
+import { callerOf, isViewerRequest } from "@/server/domain/access/caller";
+import { addUsage, EMPTY_USAGE } from "@/server/domain/budgets/token-usage";
+import { MAX_TASKS_PER_ROOM } from "@/server/domain/facets/delegation-limits";
+import type { Branch } from "@/server/domain/messages/chat-request-guard";
+import { isKeptMessage, normalizeMessage, unreadableMessage } from "@/server/domain/messages/persisted-message";
+import { ThrottledReports } from "@/server/domain/rooms/throttled-reports";
+import { acceptFacetSpan } from "@/server/domain/tracing/facet-spans";
+import { lazyKeepAlive } from "@/server/domain/turns/lazy-keep-alive";
+import { BoundedWindow, memoryWindowBytes } from "@/server/domain/turns/memory-window";
+import { contextForTurn } from "@/server/domain/turns/turn-context";
+import type { Env } from "@/server/env";
+import { activeModelId, isOffline, readModelConfig } from "@/server/model/provider";
+import type { MessageAuthor } from "@/shared/identity";
+import type { AgentTree } from "@/shared/introspection";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
   ChatMessage,
   MessageMetadata,
@@ -50,58 +95,13 @@ import type {
   RoomState,
   SendMessageBody,
   SendMessageResult
-} from "../../shared/protocol";
-import type { SearchHit } from "../../shared/search";
-import { SHARE_CLOSED_CODE } from "../../shared/shares";
-import type { TraceDetail, TraceList } from "../../shared/traces";
-import type { ExportedVersion, RoomOrigin } from "../../shared/transfer";
-import { callerOf, isViewerRequest } from "../domain/caller";
-import type { Branch } from "../domain/chat-request-guard";
-import { MAX_TASKS_PER_ROOM } from "../domain/delegation";
-import { acceptFacetSpan } from "../domain/facet-spans";
-import { lazyKeepAlive } from "../domain/lazy-keep-alive";
-import { BoundedWindow, memoryWindowBytes } from "../domain/memory-window";
-import { isKeptMessage, normalizeMessage, unreadableMessage } from "../domain/persisted-message";
-import { ThrottledReports } from "../domain/throttled-reports";
-import { contextForTurn } from "../domain/turn-context";
-import { addUsage, EMPTY_USAGE } from "../domain/usage";
-import type { Env } from "../env";
-import { AppError, asResult, type RpcResult } from "../errors";
-import { activeModelId, isOffline, readModelConfig } from "../model/provider";
+} from "@/shared/protocol";
+import type { SearchHit } from "@/shared/search";
+import { SHARE_CLOSED_CODE } from "@/shared/shares";
+import type { TraceDetail, TraceList } from "@/shared/traces";
+import type { ExportedVersion, RoomOrigin } from "@/shared/transfer";
 import type { PersonaFootprint } from "./persona-agent";
 import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
-import { RoomActivityLog, reportToOverseer } from "./room/activity";
-import { answerAsAssistant } from "./room/assistant-turn";
-import { RoomBranches } from "./room/branches";
-import { batchBroadcasts } from "./room/broadcast-batch";
-import { RoomBudget } from "./room/budget";
-import { RoomDelegation } from "./room/delegation";
-import { FrameGuard } from "./room/frame-guard";
-import { taskStopRequest } from "./room/frames";
-import { pageAfter, pageAround, pageBefore } from "./room/history-pages";
-import { RoomIntrospection } from "./room/introspection";
-import { LiveTurns } from "./room/live-turns";
-import { exportHeader, RoomOriginRecord } from "./room/origin";
-import { OutboxSends } from "./room/outbox-sends";
-import { OverseerLink } from "./room/overseer-link";
-import { RoomPersonas } from "./room/personas";
-import { type ConnectionInfo, RoomPresence } from "./room/presence";
-import { RoomReads, reportReadsToOverseer } from "./room/read-marks";
-import { type RestArrival, RestTurnBridge } from "./room/rest-bridge";
-import { searchRoomMessages } from "./room/search";
-import { RoomTraceStore } from "./room/traces";
-import {
-  appendFromNdjson,
-  appendMessages,
-  exportJson,
-  exportMarkdown,
-  exportNdjson,
-  insertVersions
-} from "./room/transfer";
-import { lastAnswerTraceId, markEndedEarly, refusedTurn, TurnErrorCodes } from "./room/turn-end";
-import { RoomTracer } from "./room/turn-trace";
-import { UsageLedger } from "./room/usage-ledger";
-import { messageVersions } from "./room/versions";
 import { TaskAgent, taskLimits } from "./task-agent";
 
 export type { RestArrival };
@@ -111,7 +111,7 @@ const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: ""
 export class ChatRoom extends AIChatAgent<Env, RoomState> {
   /**
    * Wake-time hydration window, sized from the context budget
-   * (domain/memory-window.ts). Durable storage keeps every message; this
+   * (domain/turns/memory-window.ts). Durable storage keeps every message; this
    * only bounds what sits in memory (and what the context budget can pick
    * from), so a 100,000-message room wakes, and turns, as fast as a small one.
    */
@@ -165,7 +165,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   #liveTurns = new LiveTurns(this);
   /** The room's one stub to its overseer, for every call the room makes to it (room/overseer-link.ts). */
   #overseer = new OverseerLink(this.env, () => this.parentPath.at(-1)?.name);
-  /** Readers' `rooms_read` frames, turned into read marks at the overseer (room/read-marks.ts). */
+  /** Readers' `rooms_read` frames, turned into read marks at the overseer (room/room-reads.ts). */
   #reads = new RoomReads(
     { messages: () => this.messages, messageCount: () => this.#activity.visibleCount() },
     (reads) => reportReadsToOverseer(this.#overseer, this.name, reads),
@@ -238,7 +238,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
 
   /**
    * The framework's keep-alive, taken only by work that outlives a few
-   * seconds (domain/lazy-keep-alive.ts): in a facet each one is a pair of
+   * seconds (domain/turns/lazy-keep-alive.ts): in a facet each one is a pair of
    * RPCs to the overseer and alarm writes there, and a turn takes three.
    */
   async keepAlive(): Promise<() => void> {
@@ -309,13 +309,13 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     return this.#tracer.store.get(traceId);
   }
 
-  /** A span from a persona or task facet of this room (domain/facet-spans.ts). */
+  /** A span from a persona or task facet of this room (domain/tracing/facet-spans.ts). */
   reportSpan(report: unknown): void {
     const accepted = acceptFacetSpan(report);
     if (accepted) this.#tracer.report(accepted);
   }
 
-  // ── Personas (roster rules in domain/personas.ts, answers in room-personas.ts) ──
+  // ── Personas (roster rules in domain/personas/persona-roster.ts, answers in room-personas.ts) ──
 
   listPersonas(): Persona[] {
     return this.#personas.personas();
@@ -354,7 +354,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     );
   }
 
-  // ── Export, import, fork (see agents/room/transfer.ts) ──
+  // ── Export, import, fork (see agents/room/room-transfer.ts) ──
 
   exportRoom(format: "json" | "markdown" | "ndjson", leafId?: string): RpcResult<ReadableStream<Uint8Array>> {
     const session = this.sessions.session();
@@ -380,7 +380,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     await appendMessages(this.sessions.session(), messages, after);
   }
 
-  /** Imports kept earlier versions, each under its parent (before the transcript; see room/transfer.ts). */
+  /** Imports kept earlier versions, each under its parent (before the transcript; see room/room-transfer.ts). */
   async importVersions(versions: ExportedVersion[]): Promise<void> {
     await insertVersions(this.sessions.session(), versions);
   }
@@ -421,7 +421,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     return this.#branches.write(branch);
   }
 
-  /** This room's part of a search across rooms (see agents/room/search.ts). */
+  /** This room's part of a search across rooms (see agents/room/room-search.ts). */
   async searchMessages(query: string, limit: number): Promise<SearchHit[]> {
     return searchRoomMessages(this.sessions.session(), this.sql.bind(this), query, limit);
   }
@@ -586,7 +586,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
   }
 
   /**
-   * Everything stored has the one shape of domain/persisted-message.ts:
+   * Everything stored has the one shape of domain/messages/persisted-message.ts:
    * known roles and part types, server-written metadata and timestamps,
    * bounded sizes and depth.
    */
@@ -626,7 +626,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     if (source !== "server") throw new Error("Room state is read-only for clients.");
   }
 
-  // ── Share-link viewers (routes/shares.ts opens them; room/frame-guard.ts refuses their writes) ──
+  // ── Share-link viewers (routes/shares-routes.ts opens them; room/frame-guard.ts refuses their writes) ──
 
   /**
    * A viewer's socket is the framework's readonly connection: it cannot
@@ -676,7 +676,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     else this.#presence.receive(connection, message);
   }
 
-  // ── Introspection (room/introspection.ts) ──
+  // ── Introspection (room/room-introspection.ts) ──
 
   /** The room's live agent tree: the room, each persona and running task under it, and its budgets. */
   describeAgents(): Promise<AgentTree> {

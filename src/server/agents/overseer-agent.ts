@@ -17,9 +17,10 @@
  * the REST routes call, each RPC a few lines that check the registry and
  * call a room or a job module in overseer/: the rooms table (registry.ts),
  * rate limits and the room cap (admission.ts), export, import and fork
- * (transfer.ts), search across rooms (search.ts), share links (shares.ts),
- * read marks, live status and workspace settings. RPC failures come back as
- * values (RpcResult, src/server/errors.ts), never as throws.
+ * (workspace-transfer.ts), search across rooms (workspace-search.ts), share
+ * links (share-links.ts), read marks, live status and workspace settings.
+ * RPC failures come back as values (RpcResult, src/server/app-error.ts),
+ * never as throws.
  */
 import {
   Agent,
@@ -29,11 +30,45 @@ import {
   type DynamicAgentStub,
   type WSMessage
 } from "agents";
-import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "../../shared/budgets";
-import { MAX_MESSAGES_PER_ROOM } from "../../shared/constants";
-import { authorOf, type MessageAuthor } from "../../shared/identity";
-import type { AgentTree, WorkspaceStatus } from "../../shared/introspection";
-import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
+import { WorkspaceAdmission } from "@/server/agents/overseer/admission";
+import { WorkspaceBudgetFigures } from "@/server/agents/overseer/budget-figures";
+import { deliverBroadcast, framesOf } from "@/server/agents/overseer/frame-batches";
+import { LiveStatusTable } from "@/server/agents/overseer/live-status";
+import { ReadMarksTable, readerTag } from "@/server/agents/overseer/read-marks";
+import { RoomRegistry } from "@/server/agents/overseer/registry";
+import { WorkspaceSettingsTable } from "@/server/agents/overseer/settings";
+import { ShareLinks, type ShareRow, ShareTable } from "@/server/agents/overseer/share-links";
+import { SocketRoutes } from "@/server/agents/overseer/socket-routes";
+import { rememberSocketTargets } from "@/server/agents/overseer/socket-targets";
+import { searchRooms } from "@/server/agents/overseer/workspace-search";
+import { WorkspaceTransfer } from "@/server/agents/overseer/workspace-transfer";
+import { AppError, asResult, type RpcResult, roomNotFound, unwrap } from "@/server/app-error";
+import {
+  CALLER_HEADER,
+  type Caller,
+  callerFromRequest,
+  decodeCaller,
+  rememberCaller
+} from "@/server/domain/access/caller";
+import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
+import type { PendingRead } from "@/server/domain/rooms/read-positions";
+import {
+  generateRoomId,
+  type RoomActivity,
+  type RoomRow,
+  toRoomDetail,
+  toRoomSummary
+} from "@/server/domain/rooms/room-rows";
+import { searchDeadlineMs } from "@/server/domain/search/search-ranking";
+import { LIST_TAG } from "@/server/domain/sockets/socket-tags";
+import { MAX_TRACES_PER_ROOM } from "@/server/domain/tracing/trace-spans";
+import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
+import type { Env } from "@/server/env";
+import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
+import { MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
+import { authorOf, type MessageAuthor } from "@/shared/identity";
+import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
   CreateRoomBody,
   MessagePage,
@@ -46,35 +81,13 @@ import type {
   SendMessageBody,
   SendMessageResult,
   UpdateRoomBody
-} from "../../shared/protocol";
-import type { SearchQuery, SearchResponse } from "../../shared/search";
-import type { ShareView } from "../../shared/shares";
-import type { TraceDetail, TraceList } from "../../shared/traces";
-import type { ImportResult, RoomOrigin } from "../../shared/transfer";
-import type { ReadMark } from "../../shared/unread";
-import { CALLER_HEADER, type Caller, callerFromRequest, decodeCaller, rememberCaller } from "../domain/caller";
-import type { ImportedRoom } from "../domain/imported-room";
-import { generateRoomId, type RoomActivity, type RoomRow, toRoomDetail, toRoomSummary } from "../domain/rooms";
-import { searchDeadlineMs } from "../domain/search";
-import { LIST_TAG } from "../domain/socket-routes";
-import { MAX_TRACES_PER_ROOM } from "../domain/trace";
-import type { PendingRead } from "../domain/unread";
-import type { WorkspaceBudgetFigure } from "../domain/workspace-budget-cache";
-import type { Env } from "../env";
-import { AppError, asResult, type RpcResult, roomNotFound, unwrap } from "../errors";
+} from "@/shared/protocol";
+import type { SearchQuery, SearchResponse } from "@/shared/search";
+import type { ShareView } from "@/shared/shares";
+import type { TraceDetail, TraceList } from "@/shared/traces";
+import type { ImportResult, RoomOrigin } from "@/shared/transfer";
+import type { ReadMark } from "@/shared/unread";
 import { ChatRoom, type RestArrival } from "./chat-room";
-import { WorkspaceAdmission } from "./overseer/admission";
-import { WorkspaceBudgetFigures } from "./overseer/budget-figures";
-import { deliverBroadcast, framesOf } from "./overseer/frame-batches";
-import { LiveStatusTable } from "./overseer/live-status";
-import { ReadMarksTable, readerTag } from "./overseer/read-marks";
-import { RoomRegistry } from "./overseer/registry";
-import { searchRooms } from "./overseer/search";
-import { WorkspaceSettingsTable } from "./overseer/settings";
-import { ShareLinks, type ShareRow, ShareTable } from "./overseer/shares";
-import { SocketRoutes } from "./overseer/socket-routes";
-import { rememberSocketTargets } from "./overseer/socket-targets";
-import { WorkspaceTransfer } from "./overseer/transfer";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
 /** A `/sub/<class>/<name>` with another `/sub/` below it: rooms have no children. */
@@ -120,13 +133,13 @@ export class OverseerAgent extends Agent<Env> {
   #settings: WorkspaceSettingsTable;
   /** The workspace budget as rooms hold it (overseer/budget-figures.ts). */
   #budget: WorkspaceBudgetFigures;
-  /** Share links of this workspace's rooms (overseer/shares.ts). */
+  /** Share links of this workspace's rooms (overseer/share-links.ts). */
   #shares: ShareLinks;
   /** How far each identity has read each room (overseer/read-marks.ts). */
   #reads: ReadMarksTable;
   /** Rate limits and the room cap (overseer/admission.ts). */
   #admission: WorkspaceAdmission;
-  /** Export, import and fork, the overseer's half (overseer/transfer.ts). */
+  /** Export, import and fork, the overseer's half (overseer/workspace-transfer.ts). */
   #transfer: WorkspaceTransfer;
 
   // ── Sockets ──
@@ -221,7 +234,7 @@ export class OverseerAgent extends Agent<Env> {
     }
   }
 
-  // ── Share links (tokens are signed by the Worker, routes/shares.ts; rows live in overseer/shares.ts) ──
+  // ── Share links (tokens are signed by the Worker, routes/shares-routes.ts; rows live in overseer/share-links.ts) ──
 
   /** Records a link the Worker signed. An expiring one is ended on time by an alarm, closing its viewers. */
   createShare(
@@ -291,23 +304,23 @@ export class OverseerAgent extends Agent<Env> {
     );
   }
 
-  // ── Export, import, fork (room side: agents/room/transfer.ts) ──
+  // ── Export, import, fork (room side: agents/room/room-transfer.ts) ──
 
   exportRoom(id: string, format: "json" | "markdown"): Promise<RpcResult<ReadableStream<Uint8Array>>> {
     return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.exportRoom(format))));
   }
 
-  /** Every room as NDJSON, one room after another (overseer/transfer.ts). */
+  /** Every room as NDJSON, one room after another (overseer/workspace-transfer.ts). */
   exportWorkspace(): ReadableStream<Uint8Array> {
     return this.#transfer.exportWorkspace();
   }
 
-  /** All or nothing: no room of the file appears until every one is made and filled (overseer/transfer.ts). */
+  /** All or nothing: no room of the file appears until every one is made and filled (overseer/workspace-transfer.ts). */
   importRooms(rooms: ImportedRoom[], caller: Caller): Promise<RpcResult<ImportResult>> {
     return asResult(() => this.#transfer.importRooms(rooms, caller));
   }
 
-  /** A new room holding the history up to and including `messageId` (overseer/transfer.ts). */
+  /** A new room holding the history up to and including `messageId` (overseer/workspace-transfer.ts). */
   forkRoom(id: string, messageId: string, caller: Caller): Promise<RpcResult<RoomDetail>> {
     return asResult(async () => this.#getRoom(await this.#transfer.forkRoom(id, messageId, caller)));
   }
@@ -322,7 +335,7 @@ export class OverseerAgent extends Agent<Env> {
     return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.messageVersions(messageId))));
   }
 
-  /** Search across rooms: each room searches its own index; late rooms are reported, not waited for (overseer/search.ts). */
+  /** Search across rooms: each room searches its own index; late rooms are reported, not waited for (overseer/workspace-search.ts). */
   search(query: SearchQuery): Promise<SearchResponse> {
     return searchRooms(query, {
       rooms: (only) => this.#registry.searchable(only),
@@ -376,7 +389,7 @@ export class OverseerAgent extends Agent<Env> {
     return asResult(async () => unwrap(await this.#inRoom(id, (room) => room.deletePersona(personaId))));
   }
 
-  // ── Traces: each room keeps its own (room/traces.ts) ──
+  // ── Traces: each room keeps its own (room/trace-store.ts) ──
 
   describeAgents(id: string): Promise<RpcResult<AgentTree>> {
     return asResult(() => this.#inRoom(id, (room) => room.describeAgents()));
@@ -480,7 +493,7 @@ export class OverseerAgent extends Agent<Env> {
 
   /**
    * A room asks when its copy of the workspace's budget is missing, old or
-   * near the limit (domain/workspace-budget-cache.ts); otherwise the answer
+   * near the limit (domain/budgets/workspace-budget-cache.ts); otherwise the answer
    * to its activity reports keeps the copy current.
    */
   workspaceBudget(roomId: string): WorkspaceBudgetFigure {

@@ -21,19 +21,19 @@
 import { Agent } from "agents";
 import { isStepCount, type ModelMessage, streamText, type ToolSet, tool, type UIMessageChunk, zodSchema } from "ai";
 import { z } from "zod";
-import type { StructuredError } from "../../shared/budgets";
-import type { Persona } from "../../shared/personas";
-import type { TokenUsage } from "../../shared/protocol";
-import { coalesceDeltas } from "../domain/coalesce-deltas";
-import { modelFailure } from "../domain/facet-errors";
-import { FacetSpans } from "../domain/facet-spans";
-import { personaSystemPrompt } from "../domain/persona-context";
-import { createRoomTools, type HistorySearchHit } from "../domain/room-tools";
-import { addUsage, toTokenUsage } from "../domain/usage";
-import type { Env } from "../env";
-import { logModelError } from "../log";
-import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
-import { CHAT_ROOM_PARENT } from "./room/parent";
+import { CHAT_ROOM_PARENT } from "@/server/agents/room/parent";
+import { addUsage, toTokenUsage } from "@/server/domain/budgets/token-usage";
+import { modelFailure } from "@/server/domain/facets/facet-errors";
+import { personaSystemPrompt } from "@/server/domain/personas/persona-context";
+import { FacetSpans } from "@/server/domain/tracing/facet-spans";
+import { coalesceDeltas } from "@/server/domain/turns/coalesce-deltas";
+import { createRoomTools, type HistorySearchHit } from "@/server/domain/turns/room-tools";
+import type { Env } from "@/server/env";
+import { logModelError } from "@/server/log";
+import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "@/server/model/provider";
+import type { StructuredError } from "@/shared/budgets";
+import type { Persona } from "@/shared/personas";
+import type { TokenUsage } from "@/shared/protocol";
 
 /** Notes a persona keeps per room; the oldest go first. */
 const MAX_NOTES = 100;
@@ -42,7 +42,7 @@ const MAX_NOTE_LENGTH = 1_000;
 const NOTES_IN_CONTEXT = 20;
 /** Model steps (tool rounds) per persona answer. */
 const MAX_PERSONA_STEPS = 4;
-/** The notes tools' inputs, wrapped for the AI SDK once, not per answer (see domain/room-tools.ts). */
+/** The notes tools' inputs, wrapped for the AI SDK once, not per answer (see domain/turns/room-tools.ts). */
 const rememberInput = zodSchema(z.object({ note: z.string().trim().min(1).max(MAX_NOTE_LENGTH) }));
 const recallInput = zodSchema(z.object({ query: z.string().trim().max(200).optional() }));
 
@@ -54,7 +54,7 @@ export interface PersonaAnswerRequest {
   messages: ModelMessage[];
   /** Extra instructions for this answer (a panel question, say). */
   instructions?: string;
-  /** The persona's span in the room's trace: its model calls are reported under it (domain/facet-spans.ts). */
+  /** The persona's span in the room's trace: its model calls are reported under it (domain/tracing/facet-spans.ts). */
   traceparent?: string | null;
 }
 
@@ -138,7 +138,7 @@ export class PersonaAgent extends Agent<Env> {
       messages: request.messages,
       tools: this.#tools(persona),
       stopWhen: isStepCount(MAX_PERSONA_STEPS),
-      // Per-stream delta coalescing, as in the room's own turns (domain/coalesce-deltas.ts).
+      // Per-stream delta coalescing, as in the room's own turns (domain/turns/coalesce-deltas.ts).
       experimental_transform: coalesceDeltas(),
       ...(temperature !== null ? { temperature } : {}),
       maxRetries: MODEL_MAX_RETRIES,
@@ -147,7 +147,7 @@ export class PersonaAgent extends Agent<Env> {
       onError: logModelError,
       onFinish: ({ totalUsage }) => this.#recordUsage(toTokenUsage(totalUsage))
     });
-    // Why it failed goes to the room as a value, with the error chunk (domain/facet-errors.ts).
+    // Why it failed goes to the room as a value, with the error chunk (domain/facets/facet-errors.ts).
     let failure: StructuredError | null = null;
     const chunks = result
       .toUIMessageStream({

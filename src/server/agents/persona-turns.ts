@@ -22,20 +22,20 @@
  * One persona failing or timing out only marks its own message.
  */
 import { type ModelMessage, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
-import type { StructuredError } from "../../shared/budgets";
-import type { AnswerErrorCode } from "../../shared/errors";
-import type { MessageAuthor } from "../../shared/identity";
-import type { Persona, PersonaRef } from "../../shared/personas";
-import type { MessageMetadata, RoomSettings, TokenUsage } from "../../shared/protocol";
+import type { AgentRun } from "@/server/agents/room/turn-trace";
 import {
   FACET_RETRY_BACKOFF_MS,
   facetUnreachable,
   pause,
   readStructuredError,
   shouldRetry
-} from "../domain/facet-errors";
+} from "@/server/domain/facets/facet-errors";
+import type { StructuredError } from "@/shared/budgets";
+import type { AnswerErrorCode } from "@/shared/errors";
+import type { MessageAuthor } from "@/shared/identity";
+import type { Persona, PersonaRef } from "@/shared/personas";
+import type { MessageMetadata, RoomSettings, TokenUsage } from "@/shared/protocol";
 import type { PersonaAnswerRequest } from "./persona-agent";
-import type { AgentRun } from "./room/turn-trace";
 
 /** A persona answer that runs longer than this is stopped and marked as timed out. */
 export const PERSONA_ANSWER_TIMEOUT_MS = 120_000;
@@ -118,7 +118,7 @@ function decodeChunks(bytes: ReadableStream<Uint8Array>): ReadableStream<UIMessa
 
 /**
  * Runs one persona's answer into its own message. Never throws. A
- * retryable failure before any text is tried once more (domain/facet-errors.ts).
+ * retryable failure before any text is tried once more (domain/facets/facet-errors.ts).
  */
 async function runPersonaAnswer(
   host: PersonaTurnHost,
@@ -177,7 +177,7 @@ async function runPersonaAnswer(
   };
 
   let answerer: PersonaAnswerer | undefined;
-  /** Why the last attempt failed, as the persona (or the failed RPC) said (domain/facet-errors.ts). */
+  /** Why the last attempt failed, as the persona (or the failed RPC) said (domain/facets/facet-errors.ts). */
   let failure: StructuredError | null = null;
   try {
     for (let attempt = 1; ; attempt++) {

@@ -8,14 +8,14 @@
  * start the child's turn headlessly, stream it, bridge the abort signal and
  * retain the run. Its context is only the task and the excerpts the room's
  * assistant passed (`formatAgentToolInput`), never the room. Limits
- * (domain/delegation.ts) end the task through `stopWhen`; the limit hit is
+ * (domain/facets/delegation-limits.ts) end the task through `stopWhen`; the limit hit is
  * kept in this facet's SQLite so the room can say why the task ended.
  */
 import { AIChatAgent, type OnChatMessageOptions } from "@cloudflare/ai-chat";
 import { convertToModelMessages, streamText, type ToolSet, tool, type UIMessage, zodSchema } from "ai";
 import { z } from "zod";
-import type { StructuredError } from "../../shared/budgets";
-import type { TokenUsage } from "../../shared/protocol";
+import { CHAT_ROOM_PARENT } from "@/server/agents/room/parent";
+import { toTokenUsage } from "@/server/domain/budgets/token-usage";
 import {
   limitMessage,
   limitReached,
@@ -24,25 +24,25 @@ import {
   type TaskLimit,
   type TaskLimits,
   taskPrompt
-} from "../domain/delegation";
-import { modelFailure, readStructuredError } from "../domain/facet-errors";
-import { FacetSpans } from "../domain/facet-spans";
-import { createRoomTools } from "../domain/room-tools";
-import { toTokenUsage } from "../domain/usage";
-import type { Env } from "../env";
-import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "../model/provider";
-import { CHAT_ROOM_PARENT } from "./room/parent";
+} from "@/server/domain/facets/delegation-limits";
+import { modelFailure, readStructuredError } from "@/server/domain/facets/facet-errors";
+import { FacetSpans } from "@/server/domain/tracing/facet-spans";
+import { createRoomTools } from "@/server/domain/turns/room-tools";
+import type { Env } from "@/server/env";
+import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "@/server/model/provider";
+import type { StructuredError } from "@/shared/budgets";
+import type { TokenUsage } from "@/shared/protocol";
 
 export interface TaskInput {
   task: string;
   excerpts?: string[];
-  /** The task's span in the room's trace: its model calls are reported under it (domain/facet-spans.ts). */
+  /** The task's span in the room's trace: its model calls are reported under it (domain/tracing/facet-spans.ts). */
   traceparent?: string | null;
 }
 
 const reported = new Set<string>();
 
-/** The refused delegate tool's input, wrapped for the AI SDK once (see domain/room-tools.ts). */
+/** The refused delegate tool's input, wrapped for the AI SDK once (see domain/turns/room-tools.ts). */
 const refusedDelegateInput = zodSchema(z.object({ task: z.string() }));
 
 /** The deployment's task limits (TASK_MAX_STEPS, TASK_MAX_TOKENS, TASK_WALL_TIME_MS); an invalid one is logged once. */
@@ -64,7 +64,7 @@ export class TaskAgent extends AIChatAgent<Env> {
       total_tokens INTEGER NOT NULL DEFAULT 0, failure TEXT)`;
   }
 
-  /** Why the task's model call failed, as a value (domain/facet-errors.ts), or null. */
+  /** Why the task's model call failed, as a value (domain/facets/facet-errors.ts), or null. */
   failure(): StructuredError | null {
     const row = this.sql<{ failure: string | null }>`SELECT failure FROM task_run WHERE id = 1`[0];
     return row?.failure ? readStructuredError(JSON.parse(row.failure)) : null;

@@ -16,14 +16,14 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { RATE_LIMITS } from "../../shared/constants";
-import { API_IDENTITY, type Identity } from "../../shared/identity";
-import { accessConfig, remoteAccessKeys, verifyAccessAssertion } from "../domain/access-jwt";
-import { type Caller, RESERVED_HEADER_PREFIXES } from "../domain/caller";
-import { rateScaleFrom, scaled } from "../domain/rate-limit";
-import { gateFingerprint, readSession, SESSION_COOKIE } from "../domain/session-token";
-import type { Env } from "../env";
-import { AppError, rateLimited } from "../errors";
+import { AppError, rateLimited } from "@/server/app-error";
+import { accessConfig, remoteAccessKeys, verifyAccessAssertion } from "@/server/domain/access/access-jwt";
+import { type Caller, RESERVED_HEADER_PREFIXES } from "@/server/domain/access/caller";
+import { rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
+import { gateFingerprint, readSession, SESSION_COOKIE } from "@/server/domain/access/session-token";
+import type { Env } from "@/server/env";
+import { RATE_LIMITS } from "@/shared/constants";
+import { API_IDENTITY, type Identity } from "@/shared/identity";
 
 /** How the caller was identified. */
 type CallerSource = "access" | "session" | "token" | "anonymous";
@@ -39,7 +39,7 @@ export type AppEnv = {
 
 /** Paths that answer without an identity: signing in itself. */
 const OPEN_PATHS = new Set(["/api/session"]);
-/** A share link's viewer: the signed link is the credential (routes/shares.ts checks it). */
+/** A share link's viewer: the signed link is the credential (routes/shares-routes.ts checks it). */
 const SHARE_VIEWER_PREFIX = "/api/share/";
 
 async function sha256(text: string): Promise<ArrayBuffer> {

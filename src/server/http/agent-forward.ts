@@ -7,9 +7,10 @@
  * letting a client pick someone else's id and displace their presence or
  * reset its own limits; so every request gets a fresh one.
  */
-import { WORKSPACE_PATTERN } from "../../shared/constants";
-import { CALLER_HEADER, type Caller, encodeCaller } from "../domain/caller";
-import { AppError } from "../errors";
+
+import { AppError } from "@/server/app-error";
+import { CALLER_HEADER, type Caller, encodeCaller } from "@/server/domain/access/caller";
+import { WORKSPACE_PATTERN } from "@/shared/constants";
 import { withoutReservedHeaders } from "./access";
 
 const OVERSEER_SEGMENT = "overseer-agent";

@@ -4,8 +4,8 @@
  * request without guessing.
  */
 import type { Context, Env as HonoEnv } from "hono";
-import type { ErrorCode } from "../../shared/errors";
-import { AppError } from "../errors";
+import { AppError } from "@/server/app-error";
+import type { ErrorCode } from "@/shared/errors";
 
 type IssueList = { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
 

@@ -18,7 +18,7 @@ import type {
   LanguageModelV4Usage,
   SharedV4ProviderMetadata
 } from "@ai-sdk/provider";
-import { estimateTokens } from "../domain/context-budget";
+import { estimateTokens } from "@/server/domain/turns/context-budget";
 
 export interface OfflineRoomFacts {
   roomName: string;

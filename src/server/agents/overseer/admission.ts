@@ -4,10 +4,11 @@
  * them off), and the workspace's room cap, counting rooms still being made
  * so concurrent creations, imports and forks cannot overshoot it.
  */
-import { ADDRESS_LIMIT_FACTOR, MAX_ROOMS_PER_WORKSPACE, RATE_LIMITS } from "../../../shared/constants";
-import { type Caller, limitKeys } from "../../domain/caller";
-import { RateLimiter, rateScaleFrom, scaled } from "../../domain/rate-limit";
-import { AppError, rateLimited } from "../../errors";
+
+import { AppError, rateLimited } from "@/server/app-error";
+import { type Caller, limitKeys } from "@/server/domain/access/caller";
+import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
+import { ADDRESS_LIMIT_FACTOR, MAX_ROOMS_PER_WORKSPACE, RATE_LIMITS } from "@/shared/constants";
 
 export class WorkspaceAdmission {
   #createLimiter: RateLimiter;

@@ -1,14 +1,14 @@
 /**
  * The workspace's daily token budget as the overseer answers it to rooms.
- * Rooms keep a copy (domain/workspace-budget-cache.ts, where the bound on
+ * Rooms keep a copy (domain/budgets/workspace-budget-cache.ts, where the bound on
  * overshoot is argued) refreshed by the answer to each activity report, so
  * a turn does not ask before its model request. This side remembers which
  * rooms hold a copy and voids their copies when a verdict may change: the
  * workspace's total crossing its budget, or the budget being set.
  */
-import { budgetDefaults } from "../../domain/budgets";
-import { BudgetFigureHolders, type WorkspaceBudgetFigure } from "../../domain/workspace-budget-cache";
-import type { Env } from "../../env";
+import { budgetDefaults } from "@/server/domain/budgets/token-budgets";
+import { BudgetFigureHolders, type WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
+import type { Env } from "@/server/env";
 import type { LiveStatusTable } from "./live-status";
 import type { WorkspaceSettingsTable } from "./settings";
 

@@ -1,13 +1,13 @@
 /**
  * The overseer's end of a room's batched broadcasts
- * (agents/room/broadcast-batch.ts, domain/frame-batch.ts). A batch arrives
+ * (agents/room/broadcast-batch.ts, domain/sockets/frame-batch.ts). A batch arrives
  * as one `_cf_broadcastToSubAgent` call instead of one per frame; each of its
  * frames is delivered by the framework's own per-frame path, in order, with
  * its own exclusions, so a socket sees exactly the frames, in the order, it
  * would have seen one call at a time.
  */
 import type { AgentPathStep } from "agents";
-import { isFrameBatch, type RelayedFrame, type RelayedFrameMessage } from "../../domain/frame-batch";
+import { isFrameBatch, type RelayedFrame, type RelayedFrameMessage } from "@/server/domain/sockets/frame-batch";
 
 type Deliver = (
   ownerPath: ReadonlyArray<AgentPathStep>,

@@ -4,11 +4,12 @@
  * status is one query over the overseer's own SQLite: no room is woken.
  * Today's total is kept as a running sum beside the table, so answering it
  * with every activity report (rooms keep a copy for their budget checks,
- * domain/workspace-budget-cache.ts) costs the same in a workspace of 1,000
+ * domain/budgets/workspace-budget-cache.ts) costs the same in a workspace of 1,000
  * rooms as in one of 2.
  */
-import type { RoomLive, WorkspaceStatus } from "../../../shared/introspection";
-import { type LiveRow, summarizeWorkspace, utcDay } from "../../domain/introspection";
+
+import { type LiveRow, summarizeWorkspace, utcDay } from "@/server/domain/rooms/workspace-status";
+import type { RoomLive, WorkspaceStatus } from "@/shared/introspection";
 
 export class LiveStatusTable {
   constructor(private readonly sql: SqlStorage) {

@@ -3,10 +3,11 @@
  * the overseer's SQLite (one row per identity and room they have read), so
  * a person's unread counts follow them across tabs, devices and restarts.
  * Rooms report positions they computed from their own exact count
- * (room/read-marks.ts); nothing here takes a position from a client.
+ * (room/room-reads.ts); nothing here takes a position from a client.
  */
-import type { ReadMark } from "../../../shared/unread";
-import { advanceMark } from "../../domain/unread";
+
+import { advanceMark } from "@/server/domain/rooms/read-positions";
+import type { ReadMark } from "@/shared/unread";
 
 /** The tag of an identity's room-list sockets (identity ids are at most 128 characters; tags may have 256). */
 export function readerTag(identityId: string): string {

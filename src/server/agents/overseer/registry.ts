@@ -3,12 +3,12 @@
  * what the room list shows (name, activity, message count, preview) as the
  * rooms last reported it. A room exists when its row does; the gate and
  * every RPC check the row, so no URL can conjure a room. The rules for rows
- * (ids, summaries, stale reports) are pure, in domain/rooms.ts.
+ * (ids, summaries, stale reports) are pure, in domain/rooms/room-rows.ts.
  */
 
-import { applyActivity, type RoomActivity, type RoomRow } from "../../domain/rooms";
-import type { SearchableRoom } from "../../domain/search-plan";
-import { roomNotFound } from "../../errors";
+import { roomNotFound } from "@/server/app-error";
+import { applyActivity, type RoomActivity, type RoomRow } from "@/server/domain/rooms/room-rows";
+import type { SearchableRoom } from "@/server/domain/search/search-plan";
 
 /** SearchableRoom as a row type (SQL cursors take object types, not interfaces). */
 type SearchRow = { id: string; name: string; last_active_at: number; message_count: number };
@@ -51,7 +51,7 @@ export class RoomRegistry {
       .map((r) => r.id);
   }
 
-  /** What a search across rooms plans with (domain/search-plan.ts): one room, or every room. */
+  /** What a search across rooms plans with (domain/search/search-plan.ts): one room, or every room. */
   searchable(only?: string): SearchableRoom[] {
     const columns = "SELECT id, name, last_active_at, message_count FROM rooms";
     return (

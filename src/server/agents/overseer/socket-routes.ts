@@ -1,6 +1,6 @@
 /**
  * The overseer hands each frame a room broadcasts to that room's sockets
- * only, found by a tag naming the socket's exact target (domain/socket-routes.ts),
+ * only, found by a tag naming the socket's exact target (domain/sockets/socket-tags.ts),
  * instead of the framework's walk over every socket of the workspace.
  *
  * Why by hand: in agents 0.32 the root delivers a facet's frame with
@@ -27,8 +27,8 @@
  * framework still costs", 1(b)) and this module would go.
  */
 import { type AgentPathStep, type Connection, parseSubAgentPath } from "agents";
-import type { RelayedFrame } from "../../domain/frame-batch";
-import { LIST_TAG, routeTag, stepsBelow, targetSteps } from "../../domain/socket-routes";
+import type { RelayedFrame } from "@/server/domain/sockets/frame-batch";
+import { LIST_TAG, routeTag, stepsBelow, targetSteps } from "@/server/domain/sockets/socket-tags";
 
 /** Where the framework puts a sub-agent socket's outer URL on its accept request (agents 0.32, not exported). */
 const OUTER_URL_HEADER = "x-cf-agents-subagent-url";

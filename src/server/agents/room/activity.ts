@@ -6,9 +6,9 @@
  */
 import type { Agent } from "agents";
 import type { UIMessage } from "ai";
-import { messagePreview, type RoomActivity } from "../../domain/rooms";
-import type { WorkspaceBudgetFigure } from "../../domain/workspace-budget-cache";
-import type { Env } from "../../env";
+import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
+import { messagePreview, type RoomActivity } from "@/server/domain/rooms/room-rows";
+import type { Env } from "@/server/env";
 import type { OverseerLink } from "./overseer-link";
 
 type Sql = Agent<Env>["sql"];

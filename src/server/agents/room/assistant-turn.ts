@@ -3,7 +3,7 @@
  * framework persists and broadcasts. The room decides whether the turn runs
  * and who answers (chat-room.ts); this builds the call from the room's
  * settings: provider and model (model/provider.ts), the context window
- * (domain/context-budget.ts), the room's tools and delegation, traced model
+ * (domain/turns/context-budget.ts), the room's tools and delegation, traced model
  * and tool spans (room/turn-trace.ts), and the metadata every answer starts
  * with.
  */
@@ -17,16 +17,16 @@ import {
   type ToolSet,
   type UIMessage
 } from "ai";
-import type { AnswerErrorCode } from "../../../shared/errors";
-import type { MessageMetadata, RoomSettings } from "../../../shared/protocol";
-import { coalesceDeltas } from "../../domain/coalesce-deltas";
-import { selectContextWindow } from "../../domain/context-budget";
-import { describeModelError, modelErrorCode } from "../../domain/model-errors";
-import { createRoomTools, type HistorySearchHit, MAX_TOOL_STEPS } from "../../domain/room-tools";
-import { toTokenUsage } from "../../domain/usage";
-import { logModelError } from "../../log";
-import { MODEL_MAX_RETRIES, type ModelConfig, resolveModel } from "../../model/provider";
-import type { TurnInput } from "./personas";
+import { toTokenUsage } from "@/server/domain/budgets/token-usage";
+import { coalesceDeltas } from "@/server/domain/turns/coalesce-deltas";
+import { selectContextWindow } from "@/server/domain/turns/context-budget";
+import { describeModelError, modelErrorCode } from "@/server/domain/turns/model-errors";
+import { createRoomTools, type HistorySearchHit, MAX_TOOL_STEPS } from "@/server/domain/turns/room-tools";
+import { logModelError } from "@/server/log";
+import { MODEL_MAX_RETRIES, type ModelConfig, resolveModel } from "@/server/model/provider";
+import type { AnswerErrorCode } from "@/shared/errors";
+import type { MessageMetadata, RoomSettings } from "@/shared/protocol";
+import type { TurnInput } from "./room-personas";
 import type { TurnTrace } from "./turn-trace";
 
 // Deployed, model and tool calls become native Workers spans (Workers

@@ -2,14 +2,14 @@
  * Edits and regenerations as branches: the new version is written beside
  * what it replaces, so nothing is deleted (the framework would rewrite the
  * message in place and drop every later turn). The chat-request guard
- * (domain/chat-request-guard.ts) plans the branch; this writes it before
+ * (domain/messages/chat-request-guard.ts) plans the branch; this writes it before
  * the turn runs, and hands a regeneration's empty version to the turn that
  * fills it in.
  */
 import type { AIChatAgent } from "@cloudflare/ai-chat";
 import type { UIMessage } from "ai";
-import type { Branch } from "../../domain/chat-request-guard";
-import { normalizeMessage } from "../../domain/persisted-message";
+import type { Branch } from "@/server/domain/messages/chat-request-guard";
+import { normalizeMessage } from "@/server/domain/messages/persisted-message";
 import type { RoomActivityLog } from "./activity";
 
 /** What branches need from their room. */

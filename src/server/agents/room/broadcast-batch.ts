@@ -1,6 +1,6 @@
 /**
  * A room facet's broadcasts reach its overseer in batches, not one RPC per
- * frame (the rules are in domain/frame-batch.ts; the overseer unpacks a
+ * frame (the rules are in domain/sockets/frame-batch.ts; the overseer unpacks a
  * batch in agents/overseer/frame-batches.ts).
  *
  * Why by hand: in agents 0.32 a facet's `broadcast` goes
@@ -21,7 +21,7 @@
  * If the framework's shape is not what this expects, nothing is patched and
  * broadcasts go one RPC each, as before.
  */
-import { FrameBatcher, type RelayedFrameMessage } from "../../domain/frame-batch";
+import { FrameBatcher, type RelayedFrameMessage } from "@/server/domain/sockets/frame-batch";
 
 type Broadcast = (message: RelayedFrameMessage, without?: string[]) => Promise<void>;
 type ConnectionOperation = (connectionId: string, name: string, operation: unknown) => void;

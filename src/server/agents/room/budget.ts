@@ -1,19 +1,20 @@
 /**
  * A room's daily token budgets: its own (a room setting, the server default
  * otherwise) and its workspace's, which only the overseer knows. Checked
- * before every turn calls the model; the arithmetic is domain/budgets.ts.
+ * before every turn calls the model; the arithmetic is domain/budgets/token-budgets.ts.
  *
- * The workspace's figure is a copy (domain/workspace-budget-cache.ts, where
+ * The workspace's figure is a copy (domain/budgets/workspace-budget-cache.ts, where
  * the bound on overshoot is argued): the answer to each activity report
  * refreshes it, the overseer voids it when a verdict may change, and a turn
  * asks the overseer before its model request only when the copy is missing,
  * old, or near the limit.
  */
-import type { StructuredError } from "../../../shared/budgets";
-import type { BudgetUse } from "../../../shared/introspection";
-import { budgetDefaults, overBudget } from "../../domain/budgets";
-import { WorkspaceBudgetCache, type WorkspaceBudgetFigure } from "../../domain/workspace-budget-cache";
-import type { Env } from "../../env";
+
+import { budgetDefaults, overBudget } from "@/server/domain/budgets/token-budgets";
+import { WorkspaceBudgetCache, type WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
+import type { Env } from "@/server/env";
+import type { StructuredError } from "@/shared/budgets";
+import type { BudgetUse } from "@/shared/introspection";
 import type { OverseerLink } from "./overseer-link";
 
 /** What the budget needs from its room. */

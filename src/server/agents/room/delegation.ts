@@ -12,9 +12,7 @@ import type { AIChatAgent } from "@cloudflare/ai-chat";
 import type { AgentToolLifecycleResult, AgentToolRunInfo, DynamicAgentStub } from "agents";
 import { type Tool, tool, type UIMessage, zodSchema } from "ai";
 import { z } from "zod";
-import type { StructuredError } from "../../../shared/budgets";
-import type { AnswerErrorCode } from "../../../shared/errors";
-import type { MessageMetadata, RoomState, TokenUsage } from "../../../shared/protocol";
+import { TaskAgent, type TaskInput } from "@/server/agents/task-agent";
 import {
   limitMessage,
   MAX_EXCERPT_LENGTH,
@@ -22,10 +20,12 @@ import {
   MAX_TASK_LENGTH,
   MAX_TASKS_PER_ROOM,
   type TaskLimits
-} from "../../domain/delegation";
-import { FACET_RETRY_BACKOFF_MS, facetUnreachable, pause, shouldRetry } from "../../domain/facet-errors";
-import type { Env } from "../../env";
-import { TaskAgent, type TaskInput } from "../task-agent";
+} from "@/server/domain/facets/delegation-limits";
+import { FACET_RETRY_BACKOFF_MS, facetUnreachable, pause, shouldRetry } from "@/server/domain/facets/facet-errors";
+import type { Env } from "@/server/env";
+import type { StructuredError } from "@/shared/budgets";
+import type { AnswerErrorCode } from "@/shared/errors";
+import type { MessageMetadata, RoomState, TokenUsage } from "@/shared/protocol";
 import type { AgentRun } from "./turn-trace";
 
 /** A task as the live tree names it: the start of what was asked. */
@@ -58,7 +58,7 @@ interface TaskOutcome {
   result?: string;
   limit?: string;
   error?: string;
-  /** With `error`: its code (domain/facet-errors.ts). */
+  /** With `error`: its code (domain/facets/facet-errors.ts). */
   errorCode?: AnswerErrorCode;
   taskId?: string;
   background?: boolean;
@@ -139,7 +139,7 @@ export class RoomDelegation {
     for (let n = 1; ; n++) {
       const { outcome, failure } = await this.#runOnce(attempt.runId, attempt.trace, input, toolCallId, signal, wall);
       if (signal.aborted || !shouldRetry(failure, n, Boolean(outcome.result))) return outcome;
-      // One more try, after a pause, as a new run; the failed one's span keeps why (domain/facet-errors.ts).
+      // One more try, after a pause, as a new run; the failed one's span keeps why (domain/facets/facet-errors.ts).
       await pause(FACET_RETRY_BACKOFF_MS, signal);
       if (signal.aborted) return outcome;
       const retryId = crypto.randomUUID();

@@ -3,11 +3,15 @@
  * AIChatAgent acts on it: binary and oversized frames, per-connection rate
  * limits, the room's message cap, the chat-request guard (only the last,
  * new user message is taken from a client), and the frame-type allow-list
- * (domain/room-frames.ts): every other type is refused.
+ * (domain/sockets/room-frames.ts): every other type is refused.
  */
 import { MessageType } from "@cloudflare/ai-chat/types";
 import type { Connection, WSMessage } from "agents";
 import type { UIMessage } from "ai";
+import { callerOf, isViewer, limitKeys } from "@/server/domain/access/caller";
+import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
+import { type Branch, guardChatRequest } from "@/server/domain/messages/chat-request-guard";
+import { decideRoomFrame } from "@/server/domain/sockets/room-frames";
 import {
   ADDRESS_LIMIT_FACTOR,
   MAX_MESSAGE_LENGTH,
@@ -15,13 +19,9 @@ import {
   MAX_MESSAGES_PER_ROOM,
   MAX_WS_FRAME_BYTES,
   RATE_LIMITS
-} from "../../../shared/constants";
-import type { ErrorCode } from "../../../shared/errors";
-import { authorOf } from "../../../shared/identity";
-import { callerOf, isViewer, limitKeys } from "../../domain/caller";
-import { type Branch, guardChatRequest } from "../../domain/chat-request-guard";
-import { RateLimiter, rateScaleFrom, scaled } from "../../domain/rate-limit";
-import { decideRoomFrame } from "../../domain/room-frames";
+} from "@/shared/constants";
+import type { ErrorCode } from "@/shared/errors";
+import { authorOf } from "@/shared/identity";
 import { parseJson, sendRoomError } from "./frames";
 import type { OutboxSends } from "./outbox-sends";
 

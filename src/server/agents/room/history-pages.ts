@@ -6,9 +6,9 @@
  * the table once per step and a page would take one scan per message.
  */
 import type { Session } from "agents/sessions";
-import type { ChatMessage, MessagePage } from "../../../shared/protocol";
-import { toChatMessage } from "../../domain/chat-messages";
-import { AppError } from "../../errors";
+import { AppError } from "@/server/app-error";
+import { toChatMessage } from "@/server/domain/messages/chat-messages";
+import type { ChatMessage, MessagePage } from "@/shared/protocol";
 
 type Sql = <T>(strings: TemplateStringsArray, ...values: (string | number | boolean | null)[]) => T[];
 

@@ -1,5 +1,5 @@
 /**
- * Outbox sends and stop requests, for one room (see domain/client-sends.ts).
+ * Outbox sends and stop requests, for one room (see domain/messages/client-sends.ts).
  *
  * - A chat request carrying a client message id is stored at most once:
  *   a copy of one already stored (or admitted and about to be) is settled as
@@ -13,10 +13,10 @@
 import { MessageType } from "@cloudflare/ai-chat/types";
 import type { Connection } from "agents";
 import type { UIMessage } from "ai";
-import { authorOf, type MessageAuthor } from "../../../shared/identity";
-import type { RoomServerFrame } from "../../../shared/protocol";
-import { callerOf } from "../../domain/caller";
-import { RecentIds, readClientSend, StopRequests } from "../../domain/client-sends";
+import { callerOf } from "@/server/domain/access/caller";
+import { RecentIds, readClientSend, StopRequests } from "@/server/domain/messages/client-sends";
+import { authorOf, type MessageAuthor } from "@/shared/identity";
+import type { RoomServerFrame } from "@/shared/protocol";
 
 interface OutboxRoom {
   messages(): readonly UIMessage[];

@@ -3,20 +3,20 @@
  * state (the caller, set at connect from what the Worker verified, and a
  * typing flag), never persisted.
  *
- * One entry per identity (domain/presence.ts). Updates go out only when the
+ * One entry per identity (domain/sockets/presence-list.ts). Updates go out only when the
  * list changed and at most every PRESENCE_INTERVAL_MS per room, so bursts
  * of hellos, typing flips or reconnects cannot be amplified into floods.
  * Sockets per room and per identity are capped at connect.
  */
 import type { Connection, ConnectionContext, WSMessage } from "agents";
-import { MAX_SOCKETS_PER_IDENTITY, MAX_SOCKETS_PER_ROOM, PRESENCE_INTERVAL_MS } from "../../../shared/constants";
-import { RoomClientFrame, type RoomServerFrame } from "../../../shared/protocol";
-import { MAX_VIEWER_SOCKETS_PER_ROOM } from "../../../shared/shares";
-import { type Caller, callerOf, isViewer, limitKeys, rememberCaller } from "../../domain/caller";
-import { Coalescer, presenceList } from "../../domain/presence";
+import { type Caller, callerOf, isViewer, limitKeys, rememberCaller } from "@/server/domain/access/caller";
+import { Coalescer, presenceList } from "@/server/domain/sockets/presence-list";
+import { MAX_SOCKETS_PER_IDENTITY, MAX_SOCKETS_PER_ROOM, PRESENCE_INTERVAL_MS } from "@/shared/constants";
+import { RoomClientFrame, type RoomServerFrame } from "@/shared/protocol";
+import { MAX_VIEWER_SOCKETS_PER_ROOM } from "@/shared/shares";
 import { parseJson, sendRoomError } from "./frames";
 
-/** Per-socket state besides `caller` (domain/caller.ts). */
+/** Per-socket state besides `caller` (domain/access/caller.ts). */
 export type ConnectionInfo = { typing?: boolean };
 
 /** What presence needs from its room. */

@@ -7,11 +7,11 @@
 import type { AIChatAgent } from "@cloudflare/ai-chat";
 import { MessageType } from "@cloudflare/ai-chat/types";
 import type { UIMessage } from "ai";
-import type { MessageAuthor } from "../../../shared/identity";
-import type { MessageMetadata, SendMessageBody, SendMessageResult } from "../../../shared/protocol";
-import { answerTo, restUserMessage, toChatMessage } from "../../domain/chat-messages";
-import { AppError, toErrorBody } from "../../errors";
-import { logError } from "../../log";
+import { AppError, toErrorBody } from "@/server/app-error";
+import { answerTo, restUserMessage, toChatMessage } from "@/server/domain/messages/chat-messages";
+import { logError } from "@/server/log";
+import type { MessageAuthor } from "@/shared/identity";
+import type { MessageMetadata, SendMessageBody, SendMessageResult } from "@/shared/protocol";
 
 /** Frames of the AIChatAgent protocol we tap for the REST SSE path. */
 type ChatResponseFrame = {

@@ -11,13 +11,13 @@
  */
 
 import type { LanguageModel, ToolSet } from "ai";
-import type { AnswerErrorCode } from "../../../shared/errors";
-import type { AgentStatus } from "../../../shared/introspection";
-import type { TokenUsage } from "../../../shared/protocol";
-import type { FacetSpanReport } from "../../domain/facet-spans";
-import { tracedModel } from "../../domain/model-span";
-import { continueOrStart, formatTraceparent, newSpanId, type TraceContext } from "../../domain/trace";
-import type { RoomTraceStore } from "./traces";
+import type { FacetSpanReport } from "@/server/domain/tracing/facet-spans";
+import { tracedModel } from "@/server/domain/tracing/model-span";
+import { continueOrStart, formatTraceparent, newSpanId, type TraceContext } from "@/server/domain/tracing/trace-spans";
+import type { AnswerErrorCode } from "@/shared/errors";
+import type { AgentStatus } from "@/shared/introspection";
+import type { TokenUsage } from "@/shared/protocol";
+import type { RoomTraceStore } from "./trace-store";
 
 export type TurnOrigin = "rest" | "websocket" | "recovery";
 
@@ -138,7 +138,7 @@ export class TurnTrace {
     return { traceId: this.traceId, spanId, flags: this.#flags };
   }
 
-  /** The model, traced: one span per request, `traceparent` sent upstream (domain/model-span.ts). */
+  /** The model, traced: one span per request, `traceparent` sent upstream (domain/tracing/model-span.ts). */
   traceModel(model: LanguageModel, modelId: string, name?: string): LanguageModel {
     return tracedModel(
       model,
@@ -427,7 +427,7 @@ export class RoomTracer {
   }
 
   /**
-   * A span a child facet reports (domain/facet-spans.ts). Starts are taken
+   * A span a child facet reports (domain/tracing/facet-spans.ts). Starts are taken
    * only under a run the room opened and still runs, so a facet cannot
    * write into other traces; an end is taken for a span already recorded
    * (it may arrive just after its run ended).

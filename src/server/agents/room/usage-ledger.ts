@@ -7,8 +7,9 @@
  * it is kept in memory: this ledger is the only writer of its table, and each
  * write returns the day's new total, so the copy is exact without a read.
  */
-import type { TokenUsage } from "../../../shared/protocol";
-import { utcDay } from "../../domain/introspection";
+
+import { utcDay } from "@/server/domain/rooms/workspace-status";
+import type { TokenUsage } from "@/shared/protocol";
 
 const KEEP_DAYS = 7;
 

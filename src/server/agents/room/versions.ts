@@ -7,9 +7,9 @@
  * so anyone can look at what an edit or regeneration replaced.
  */
 import type { Session } from "agents/sessions";
-import type { ChatMessage, MessageVersions } from "../../../shared/protocol";
-import { toChatMessage } from "../../domain/chat-messages";
-import { AppError } from "../../errors";
+import { AppError } from "@/server/app-error";
+import { toChatMessage } from "@/server/domain/messages/chat-messages";
+import type { ChatMessage, MessageVersions } from "@/shared/protocol";
 
 const messageNotFound = (id: string) => new AppError("not_found:message", 404, `Message "${id}" is not in this room.`);
 

@@ -1,0 +1,178 @@
+/**
+ * The overseer's half of export, import and fork (each room's half is
+ * room/room-transfer.ts). A made room is filled before the registry shows it,
+ * and a failure leaves nothing half-made: every room made so far is
+ * deleted again. Slots under the workspace's room cap are held
+ * (overseer/admission.ts) from the check until the rooms are registered or
+ * discarded, so concurrent creations cannot overshoot it.
+ */
+import type { DynamicAgentStub } from "agents";
+import type { ChatRoom } from "@/server/agents/chat-room";
+import { AppError, roomNotFound, unwrap } from "@/server/app-error";
+import type { Caller } from "@/server/domain/access/caller";
+import { generateRoomId, type RoomRow } from "@/server/domain/rooms/room-rows";
+import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
+import { withPersonaIds } from "@/server/domain/transfer/room-import";
+import { MAX_ROOM_NAME_LENGTH } from "@/shared/constants";
+import type { PersonaRef } from "@/shared/personas";
+import type { ChatMessage, RoomSettings } from "@/shared/protocol";
+import type { ExportedVersion, ImportResult } from "@/shared/transfer";
+import type { WorkspaceAdmission } from "./admission";
+import type { RoomRegistry } from "./registry";
+
+/** Messages per import RPC: keeps each call's payload small. */
+const IMPORT_BATCH = 500;
+
+/** "Design" → "Design (fork)", within the name limit. */
+function forkName(name: string): string {
+  const suffix = " (fork)";
+  return name.slice(0, MAX_ROOM_NAME_LENGTH - suffix.length) + suffix;
+}
+
+/** What transfers need from the overseer. */
+interface TransferHost {
+  registry: RoomRegistry;
+  admission: WorkspaceAdmission;
+  /** The room's facet, spawned when absent. */
+  room(id: string): Promise<DynamicAgentStub<ChatRoom>>;
+  /** Deletes a room's facet and its storage. */
+  deleteRoom(id: string): Promise<void>;
+  /** Tells the room list about a room that just became reachable. */
+  announce(row: RoomRow): void;
+}
+
+export class WorkspaceTransfer {
+  constructor(private readonly host: TransferHost) {}
+
+  /**
+   * Every room as NDJSON, one room after another: each room streams its
+   * own lines, so the workspace is never gathered in one place.
+   */
+  exportWorkspace(): ReadableStream<Uint8Array> {
+    const ids = this.host.registry.idsByCreation();
+    let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+    return new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          for (;;) {
+            if (!reader) {
+              const id = ids.shift();
+              if (id === undefined) return controller.close();
+              if (!this.host.registry.row(id)) continue; // deleted meanwhile
+              const room = await this.host.room(id);
+              reader = unwrap(await room.exportRoom("ndjson")).getReader();
+            }
+            const { done, value } = await reader.read();
+            if (!done) return controller.enqueue(value);
+            reader = null;
+          }
+        },
+        cancel: async () => {
+          await reader?.cancel();
+        }
+      },
+      { highWaterMark: 1 }
+    );
+  }
+
+  /**
+   * All or nothing: every room of the file is made and filled before any
+   * appears in the registry; if one fails, every room made so far is
+   * deleted again.
+   */
+  async importRooms(rooms: ImportedRoom[], caller: Caller): Promise<ImportResult> {
+    this.host.admission.admitNewRooms(caller);
+    const release = this.host.admission.holdRooms(rooms.length);
+    const made: Array<{ id: string; settings: RoomSettings }> = [];
+    try {
+      for (const imported of rooms) {
+        const id = generateRoomId();
+        made.push({ id, settings: imported.settings });
+        const room = await this.host.room(id);
+        await room.initialize(imported.settings);
+        // Personas first: their new ids go on the answers they wrote.
+        const personaIds = new Map<string, PersonaRef>();
+        for (const persona of imported.personas) {
+          const created = unwrap(await room.createPersona(persona.body));
+          personaIds.set(persona.id, { id: created.id, name: created.name });
+        }
+        // Earlier versions first, so the transcript's last message ends up the room's latest leaf.
+        const versions = imported.versions.map((v) => ({
+          ...v,
+          message: withPersonaIds([v.message], personaIds)[0]
+        }));
+        for (let i = 0; i < versions.length; i += IMPORT_BATCH) {
+          await room.importVersions(versions.slice(i, i + IMPORT_BATCH) as ExportedVersion[]);
+        }
+        const messages = withPersonaIds(imported.messages, personaIds);
+        let after: string | null = null;
+        for (let i = 0; i < messages.length; i += IMPORT_BATCH) {
+          const batch = messages.slice(i, i + IMPORT_BATCH);
+          await room.importMessages(batch as ChatMessage[], after);
+          after = batch[batch.length - 1].id;
+        }
+      }
+    } catch (error) {
+      await this.#discard(made.map((m) => m.id));
+      throw error;
+    } finally {
+      release();
+    }
+    const result: ImportResult = { rooms: [] };
+    for (const { id, settings } of made) {
+      const { messageCount } = await this.#register(id, settings);
+      result.rooms.push({ id, name: settings.name, messageCount });
+    }
+    return result;
+  }
+
+  /**
+   * A new room holding the history up to and including `messageId`; its id.
+   * The source streams its messages (NDJSON, a batch per pull) straight
+   * into the new room, so a 100,000-message room is never in memory at once.
+   */
+  async forkRoom(id: string, messageId: string, caller: Caller): Promise<string> {
+    this.host.admission.admitNewRooms(caller);
+    const sourceRow = this.host.registry.require(id);
+    const source = await this.host.room(id);
+    if (!(await source.hasMessage(messageId))) {
+      throw new AppError("not_found:message", 404, `Message "${messageId}" is not in this room.`);
+    }
+    const { settings } = await source.describe();
+    const forkSettings: RoomSettings = { ...settings, name: forkName(settings.name) };
+    const release = this.host.admission.holdRooms(1);
+    const newId = generateRoomId();
+    try {
+      const room = await this.host.room(newId);
+      await room.initialize(forkSettings);
+      const stream = unwrap(await source.exportRoom("ndjson", messageId));
+      await room.importStream(stream, { roomId: id, roomName: sourceRow.name, messageId });
+    } catch (error) {
+      await this.#discard([newId]);
+      if (!this.host.registry.row(id)) throw roomNotFound(id);
+      throw error;
+    } finally {
+      release();
+    }
+    await this.#register(newId, forkSettings);
+    return newId;
+  }
+
+  async #discard(ids: string[]) {
+    for (const id of ids) {
+      await this.host
+        .deleteRoom(id)
+        .catch((error: unknown) => console.warn(`[OverseerAgent] could not discard half-made room ${id}:`, error));
+    }
+  }
+
+  /** Makes a filled room reachable: its registry row, then its own activity report. */
+  async #register(id: string, settings: RoomSettings): Promise<{ messageCount: number }> {
+    this.host.announce(this.host.registry.insert(id, settings.name, Date.now()));
+    const room = await this.host.room(id);
+    const filled = await room.finishImport();
+    // The room's own report is on its way; until it lands, the count keeps search from skipping the room as empty.
+    this.host.registry.seedCount(id, filled.messageCount);
+    return filled;
+  }
+}

@@ -1,0 +1,31 @@
+/** Conversions between the framework's UIMessage and the wire's ChatMessage. */
+import type { UIMessage } from "ai";
+import type { MessageAuthor } from "@/shared/identity";
+import type { ChatMessage, MessageMetadata, SendMessageBody } from "@/shared/protocol";
+import { normalizeMessage, unreadableMessage } from "./persisted-message";
+
+/**
+ * A stored message as the wire carries it. Normalized on the way out too,
+ * so a row stored before the persistence rules (an unknown role, metadata
+ * nested 20,000 deep, a createdAt of 1e20) cannot fail a read.
+ */
+export function toChatMessage(message: unknown, now = Date.now()): ChatMessage {
+  return (normalizeMessage(message, now) ?? unreadableMessage(message, now)) as ChatMessage;
+}
+
+/** The user message a REST send adds to the room. `body.author` is ignored: the author is the caller. */
+export function restUserMessage(body: SendMessageBody, author: MessageAuthor): UIMessage {
+  return {
+    id: crypto.randomUUID(),
+    role: "user",
+    parts: [{ type: "text", text: body.text }],
+    metadata: { author, createdAt: Date.now() } satisfies MessageMetadata
+  };
+}
+
+/** The answer a turn produced for one user message, if any. */
+export function answerTo(messages: readonly UIMessage[], userMessageId: string): UIMessage | undefined {
+  return messages.find(
+    (m) => m.role === "assistant" && (m.metadata as MessageMetadata | undefined)?.answers === userMessageId
+  );
+}

@@ -1,0 +1,63 @@
+/** The readable (Markdown) transcript of a room export. Pure. */
+import type { ChatMessage } from "@/shared/protocol";
+import type { RoomExportHeader } from "@/shared/transfer";
+
+function iso(ms: number | undefined): string {
+  return typeof ms === "number" ? new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "";
+}
+
+/** Markdown a reader cannot mistake for structure: headings and rules inside text stay text. */
+function quoteBlock(text: string): string {
+  return text.replace(/^(#{1,6}\s|---\s*$)/gm, "\\$1");
+}
+
+export function renderMarkdownHeader(header: RoomExportHeader): string {
+  const { room } = header;
+  let out = `# ${room.name}\n\n_Exported from Rooms on ${iso(Date.parse(header.exportedAt))}._\n\n`;
+  if (room.origin) out += `_Forked from “${room.origin.roomName}” (${room.origin.roomId})._\n\n`;
+  if (room.settings.systemPrompt) {
+    out += `**System prompt**\n\n${room.settings.systemPrompt
+      .split("\n")
+      .map((line) => `> ${line}`)
+      .join("\n")}\n\n`;
+  }
+  return `${out}---\n\n`;
+}
+
+/** One message as a `###` section; `label` (e.g. "earlier version") is appended to its heading. */
+export function renderMarkdownMessage(message: ChatMessage, label?: string): string {
+  const meta = message.metadata ?? {};
+  const who =
+    message.role === "assistant"
+      ? meta.persona
+        ? `${meta.persona.name} (persona)`
+        : `Assistant${meta.model ? ` (${meta.model})` : ""}`
+      : typeof meta.author === "string"
+        ? meta.author
+        : (meta.author?.name ?? "Someone");
+  const body: string[] = [];
+  for (const part of message.parts) {
+    if (part.type === "text" && part.text) body.push(quoteBlock(part.text));
+    else if (part.type === "reasoning" && part.text)
+      body.push(`<details><summary>Reasoning</summary>\n\n${quoteBlock(part.text)}\n\n</details>`);
+    else if (part.type.startsWith("tool-")) body.push(`_Used the tool \`${part.type.slice(5)}\`._`);
+  }
+  const notes: string[] = [];
+  if (meta.stopped) notes.push("_Stopped before it finished._");
+  if (meta.error) notes.push(`_The answer failed: ${meta.error}_`);
+  const when = iso(meta.createdAt);
+  return `### ${who}${when ? ` · ${when}` : ""}${label ? ` · ${label}` : ""}\n\n${[...body, ...notes].join("\n\n") || "_(empty)_"}\n\n`;
+}
+
+/**
+ * Opens the section after the transcript that holds what edits and
+ * regenerations replaced, so a reader of the file never takes an old
+ * version for part of the conversation.
+ */
+export function renderMarkdownVersionsHeading(): string {
+  return (
+    "---\n\n## Earlier versions\n\n" +
+    "_Messages that edits and regenerations replaced, and what followed them on their own branch, oldest first. " +
+    "They are not part of the transcript above._\n\n"
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Signing in: `POST /api/session { name, token? }` issues a signed session
+ * in an HttpOnly, SameSite=Strict cookie; `GET` answers who you are (401 when
+ * no one); `PATCH { name }` renames you (same id); `DELETE` signs out.
+ * Behind Cloudflare Access there is nothing to sign in to: Access decides.
+ */
+import { zValidator } from "@hono/zod-validator";
+import { type Context, Hono } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
+import { AppError } from "@/server/app-error";
+import { accessConfig } from "@/server/domain/access/access-jwt";
+import {
+  gateFingerprint,
+  issueSession,
+  newUserId,
+  SESSION_COOKIE,
+  SESSION_LIFETIME_SECONDS
+} from "@/server/domain/access/session-token";
+import { type AppEnv, checkAccessToken, clientAddress, sessionSecret } from "@/server/http/access";
+import { rejectInvalid } from "@/server/http/validation";
+import { type Identity, RenameBody, type SessionInfo, SignInBody, type SignInOptions } from "@/shared/identity";
+
+function signInOptions(c: Context<AppEnv>): SignInOptions {
+  return { tokenRequired: Boolean(c.env.ACCESS_TOKEN), access: Boolean(accessConfig(c.env)) };
+}
+
+async function startSession(c: Context<AppEnv>, user: { id: string; name: string }): Promise<SessionInfo> {
+  const token = await issueSession(user, await sessionSecret(c.env), await gateFingerprint(c.env.ACCESS_TOKEN));
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "Strict",
+    path: "/",
+    secure: new URL(c.req.url).protocol === "https:",
+    maxAge: SESSION_LIFETIME_SECONDS
+  });
+  return { user: { id: user.id, name: user.name, kind: "user" } };
+}
+
+function refuseUnderAccess(c: Context<AppEnv>) {
+  if (accessConfig(c.env)) {
+    throw new AppError(
+      "bad_request:body",
+      400,
+      "This server is behind Cloudflare Access: your identity and name come from Access."
+    );
+  }
+}
+
+export const sessionRoutes = new Hono<AppEnv>()
+  .get("/", (c) => {
+    const caller = c.get("caller");
+    const source = c.get("callerSource");
+    if (!caller || source === "anonymous") {
+      return c.json(
+        {
+          error: { code: "unauthorized:session" as const, message: "You are not signed in." },
+          signIn: signInOptions(c)
+        },
+        401
+      );
+    }
+    return c.json({ user: caller.identity, signIn: signInOptions(c) });
+  })
+  .post("/", zValidator("json", SignInBody, rejectInvalid("bad_request:body")), async (c) => {
+    refuseUnderAccess(c);
+    const { name, token } = c.req.valid("json");
+    if (c.env.ACCESS_TOKEN) {
+      if (!token || !(await checkAccessToken(c.env, clientAddress(c.req.raw), token))) {
+        throw new AppError("unauthorized:token", 401, "That access token is not right.");
+      }
+    }
+    // Signing in again while signed in keeps who you are (and your messages).
+    const current = c.get("callerSource") === "session" ? c.get("caller")?.identity : undefined;
+    return c.json(await startSession(c, { id: current?.id ?? newUserId(), name }));
+  })
+  .patch("/", zValidator("json", RenameBody, rejectInvalid("bad_request:body")), async (c) => {
+    refuseUnderAccess(c);
+    const current: Identity | undefined = c.get("callerSource") === "session" ? c.get("caller")?.identity : undefined;
+    if (!current)
+      throw new AppError("unauthorized:session", 401, "Sign in first; only a signed-in user has a name to change.");
+    return c.json(await startSession(c, { id: current.id, name: c.req.valid("json").name }));
+  })
+  .delete("/", (c) => {
+    deleteCookie(c, SESSION_COOKIE, { path: "/", secure: new URL(c.req.url).protocol === "https:" });
+    // The cookie of older versions, which held the access token itself.
+    deleteCookie(c, "rooms_token", { path: "/" });
+    return c.body(null, 204);
+  });

@@ -1,0 +1,30 @@
+/**
+ * A workspace's status and settings, answered by its overseer from what
+ * rooms last reported: no room is woken to answer.
+ *
+ *   GET   /api/status                           the default workspace
+ *   GET   /api/workspaces/<workspace>/status
+ *   GET   /api/workspaces/<workspace>/settings  { dailyTokenBudget }
+ *   PATCH /api/workspaces/<workspace>/settings
+ */
+import { zValidator } from "@hono/zod-validator";
+import { Hono } from "hono";
+import type { AppEnv } from "@/server/http/access";
+import { rejectInvalid } from "@/server/http/validation";
+import { UpdateWorkspaceSettingsBody } from "@/shared/budgets";
+import { overseerFor } from "./overseer-stub";
+
+export const statusRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const overseer = await overseerFor(c);
+  return c.json(await overseer.workspaceStatus());
+});
+
+export const workspaceSettingsRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const overseer = await overseerFor(c);
+    return c.json(await overseer.workspaceSettings());
+  })
+  .patch("/", zValidator("json", UpdateWorkspaceSettingsBody, rejectInvalid("bad_request:body")), async (c) => {
+    const overseer = await overseerFor(c);
+    return c.json(await overseer.updateWorkspaceSettings(c.req.valid("json")));
+  });
