@@ -4,7 +4,7 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import agents from "agents/vite";
 import { defineConfig, type UserConfig } from "vite";
-import { DEV_SECURITY_HEADERS, SECURITY_HEADERS } from "./src/server/http/security-headers";
+import { DEV_SECURITY_HEADERS, SECURITY_HEADERS } from "./src/server/http/security-headers.ts";
 
 /**
  * `@/…` is `src/…`, as tsconfig.json's `paths` says, for the app, the
@@ -17,6 +17,11 @@ const SRC_ALIAS = { "@": path.join(import.meta.dirname, "src") };
  * app itself, bench/app/wrangler.jsonc for the benchmarks' Worker.
  */
 export function appConfig(wranglerConfig?: string): UserConfig {
+  // Miniflare downloads a sample `request.cf` object at every start unless
+  // told not to, and prints a stack trace when offline. The app reads nothing
+  // from `request.cf`, so it gets miniflare's built-in placeholder instead:
+  // no network at start. Set CLOUDFLARE_CF_FETCH_ENABLED=true to fetch it.
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
   // Tests and benchmarks start their own dev servers: each gets a private
   // state folder, dependency cache and no inspector port, so several can run
   // side by side.
