@@ -9,7 +9,7 @@ import type { TokenUsage } from "./protocol";
 export type AgentStatus = "idle" | "queued" | "streaming" | "failed";
 
 export interface AgentNode {
-  /** "room" for the room itself; a persona or task id below it. */
+  /** The room's id for the room itself; a persona or task id below it. */
   id: string;
   kind: "room" | "persona" | "task";
   name: string;

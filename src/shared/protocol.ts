@@ -116,6 +116,8 @@ export interface RoomDetail extends RoomSummary {
   offline: boolean;
   /** The room's personas (absent on rooms made before personas). */
   personas?: Persona[];
+  /** Bumped when the room's pins or summaries change: clients showing them refetch (GET …/memory). */
+  memory?: { revision: number };
 }
 
 // ── Messages ──
@@ -307,4 +309,6 @@ export interface RoomState {
   offline: boolean;
   /** The room's personas (absent on rooms made before personas). */
   personas?: Persona[];
+  /** Bumped when the room's pins or summaries change: clients showing them refetch (GET …/memory). */
+  memory?: { revision: number };
 }

@@ -83,7 +83,7 @@ describe("a room's agent tree", () => {
       async () => (await (await api(`/api/workspaces/${ws}/rooms/${room.id}/agents`)).json()) as AgentTree,
       (t) => t.room.status === "idle"
     );
-    expect(tree.room).toMatchObject({ id: "room", kind: "room", activity: null, messages: 2, children: [] });
+    expect(tree.room).toMatchObject({ id: room.id, kind: "room", activity: null, messages: 2, children: [] });
     expect(tree.room.storageBytes).toBeGreaterThan(0);
     expect(tree.room.tokens?.today).toBeGreaterThan(0);
     expect(tree.room.lastActiveAt).toBeGreaterThan(0);

@@ -53,6 +53,7 @@ import { OverseerLink } from "@/server/agents/room/overseer-link";
 import { type ConnectionInfo, RoomPresence } from "@/server/agents/room/presence";
 import { type RestArrival, RestTurnBridge } from "@/server/agents/room/rest-bridge";
 import { RoomIntrospection } from "@/server/agents/room/room-introspection";
+import { type MemoryCall, type MemoryCallResults, RoomMemory } from "@/server/agents/room/room-memory";
 import { RoomPersonas } from "@/server/agents/room/room-personas";
 import { RoomReads, reportReadsToOverseer } from "@/server/agents/room/room-reads";
 import { searchRoomMessages } from "@/server/agents/room/room-search";
@@ -193,6 +194,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     {
       connections: () => this.getConnections(),
       storageBytes: () => this.ctx.storage.sql.databaseSize,
+      roomId: () => this.name,
       roomName: () => this.state.settings.name,
       messageCount: () => this.messageCount(),
       totalUsage: () => this.state.usage,
@@ -202,6 +204,18 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     this.#personas,
     this.#budget
   );
+  /** Pins, summaries and what each answer saw (room/room-memory.ts). */
+  #memory = new RoomMemory({
+    sql: this.ctx.storage.sql,
+    session: () => this.sessions.session(),
+    config: () => readModelConfig(this.env),
+    settings: () => this.state.settings,
+    messages: () => this.messages,
+    historyStartsAtRoot: () => this.#activity.visibleCount() <= this.messages.length,
+    charge: (usage) => this.#usageLedger.add(usage),
+    keepAlive: () => this.keepAlive(),
+    changed: () => this.setState({ ...this.state, memory: { revision: (this.state.memory?.revision ?? 0) + 1 } })
+  });
   /** The framework's own cap on child runs, behind RoomDelegation's clearer refusal. */
   maxConcurrentAgentTools = MAX_TASKS_PER_ROOM + 1;
 
@@ -406,6 +420,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
     return this.#origin.get();
   }
 
+  /** The memory routes: pins, summaries, what an answer saw (room/room-memory.ts). */
+  memoryCall(call: MemoryCall, who: MessageAuthor): Promise<RpcResult<MemoryCallResults[MemoryCall["op"]]>> {
+    return asResult(() => this.#memory.call(call, who));
+  }
+
   /** Every version of a message's position, oldest first (agents/room/versions.ts). */
   async messageVersions(messageId: string): Promise<RpcResult<MessageVersions>> {
     const session = this.sessions.session();
@@ -511,7 +530,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> {
       delegate: () => this.#delegation.tool(),
       onFinish,
       abortSignal: options?.abortSignal,
-      failed: (code) => this.#turnErrorCodes.set(trace.traceId, code)
+      failed: (code) => this.#turnErrorCodes.set(trace.traceId, code),
+      memory: this.#memory
     });
   }
 

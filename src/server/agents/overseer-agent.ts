@@ -42,6 +42,7 @@ import { SocketRoutes } from "@/server/agents/overseer/socket-routes";
 import { rememberSocketTargets } from "@/server/agents/overseer/socket-targets";
 import { searchRooms } from "@/server/agents/overseer/workspace-search";
 import { WorkspaceTransfer } from "@/server/agents/overseer/workspace-transfer";
+import type { MemoryCall } from "@/server/agents/room/room-memory";
 import { AppError, asResult, type RpcResult, roomNotFound, unwrap } from "@/server/app-error";
 import {
   CALLER_HEADER,
@@ -328,6 +329,13 @@ export class OverseerAgent extends Agent<Env> {
   /** Where a room came from (a fork's link back). */
   roomOrigin(id: string): Promise<RpcResult<RoomOrigin | null>> {
     return asResult(() => this.#inRoom(id, (room) => room.origin()));
+  }
+
+  /** A room's memory: pins, summaries, what an answer saw (room/room-memory.ts). */
+  roomMemory(id: string, call: MemoryCall, caller: Caller): Promise<RpcResult<unknown>> {
+    return asResult(() =>
+      this.#inRoom(id, async (room) => unwrap(await room.memoryCall(call, authorOf(caller.identity))))
+    );
   }
 
   /** Every version of a message's position (edits and regenerations keep what they replace). */

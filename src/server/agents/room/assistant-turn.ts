@@ -18,8 +18,9 @@ import {
   type UIMessage
 } from "ai";
 import { toTokenUsage } from "@/server/domain/budgets/token-usage";
+import type { AssembledContext, ContextSection } from "@/server/domain/memory/context-assembly";
+import { type ProposePinResult, proposePinTool } from "@/server/domain/memory/memory-tools";
 import { coalesceDeltas } from "@/server/domain/turns/coalesce-deltas";
-import { selectContextWindow } from "@/server/domain/turns/context-budget";
 import { describeModelError, modelErrorCode } from "@/server/domain/turns/model-errors";
 import { createRoomTools, type HistorySearchHit, MAX_TOOL_STEPS } from "@/server/domain/turns/room-tools";
 import { logModelError } from "@/server/log";
@@ -32,6 +33,19 @@ import type { TurnTrace } from "./turn-trace";
 // Deployed, model and tool calls become native Workers spans (Workers
 // Observability); locally and per room, RoomTracer's store is what we show.
 const { streamText } = wrapAISDK(ai);
+
+/** What a turn needs of the room's memory (room/room-memory.ts). */
+interface TurnMemory {
+  assemble(request: {
+    systemPrompt: string;
+    history: readonly UIMessage[];
+    tools?: ReadonlyArray<{ name: string; tokens: number }>;
+    extra?: readonly ContextSection[];
+  }): AssembledContext;
+  /** Records what went in (and may start a summary in the background; never awaited). */
+  saw(traceId: string, speaker: string, context: AssembledContext): void;
+  proposePin(text: string): ProposePinResult;
+}
 
 export interface AssistantTurn {
   config: ModelConfig;
@@ -51,6 +65,12 @@ export interface AssistantTurn {
   abortSignal: AbortSignal | undefined;
   /** The turn failed with this code; the room records it when the turn ends (room/turn-end.ts). */
   failed: (code: AnswerErrorCode) => void;
+  memory: TurnMemory;
+}
+
+/** A tool definition's estimated tokens: its name and description (input schemas are short). */
+function toolTokens(name: string, description: string | undefined): number {
+  return Math.ceil((name.length + (description ?? "").length) / 4) + 20;
 }
 
 export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
@@ -61,23 +81,33 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
     messageCount: a.messageCount,
     systemPrompt: settings.systemPrompt || null
   });
-  const window = selectContextWindow(turn.messages, {
-    maxTokens: config.contextTokenBudget,
-    systemPrompt: settings.systemPrompt
+  const tools: ToolSet | undefined = panel
+    ? undefined
+    : {
+        ...createRoomTools({ now: () => new Date(), searchHistory: a.searchHistory }),
+        propose_pin: proposePinTool((text) => a.memory.proposePin(text)),
+        delegate: a.delegate()
+      };
+  // The system prompt, the room's memory (pins, summaries) and the window of
+  // recent messages, within the context budget; a panel's synthesis reads
+  // the panel's answers instead of the window (domain/memory/context-assembly.ts).
+  const context = a.memory.assemble({
+    systemPrompt: panel ? [settings.systemPrompt, panel.system].filter(Boolean).join("\n\n") : settings.systemPrompt,
+    history: panel ? [] : turn.messages,
+    tools: tools
+      ? Object.entries(tools).map(([name, t]) => ({
+          name,
+          tokens: toolTokens(name, typeof t.description === "string" ? t.description : undefined)
+        }))
+      : []
   });
+  a.memory.saw(trace.traceId, "assistant", context);
 
   const result = streamText({
     model: trace.traceModel(model, modelId, panel ? `synthesis ${modelId}` : undefined),
-    system: panel
-      ? [settings.systemPrompt, panel.system].filter(Boolean).join("\n\n")
-      : settings.systemPrompt || undefined,
-    messages: panel ? [{ role: "user", content: panel.prompt }] : await convertToModelMessages(window.messages),
-    tools: panel
-      ? undefined
-      : trace.traceTools({
-          ...createRoomTools({ now: () => new Date(), searchHistory: a.searchHistory }),
-          delegate: a.delegate()
-        }),
+    system: context.system || undefined,
+    messages: panel ? [{ role: "user", content: panel.prompt }] : await convertToModelMessages(context.messages),
+    tools: tools ? trace.traceTools(tools) : undefined,
     stopWhen: isStepCount(MAX_TOOL_STEPS),
     // One frame per ~16 ms per stream instead of one per token.
     experimental_transform: coalesceDeltas(),

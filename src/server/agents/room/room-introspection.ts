@@ -17,6 +17,7 @@ import type { AgentWork, RoomTracer } from "./turn-trace";
 interface IntrospectionHost {
   connections(): Iterable<Connection>;
   storageBytes(): number;
+  roomId(): string;
   roomName(): string;
   messageCount(): number;
   totalUsage(): TokenUsage;
@@ -65,7 +66,8 @@ export class RoomIntrospection {
     const personas = await Promise.all(this.personas.personas().map((p) => this.#personaNode(p.id, p.name)));
     return {
       room: {
-        id: "room",
+        // The room's own id, so trees from several rooms can be told apart.
+        id: this.host.roomId(),
         kind: "room",
         name: this.host.roomName(),
         status: live.status,

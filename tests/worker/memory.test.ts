@@ -1,0 +1,206 @@
+/**
+ * A room's memory through the real Worker: pins over REST, the record of
+ * what each answer saw, and summaries that stand in for what left the
+ * window while the messages stay as they were. The worker layer has no
+ * provider, so rooms answer with the offline model and summaries are its
+ * labelled extracts; what the provider receives is checked at the fake
+ * provider (tests/integration/memory.test.ts).
+ */
+import { describe, expect, it } from "vitest";
+import type { AnswerContext, Pin, RoomMemory } from "@/shared/memory";
+import { MAX_PINS_PER_ROOM } from "@/shared/memory";
+import type { SendMessageResult } from "@/shared/protocol";
+import { waitFor } from "../support/wait";
+import { api, createRoom, history, uniqueName } from "./helpers";
+
+async function memoryOf(ws: string, roomId: string): Promise<RoomMemory> {
+  const response = await api(`/api/workspaces/${ws}/rooms/${roomId}/memory`);
+  expect(response.status).toBe(200);
+  return response.json<RoomMemory>();
+}
+
+async function send(ws: string, roomId: string, text: string): Promise<SendMessageResult> {
+  const response = await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`, { method: "POST", json: { text } });
+  expect(response.status).toBe(200);
+  return response.json<SendMessageResult>();
+}
+
+async function contextOf(ws: string, roomId: string, messageId: string): Promise<AnswerContext> {
+  const response = await api(`/api/workspaces/${ws}/rooms/${roomId}/messages/${messageId}/context`);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return response.json<AnswerContext>();
+}
+
+function pinPath(ws: string, roomId: string, pinId = "") {
+  return `/api/workspaces/${ws}/rooms/${roomId}/memory/pins${pinId ? `/${pinId}` : ""}`;
+}
+
+describe("pins", () => {
+  it("any member writes a note or pins a message; the list says who pinned what; edits and deletes", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const sent = await send(ws, room.id, "Ship date is 12 March. Please remember it.");
+
+    const note = await api(pinPath(ws, room.id), { method: "POST", json: { text: "  We chose Postgres  " } });
+    expect(note.status).toBe(201);
+    const { pin: notePin } = await note.json<{ pin: Pin }>();
+    expect(notePin).toMatchObject({ text: "We chose Postgres", messageId: null, status: "active" });
+    expect(notePin.author.name).toBeTruthy();
+    expect(note.headers.get("location")).toBe(`/api/rooms/${room.id}/memory/pins/${notePin.id}`);
+
+    const pinned = await api(pinPath(ws, room.id), { method: "POST", json: { messageId: sent.userMessage.id } });
+    expect(pinned.status).toBe(201);
+    const { pin: messagePin } = await pinned.json<{ pin: Pin }>();
+    expect(messagePin).toMatchObject({
+      text: "Ship date is 12 March. Please remember it.",
+      messageId: sent.userMessage.id
+    });
+
+    expect((await memoryOf(ws, room.id)).pins.map((p) => p.text)).toEqual([
+      "We chose Postgres",
+      "Ship date is 12 March. Please remember it."
+    ]);
+
+    const edited = await api(pinPath(ws, room.id, notePin.id), { method: "PATCH", json: { text: "We chose SQLite" } });
+    expect(edited.status).toBe(200);
+    const { pin: after } = await edited.json<{ pin: Pin }>();
+    expect(after).toMatchObject({
+      text: "We chose SQLite",
+      updatedBy: expect.objectContaining({ id: expect.any(String) })
+    });
+    expect(after.updatedAt).toBeGreaterThanOrEqual(notePin.updatedAt);
+
+    expect((await api(pinPath(ws, room.id, messagePin.id), { method: "DELETE" })).status).toBe(204);
+    expect((await memoryOf(ws, room.id)).pins.map((p) => p.id)).toEqual([notePin.id]);
+    // The pinned message itself is untouched by pinning and unpinning.
+    expect((await history(ws, room.id))[0]).toEqual(sent.userMessage);
+  });
+
+  it("refuses what it cannot keep, with clear errors, and keeps nothing of it", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const bad = [
+      { json: { text: "" }, status: 400 },
+      { json: { text: "x".repeat(1_001) }, status: 400 },
+      { json: { text: "a", messageId: "m" }, status: 400 },
+      { json: {}, status: 400 },
+      { json: { messageId: "no-such-message" }, status: 404 }
+    ];
+    for (const { json, status } of bad) {
+      const response = await api(pinPath(ws, room.id), { method: "POST", json });
+      expect(response.status, JSON.stringify(json)).toBe(status);
+      expect((await response.json<{ error: { code: string } }>()).error.code).toMatch(/^(bad_request|not_found):/);
+    }
+    expect((await api(pinPath(ws, room.id, "nope"), { method: "PATCH", json: { text: "x" } })).status).toBe(404);
+    expect((await api(pinPath(ws, room.id, "nope"), { method: "DELETE" })).status).toBe(404);
+    expect((await api(`/api/workspaces/${ws}/rooms/no-room/memory`)).status).toBe(404);
+    expect((await memoryOf(ws, room.id)).pins).toEqual([]);
+
+    for (let i = 0; i < MAX_PINS_PER_ROOM; i++) {
+      expect((await api(pinPath(ws, room.id), { method: "POST", json: { text: `fact ${i}` } })).status).toBe(201);
+    }
+    const full = await api(pinPath(ws, room.id), { method: "POST", json: { text: "one too many" } });
+    expect(full.status).toBe(409);
+    expect((await full.json<{ error: { code: string } }>()).error.code).toBe("conflict:pin_limit");
+  });
+});
+
+describe("what the AI saw", () => {
+  it("records the system prompt, pins, tools and the window of every answer, with token counts, by reference", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws, { systemPrompt: "Answer in one line." });
+    const first = await send(ws, room.id, "hello there");
+    const pin = (
+      await (await api(pinPath(ws, room.id), { method: "POST", json: { text: "Budget is 40k" } })).json<{ pin: Pin }>()
+    ).pin;
+    const second = await send(ws, room.id, "what is the budget?");
+
+    const before = await contextOf(ws, room.id, first.assistantMessage!.id);
+    expect(before.record.pins).toEqual([]);
+    expect(before.record.window).toMatchObject({ fromMessageId: first.userMessage.id, messageCount: 1 });
+
+    const seen = await contextOf(ws, room.id, second.assistantMessage!.id);
+    expect(seen.speaker).toEqual({ kind: "assistant" });
+    expect(seen.record.systemPrompt.tokens).toBe(Math.ceil("Answer in one line.".length / 4));
+    expect(seen.pins).toEqual([{ id: pin.id, text: "Budget is 40k", tokens: expect.any(Number), changed: false }]);
+    expect(seen.record.window).toMatchObject({
+      fromMessageId: first.userMessage.id,
+      toMessageId: second.userMessage.id,
+      messageCount: 3
+    });
+    expect(seen.record.window.tokens).toBeGreaterThan(0);
+    expect(seen.record.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["get_current_time", "search_room_history", "propose_pin", "delegate"])
+    );
+    const parts =
+      seen.record.systemPrompt.tokens +
+      seen.record.pins.reduce((s, p) => s + p.tokens, 0) +
+      seen.record.tools.reduce((s, t) => s + t.tokens, 0) +
+      seen.record.window.tokens;
+    expect(seen.record.totalTokens).toBeGreaterThanOrEqual(parts);
+    expect(seen.record.totalTokens).toBeLessThanOrEqual(seen.record.budget);
+    // References, not copies: no message text is stored in the record.
+    expect(JSON.stringify(seen.record)).not.toContain("what is the budget");
+
+    // A pin edited since the answer is flagged, so nobody mistakes today's text for what the model read.
+    await api(pinPath(ws, room.id, pin.id), { method: "PATCH", json: { text: "Budget is 50k" } });
+    expect((await contextOf(ws, room.id, second.assistantMessage!.id)).pins[0]).toMatchObject({ changed: true });
+
+    const question = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages/${second.userMessage.id}/context`);
+    expect(question.status).toBe(404);
+    expect((await question.json<{ error: { code: string } }>()).error.code).toBe("not_found:context");
+  });
+});
+
+describe("summaries instead of silent loss", () => {
+  it("summarises exactly what left the window, puts it in the next context, and changes no message", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    await api(pinPath(ws, room.id), { method: "POST", json: { text: "We chose Postgres" } });
+    // About 3,000 tokens each (the context budget is 8,000): the third question pushes the first exchange out.
+    const long = (n: number) => `Fact ${n}: the number is ${n * 7}. ${"Details follow. ".repeat(740)}`;
+    const sent: SendMessageResult[] = [];
+    for (let i = 1; i <= 3; i++) sent.push(await send(ws, room.id, long(i)));
+    const stored = await history(ws, room.id, "?limit=200");
+
+    const third = await contextOf(ws, room.id, sent[2].assistantMessage!.id);
+    const windowStart = third.record.window.fromMessageId;
+    const startsAt = stored.findIndex((m) => m.id === windowStart);
+    expect(startsAt).toBeGreaterThan(0);
+    expect(third.record.leftOut.messages).toBe(startsAt);
+
+    const memory = await waitFor(
+      () => memoryOf(ws, room.id),
+      (m) => m.summaries.length > 0,
+      20_000,
+      "a summary"
+    );
+    expect(memory.summaries).toHaveLength(1);
+    const [summary] = memory.summaries;
+    // Exactly the messages that left the window: from the first to the one before the window.
+    expect(summary).toMatchObject({
+      fromMessageId: stored[0].id,
+      toMessageId: stored[startsAt - 1].id,
+      messageCount: startsAt,
+      level: 0,
+      model: "extract"
+    });
+    expect(summary.text).toContain("Fact 1: the number is 7.");
+
+    const fourth = await send(ws, room.id, "What was fact 1?");
+    const seen = await contextOf(ws, room.id, fourth.assistantMessage!.id);
+    expect(seen.record.summaries).toEqual([
+      expect.objectContaining({ id: summary.id, fromMessageId: stored[0].id, toMessageId: stored[startsAt - 1].id })
+    ]);
+    expect(seen.summaries[0].text).toBe(summary.text);
+    expect(seen.record.pins).toHaveLength(1);
+    // The summarised messages are not in the window.
+    const windowFrom = stored.findIndex((m) => m.id === seen.record.window.fromMessageId);
+    expect(windowFrom).toBeGreaterThanOrEqual(startsAt);
+    expect(seen.record.leftOut.messages).toBe(windowFrom - startsAt);
+
+    // No message row changed: every stored message reads back exactly as before.
+    const after = await history(ws, room.id, "?limit=200");
+    expect(after.slice(0, stored.length)).toEqual(stored);
+  });
+});
