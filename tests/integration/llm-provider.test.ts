@@ -47,10 +47,11 @@ describe("answers from an OpenAI-compatible provider", () => {
     expect(request.headers.authorization).toBe("Bearer test-key-not-secret");
     expect(request.body).toMatchObject({ model: "room-model", temperature: 0.25, stream: true });
     expect(request.body.messages[0]).toEqual({ role: "system", content: "You are SYS-MARKER." });
-    // The room assistant's tools, delegation included (see README, Delegation).
+    // The room assistant's tools, delegation and pin proposals included (docs/tools.md, docs/memory.md).
     expect(request.body.tools.map((t: any) => t.function.name).sort()).toEqual([
       "delegate",
       "get_current_time",
+      "propose_pin",
       "search_room_history"
     ]);
 
