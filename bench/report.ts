@@ -1,16 +1,26 @@
 /**
  * Prints a results file as Markdown tables (for BENCHMARKS.md):
  *
- *   node --experimental-strip-types bench/report.ts [bench/results/latest-full.json ...]
+ *   node --experimental-strip-types bench/report.ts [bench/results/<run>.json ...]
  *
+ * No file: the newest full run in bench/results/.
  * Several files: their sections are printed in order, later files adding
  * the sections (or figures) the earlier ones lack.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const files = process.argv.slice(2);
-if (files.length === 0) files.push(path.join(import.meta.dirname, "results/latest-full.json"));
+if (files.length === 0) {
+  const dir = path.join(import.meta.dirname, "results");
+  // Names end in the run's start time, so the newest sorts last among runs of one kind.
+  const newest = readdirSync(dir)
+    .filter((name) => /^full-\d{4}-.*\.json$/.test(name))
+    .sort()
+    .at(-1);
+  if (!newest) throw new Error(`no full run in ${dir}: give a results file`);
+  files.push(path.join(dir, newest));
+}
 
 type Figure = { median: number; min: number; max: number; n: number; unit: string } | { value: number; unit: string };
 

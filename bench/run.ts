@@ -5,7 +5,7 @@
  *   npm run bench -- --quick           reduced sizes, under 2 minutes
  *   npm run bench -- --only relay,memory
  *   npm run bench -- --only floor      Rooms beside a bare AIChatAgent facet (the framework's floor)
- *   npm run bench -- --out bench/results/latest-full.json   keep the results there
+ *   npm run bench -- --out results.json   write the results there instead
  *   npm run bench -- --target preview  the production build under `vite preview`
  *                                      instead of `vite dev` (no Vite module runner
  *                                      inside workerd; see BENCHMARKS.md)
@@ -21,9 +21,10 @@
  *
  * Every section starts its own servers (the app under `vite dev` with a
  * fast fake model, see bench/lib), measures from Node clients on loopback,
- * and stops them. Results go to <tmpdir>/rooms-bench/<mode>-<timestamp>.json,
- * outside the tree, unless --out names a file (the committed figures in
- * bench/results/ are written only that way); a summary is printed at the end.
+ * and stops them. A full run writes its results to
+ * bench/results/<mode>[-<sections>]-<timestamp>.json, one file per run; a
+ * --quick run writes outside the tree (bench/lib/results-path.ts says why);
+ * --out names the file instead. A summary is printed at the end.
  * Exit code 1 when any section failed (its error is in the results).
  */
 import { execFileSync } from "node:child_process";
@@ -31,6 +32,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { buildBenchApp, ROOT } from "./lib/dev-server.ts";
+import { resultsPath, runMode } from "./lib/results-path.ts";
 import { appTarget, type BenchContext, emptyResult, type Section, type SectionResult } from "./lib/section.ts";
 import { fmt } from "./lib/stats.ts";
 import { client } from "./sections/client.ts";
@@ -119,7 +121,7 @@ async function main() {
   const localTracing = process.argv.includes("--local-tracing");
   // Every server a section starts inherits this process's environment.
   process.env.X_LOCAL_OBSERVABILITY ??= localTracing ? "true" : "false";
-  const mode = `${quick ? "quick" : "full"}${target === "preview" ? "-preview" : ""}`;
+  const mode = runMode({ quick, target });
   const started = Date.now();
   const ctx: BenchContext = {
     quick,
@@ -165,9 +167,11 @@ async function main() {
     machine: machine(),
     sections: results
   };
-  const outPath = arg("out");
-  const stamp = new Date(started).toISOString().replace(/[:.]/g, "-");
-  const resultsFile = outPath ? path.resolve(outPath) : path.join(tmpdir(), "rooms-bench", `${mode}-${stamp}.json`);
+  const resultsFile = resultsPath(
+    { quick, only, target, localTracing: report.localTracing, startedAt: new Date(started) },
+    { root: ROOT, tmp: tmpdir() },
+    arg("out")
+  );
   mkdirSync(path.dirname(resultsFile), { recursive: true });
   writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
 

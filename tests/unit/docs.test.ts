@@ -2,7 +2,9 @@
  * The docs stay true to the tree: every variable `src/server/env.ts`
  * declares is documented in docs/configuration.md and listed in
  * .dev.vars.example, every relative link in a tracked Markdown file (and
- * its #anchor) leads somewhere, and the README stays a front door.
+ * its #anchor) leads somewhere, no tracked Markdown holds a path of one
+ * machine or the project's internal chronology (history is what git is
+ * for), the README stays a front door and BENCHMARKS.md a report.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -84,6 +86,16 @@ function anchorsOf(text: string): Set<string> {
   return anchors;
 }
 
+/** Absolute paths of one machine's folders: a reader's machine has none of them. */
+const MACHINE_PATH = /(?<![\w.~/-])\/(?:work\/|root\/|tmp\/[\w.-]|home\/\w|Users\/\w)/;
+/** The project's own chronology ("session 18", "before the last round"), which means nothing to a reader. */
+const CHRONOLOGY = [
+  /\b(?:session|round) \d+\b/i,
+  /\b(?:last|previous|earlier|next) (?:round|session)\b/i,
+  /\bthis round\b/i,
+  /\bs\d{2}-[a-z]+\b/
+];
+
 describe("docs/configuration.md and .dev.vars.example", () => {
   const { variables, bindings } = envMembers();
   const configuration = read("docs/configuration.md");
@@ -135,7 +147,48 @@ describe("tracked Markdown", () => {
     expect(broken).toEqual([]);
   });
 
+  it("holds no absolute path of a machine's folders, in prose or in code", () => {
+    const found = files.flatMap((file) =>
+      read(file)
+        .split("\n")
+        .flatMap((line, index) => (MACHINE_PATH.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : []))
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("tells no internal chronology (sessions, rounds); git keeps the history", () => {
+    const found = files.flatMap((file) =>
+      read(file)
+        .split("\n")
+        .flatMap((line, index) =>
+          CHRONOLOGY.some((pattern) => pattern.test(line)) ? [`${file}:${index + 1}: ${line.trim()}`] : []
+        )
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("catches what it looks for", () => {
+    for (const line of ["cd /work/wt/lead", "(`/tmp/x`)", "see /home/ann/rooms", "/root/.npmrc"])
+      expect(MACHINE_PATH.test(line), line).toBe(true);
+    for (const line of ["https://example.com/work/x", "<tmpdir>/rooms-bench", "src/server/routes/", "/api/rooms"])
+      expect(MACHINE_PATH.test(line), line).toBe(false);
+    for (const line of ["the figures to quote from session 18", "before the last round", "slice s18-floor"])
+      expect(
+        CHRONOLOGY.some((pattern) => pattern.test(line)),
+        line
+      ).toBe(true);
+    expect(CHRONOLOGY.some((pattern) => pattern.test("a session cookie; sessions last 30 days"))).toBe(false);
+  });
+
   it("keeps README.md a front door: at most 200 lines", () => {
     expect(read("README.md").split("\n").length).toBeLessThanOrEqual(200);
+  });
+
+  it("keeps BENCHMARKS.md a report: at most 300 lines, the headline table first", () => {
+    const text = read("BENCHMARKS.md");
+    expect(text.split("\n").length).toBeLessThanOrEqual(300);
+    const sections = text.split(/^## /m);
+    expect(sections[1]?.startsWith("Headline figures")).toBe(true);
+    expect(sections[1]).toMatch(/^\| figure\s+\| value\s+\| command\s+\| machine\s+\| date/m);
   });
 });

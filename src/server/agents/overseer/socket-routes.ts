@@ -23,8 +23,8 @@
  * framework's shape is not what this expects, or where no tag can name the
  * owner, the frame goes by the framework's own scan, which is never wrong,
  * only slower. Upstream, `broadcastToPath` could keep
- * a Map<pathKey, Set<Connection>> filled at accept (BENCHMARKS.md, "What the
- * framework still costs", 1(b)) and this module would go.
+ * a Map<pathKey, Set<Connection>> filled at accept (BENCHMARKS.md, "Known
+ * limits and upstream costs", 1) and this module would go.
  */
 import { type AgentPathStep, type Connection, parseSubAgentPath } from "agents";
 import type { RelayedFrame } from "@/server/domain/sockets/frame-batch";
