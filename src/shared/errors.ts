@@ -26,6 +26,7 @@ const ERROR_CODES = [
   "conflict:room_limit",
   "conflict:room_full",
   "conflict:not_latest",
+  "conflict:message_id",
   "forbidden:not_author",
   "forbidden:read_only",
   "conflict:persona_limit",

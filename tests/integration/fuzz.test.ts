@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { FRAMEWORK_FRAME_TYPES } from "@/server/domain/sockets/room-frames";
 import { MAX_MESSAGE_LENGTH, MAX_REQUEST_BODY_BYTES } from "@/shared/constants";
+import { outboxRequestFrame } from "@/shared/outbox";
 import { chatRequest, isDone } from "../support/chat-protocol";
-import { restClient } from "../support/rest-client";
+import { restClient, signIn } from "../support/rest-client";
 import { openSocket, type Socket } from "../support/socket";
 import { useTestApp } from "../support/test-app";
 
@@ -231,5 +232,102 @@ describe("fuzzing the running app", () => {
     expect(after.messages.some((m) => m.parts?.some((p: any) => p.text === "after the storm"))).toBe(true);
     fresh.close();
     expect((await fetch(`${app.url}/api/rooms`)).status).toBe(200);
+  });
+
+  it("never lets a chat request reuse the id of a stored, versioned or out-of-window message", async () => {
+    const ann = await signIn(app.url, "Ann");
+    const ben = await signIn(app.url, "Ben");
+    const api = restClient(app.url, { as: ann });
+    // Older messages than the room keeps in memory: 40 imported messages of 6,000 characters (the window is 64 KiB).
+    const imported = await api.call("/import", {
+      method: "POST",
+      json: {
+        format: "rooms.room-export",
+        version: 1,
+        room: { name: "Id fuzz" },
+        messages: Array.from({ length: 40 }, (_, i) => ({
+          id: `m${i}`,
+          role: i % 2 === 0 ? "user" : "assistant",
+          parts: [{ type: "text", text: `${i} ${"old ".repeat(1_500)}` }],
+          metadata: { createdAt: 1_700_000_000_000 + i }
+        }))
+      }
+    });
+    expect(imported.status).toBe(201);
+    const roomId = ((await imported.json()) as { rooms: Array<{ id: string }> }).rooms[0].id;
+    const annSocket = await openSocket(api.roomSocketUrl(roomId), ann.headers);
+    const benSocket = await openSocket(api.roomSocketUrl(roomId), ben.headers);
+    const settle = async (socket: Socket, frame: { id: string }) => {
+      socket.send(frame);
+      await socket.next(isDone(frame.id), 30_000);
+    };
+    // Versions: Ann asks, edits her question, and has the answer regenerated.
+    const asked = chatRequest("Ann asks");
+    await settle(annSocket, asked.frame);
+    const edited = chatRequest("Ann asks, edited", { messageId: asked.message.id });
+    await settle(annSocket, edited.frame);
+    const path = (await api.messages(roomId, "?limit=200")).messages;
+    const regenerated = chatRequest("", { trigger: "regenerate-message", history: [path.at(-2)] });
+    await settle(annSocket, regenerated.frame);
+
+    /** Every stored row, transcript and kept versions alike, by id (the JSON export holds both). */
+    const storedRows = async () => {
+      const exported = JSON.parse(await (await api.call(`/${roomId}/export?format=json`)).text());
+      const rows = new Map<string, unknown>();
+      for (const m of exported.messages) rows.set(m.id, m);
+      for (const v of exported.versions ?? []) rows.set(v.message.id, v.message);
+      return rows;
+    };
+    const before = await storedRows();
+    const ids = [...before.keys()];
+    const transcript = (await api.messages(roomId, "?limit=200")).messages.map((m: any) => m.id);
+    const offPath = ids.filter((id) => !transcript.includes(id));
+    const outOfWindow = transcript.slice(0, 10);
+    expect(offPath.length).toBeGreaterThanOrEqual(2); // the first question and the first answer
+    expect(ids.length).toBeGreaterThanOrEqual(44);
+
+    const g = generator(2112);
+    const refusedCodes = new Set<string>();
+    for (let i = 0; i < 60; i++) {
+      const socket = g.int(2) === 0 ? annSocket : benSocket;
+      const id = g.pick([g.pick(ids), g.pick(offPath), g.pick(outOfWindow)]);
+      const requestId = `reuse-${i}`;
+      const text = `REUSED ${i}`;
+      let frame: unknown;
+      switch (g.int(4)) {
+        case 0: // an outbox send under the stored id
+          frame = JSON.parse(outboxRequestFrame(requestId, { id, text, createdAt: Date.now() }));
+          break;
+        case 1: // a "new" message of another role under the stored id
+          frame = {
+            type: "cf_agent_use_chat_request",
+            id: requestId,
+            init: {
+              method: "POST",
+              body: JSON.stringify({
+                messages: [{ id, role: g.pick(["assistant", "system", "user"]), parts: [{ type: "text", text }] }]
+              })
+            }
+          };
+          break;
+        default: // a plain new message under the stored id, with the stored transcript sent back around it
+          frame = {
+            ...chatRequest(text, { messageId: id, history: g.int(2) ? [] : [...before.values()].slice(0, 3) }).frame,
+            id: requestId
+          };
+      }
+      const errors = socket.frames.length;
+      socket.send(frame);
+      await socket.next(isDone(requestId), 30_000);
+      for (const f of socket.frames.slice(errors))
+        if ((f as any)?.type === "rooms_error") refusedCodes.add((f as any).code);
+    }
+
+    // No stored row changed: same role, parts and metadata under every id.
+    const after = await storedRows();
+    for (const [id, row] of before) expect(after.get(id), id).toEqual(row);
+    expect([...refusedCodes]).toContain("conflict:message_id");
+    annSocket.close();
+    benSocket.close();
   });
 });

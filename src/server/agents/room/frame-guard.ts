@@ -53,8 +53,8 @@ export class FrameGuard {
     private readonly room: GuardedRoom,
     rateLimitScale: string | undefined,
     /** Where an accepted chat request's trace starts (room/turn-trace.ts). */
-    private readonly onAccepted: (messageId: string, traceparent: string | null) => void = () => {},
-    private readonly outbox?: OutboxSends
+    private readonly onAccepted: (messageId: string, traceparent: string | null) => void,
+    private readonly outbox: OutboxSends
   ) {
     const scale = rateScaleFrom(rateLimitScale);
     this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale));
@@ -104,7 +104,7 @@ export class FrameGuard {
         return refuse("bad_request:body", decision.message);
       case "framework":
         if (type === MessageType.CF_AGENT_CHAT_REQUEST_CANCEL && requestId) {
-          this.outbox?.cancelRequested(connection, requestId);
+          this.outbox.cancelRequested(connection, requestId);
         }
         return next(connection, decision.frame);
       case "room": {
@@ -139,9 +139,9 @@ export class FrameGuard {
           );
         }
         const init = (frame as { init?: { method?: unknown; body?: unknown } }).init;
-        const outboxSend = this.outbox ? await this.outbox.admit(connection, requestId, init?.body) : null;
-        if (outboxSend?.kind === "invalid") return refuse("bad_request:body", outboxSend.message, requestId);
-        if (outboxSend?.kind === "duplicate") return;
+        const outboxSend = await this.outbox.admit(connection, requestId, init?.body);
+        if (outboxSend.kind === "invalid") return refuse("bad_request:body", outboxSend.message, requestId);
+        if (outboxSend.kind === "duplicate") return;
         // The author is who opened this socket, whatever the frame says.
         const guarded = guardChatRequest(
           init?.body,
@@ -150,6 +150,19 @@ export class FrameGuard {
           caller ? authorOf(caller.identity) : null
         );
         if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
+        // A new message (not an edit or a regeneration, whose versions get
+        // server ids) keeps its client id, which must name no stored row.
+        const isNewMessage = !guarded.branch && guarded.newText !== null;
+        if (isNewMessage && outboxSend.kind !== "new") {
+          if (await this.outbox.isTaken(guarded.messageId)) {
+            return refuse(
+              "conflict:message_id",
+              "That message id is already used in this room; send the message under a new id.",
+              requestId
+            );
+          }
+          this.outbox.claim(guarded.messageId);
+        }
         let body = guarded.body;
         if (guarded.branch) {
           const written = await this.room.writeBranch(guarded.branch);
@@ -163,7 +176,7 @@ export class FrameGuard {
         // browser cannot set headers on a WebSocket, and the upgrade is one
         // per socket, not per turn); the framework never sees it.
         this.onAccepted(guarded.messageId, guarded.traceparent);
-        if (outboxSend?.kind === "new") this.outbox?.accepted(connection, outboxSend.clientMessageId);
+        if (outboxSend.kind === "new") this.outbox.accepted(connection, outboxSend.clientMessageId);
         return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body } }));
       }
     }

@@ -1,6 +1,8 @@
 /**
  * Outbox sends and stop requests, for one room (see domain/messages/client-sends.ts).
  *
+ * - No new message may reuse the id of a stored row (`isTaken`), whether or
+ *   not it came from an outbox.
  * - A chat request carrying a client message id is stored at most once:
  *   a copy of one already stored (or admitted and about to be) is settled as
  *   skipped and acknowledged again, never stored twice and never taken as an
@@ -44,11 +46,7 @@ export class OutboxSends {
     const read = readClientSend(rawBody);
     if (read.kind !== "outbox") return read;
     const { clientMessageId } = read;
-    const seen =
-      this.#recent.has(clientMessageId, Date.now()) ||
-      this.room.messages().some((m) => m.id === clientMessageId) ||
-      (await this.room.isStoredBeyondWindow(clientMessageId)) ||
-      this.#recent.has(clientMessageId, Date.now());
+    const seen = this.room.messages().some((m) => m.id === clientMessageId) || (await this.isTaken(clientMessageId));
     if (!seen) return { kind: "new", clientMessageId };
     // Settle the copy's request, as the framework settles a skipped one.
     connection.send(
@@ -65,9 +63,30 @@ export class OutboxSends {
     return { kind: "duplicate" };
   }
 
+  /**
+   * Whether a new message's id already names a row of this room: stored
+   * anywhere (an earlier version, an old answer, a message beyond the
+   * in-memory window) or claimed by a send on its way to storage. The
+   * framework stores messages by id, so such an id would write over that
+   * row: a client id may only ever name a new one.
+   */
+  async isTaken(messageId: string): Promise<boolean> {
+    return (
+      this.#recent.has(messageId, Date.now()) ||
+      (await this.room.isStoredBeyondWindow(messageId)) ||
+      // Checked again after the await: a copy may have been claimed meanwhile.
+      this.#recent.has(messageId, Date.now())
+    );
+  }
+
+  /** A new message with this id goes to the framework now: no other send may use it. */
+  claim(messageId: string) {
+    this.#recent.add(messageId, Date.now());
+  }
+
   /** The send passed every other check and goes to the framework now. */
   accepted(connection: Connection, clientMessageId: string) {
-    this.#recent.add(clientMessageId, Date.now());
+    this.claim(clientMessageId);
     this.#pendingAcks.set(clientMessageId, connection.id);
   }
 
