@@ -96,6 +96,29 @@ const CHRONOLOGY = [
   /\bs\d{2}-[a-z]+\b/
 ];
 
+/**
+ * The repository paths a line of Markdown names in code spans: from the root
+ * (`src/…`, `tests/…`, `bench/…`), or, as the docs abbreviate them, from
+ * src/ (`server/…`, `shared/…`, `client/…`) or src/server/ (`agents/…`,
+ * `domain/…`, `http/…`, `routes/…`, `model/…`): files with an extension
+ * and folders with a trailing slash. Globs and placeholders (`<id>`, `*`)
+ * are skipped, and so are package paths (`agents/observability/ai`).
+ */
+function sourcePathsIn(line: string): string[] {
+  const paths: string[] = [];
+  for (const span of line.matchAll(/`([^`]+)`/g)) {
+    for (const token of span[1].split(/[\s,()]+/)) {
+      const path = token.replace(/[.:;]+$/, "");
+      if (!/^[\w@.-]+(\/[\w@.-]+)*(\.[a-z]+|\/)$/.test(path) || !path.includes("/") || /[<>*]/.test(path)) continue;
+      const [head] = path.split("/");
+      if (["src", "tests", "bench"].includes(head)) paths.push(path);
+      else if (["server", "shared", "client"].includes(head)) paths.push(`src/${path}`);
+      else if (["agents", "domain", "http", "routes", "model"].includes(head)) paths.push(`src/server/${path}`);
+    }
+  }
+  return paths;
+}
+
 describe("docs/configuration.md and .dev.vars.example", () => {
   const { variables, bindings } = envMembers();
   const configuration = read("docs/configuration.md");
@@ -116,6 +139,35 @@ describe("docs/configuration.md and .dev.vars.example", () => {
     const listed = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
     const missing = variables.filter((name) => !listed.has(name));
     expect(missing, "declared in src/server/env.ts but not in .dev.vars.example").toEqual([]);
+  });
+});
+
+describe("docs/api.md", () => {
+  /**
+   * Every path a route file declares (`.get("/:id/memory", …)`), relative to
+   * where it is mounted: docs/api.md must name each one in a full route.
+   */
+  const routePaths = readdirSync(join(ROOT, "src/server/routes"))
+    .filter((name) => name.endsWith(".ts"))
+    .flatMap((name) =>
+      [...read(`src/server/routes/${name}`).matchAll(/\.(?:get|post|put|patch|delete)\(\s*"(\/[^"]+)"/g)].map(
+        (m) => `${name}: ${m[1]}`
+      )
+    );
+
+  it("finds the routes", () => {
+    expect(routePaths.length).toBeGreaterThan(20);
+  });
+
+  it("documents every route the route files declare", () => {
+    const api = read("docs/api.md");
+    const missing = routePaths.filter((route) => {
+      const path = route.split(": ")[1];
+      return !new RegExp(
+        `\`(?:GET|POST|PUT|PATCH|DELETE) /api/[^\`]*${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=[\`?])`
+      ).test(api);
+    });
+    expect(missing, "declared in src/server/routes but not in docs/api.md").toEqual([]);
   });
 });
 
@@ -145,6 +197,17 @@ describe("tracked Markdown", () => {
       });
     }
     expect(broken).toEqual([]);
+  });
+
+  it("names only source paths that exist", () => {
+    const missing: string[] = [];
+    for (const file of files) {
+      proseLines(read(file)).forEach((line, index) => {
+        for (const path of sourcePathsIn(line))
+          if (!existsSync(join(ROOT, path))) missing.push(`${file}:${index + 1}: ${path}`);
+      });
+    }
+    expect(missing).toEqual([]);
   });
 
   it("holds no absolute path of a machine's folders, in prose or in code", () => {
@@ -178,6 +241,10 @@ describe("tracked Markdown", () => {
         line
       ).toBe(true);
     expect(CHRONOLOGY.some((pattern) => pattern.test("a session cookie; sessions last 30 days"))).toBe(false);
+    expect(sourcePathsIn("see `agents/room/parent.ts` and `src/shared/errors.ts`, not `/api/rooms/<id>`")).toEqual([
+      "src/server/agents/room/parent.ts",
+      "src/shared/errors.ts"
+    ]);
   });
 
   it("keeps README.md a front door: at most 200 lines", () => {
