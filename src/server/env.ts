@@ -1,14 +1,22 @@
 /**
  * The Worker's bindings and variables. Secrets come from `.dev.vars` locally
  * and `wrangler secret put` when deployed; none of them reaches the browser.
+ *
+ * The Durable Object bindings are typed by their contracts (src/server/contracts/),
+ * not by their classes: every module imports Env, and a class type here
+ * would put every agent module in one import circle.
  */
-import type { AuthKeeper } from "./agents/auth-keeper";
-import type { OverseerAgent } from "./agents/overseer-agent";
+import type { Agent } from "agents";
+import type { AuthKeeperApi } from "./contracts/auth-keeper-api";
+import type { OverseerRestApi, OverseerRoomApi } from "./contracts/overseer-api";
+
+/** What the OverseerAgent binding holds: an agent (for `getAgentByName`) that keeps the overseer's contracts. */
+type OverseerBinding = Agent<Env> & OverseerRestApi & OverseerRoomApi;
 
 export interface Env {
-  OverseerAgent: DurableObjectNamespace<OverseerAgent>;
+  OverseerAgent: DurableObjectNamespace<OverseerBinding>;
   /** Session signing key (when SESSION_SECRET is unset) and wrong-token throttling. */
-  AuthKeeper: DurableObjectNamespace<AuthKeeper>;
+  AuthKeeper: DurableObjectNamespace<AuthKeeperApi & Rpc.DurableObjectBranded>;
   ASSETS?: Fetcher;
   /** OpenAI or any OpenAI-compatible server. Neither set: the offline model. */
   OPENAI_API_KEY?: string;

@@ -4,9 +4,11 @@
  * the room's synced state. Runtime-safe for the browser bundle.
  */
 import { z } from "zod";
-import { ModelName, SystemPrompt, Temperature } from "./protocol";
+import { ModelName, SystemPrompt, Temperature } from "./model-settings";
 
-export type { DefaultResponder } from "./protocol";
+/** Who answers a message that mentions no persona: a room setting (shared/protocol.ts). */
+export const DEFAULT_RESPONDERS = ["assistant", "personas", "nobody"] as const;
+export type DefaultResponder = (typeof DEFAULT_RESPONDERS)[number];
 
 /** A message starting with this goes to every persona at once (a panel). */
 export const PANEL_PREFIX = "/panel ";

@@ -10,16 +10,13 @@ import {
   DEFAULT_PAGE_SIZE,
   MAX_AUTHOR_LENGTH,
   MAX_MESSAGE_LENGTH,
-  MAX_MODEL_NAME_LENGTH,
   MAX_PAGE_SIZE,
-  MAX_ROOM_NAME_LENGTH,
-  MAX_SYSTEM_PROMPT_LENGTH,
-  MAX_TEMPERATURE,
-  MIN_TEMPERATURE
+  MAX_ROOM_NAME_LENGTH
 } from "./constants";
 import { type AnswerErrorCode, type ErrorCode, type RoomErrorFrame, WireError } from "./errors";
 import type { IdentityKind, MessageAuthor } from "./identity";
-import type { Persona, PersonaRef } from "./personas";
+import { ModelName, SystemPrompt, Temperature } from "./model-settings";
+import { DEFAULT_RESPONDERS, type DefaultResponder, type Persona, type PersonaRef } from "./personas";
 import { type ReadMark, ReadMarkSchema } from "./unread";
 
 // ── Room settings and summaries ──
@@ -31,22 +28,6 @@ const RoomName = z
   .max(MAX_ROOM_NAME_LENGTH, `name must be at most ${MAX_ROOM_NAME_LENGTH} characters`)
   .refine((s) => !/\p{Cc}/u.test(s), "name must not contain control characters");
 
-export const SystemPrompt = z
-  .string({ error: "systemPrompt must be a string" })
-  .max(MAX_SYSTEM_PROMPT_LENGTH, `systemPrompt must be at most ${MAX_SYSTEM_PROMPT_LENGTH} characters`);
-
-export const ModelName = z
-  .string({ error: "model must be a string" })
-  .trim()
-  .min(1, "model must not be empty")
-  .max(MAX_MODEL_NAME_LENGTH, `model must be at most ${MAX_MODEL_NAME_LENGTH} characters`)
-  .regex(/^[\w.:/@-]+$/, "model may contain letters, digits and . : / @ _ - only");
-
-export const Temperature = z
-  .number({ error: "temperature must be a number" })
-  .min(MIN_TEMPERATURE, `temperature must be at least ${MIN_TEMPERATURE}`)
-  .max(MAX_TEMPERATURE, `temperature must be at most ${MAX_TEMPERATURE}`);
-
 export const CreateRoomBody = z.strictObject({
   name: RoomName,
   systemPrompt: SystemPrompt.optional(),
@@ -54,10 +35,6 @@ export const CreateRoomBody = z.strictObject({
   temperature: Temperature.nullable().optional()
 });
 export type CreateRoomBody = z.infer<typeof CreateRoomBody>;
-
-/** Who answers a message that mentions no persona (see shared/personas.ts). */
-const DEFAULT_RESPONDERS = ["assistant", "personas", "nobody"] as const;
-export type DefaultResponder = (typeof DEFAULT_RESPONDERS)[number];
 
 export const UpdateRoomBody = z
   .strictObject({

@@ -14,6 +14,7 @@
  * replaces it and so signs everyone out.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { AuthKeeperApi } from "@/server/contracts/auth-keeper-api";
 import type { Admission, RateLimit } from "@/server/domain/access/rate-limit";
 import type { Env } from "@/server/env";
 
@@ -22,7 +23,7 @@ interface Bucket {
   at: number;
 }
 
-export class AuthKeeper extends DurableObject<Env> {
+export class AuthKeeper extends DurableObject<Env> implements AuthKeeperApi {
   /** The generated signing key: created once, then always the same. */
   sessionSecret(): string {
     const kv = this.ctx.storage.kv;

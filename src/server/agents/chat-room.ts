@@ -51,7 +51,7 @@ import { exportHeader, RoomOriginRecord } from "@/server/agents/room/origin";
 import { OutboxSends } from "@/server/agents/room/outbox-sends";
 import { OverseerLink } from "@/server/agents/room/overseer-link";
 import { type ConnectionInfo, RoomPresence } from "@/server/agents/room/presence";
-import { type RestArrival, RestTurnBridge } from "@/server/agents/room/rest-bridge";
+import { RestTurnBridge } from "@/server/agents/room/rest-bridge";
 import { RoomIntrospection } from "@/server/agents/room/room-introspection";
 import { type MemoryCall, type MemoryCallResults, RoomMemory } from "@/server/agents/room/room-memory";
 import { RoomPersonas } from "@/server/agents/room/room-personas";
@@ -71,6 +71,7 @@ import { RoomTracer } from "@/server/agents/room/turn-trace";
 import { UsageLedger } from "@/server/agents/room/usage-ledger";
 import { messageVersions } from "@/server/agents/room/versions";
 import { AppError, asResult, type RpcResult } from "@/server/app-error";
+import type { ChatRoomApi, RestArrival, RoomParentApi } from "@/server/contracts/room-api";
 import { callerOf, isViewerRequest } from "@/server/domain/access/caller";
 import { addUsage, EMPTY_USAGE } from "@/server/domain/budgets/token-usage";
 import { MAX_TASKS_PER_ROOM } from "@/server/domain/facets/delegation-limits";
@@ -105,11 +106,9 @@ import type { PersonaFootprint } from "./persona-agent";
 import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
 import { TaskAgent, taskLimits } from "./task-agent";
 
-export type { RestArrival };
-
 const DEFAULT_SETTINGS: RoomSettings = { name: "Untitled room", systemPrompt: "", model: null, temperature: null };
 
-export class ChatRoom extends AIChatAgent<Env, RoomState> {
+export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi, RoomParentApi {
   /**
    * Wake-time hydration window, sized from the context budget
    * (domain/turns/memory-window.ts). Durable storage keeps every message; this

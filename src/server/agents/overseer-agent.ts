@@ -37,13 +37,15 @@ import { LiveStatusTable } from "@/server/agents/overseer/live-status";
 import { ReadMarksTable, readerTag } from "@/server/agents/overseer/read-marks";
 import { RoomRegistry } from "@/server/agents/overseer/registry";
 import { WorkspaceSettingsTable } from "@/server/agents/overseer/settings";
-import { ShareLinks, type ShareRow, ShareTable } from "@/server/agents/overseer/share-links";
+import { ShareLinks, ShareTable } from "@/server/agents/overseer/share-links";
 import { SocketRoutes } from "@/server/agents/overseer/socket-routes";
 import { rememberSocketTargets } from "@/server/agents/overseer/socket-targets";
 import { searchRooms } from "@/server/agents/overseer/workspace-search";
 import { WorkspaceTransfer } from "@/server/agents/overseer/workspace-transfer";
 import type { MemoryCall } from "@/server/agents/room/room-memory";
 import { AppError, asResult, type RpcResult, roomNotFound, unwrap } from "@/server/app-error";
+import type { NewShare, OverseerRestApi, OverseerRoomApi, ShareRow } from "@/server/contracts/overseer-api";
+import type { RestArrival } from "@/server/contracts/room-api";
 import {
   CALLER_HEADER,
   type Caller,
@@ -67,7 +69,7 @@ import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import type { Env } from "@/server/env";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
 import { MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
-import { authorOf, type MessageAuthor } from "@/shared/identity";
+import { authorOf } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
@@ -88,13 +90,13 @@ import type { ShareView } from "@/shared/shares";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ImportResult, RoomOrigin } from "@/shared/transfer";
 import type { ReadMark } from "@/shared/unread";
-import { ChatRoom, type RestArrival } from "./chat-room";
+import { ChatRoom } from "./chat-room";
 
 const CHAT_ROOM_CLASS = "ChatRoom";
 /** A `/sub/<class>/<name>` with another `/sub/` below it: rooms have no children. */
 const NESTED_SUB_PATH = /\/sub\/[^/]+\/[^/]+\/sub(\/|$)/;
 
-export class OverseerAgent extends Agent<Env> {
+export class OverseerAgent extends Agent<Env> implements OverseerRestApi, OverseerRoomApi {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     if (!rememberSocketTargets(this)) console.warn("[OverseerAgent] socket targets are re-derived per frame");
@@ -238,10 +240,7 @@ export class OverseerAgent extends Agent<Env> {
   // ── Share links (tokens are signed by the Worker, routes/shares-routes.ts; rows live in overseer/share-links.ts) ──
 
   /** Records a link the Worker signed. An expiring one is ended on time by an alarm, closing its viewers. */
-  createShare(
-    roomId: string,
-    share: { id: string; tokenHash: string; createdAt: number; expiresAt: number | null; createdBy: MessageAuthor }
-  ): Promise<RpcResult<ShareRow>> {
+  createShare(roomId: string, share: NewShare): Promise<RpcResult<ShareRow>> {
     return asResult(() => this.#shares.create(roomId, share));
   }
 

@@ -5,39 +5,32 @@
  */
 import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
-import type { OverseerAgent } from "@/server/agents/overseer-agent";
 import { unwrap } from "@/server/app-error";
 import type { AppEnv } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { CreatePersonaBody, UpdatePersonaBody } from "@/shared/personas";
 import { overseerFor } from "./overseer-stub";
 
-type PersonaMethods = "listPersonas" | "createPersona" | "updatePersona" | "deletePersona";
-/** The overseer's persona RPC as REST uses it (see OverseerRpc in overseer-stub.ts for why). */
-type PersonaRpc = {
-  [K in PersonaMethods]: (...args: Parameters<OverseerAgent[K]>) => Promise<Awaited<ReturnType<OverseerAgent[K]>>>;
-};
-
 /** The room id from the parent route (/rooms/:id/personas). */
 const roomId = (c: Context<AppEnv>) => c.req.param("id") ?? "";
 
 export const personaRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const overseer = (await overseerFor(c)) as unknown as PersonaRpc;
+    const overseer = await overseerFor(c);
     return c.json({ personas: unwrap(await overseer.listPersonas(roomId(c))) });
   })
   .post("/", zValidator("json", CreatePersonaBody, rejectInvalid("bad_request:body")), async (c) => {
-    const overseer = (await overseerFor(c)) as unknown as PersonaRpc;
+    const overseer = await overseerFor(c);
     const id = roomId(c);
     const persona = unwrap(await overseer.createPersona(id, c.req.valid("json")));
     return c.json(persona, 201, { Location: `/api/rooms/${id}/personas/${persona.id}` });
   })
   .patch("/:personaId", zValidator("json", UpdatePersonaBody, rejectInvalid("bad_request:body")), async (c) => {
-    const overseer = (await overseerFor(c)) as unknown as PersonaRpc;
+    const overseer = await overseerFor(c);
     return c.json(unwrap(await overseer.updatePersona(roomId(c), c.req.param("personaId"), c.req.valid("json"))));
   })
   .delete("/:personaId", async (c) => {
-    const overseer = (await overseerFor(c)) as unknown as PersonaRpc;
+    const overseer = await overseerFor(c);
     unwrap(await overseer.deletePersona(roomId(c), c.req.param("personaId")));
     return c.body(null, 204);
   });

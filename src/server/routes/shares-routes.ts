@@ -20,11 +20,11 @@
  * re-implementing the chat protocol's broadcasting and resumption.
  */
 import { zValidator } from "@hono/zod-validator";
-import { getAgentByName, routeAgentRequest } from "agents";
+import { routeAgentRequest } from "agents";
 import { type Context, Hono } from "hono";
-import { authorOfRow, type ShareRow } from "@/server/agents/overseer/share-links";
-import type { OverseerAgent } from "@/server/agents/overseer-agent";
-import { AppError, type RpcResult, unwrap } from "@/server/app-error";
+import { authorOfRow } from "@/server/agents/overseer/share-links";
+import { AppError, unwrap } from "@/server/app-error";
+import type { ShareRow } from "@/server/contracts/overseer-api";
 import {
   hashShareToken,
   issueShareToken,
@@ -38,7 +38,6 @@ import { forwardToAgents } from "@/server/http/agent-forward";
 import { rejectInvalid } from "@/server/http/validation";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
 import { authorOf, type Identity } from "@/shared/identity";
-import type { MessagePage } from "@/shared/protocol";
 import {
   CreateShareBody,
   SHARE_ID_PATTERN,
@@ -47,15 +46,7 @@ import {
   ShareMessagesQuery,
   type ShareView
 } from "@/shared/shares";
-import { overseerFor } from "./overseer-stub";
-
-type ShareRpc = {
-  createShare(...args: Parameters<OverseerAgent["createShare"]>): Promise<RpcResult<ShareRow>>;
-  listShares(roomId: string): Promise<RpcResult<ShareRow[]>>;
-  revokeShare(roomId: string, shareId: string): Promise<RpcResult<void>>;
-  openShare(shareId: string, roomId: string, tokenHash: string): Promise<RpcResult<ShareView>>;
-  listMessages(roomId: string, query: ShareMessagesQuery): Promise<RpcResult<MessagePage>>;
-};
+import { type OverseerRpc, overseerFor, overseerOf } from "./overseer-stub";
 
 const shareGone = () => new AppError("not_found:share", 404, "This share link is no longer valid.");
 
@@ -83,12 +74,11 @@ async function toShareLink(row: ShareRow, workspace: string, secret: string): Pr
 }
 
 const workspaceOf = (c: Context<AppEnv>) => c.req.param("workspace") ?? DEFAULT_WORKSPACE;
-const shareRpc = async (c: Context<AppEnv>) => (await overseerFor(c)) as unknown as ShareRpc;
 
 export const roomShareRoutes = new Hono<AppEnv>()
   .post("/:id/shares", zValidator("json", CreateShareBody, rejectInvalid("bad_request:body")), async (c) => {
     const caller = requireCaller(c);
-    const overseer = await shareRpc(c);
+    const overseer = await overseerFor(c);
     const secret = await sessionSecret(c.env);
     const roomId = c.req.param("id");
     const now = Date.now();
@@ -116,7 +106,7 @@ export const roomShareRoutes = new Hono<AppEnv>()
   })
   .get("/:id/shares", async (c) => {
     requireCaller(c);
-    const overseer = await shareRpc(c);
+    const overseer = await overseerFor(c);
     const secret = await sessionSecret(c.env);
     const rows = unwrap(await overseer.listShares(c.req.param("id")));
     const list: ShareList = { shares: await Promise.all(rows.map((row) => toShareLink(row, workspaceOf(c), secret))) };
@@ -126,17 +116,17 @@ export const roomShareRoutes = new Hono<AppEnv>()
     requireCaller(c);
     const shareId = c.req.param("shareId");
     if (!SHARE_ID_PATTERN.test(shareId)) throw new AppError("not_found:share", 404, "That is not a share link's id.");
-    const overseer = await shareRpc(c);
+    const overseer = await overseerFor(c);
     unwrap(await overseer.revokeShare(c.req.param("id"), shareId));
     return c.body(null, 204);
   });
 
 /** The link's claims and room, or 404 for anything forged, expired, revoked or of a deleted room. */
-async function openShare(c: Context<AppEnv>): Promise<{ claims: ShareClaims; view: ShareView; overseer: ShareRpc }> {
+async function openShare(c: Context<AppEnv>): Promise<{ claims: ShareClaims; view: ShareView; overseer: OverseerRpc }> {
   const token = c.req.param("token") ?? "";
   const claims = await readShareToken(token, await sessionSecret(c.env));
   if (!claims) throw shareGone();
-  const overseer = (await getAgentByName(c.env.OverseerAgent, claims.workspace)) as unknown as ShareRpc;
+  const overseer = await overseerOf(c.env, claims.workspace);
   const view = unwrap(await overseer.openShare(claims.shareId, claims.roomId, await hashShareToken(token)));
   return { claims, view, overseer };
 }

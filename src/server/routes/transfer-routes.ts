@@ -11,23 +11,12 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { OverseerAgent } from "@/server/agents/overseer-agent";
-import { AppError, type RpcResult, unwrap } from "@/server/app-error";
+import { AppError, unwrap } from "@/server/app-error";
 import { parseImportFile } from "@/server/domain/transfer/room-import";
 import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
-import type { RoomDetail } from "@/shared/protocol";
-import { ExportQuery, ForkBody, type ImportResult, MAX_IMPORT_BYTES } from "@/shared/transfer";
+import { ExportQuery, ForkBody, MAX_IMPORT_BYTES } from "@/shared/transfer";
 import { overseerFor } from "./overseer-stub";
-
-type TransferRpc = {
-  exportRoom(id: string, format: "json" | "markdown"): Promise<RpcResult<ReadableStream<Uint8Array>>>;
-  exportWorkspace(): Promise<ReadableStream<Uint8Array>>;
-  importRooms(...args: Parameters<OverseerAgent["importRooms"]>): Promise<RpcResult<ImportResult>>;
-  forkRoom(...args: Parameters<OverseerAgent["forkRoom"]>): Promise<RpcResult<RoomDetail>>;
-};
-
-const transferRpc = async (c: Parameters<typeof overseerFor>[0]) => (await overseerFor(c)) as unknown as TransferRpc;
 
 /** A filename-safe form of a room name. */
 function fileStem(name: string): string {
@@ -52,14 +41,14 @@ export const roomTransferRoutes = new Hono<AppEnv>()
     const caller = requireCaller(c);
     // Everything is validated before the first room is made.
     const rooms = parseImportFile(await c.req.text());
-    const overseer = await transferRpc(c);
+    const overseer = await overseerFor(c);
     return c.json(unwrap(await overseer.importRooms(rooms, caller)), 201);
   })
   .get("/:id/export", zValidator("query", ExportQuery, rejectInvalid("bad_request:query")), async (c) => {
     requireCaller(c);
     const id = c.req.param("id");
     const { format } = c.req.valid("query");
-    const overseer = await transferRpc(c);
+    const overseer = await overseerFor(c);
     const stream = unwrap(await overseer.exportRoom(id, format));
     const ext = format === "json" ? "json" : "md";
     return new Response(stream, {
@@ -72,14 +61,14 @@ export const roomTransferRoutes = new Hono<AppEnv>()
   })
   .post("/:id/fork", zValidator("json", ForkBody, rejectInvalid("bad_request:body")), async (c) => {
     const caller = requireCaller(c);
-    const overseer = await transferRpc(c);
+    const overseer = await overseerFor(c);
     const room = unwrap(await overseer.forkRoom(c.req.param("id"), c.req.valid("json").messageId, caller));
     return c.json(room, 201, { Location: `/api/rooms/${room.id}` });
   });
 
 export const workspaceExportRoutes = new Hono<AppEnv>().get("/", async (c) => {
   requireCaller(c);
-  const overseer = await transferRpc(c);
+  const overseer = await overseerFor(c);
   return new Response(await overseer.exportWorkspace(), {
     headers: {
       "content-type": "application/x-ndjson; charset=utf-8",

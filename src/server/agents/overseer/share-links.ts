@@ -8,21 +8,10 @@
  */
 
 import { AppError } from "@/server/app-error";
+import type { ShareRow } from "@/server/contracts/overseer-api";
 import type { RoomRow } from "@/server/domain/rooms/room-rows";
 import type { MessageAuthor } from "@/shared/identity";
 import { MAX_SHARES_PER_ROOM, type ShareView } from "@/shared/shares";
-
-export type ShareRow = {
-  id: string;
-  room_id: string;
-  token_hash: string;
-  /** Epoch ms. */
-  created_at: number;
-  /** Epoch ms, or null for a link that lasts until revoked. */
-  expires_at: number | null;
-  /** JSON of the MessageAuthor who made it. */
-  created_by: string;
-};
 
 export class ShareTable {
   constructor(private readonly sql: SqlStorage) {

@@ -6,9 +6,9 @@
  * (overseer/admission.ts) from the check until the rooms are registered or
  * discarded, so concurrent creations cannot overshoot it.
  */
-import type { DynamicAgentStub } from "agents";
-import type { ChatRoom } from "@/server/agents/chat-room";
 import { AppError, roomNotFound, unwrap } from "@/server/app-error";
+import type { Remote } from "@/server/contracts/remote";
+import type { ChatRoomApi } from "@/server/contracts/room-api";
 import type { Caller } from "@/server/domain/access/caller";
 import { generateRoomId, type RoomRow } from "@/server/domain/rooms/room-rows";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
@@ -34,7 +34,7 @@ interface TransferHost {
   registry: RoomRegistry;
   admission: WorkspaceAdmission;
   /** The room's facet, spawned when absent. */
-  room(id: string): Promise<DynamicAgentStub<ChatRoom>>;
+  room(id: string): Promise<Remote<ChatRoomApi>>;
   /** Deletes a room's facet and its storage. */
   deleteRoom(id: string): Promise<void>;
   /** Tells the room list about a room that just became reachable. */

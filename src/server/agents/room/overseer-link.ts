@@ -10,10 +10,12 @@
  * resolves a fresh one (a stub can break when its object is reset).
  */
 import { getAgentByName } from "agents";
-import type { Env } from "../../env";
-import type { OverseerAgent } from "../overseer-agent";
+import type { OverseerRoomApi } from "@/server/contracts/overseer-api";
+import type { Remote } from "@/server/contracts/remote";
+import type { Env } from "@/server/env";
 
-type OverseerStub = DurableObjectStub<OverseerAgent>;
+/** The overseer as its rooms call it (contracts/overseer-api.ts), never typed by its class. */
+type OverseerStub = Remote<OverseerRoomApi>;
 
 export class OverseerLink {
   #stub: Promise<OverseerStub> | null = null;
@@ -33,7 +35,9 @@ export class OverseerLink {
   async call<T>(use: (overseer: OverseerStub) => Promise<T>): Promise<T | undefined> {
     const name = this.overseerName();
     if (name === undefined) return undefined;
-    this.#stub ??= getAgentByName(this.env.OverseerAgent, name);
+    // The one cast between the binding and the rooms' contract, which the
+    // OverseerAgent behind the binding implements (see Remote for why).
+    this.#stub ??= getAgentByName(this.env.OverseerAgent, name) as unknown as Promise<OverseerStub>;
     const stub = this.#stub;
     try {
       return await use(await stub);

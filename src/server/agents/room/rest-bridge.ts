@@ -8,6 +8,7 @@ import type { AIChatAgent } from "@cloudflare/ai-chat";
 import { MessageType } from "@cloudflare/ai-chat/types";
 import type { UIMessage } from "ai";
 import { AppError, toErrorBody } from "@/server/app-error";
+import type { RestArrival } from "@/server/contracts/room-api";
 import { answerTo, restUserMessage, toChatMessage } from "@/server/domain/messages/chat-messages";
 import { logError } from "@/server/log";
 import type { MessageAuthor } from "@/shared/identity";
@@ -21,12 +22,6 @@ type ChatResponseFrame = {
   done?: boolean;
   error?: boolean;
 };
-
-/** How a REST send reaches the room: the client's `traceparent` (if any) and when the Worker got it. */
-export interface RestArrival {
-  traceparent: string | null;
-  receivedAt: number;
-}
 
 /** Where a REST send's trace starts (room/turn-trace.ts). */
 interface ArrivalRecorder {

@@ -1,0 +1,122 @@
+/**
+ * The overseer's RPC surface, as interfaces below every module that calls
+ * it: the REST routes (`OverseerRestApi`, reached through
+ * routes/overseer-stub.ts) and its rooms (`OverseerRoomApi`, reached
+ * through agents/room/overseer-link.ts). `OverseerAgent` implements both,
+ * so the compiler holds the class to them; callers import these, never the
+ * class (which imports every job module: a caller typed by the class closes
+ * an import circle through it).
+ *
+ * A new RPC method goes here first, then into the class.
+ */
+import type { RpcResult } from "@/server/app-error";
+import type { Caller } from "@/server/domain/access/caller";
+import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
+import type { PendingRead } from "@/server/domain/rooms/read-positions";
+import type { RoomActivity } from "@/server/domain/rooms/room-rows";
+import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
+import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
+import type { MessageAuthor } from "@/shared/identity";
+import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
+import type {
+  CreateRoomBody,
+  MessagePage,
+  MessagesQuery,
+  MessageVersions,
+  RoomDetail,
+  RoomSummary,
+  SendMessageBody,
+  SendMessageResult,
+  UpdateRoomBody
+} from "@/shared/protocol";
+import type { SearchQuery, SearchResponse } from "@/shared/search";
+import type { ShareView } from "@/shared/shares";
+import type { TraceDetail, TraceList } from "@/shared/traces";
+import type { ImportResult, RoomOrigin } from "@/shared/transfer";
+import type { RestArrival } from "./room-api";
+
+/** A share link as the overseer stores it (agents/overseer/share-links.ts): the token's hash, never the token. */
+export type ShareRow = {
+  id: string;
+  room_id: string;
+  token_hash: string;
+  /** Epoch ms. */
+  created_at: number;
+  /** Epoch ms, or null for a link that lasts until revoked. */
+  expires_at: number | null;
+  /** JSON of the MessageAuthor who made it. */
+  created_by: string;
+};
+
+/** A link the Worker signed, for the overseer to record. */
+export interface NewShare {
+  id: string;
+  tokenHash: string;
+  createdAt: number;
+  expiresAt: number | null;
+  createdBy: MessageAuthor;
+}
+
+/**
+ * What the REST routes call. Expected failures come back as values
+ * (RpcResult), never as throws, so a route can answer them with their own
+ * status.
+ */
+export interface OverseerRestApi {
+  // Rooms
+  listRooms(): RoomSummary[];
+  createRoom(input: CreateRoomBody, caller: Caller): Promise<RpcResult<RoomDetail>>;
+  getRoom(id: string): Promise<RpcResult<RoomDetail>>;
+  updateRoom(id: string, patch: UpdateRoomBody): Promise<RpcResult<RoomDetail>>;
+  deleteRoom(id: string): Promise<RpcResult<void>>;
+  roomOrigin(id: string): Promise<RpcResult<RoomOrigin | null>>;
+  // Messages
+  listMessages(id: string, query: MessagesQuery): Promise<RpcResult<MessagePage>>;
+  messageVersions(id: string, messageId: string): Promise<RpcResult<MessageVersions>>;
+  sendMessage(
+    id: string,
+    body: SendMessageBody,
+    caller: Caller,
+    arrival?: RestArrival
+  ): Promise<RpcResult<SendMessageResult>>;
+  streamMessage(
+    id: string,
+    body: SendMessageBody,
+    caller: Caller,
+    arrival?: RestArrival
+  ): Promise<RpcResult<ReadableStream<Uint8Array>>>;
+  search(query: SearchQuery): Promise<SearchResponse>;
+  // Personas
+  listPersonas(id: string): Promise<RpcResult<Persona[]>>;
+  createPersona(id: string, body: CreatePersonaBody): Promise<RpcResult<Persona>>;
+  updatePersona(id: string, personaId: string, patch: UpdatePersonaBody): Promise<RpcResult<Persona>>;
+  deletePersona(id: string, personaId: string): Promise<RpcResult<void>>;
+  // Traces and introspection
+  describeAgents(id: string): Promise<RpcResult<AgentTree>>;
+  listTraces(id: string, limit: number): Promise<RpcResult<TraceList>>;
+  getTrace(id: string, traceId: string): Promise<RpcResult<TraceDetail>>;
+  workspaceStatus(): WorkspaceStatus;
+  workspaceSettings(): WorkspaceSettings;
+  updateWorkspaceSettings(patch: UpdateWorkspaceSettingsBody): Promise<WorkspaceSettings>;
+  // Export, import, fork
+  exportRoom(id: string, format: "json" | "markdown"): Promise<RpcResult<ReadableStream<Uint8Array>>>;
+  exportWorkspace(): ReadableStream<Uint8Array>;
+  importRooms(rooms: ImportedRoom[], caller: Caller): Promise<RpcResult<ImportResult>>;
+  forkRoom(id: string, messageId: string, caller: Caller): Promise<RpcResult<RoomDetail>>;
+  // Share links
+  createShare(roomId: string, share: NewShare): Promise<RpcResult<ShareRow>>;
+  listShares(roomId: string): Promise<RpcResult<ShareRow[]>>;
+  revokeShare(roomId: string, shareId: string): Promise<RpcResult<void>>;
+  openShare(shareId: string, roomId: string, tokenHash: string): Promise<RpcResult<ShareView>>;
+}
+
+/** What a room calls on its overseer (through agents/room/overseer-link.ts). */
+export interface OverseerRoomApi {
+  /** After the room's transcript changed; answers the workspace's budget figure. */
+  recordRoomActivity(id: string, activity: RoomActivity): WorkspaceBudgetFigure;
+  /** The positions the room's readers reached, computed from the room's own count. */
+  recordReads(roomId: string, reads: PendingRead[]): void;
+  /** When the room's copy of the workspace budget is missing, old or near the limit. */
+  workspaceBudget(roomId: string): WorkspaceBudgetFigure;
+}

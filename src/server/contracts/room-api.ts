@@ -1,0 +1,84 @@
+/**
+ * A room's RPC surface, as interfaces below every module that calls it:
+ * the overseer and its job modules (`ChatRoomApi`), and the room's own
+ * persona and task facets (`RoomParentApi`). `ChatRoom` implements both, so
+ * the compiler holds the class to them; callers import these, never the
+ * class (which imports every room job: a caller typed by the class closes an
+ * import circle through it).
+ *
+ * A new RPC method goes here first, then into the class.
+ */
+import type { RpcResult } from "@/server/app-error";
+import type { HistorySearchHit } from "@/server/domain/turns/room-tools";
+import type { MessageAuthor } from "@/shared/identity";
+import type { AgentTree } from "@/shared/introspection";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
+import type {
+  ChatMessage,
+  MessagePage,
+  MessagesQuery,
+  MessageVersions,
+  RoomSettings,
+  RoomState,
+  SendMessageBody,
+  SendMessageResult
+} from "@/shared/protocol";
+import type { SearchHit } from "@/shared/search";
+import type { TraceDetail, TraceList } from "@/shared/traces";
+import type { ExportedVersion, RoomOrigin } from "@/shared/transfer";
+
+/** How a REST send reaches the room: the client's `traceparent` (if any) and when the Worker got it. */
+export interface RestArrival {
+  traceparent: string | null;
+  receivedAt: number;
+}
+
+/** What the overseer calls on a room it has checked in its registry. */
+export interface ChatRoomApi {
+  // Settings
+  /** Called once, right after the overseer spawns the facet. */
+  initialize(settings: RoomSettings): Promise<RoomState>;
+  describe(): RoomState;
+  updateSettings(patch: Partial<RoomSettings>): Promise<RoomState>;
+  /** The room's copy of the workspace budget may be wrong (agents/room/budget.ts). */
+  voidWorkspaceBudget(epoch: number): void;
+  // Messages
+  listMessages(query: { before?: string; limit: number }): Promise<MessagePage>;
+  listMessagesNear(query: MessagesQuery): Promise<RpcResult<MessagePage>>;
+  messageVersions(messageId: string): Promise<RpcResult<MessageVersions>>;
+  sendFromRest(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): Promise<SendMessageResult>;
+  streamFromRest(
+    body: SendMessageBody,
+    author: MessageAuthor,
+    arrival?: RestArrival
+  ): Promise<ReadableStream<Uint8Array>>;
+  searchMessages(query: string, limit: number): Promise<SearchHit[]>;
+  // Personas
+  listPersonas(): Persona[];
+  createPersona(body: CreatePersonaBody): Promise<RpcResult<Persona>>;
+  updatePersona(personaId: string, patch: UpdatePersonaBody): Promise<RpcResult<Persona>>;
+  deletePersona(personaId: string): Promise<RpcResult<void>>;
+  // Traces and introspection
+  listTraces(limit: number): TraceList;
+  getTrace(traceId: string): TraceDetail | null;
+  describeAgents(): Promise<AgentTree>;
+  // Export, import, fork
+  exportRoom(format: "json" | "markdown" | "ndjson", leafId?: string): RpcResult<ReadableStream<Uint8Array>>;
+  hasMessage(messageId: string): Promise<boolean>;
+  importMessages(messages: ChatMessage[], after?: string | null): Promise<void>;
+  importVersions(versions: ExportedVersion[]): Promise<void>;
+  importStream(stream: ReadableStream<Uint8Array>, origin: RoomOrigin | null): Promise<number>;
+  finishImport(): Promise<{ messageCount: number }>;
+  origin(): RoomOrigin | null;
+  // Share-link viewers
+  /** A link was revoked or expired: closes every socket opened with it; answers how many. */
+  closeViewers(shareId: string): number;
+}
+
+/** What a room's persona and task facets call on their room (through agents/room/parent.ts). */
+export interface RoomParentApi {
+  /** A span of the facet's work, for the room's one trace store (domain/tracing/facet-spans.ts). */
+  reportSpan(report: unknown): void;
+  /** Full-text search over the room's transcript (a persona's history tool). */
+  searchHistory(query: string, limit: number): Promise<HistorySearchHit[]>;
+}
