@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { testLayer } from "../support/layer";
+import { testLayer } from "../support/layer.ts";
 
 // Runs the benchmark in quick mode as a child process, so `npm run bench`
 // cannot rot. It asserts that every section produced numbers, never on times.

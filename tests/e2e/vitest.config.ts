@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { testLayer } from "../support/layer";
+import { testLayer } from "../support/layer.ts";
 
 // Browser end-to-end tests: real dev server (workerd), fake OpenAI, Chromium.
 export default defineConfig({

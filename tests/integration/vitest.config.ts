@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { testLayer } from "../support/layer";
+import { testLayer } from "../support/layer.ts";
 
 // Tests that start the real dev server (workerd through Vite) and drive it
 // from outside over HTTP and WebSockets, with a local OpenAI-compatible

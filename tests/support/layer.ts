@@ -1,8 +1,9 @@
 /**
  * What every test layer's Vitest project shares: it runs from the
- * repository root over its own folder (tests/<name>), and the layers run one
- * after another in `groupOrder` (the heavy ones each start dev servers),
- * and resolves `@/…` to `src/…` as tsconfig.json and vite.config.ts do.
+ * repository root over its own folder (tests/<name>), the groups run one
+ * after another in `groupOrder` (unit and worker share group 1; the layers
+ * that start dev servers or Chromium each have their own), and it resolves
+ * `@/…` to `src/…` as tsconfig.json and vite.config.ts do.
  */
 import { fileURLToPath } from "node:url";
 

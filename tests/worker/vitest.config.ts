@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import agents from "agents/vite";
 import { defineConfig } from "vitest/config";
-import { testLayer } from "../support/layer";
+import { testLayer } from "../support/layer.ts";
 
 // Tests that run inside workerd against the real Worker and Durable Objects.
 export default defineConfig({
@@ -12,6 +12,16 @@ export default defineConfig({
   ],
   test: {
     ...testLayer("worker", 1),
+    // A worker file spends most of its time waiting (the offline model paces
+    // its chunks, rooms report in the background), not on the CPU: three
+    // files at once fill two cores. Vitest's default on two cores is one.
+    maxWorkers: 3,
+    // Each worker keeps one workerd and its loaded modules for all the files
+    // it runs, instead of booting workerd and importing the app per file
+    // (which was most of the layer's CPU). Files therefore share Durable
+    // Objects: each works in its own workspace (uniqueName()), never counts
+    // what another file could have made, and restores what it spies on.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000
   }
