@@ -18,6 +18,12 @@ export interface Env {
   /** Session signing key (when SESSION_SECRET is unset) and wrong-token throttling. */
   AuthKeeper: DurableObjectNamespace<AuthKeeperApi & Rpc.DurableObjectBranded>;
   ASSETS?: Fetcher;
+  /** Files' bytes (docs/files.md); the Vite plugin gives a local bucket. */
+  FILES: R2Bucket;
+  /** Largest file (bytes), default 25 MB; each room's and each workspace's file bytes. */
+  FILES_MAX_BYTES?: string;
+  FILES_ROOM_QUOTA_BYTES?: string;
+  FILES_WORKSPACE_QUOTA_BYTES?: string;
   /** OpenAI or any OpenAI-compatible server. Neither set: the offline model. */
   OPENAI_API_KEY?: string;
   OPENAI_BASE_URL?: string;

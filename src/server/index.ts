@@ -36,14 +36,20 @@ const defaultBodyLimit = bodyLimit({
   }
 });
 const IMPORT_PATH = /^\/api\/(workspaces\/[^/]+\/)?rooms\/import$/;
+/** File uploads stream multipart bodies with their own limits (routes/files-routes.ts). */
+const UPLOAD_PATH = /^\/api\/(workspaces\/[^/]+\/)?rooms\/[^/]+\/files$/;
+const isUpload = (method: string, path: string) => method === "POST" && UPLOAD_PATH.test(path);
 
 const api = new Hono<AppEnv>()
   // Import files have their own, larger limit (routes/transfer-routes.ts).
-  .use((c, next) => (IMPORT_PATH.test(c.req.path) ? next() : defaultBodyLimit(c, next)))
+  .use((c, next) =>
+    IMPORT_PATH.test(c.req.path) || isUpload(c.req.method, c.req.path) ? next() : defaultBodyLimit(c, next)
+  )
   .use(async (c, next) => {
     const method = c.req.method;
     if (
       (method === "POST" || method === "PATCH" || method === "PUT") &&
+      !isUpload(method, c.req.path) &&
       !/^application\/json\b/i.test(c.req.header("content-type") ?? "")
     ) {
       throw new AppError("bad_request:json", 415, "Send the body as JSON with Content-Type: application/json.");

@@ -61,3 +61,17 @@ export const MAX_SOCKETS_PER_ROOM = 200;
 export const MAX_SOCKETS_PER_IDENTITY = 8;
 /** Presence frames a room sends at most this often (changes in between are coalesced). */
 export const PRESENCE_INTERVAL_MS = 250;
+
+/**
+ * Files in rooms (docs/files.md). Each can be changed per deployment:
+ * FILES_MAX_BYTES, FILES_ROOM_QUOTA_BYTES, FILES_WORKSPACE_QUOTA_BYTES.
+ */
+export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
+export const DEFAULT_ROOM_FILE_QUOTA_BYTES = 1024 * 1024 * 1024;
+export const DEFAULT_WORKSPACE_FILE_QUOTA_BYTES = 10 * 1024 * 1024 * 1024;
+/** Files one room holds at most (records and index rows stay small). */
+export const MAX_FILES_PER_ROOM = 2_000;
+/** Characters of a stored file name (longer names are cut, keeping the extension). */
+export const MAX_FILE_NAME_LENGTH = 120;
+/** Uploads per identity (and, times ADDRESS_LIMIT_FACTOR, per address): a burst, then a steady rate. */
+export const FILE_UPLOAD_RATE = { burst: 20, perMinute: 20 } as const;

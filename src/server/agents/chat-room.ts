@@ -52,6 +52,7 @@ import { OutboxSends } from "@/server/agents/room/outbox-sends";
 import { OverseerLink } from "@/server/agents/room/overseer-link";
 import { type ConnectionInfo, RoomPresence } from "@/server/agents/room/presence";
 import { RestTurnBridge } from "@/server/agents/room/rest-bridge";
+import { RoomFiles } from "@/server/agents/room/room-files";
 import { RoomIntrospection } from "@/server/agents/room/room-introspection";
 import { type MemoryCall, type MemoryCallResults, RoomMemory } from "@/server/agents/room/room-memory";
 import { RoomPersonas } from "@/server/agents/room/room-personas";
@@ -84,6 +85,7 @@ import { BoundedWindow, memoryWindowBytes } from "@/server/domain/turns/memory-w
 import { contextForTurn } from "@/server/domain/turns/turn-context";
 import type { Env } from "@/server/env";
 import { activeModelId, isOffline, readModelConfig } from "@/server/model/provider";
+import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
@@ -215,6 +217,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     keepAlive: () => this.keepAlive(),
     changed: () => this.setState({ ...this.state, memory: { revision: (this.state.memory?.revision ?? 0) + 1 } })
   });
+  /** The room's files: records and their index (room/room-files.ts); the bytes are in R2. */
+  #files = new RoomFiles({ sql: this.ctx.storage.sql, broadcast: (message) => this.broadcast(message) });
   /** The framework's own cap on child runs, behind RoomDelegation's clearer refusal. */
   maxConcurrentAgentTools = MAX_TASKS_PER_ROOM + 1;
 
@@ -310,6 +314,24 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     arrival?: RestArrival
   ): Promise<ReadableStream<Uint8Array>> {
     return this.#rest.stream(body, author, arrival);
+  }
+
+  // ── Files (room/room-files.ts): called by the overseer; the bytes never come here ──
+
+  addFile(file: NewFile): RoomFile {
+    return this.#files.add(file, Date.now());
+  }
+
+  listFiles(query: FilesQuery): Promise<RpcResult<FilePage>> {
+    return asResult(() => this.#files.list(query.before, query.limit));
+  }
+
+  getFile(fileId: string): Promise<RpcResult<RoomFile>> {
+    return asResult(() => this.#files.require(fileId));
+  }
+
+  deleteFile(fileId: string, by: MessageAuthor): Promise<RpcResult<RoomFile>> {
+    return asResult(() => this.#files.delete(fileId, by));
   }
 
   // ── Traces (room/turn-trace.ts) ──

@@ -40,6 +40,7 @@ import { WorkspaceSettingsTable } from "@/server/agents/overseer/settings";
 import { ShareLinks, ShareTable } from "@/server/agents/overseer/share-links";
 import { SocketRoutes } from "@/server/agents/overseer/socket-routes";
 import { rememberSocketTargets } from "@/server/agents/overseer/socket-targets";
+import { WorkspaceFiles } from "@/server/agents/overseer/workspace-files";
 import { searchRooms } from "@/server/agents/overseer/workspace-search";
 import { WorkspaceTransfer } from "@/server/agents/overseer/workspace-transfer";
 import type { MemoryCall } from "@/server/agents/room/room-memory";
@@ -54,6 +55,7 @@ import {
   rememberCaller
 } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
+import { fileKey, fileLimits, type UploadTicket } from "@/server/domain/files/file-limits";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import {
   generateRoomId,
@@ -69,6 +71,7 @@ import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import type { Env } from "@/server/env";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
 import { MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
+import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import { authorOf } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
@@ -125,6 +128,11 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
       deleteRoom: (id) => this.dynamicAgents.delete(ChatRoom, id),
       announce: (row) => this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) })
     });
+    this.#files = new WorkspaceFiles(ctx.storage.sql, () => fileLimits(env), env.RATE_LIMIT_SCALE, {
+      bucket: env.FILES,
+      retryLater: () => void this.schedule(60, "runFilePurges"),
+      waitUntil: (promise) => ctx.waitUntil(promise)
+    });
   }
 
   /** Each socket's tag naming its target, and room frames delivered by it (overseer/socket-routes.ts). */
@@ -144,6 +152,8 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
   #admission: WorkspaceAdmission;
   /** Export, import and fork, the overseer's half (overseer/workspace-transfer.ts). */
   #transfer: WorkspaceTransfer;
+  /** Files' quotas, upload admission and purges of their bytes (overseer/workspace-files.ts). */
+  #files: WorkspaceFiles;
 
   // ── Sockets ──
 
@@ -378,6 +388,62 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
     });
   }
 
+  // ── Files: bytes go Worker ↔ R2 directly; here only admission, records and purges (overseer/workspace-files.ts) ──
+
+  /** Before an upload reads a byte: the room exists, the caller may upload, and something fits. */
+  admitUpload(id: string, caller: Caller): Promise<RpcResult<UploadTicket>> {
+    return asResult(() => {
+      this.#requireRow(id);
+      return this.#files.admit(this.name, id, caller);
+    });
+  }
+
+  /**
+   * After the Worker stored an upload's bytes: the room records it. Fails
+   * (and the Worker deletes the bytes) if the room went or filled up meanwhile.
+   */
+  registerFile(id: string, file: NewFile): Promise<RpcResult<RoomFile>> {
+    return asResult(async () => {
+      this.#files.checkFits(id, file.size);
+      const stored = await this.#inRoom(id, (room) => room.addFile(file));
+      this.#files.added(id, file.size);
+      return stored;
+    });
+  }
+
+  listFiles(id: string, query: FilesQuery): Promise<RpcResult<FilePage>> {
+    return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.listFiles(query))));
+  }
+
+  /** A file's record and where its bytes are. */
+  getFile(id: string, fileId: string): Promise<RpcResult<{ file: RoomFile; key: string }>> {
+    return asResult(() =>
+      this.#inRoom(id, async (room) => ({
+        file: unwrap(await room.getFile(fileId)),
+        key: fileKey(this.name, id, fileId)
+      }))
+    );
+  }
+
+  /** The record goes at once (nobody reaches the file after this answers), then its bytes. */
+  deleteFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<void>> {
+    return asResult(async () => {
+      const file = unwrap(await this.#inRoom(id, (room) => room.deleteFile(fileId, authorOf(caller.identity))));
+      this.#files.removed(id, file.size, fileKey(this.name, id, fileId));
+    });
+  }
+
+  /** The alarm a failed purge set (overseer/workspace-files.ts). */
+  async runFilePurges() {
+    await this.#files.runPurges();
+  }
+
+  /** What the workspace still holds of a room's files (tests prove a deleted room leaves nothing). */
+  fileFootprint(id: string): { usage: { bytes: number; files: number }; purges: string[] } {
+    const usage = this.#files.usage(id);
+    return { usage: { bytes: usage.roomBytes, files: usage.roomFiles }, purges: this.#files.pendingPurges() };
+  }
+
   // ── Personas: the room owns its roster; the registry only gates the room ──
 
   listPersonas(id: string): Promise<RpcResult<Persona[]>> {
@@ -475,6 +541,7 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
     this.#budget.forget(id);
     this.#shares.deleteRoom(id);
     this.#reads.forgetRoom(id);
+    this.#files.roomDeleted(this.name, id);
     this.#broadcast({ type: "room_deleted", id });
     await this.dynamicAgents.delete(ChatRoom, id);
   }

@@ -12,10 +12,12 @@
 import type { RpcResult } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
+import type { UploadTicket } from "@/server/domain/files/file-limits";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
+import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
@@ -105,6 +107,13 @@ export interface OverseerRestApi {
   importRooms(rooms: ImportedRoom[], caller: Caller): Promise<RpcResult<ImportResult>>;
   forkRoom(id: string, messageId: string, caller: Caller): Promise<RpcResult<RoomDetail>>;
   // Share links
+  // Files (the bytes go Worker ↔ R2; these carry records only)
+  admitUpload(id: string, caller: Caller): Promise<RpcResult<UploadTicket>>;
+  registerFile(id: string, file: NewFile): Promise<RpcResult<RoomFile>>;
+  listFiles(id: string, query: FilesQuery): Promise<RpcResult<FilePage>>;
+  getFile(id: string, fileId: string): Promise<RpcResult<{ file: RoomFile; key: string }>>;
+  deleteFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<void>>;
+
   createShare(roomId: string, share: NewShare): Promise<RpcResult<ShareRow>>;
   listShares(roomId: string): Promise<RpcResult<ShareRow[]>>;
   revokeShare(roomId: string, shareId: string): Promise<RpcResult<void>>;

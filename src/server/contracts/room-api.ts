@@ -8,8 +8,10 @@
  *
  * A new RPC method goes here first, then into the class.
  */
+
 import type { RpcResult } from "@/server/app-error";
 import type { HistorySearchHit } from "@/server/domain/turns/room-tools";
+import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
@@ -73,6 +75,11 @@ export interface ChatRoomApi {
   // Share-link viewers
   /** A link was revoked or expired: closes every socket opened with it; answers how many. */
   closeViewers(shareId: string): number;
+  // Files: records and their index (the bytes are in R2)
+  addFile(file: NewFile): RoomFile;
+  listFiles(query: FilesQuery): Promise<RpcResult<FilePage>>;
+  getFile(fileId: string): Promise<RpcResult<RoomFile>>;
+  deleteFile(fileId: string, by: MessageAuthor): Promise<RpcResult<RoomFile>>;
 }
 
 /** What a room's persona and task facets call on their room (through agents/room/parent.ts). */

@@ -62,6 +62,10 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   if (c.res.status === 101) return;
   // Responses from Durable Objects have immutable headers: copy first.
   const response = new Response(c.res.body, c.res);
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    // A stricter policy set by the route itself stays (a file's bytes are served sandboxed: routes/files-routes.ts).
+    if (name === "Content-Security-Policy" && response.headers.has(name)) continue;
+    response.headers.set(name, value);
+  }
   c.res = response;
 };

@@ -13,6 +13,7 @@ import { MAX_TRACES_PER_ROOM } from "@/server/domain/tracing/trace-spans";
 import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "@/shared/protocol";
+import { fileRoutes } from "./files-routes";
 import { memoryRoutes } from "./memory-routes";
 import { overseerFor } from "./overseer-stub";
 import { personaRoutes } from "./personas-routes";
@@ -52,6 +53,7 @@ export const roomRoutes = new Hono<AppEnv>()
   })
   .route("/:id/personas", personaRoutes)
   .route("/:id", memoryRoutes)
+  .route("/:id/files", fileRoutes)
   .get("/:id/messages", zValidator("query", MessagesQuery, rejectInvalid("bad_request:query")), async (c) => {
     const overseer = await overseerFor(c);
     return c.json(unwrap(await overseer.listMessages(c.req.param("id"), c.req.valid("query"))));

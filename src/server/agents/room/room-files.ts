@@ -1,0 +1,167 @@
+/**
+ * A room's files, in the room's own SQLite: each file's record (the bytes
+ * live in R2; the Worker writes them, see files/store-upload.ts) and, once
+ * indexed, its passages (room/file-index.ts). Everyone in the room hears of
+ * a file as it appears, changes (indexing progress) and goes
+ * (`rooms_file`, `rooms_file_deleted`), so every open Files panel is live.
+ */
+
+import { AppError } from "@/server/app-error";
+import type { FileKind, FilePage, FileState, NewFile, RoomFile, RoomFilesFrame } from "@/shared/files";
+import type { MessageAuthor } from "@/shared/identity";
+
+type FileRow = {
+  id: string;
+  name: string;
+  content_type: string;
+  kind: string;
+  size: number;
+  sha256: string;
+  author_id: string;
+  author_name: string;
+  created_at: number;
+  state: string;
+  progress_done: number | null;
+  progress_total: number | null;
+  pages: number | null;
+  chunks: number;
+  error: string | null;
+};
+
+/** What the room's files need from the room. */
+export interface FilesHost {
+  sql: SqlStorage;
+  broadcast(message: string): void;
+}
+
+const fileNotFound = (id: string) =>
+  new AppError("not_found:file", 404, `File "${id}" is not in this room, or was deleted.`);
+
+function toFile(row: FileRow): RoomFile {
+  return {
+    id: row.id,
+    name: row.name,
+    contentType: row.content_type,
+    kind: row.kind as FileKind,
+    size: row.size,
+    sha256: row.sha256,
+    author: { id: row.author_id, name: row.author_name },
+    createdAt: row.created_at,
+    state: row.state as FileState,
+    progress:
+      row.state === "indexing" && row.progress_total !== null
+        ? { done: row.progress_done ?? 0, total: row.progress_total }
+        : null,
+    pages: row.pages,
+    chunks: row.chunks,
+    error: row.error
+  };
+}
+
+export class RoomFiles {
+  constructor(private readonly host: FilesHost) {
+    host.sql.exec(`CREATE TABLE IF NOT EXISTS room_files (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      content_type TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      sha256 TEXT NOT NULL,
+      author_id TEXT NOT NULL,
+      author_name TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      state TEXT NOT NULL,
+      progress_done INTEGER,
+      progress_total INTEGER,
+      pages INTEGER,
+      chunks INTEGER NOT NULL DEFAULT 0,
+      error TEXT
+    )`);
+    host.sql.exec("CREATE INDEX IF NOT EXISTS room_files_by_time ON room_files (created_at DESC, id DESC)");
+  }
+
+  /** Records a file the Worker stored. Documents start `indexing`, images are `stored`. */
+  add(file: NewFile, now: number): RoomFile {
+    const state: FileState = file.kind === "image" ? "stored" : "indexing";
+    this.host.sql.exec(
+      `INSERT INTO room_files (id, name, content_type, kind, size, sha256, author_id, author_name, created_at, state)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      file.id,
+      file.name,
+      file.contentType,
+      file.kind,
+      file.size,
+      file.sha256,
+      file.author.id,
+      file.author.name,
+      now,
+      state
+    );
+    const stored = this.require(file.id);
+    this.#announce({ type: "rooms_file", file: stored });
+    return stored;
+  }
+
+  get(id: string): RoomFile | null {
+    const row = this.host.sql.exec<FileRow>("SELECT * FROM room_files WHERE id = ?", id).toArray()[0];
+    return row ? toFile(row) : null;
+  }
+
+  require(id: string): RoomFile {
+    const file = this.get(id);
+    if (!file) throw fileNotFound(id);
+    return file;
+  }
+
+  /** Newest first, a page at a time (like history). */
+  list(before: string | undefined, limit: number): FilePage {
+    let rows: FileRow[];
+    if (before) {
+      const cursor = this.require(before);
+      rows = this.host.sql
+        .exec<FileRow>(
+          `SELECT * FROM room_files WHERE (created_at, id) < (?, ?)
+           ORDER BY created_at DESC, id DESC LIMIT ?`,
+          cursor.createdAt,
+          cursor.id,
+          limit + 1
+        )
+        .toArray();
+    } else {
+      rows = this.host.sql
+        .exec<FileRow>("SELECT * FROM room_files ORDER BY created_at DESC, id DESC LIMIT ?", limit + 1)
+        .toArray();
+    }
+    const page = rows.slice(0, limit).map(toFile);
+    return {
+      files: page,
+      nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+      usage: this.usage()
+    };
+  }
+
+  usage(): { bytes: number; files: number } {
+    const row = this.host.sql
+      .exec<{ bytes: number | null; files: number }>("SELECT SUM(size) AS bytes, COUNT(*) AS files FROM room_files")
+      .one();
+    return { bytes: row.bytes ?? 0, files: row.files };
+  }
+
+  /**
+   * Removes a file's record and passages; answers it, so the caller can
+   * delete its bytes. Only its author may (room roles will widen this).
+   */
+  delete(id: string, by: MessageAuthor): RoomFile {
+    const file = this.require(id);
+    if (file.author.id !== by.id) {
+      throw new AppError("forbidden:not_author", 403, "Only the person who added a file may delete it.");
+    }
+    this.host.sql.exec("DELETE FROM room_files WHERE id = ?", id);
+    this.#announce({ type: "rooms_file_deleted", id });
+    return file;
+  }
+
+  #announce(frame: RoomFilesFrame) {
+    this.host.broadcast(JSON.stringify(frame));
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Files in a room, as every wire carries them: REST bodies, the room's
+ * `rooms_files` frames and file parts of messages. Browser-safe.
+ */
+import { z } from "zod";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./constants";
+import type { MessageAuthor } from "./identity";
+
+/** A file id: what `POST …/files` answers; never a client's choice. */
+export const FILE_ID_PATTERN = /^f_[A-Za-z0-9_-]{16}$/;
+const FileId = z.string().regex(FILE_ID_PATTERN, "a file id looks like f_ and 16 letters, digits, _ or -");
+
+/**
+ * Where a file is in its life: `stored` (bytes kept, nothing to index: images),
+ * `indexing` (text being extracted), `indexed`, or `failed` (kept, not
+ * searchable; `error` says why).
+ */
+export type FileState = "stored" | "indexing" | "indexed" | "failed";
+
+/** What kind of thing the bytes are, decided from the bytes (domain/files/file-types.ts). */
+export type FileKind = "image" | "pdf" | "text";
+
+export interface RoomFile {
+  id: string;
+  name: string;
+  contentType: string;
+  kind: FileKind;
+  size: number;
+  /** Lowercase hex of the bytes' SHA-256. */
+  sha256: string;
+  author: MessageAuthor;
+  createdAt: number;
+  state: FileState;
+  /** While indexing: units (pages of a PDF, lines of text) done of the total. */
+  progress: { done: number; total: number } | null;
+  /** A PDF's page count, a text's line count, once known. */
+  pages: number | null;
+  /** Passages in the room's index. */
+  chunks: number;
+  /** Why extraction failed (state `failed`). */
+  error: string | null;
+}
+
+/** A new file's record as the Worker registers it with its room (through the overseer). */
+export type NewFile = Pick<RoomFile, "id" | "name" | "contentType" | "kind" | "size" | "sha256" | "author">;
+
+export interface FilePage {
+  files: RoomFile[];
+  /** Pass as `before` for the next older page; null when this is the oldest. */
+  nextCursor: string | null;
+  /** What the room's files take (bytes) and how many there are. */
+  usage: { bytes: number; files: number };
+}
+
+export const FilesQuery = z.strictObject({
+  before: FileId.optional(),
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE)
+});
+export type FilesQuery = z.infer<typeof FilesQuery>;
+
+/** Room → clients: a file appeared or changed (`file`), or was deleted (`deleted`). */
+export type RoomFilesFrame = { type: "rooms_file"; file: RoomFile } | { type: "rooms_file_deleted"; id: string };
+
+/** The room's route of a file's bytes, which is also the `url` of a message's file part. */
+export function fileUrl(workspace: string, roomId: string, fileId: string): string {
+  const base = workspace === "default" ? "/api" : `/api/workspaces/${encodeURIComponent(workspace)}`;
+  return `${base}/rooms/${encodeURIComponent(roomId)}/files/${fileId}`;
+}
+
+/** The file id of a file part's url that names a file of `roomId` (any workspace form), or null. */
+export function fileIdFromUrl(url: string, roomId: string): string | null {
+  const match = /^\/api\/(?:workspaces\/[^/]+\/)?rooms\/([^/]+)\/files\/(f_[A-Za-z0-9_-]{16})$/.exec(url);
+  if (!match || decodeURIComponent(match[1] ?? "") !== roomId) return null;
+  return match[2] ?? null;
+}
