@@ -152,6 +152,30 @@ describe("what the AI saw", () => {
   });
 });
 
+describe("personas", () => {
+  it("see the same pins as the assistant, and what each persona's answer saw is recorded under its name", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const created = await api(`/api/workspaces/${ws}/rooms/${room.id}/personas`, {
+      method: "POST",
+      json: { name: "Ada", systemPrompt: "You are careful." }
+    });
+    expect(created.status).toBe(201);
+    const ada = await created.json<{ id: string }>();
+    const pin = (
+      await (await api(pinPath(ws, room.id), { method: "POST", json: { text: "We chose Postgres" } })).json<{ pin: Pin }>()
+    ).pin;
+    await send(ws, room.id, "@Ada which database?");
+    const answer = (await history(ws, room.id)).at(-1);
+    expect(answer.metadata.persona).toEqual({ id: ada.id, name: "Ada" });
+    const seen = await contextOf(ws, room.id, answer.id);
+    expect(seen.speaker).toEqual({ kind: "persona", id: ada.id, name: "Ada" });
+    expect(seen.pins.map((p) => p.id)).toEqual([pin.id]);
+    expect(seen.record.systemPrompt.tokens).toBe(Math.ceil("You are careful.".length / 4));
+    expect(seen.record.window.messageCount).toBe(1);
+  });
+});
+
 describe("summaries instead of silent loss", () => {
   it("summarises exactly what left the window, puts it in the next context, and changes no message", async () => {
     const ws = uniqueName();

@@ -159,7 +159,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
         this.#tracer.startAgent(persona.id, attempt > 1 ? `${persona.name} (retry)` : persona.name, {
           kind: "persona"
         }),
-      charge: (usage) => this.#usageLedger.add(usage)
+      charge: (usage) => this.#usageLedger.add(usage),
+      // #memory is declared below: reach it when a turn runs, not now.
+      memory: {
+        assemble: (request) => this.#memory.assemble(request),
+        saw: (traceId, speaker, context) => this.#memory.saw(traceId, speaker, context)
+      }
     }
   );
   #presence = new RoomPresence(this);

@@ -52,6 +52,8 @@ export interface PersonaAnswerRequest {
   room: { name: string; model: string | null; temperature: number | null; messageCount: number };
   /** The room's transcript as this persona sees it (see persona-context.ts). */
   messages: ModelMessage[];
+  /** The room's memory, the same pins and summaries the assistant sees (room/room-memory.ts). */
+  memory?: string;
   /** Extra instructions for this answer (a panel question, say). */
   instructions?: string;
   /** The persona's span in the room's trace: its model calls are reported under it (domain/tracing/facet-spans.ts). */
@@ -121,7 +123,7 @@ export class PersonaAgent extends Agent<Env> {
     const config = readModelConfig(this.env);
     const settings = { model: persona.model ?? request.room.model };
     const temperature = persona.temperature ?? request.room.temperature;
-    const system = personaSystemPrompt(persona, request.room.name, this.recall(), request.instructions);
+    const system = personaSystemPrompt(persona, request.room.name, this.recall(), request.instructions, request.memory);
     const spans = FacetSpans.from(request.traceparent, async (report) =>
       (await this.parentAgent(CHAT_ROOM_PARENT)).reportSpan(report)
     );

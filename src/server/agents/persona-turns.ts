@@ -51,8 +51,12 @@ export interface PersonaAnswerer {
 export interface PersonaTurnHost {
   settings(): RoomSettings;
   messageCount(): number;
-  /** The transcript window one persona sees, as model messages. */
-  contextFor(persona: Persona): Promise<ModelMessage[]>;
+  /**
+   * What one persona sees: the transcript window as model messages, and the
+   * room's memory (pins, summaries) for its system prompt. Recorded under the
+   * turn's trace as what this persona's answer saw.
+   */
+  contextFor(persona: Persona, traceId: string | undefined): Promise<{ messages: ModelMessage[]; memory: string }>;
   persona(id: string): Promise<PersonaAnswerer>;
   /** Insert or replace one message in the transcript, serialised with other writes. */
   upsert(message: UIMessage): Promise<void>;
@@ -191,7 +195,7 @@ async function runPersonaAnswer(
       try {
         if (abort.signal.aborted) throw abort.signal.reason;
         answerer = await host.persona(persona.id);
-        const context = await host.contextFor(persona);
+        const context = await host.contextFor(persona, run?.traceId ?? undefined);
         const settings = host.settings();
         const bytes = await answerer.answer({
           runId,
@@ -202,7 +206,8 @@ async function runPersonaAnswer(
             temperature: settings.temperature,
             messageCount: host.messageCount()
           },
-          messages: context,
+          messages: context.messages,
+          ...(context.memory ? { memory: context.memory } : {}),
           instructions: options.instructions,
           traceparent: run?.traceparent ?? null
         });

@@ -17,6 +17,7 @@ import {
   runPersonaAnswers
 } from "@/server/agents/persona-turns";
 import { addUsage } from "@/server/domain/budgets/token-usage";
+import type { AssembledContext } from "@/server/domain/memory/context-assembly";
 import { planTurn, type TurnPlan } from "@/server/domain/personas/mentions";
 import {
   type PanelResult,
@@ -26,7 +27,6 @@ import {
 } from "@/server/domain/personas/panel";
 import { transcriptFor } from "@/server/domain/personas/persona-context";
 import { addPersona, removePersona, updatePersona } from "@/server/domain/personas/persona-roster";
-import { selectContextWindow } from "@/server/domain/turns/context-budget";
 import type { Env } from "@/server/env";
 import { activeModelId, isOffline, type ModelConfig } from "@/server/model/provider";
 import type { MessageAuthor } from "@/shared/identity";
@@ -35,6 +35,12 @@ import type { MessageMetadata, RoomState, TokenUsage } from "@/shared/protocol";
 import type { AgentRun } from "./turn-trace";
 
 type RoomAgent = AIChatAgent<Env, RoomState> & { messageCount(): number };
+
+/** What persona turns need of the room's memory (room/room-memory.ts). */
+interface PersonaMemory {
+  assemble(request: { systemPrompt: string; history: readonly UIMessage[] }): AssembledContext;
+  saw(traceId: string, speaker: string, context: AssembledContext): void;
+}
 
 export interface TurnInput {
   /** The question this turn answers (contextForTurn). */
@@ -71,7 +77,9 @@ export class RoomPersonas {
     private readonly hooks: {
       startRun?: (persona: Persona, attempt?: number) => AgentRun;
       charge?: (usage: TokenUsage) => void;
-    } = {}
+      /** The room's memory: personas see the same pins and summaries as the assistant (room/room-memory.ts). */
+      memory: PersonaMemory;
+    }
   ) {}
 
   // ── The roster, kept in the room's synced state ──
@@ -218,12 +226,12 @@ export class RoomPersonas {
     return {
       settings,
       messageCount: () => this.room.messageCount(),
-      contextFor: async (persona) => {
-        const window = selectContextWindow(transcriptFor(persona.id, turn.messages), {
-          maxTokens: config.contextTokenBudget,
-          systemPrompt: persona.systemPrompt
-        });
-        return convertToModelMessages(window.messages);
+      contextFor: async (persona, traceId) => {
+        const history = transcriptFor(persona.id, turn.messages);
+        const memory = this.hooks.memory;
+        const context = memory.assemble({ systemPrompt: persona.systemPrompt, history });
+        if (traceId) memory.saw(traceId, persona.id, context);
+        return { messages: await convertToModelMessages(context.messages), memory: context.memory };
       },
       persona: async (id) => (await this.room.dynamicAgents.get(PersonaAgent, id)) as unknown as PersonaAnswerer,
       upsert: (message) => this.upsert(message),

@@ -58,6 +58,8 @@ export interface ContextParts {
 export interface AssembledContext {
   /** The system message: the system prompt, then each section that has items in context. */
   system: string;
+  /** The sections alone, for a caller that writes its own system prompt around them (a persona). */
+  memory: string;
   /** The window of recent messages the model reads. */
   messages: UIMessage[];
   /** History before the window (not in this request), oldest first. */
@@ -93,7 +95,7 @@ function fitBudget<T extends { text: string }>(items: readonly T[], budget: numb
 
 export function assembleContext(parts: ContextParts): AssembledContext {
   const systemPrompt = parts.systemPrompt.trim();
-  const blocks: string[] = systemPrompt ? [systemPrompt] : [];
+  const blocks: string[] = [];
   const record: ContextRecord = {
     budget: parts.budget,
     totalTokens: 0,
@@ -137,7 +139,14 @@ export function assembleContext(parts: ContextParts): AssembledContext {
   record.window = windowRef(window.messages, window.usedTokens);
   record.leftOut.messages = dropped.length;
   record.totalTokens = record.systemPrompt.tokens + sectionTokens + toolTokens + window.usedTokens;
-  return { system: blocks.join("\n\n"), messages: window.messages, dropped, record };
+  const memory = blocks.join("\n\n");
+  return {
+    system: [systemPrompt, memory].filter(Boolean).join("\n\n"),
+    memory,
+    messages: window.messages,
+    dropped,
+    record
+  };
 }
 
 function windowRef(messages: readonly UIMessage[], tokens: number): ContextWindowRef {

@@ -51,7 +51,9 @@ export function personaSystemPrompt(
   persona: Pick<Persona, "name" | "systemPrompt">,
   roomName: string,
   notes: readonly string[],
-  instructions?: string
+  instructions?: string,
+  /** The room's pins and summaries, as every answer in the room sees them. */
+  memory?: string
 ): string {
   const sections = [
     `You are @${persona.name}, one participant in the group chat room "${roomName}". ` +
@@ -59,6 +61,7 @@ export function personaSystemPrompt(
       '"[name] text". Answer as yourself only, without a "[name]" prefix, and never speak for others.'
   ];
   if (persona.systemPrompt.trim()) sections.push(persona.systemPrompt.trim());
+  if (memory?.trim()) sections.push(memory.trim());
   if (notes.length > 0) {
     sections.push(`Your private notes about this room (newest first):\n${notes.map((n) => `- ${n}`).join("\n")}`);
   }
