@@ -58,6 +58,16 @@
  *   used instead: give one persona (whose system prompt it is) its own behaviour.
  *   Unknown keys are ignored (they still make the directive string, and so the fail counter, distinct).
  *
+ * Summary requests (the room's memory, src/server/domain/memory/summary-prompt.ts): a request whose
+ *   last user message starts with "## Conversation to summarise" or "## Summaries to combine" is
+ *   answered with "Fake summary of N lines: …" (the first words of every "[speaker] text" line, or of
+ *   every part), cut to the request's max_tokens (finish_reason "length"), and recorded with
+ *   `summary: true`. Only summary requests honour these directive params (found anywhere in the span,
+ *   e.g. in a message that is being summarised; other requests ignore them):
+ *     sumhang                 never answer (a summary stuck at the provider)
+ *     sumslow=MS              answer after MS
+ *     sumstatus=429|500|503   fail with that status
+ *
  * Echo text strips directives from the user text ("[[fake:slow=5]] hi" -> "Echo: hi").
  * Continuations: when the request ends with an assistant message whose text begins the
  * reply, only the remainder is sent (as a model continuing its own answer would).
@@ -159,6 +169,8 @@ interface RecordedRequest {
   finishedAt?: number;
   /** scenario kind actually used for this request (chat completions only) */
   scenario?: FakeScenario["kind"];
+  /** A summary request of the room's memory (see "Summary requests" above). */
+  summary?: boolean;
   /** the directive found in the last user message, if any */
   directive?: string;
   /** HTTP status sent (undefined while hanging without headers) */
@@ -243,6 +255,19 @@ function continuationOf(body: any, full: string): string {
 
 function stripDirectives(text: string): string {
   return text.replace(DIRECTIVE_RE_GLOBAL, "").replace(/\s+/g, " ").trim();
+}
+
+const SUMMARY_HEADINGS = ["## Conversation to summarise", "## Summaries to combine"];
+
+/** The fake's summary of a summary request's text: the first words of each line (or part), in order. */
+function fakeSummary(text: string): string {
+  const merge = text.startsWith(SUMMARY_HEADINGS[1]);
+  const body = text.slice(text.indexOf("\n") + 1);
+  const units = merge
+    ? body.split(/^### Part \d+\n/m).filter((part) => part.trim())
+    : body.split("\n").filter((line) => line.startsWith("["));
+  const firstWords = units.map((unit) => stripDirectives(unit).split(/\s+/).slice(0, 8).join(" "));
+  return `Fake ${merge ? "merged summary" : "summary"} of ${units.length} ${merge ? "parts" : "lines"}: ${firstWords.join("; ")}`;
 }
 
 function promptTokens(body: any): number {
@@ -684,6 +709,10 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
     const model = typeof body?.model === "string" ? body.model : FAKE_MODEL_ID;
     const created = Math.floor(Date.now() / 1000);
     const id = `chatcmpl-fake-${ctx.rec.id}`;
+    if (SUMMARY_HEADINGS.some((h) => (ctx.rec.lastUserText ?? "").startsWith(h))) {
+      ctx.rec.summary = true;
+      return answerSummary(ctx, { id, created, model, stream });
+    }
     const s = resolveScenario(ctx);
     ctx.rec.scenario = s.kind;
     const pTokens = promptTokens(body);
@@ -890,6 +919,51 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
         sendJson(ctx, 500, defaultErrorBody(500));
         return;
     }
+  }
+
+  /** A summary request (see the file comment): its own directives, then a short deterministic summary. */
+  async function answerSummary(ctx: Ctx, r: { id: string; created: number; model: string; stream: boolean }) {
+    const text = ctx.rec.lastUserText ?? "";
+    const params = parseDirective(text)?.params ?? new Map<string, string>();
+    if (params.has("sumhang")) return;
+    if (params.has("sumslow")) await sleep(ctx, num(params.get("sumslow"), 0));
+    if (ctx.closed) return;
+    if (params.has("sumstatus")) {
+      const status = num(params.get("sumstatus"), 503);
+      sendJson(ctx, status, defaultErrorBody(status), { "retry-after-ms": "1" });
+      return;
+    }
+    const body = ctx.rec.body;
+    const maxTokens = Number(body?.max_completion_tokens ?? body?.max_tokens) || Number.POSITIVE_INFINITY;
+    let summary = fakeSummary(text);
+    let finish = "stop";
+    if (tokensFor(summary) > maxTokens) {
+      summary = summary.slice(0, maxTokens * 4);
+      finish = "length";
+    }
+    const pTokens = promptTokens(body);
+    const cTokens = tokensFor(summary);
+    const usage = { prompt_tokens: pTokens, completion_tokens: cTokens, total_tokens: pTokens + cTokens };
+    if (!r.stream) {
+      sendJson(ctx, 200, {
+        id: r.id,
+        object: "chat.completion",
+        created: r.created,
+        model: r.model,
+        choices: [{ index: 0, message: { role: "assistant", content: summary, refusal: null }, finish_reason: finish }],
+        usage
+      });
+      return;
+    }
+    startSse(ctx);
+    const base = { id: r.id, object: "chat.completion.chunk", created: r.created, model: r.model };
+    const events = [
+      sse({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: summary }, finish_reason: null }] }),
+      sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] }),
+      sse({ ...base, choices: [], usage }),
+      sse("[DONE]")
+    ];
+    if (await writeEvents(ctx, events, 0)) ctx.res.end();
   }
 
   // -- control API ----------------------------------------------------------

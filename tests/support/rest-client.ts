@@ -101,6 +101,31 @@ export function restClient(baseUrl: string, { workspace = "default", as, fetcher
       });
       return { status: response.status, body: (await response.json()) as any };
     },
+    /**
+     * A room holding `count` messages (questions and answers in turn, the
+     * text of message i from `textOf`), made through the import route: the
+     * export of a one-exchange room, its two messages cloned with new ids.
+     * The answer template comes from whatever model the server runs.
+     */
+    async importRoom(count: number, textOf: (i: number) => string): Promise<string> {
+      const source = await this.createRoom({ name: uniqueName("template") });
+      await this.send(source.id, "template question");
+      const exported = (await (await call(`/${source.id}/export`)).json()) as {
+        messages: Array<{ id: string; role: string; metadata?: Record<string, unknown> }>;
+      };
+      await call(`/${source.id}`, { method: "DELETE" });
+      const [question, answer] = exported.messages;
+      const start = Date.now() - count * 1_000;
+      exported.messages = Array.from({ length: count }, (_, i) => ({
+        ...(i % 2 === 0 ? question : answer),
+        id: `imported-${i}`,
+        parts: [{ type: "text", text: textOf(i) }],
+        metadata: { ...(i % 2 === 0 ? question : answer).metadata, createdAt: start + i * 1_000 }
+      }));
+      const response = await call("/import", { method: "POST", json: exported });
+      if (response.status !== 201) throw new Error(`import failed ${response.status}: ${await response.text()}`);
+      return ((await response.json()) as { rooms: Array<{ id: string }> }).rooms[0].id;
+    },
     roomSocketUrl: (roomId: string) => roomSocketUrl(baseUrl, workspace, roomId),
     listSocketUrl: () => listSocketUrl(baseUrl, workspace)
   };

@@ -519,3 +519,43 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     await own.close();
   });
 });
+
+describe("summary requests (the room's memory)", () => {
+  const span = (lines: string[]) => `## Conversation to summarise (${lines.length} messages)\n\n${lines.join("\n")}`;
+
+  it("answers with the first words of every line, recorded as a summary, within max_tokens", async () => {
+    const result = await generateText({
+      model: model(),
+      system: "You keep the memory of a group chat room.",
+      prompt: span(["[Ada] We chose Postgres for the main store.", "[Assistant] Noted, Postgres it is."])
+    });
+    expect(result.text).toBe(
+      "Fake summary of 2 lines: [Ada] We chose Postgres for the main store.; [Assistant] Noted, Postgres it is."
+    );
+    expect(fake.requests.at(-1)?.summary).toBe(true);
+
+    const cut = await generateText({ model: model(), prompt: span(["[Ada] one two three four"]), maxOutputTokens: 3 });
+    expect(cut.text).toHaveLength(12);
+    expect(cut.finishReason).toBe("length");
+
+    const merged = await generateText({
+      model: model(),
+      prompt: "## Summaries to combine (2)\n\n### Part 1\nFirst part words\n\n### Part 2\nSecond part words"
+    });
+    expect(merged.text).toBe("Fake merged summary of 2 parts: First part words; Second part words");
+  });
+
+  it("honours sumslow and sumstatus only in summary requests", async () => {
+    const started = performance.now();
+    await generateText({ model: model(), prompt: span(["[Ada] [[fake:sumslow=300]] hello"]) });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    await expectStatusError(
+      generateText({ model: model(), prompt: span(["[Ada] [[fake:sumstatus=500]] hi"]), maxRetries: 0 }),
+      500
+    );
+    // An ordinary request carrying the same directive ignores it.
+    const plain = await generateText({ model: model(), prompt: "[[fake:sumstatus=500]] hi", maxRetries: 0 });
+    expect(plain.text).toBe("Echo: hi");
+    expect(fake.requests.at(-1)?.summary).toBeUndefined();
+  });
+});

@@ -163,7 +163,9 @@ describe("personas", () => {
     expect(created.status).toBe(201);
     const ada = await created.json<{ id: string }>();
     const pin = (
-      await (await api(pinPath(ws, room.id), { method: "POST", json: { text: "We chose Postgres" } })).json<{ pin: Pin }>()
+      await (
+        await api(pinPath(ws, room.id), { method: "POST", json: { text: "We chose Postgres" } })
+      ).json<{ pin: Pin }>()
     ).pin;
     await send(ws, room.id, "@Ada which database?");
     const answer = (await history(ws, room.id)).at(-1);
