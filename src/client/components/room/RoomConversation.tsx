@@ -1,0 +1,249 @@
+/**
+ * An open room's conversation: find in room, the transcript (live, or the
+ * page around a linked message), the outbox and the composer. Suspends
+ * until the newest page of history has loaded (hooks/use-chat-room.ts).
+ */
+import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
+import { authorOf } from "../../../shared/identity";
+import { PANEL_PREFIX } from "../../../shared/personas";
+import { useAppUI } from "../../app-ui";
+import { type RoomChat, useRoomChat } from "../../hooks/use-chat-room";
+import { useMediaQuery } from "../../hooks/use-media-query";
+import { useOutbox } from "../../hooks/use-outbox";
+import { useTypingSignal } from "../../hooks/use-presence";
+import { useRoomAnnouncer } from "../../hooks/use-room-announcer";
+import type { ConnectionStatus } from "../../hooks/use-room-list";
+import type { RoomSocket } from "../../hooks/use-room-socket";
+import { TaskRunsContext, useTaskRunsSource } from "../../hooks/use-task-runs";
+import { useUnread } from "../../hooks/use-unread";
+import { useAuth } from "../AuthGate";
+import { Composer, type ComposerHandle } from "../Composer";
+import { FindInRoom } from "../FindInRoom";
+import { JumpView } from "../JumpView";
+import { LiveAnnouncer } from "../LiveAnnouncer";
+import { MessageList, type MessageListHandle } from "../MessageList";
+import { NewMessagesBar } from "../NewMessages";
+import { OutboxTray } from "../OutboxTray";
+import { RoomGone } from "../RoomStates";
+import { ForkButton, useFork } from "../Transfer";
+
+function offlineReason(status: ConnectionStatus): string | null {
+  if (status === "open") return null;
+  if (status === "connecting") return "Connecting to the room… You can write now; messages are sent once connected.";
+  if (status === "reconnecting")
+    return "Connection lost. Reconnecting… Messages you send wait and go out on reconnect.";
+  return "Disconnected. Messages you send wait here; reload the page to reconnect.";
+}
+
+/** The live transcript with its "N new messages" bar, or the page around a linked message (`?m=`). */
+function RoomTranscript({
+  chat,
+  socket,
+  roomId,
+  roomName,
+  finding,
+  stickSignal,
+  transcriptRef,
+  onFork
+}: {
+  chat: RoomChat;
+  socket: RoomSocket;
+  roomId: string;
+  roomName: string;
+  finding: number;
+  stickSignal: number;
+  transcriptRef: RefObject<MessageListHandle | null>;
+  onFork: (messageId: string) => void;
+}) {
+  const [params, setParams] = useSearchParams();
+  const jumpTo = params.get("m");
+  const connected = socket.status === "open";
+  const unread = useUnread({
+    roomId,
+    messages: chat.messages,
+    selfId: socket.selfId,
+    connected,
+    send: (data) => socket.agent.send(data)
+  });
+  return jumpTo ? (
+    <JumpView
+      roomId={roomId}
+      messageId={jumpTo}
+      onLeave={() => setParams({}, { replace: true })}
+      keepFocus={finding > 0}
+      renderActions={(m) => (
+        <div className="flex justify-end px-6 pb-1">
+          <ForkButton onFork={() => onFork(m.id)} />
+        </div>
+      )}
+    />
+  ) : (
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <MessageList
+        ref={transcriptRef}
+        chat={chat}
+        roomName={roomName}
+        selfId={socket.selfId}
+        connected={connected}
+        stickSignal={stickSignal}
+        onFork={onFork}
+        newMessages={unread.start}
+      />
+      {unread.showBar && unread.start && (
+        <NewMessagesBar
+          start={unread.start}
+          transcript={transcriptRef}
+          onJumpFar={(id) => {
+            unread.dismissBar();
+            setParams({ m: id });
+          }}
+          onDismiss={unread.dismissBar}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The composer, wired to the room: typing signals, @-mentions of its personas, Stop for anyone's answer. */
+function RoomComposer({
+  socket,
+  chat,
+  roomId,
+  roomName,
+  composerRef,
+  onSend
+}: {
+  socket: RoomSocket;
+  chat: RoomChat;
+  roomId: string;
+  roomName: string;
+  composerRef: RefObject<ComposerHandle | null>;
+  onSend: (text: string) => void;
+}) {
+  const ui = useAppUI();
+  const isDesktop = useMediaQuery("(min-width: 768px) and (pointer: fine)");
+  const { notifyTyping, stopTyping } = useTypingSignal(socket.agent, socket.status === "open");
+  // Shift+Esc anywhere comes back here (App.tsx).
+  useEffect(() => {
+    ui.composerFocusRef.current = () => composerRef.current?.focus();
+    return () => {
+      ui.composerFocusRef.current = null;
+    };
+  }, [ui.composerFocusRef, composerRef]);
+  const personas = socket.state?.personas;
+  const mentionNames = useMemo(() => (personas ?? []).map((p) => p.name), [personas]);
+  const typingUsers = useMemo(
+    () => socket.presence.filter((u) => u.typing && u.id !== socket.selfId),
+    [socket.presence, socket.selfId]
+  );
+  return (
+    <Composer
+      ref={composerRef}
+      roomId={roomId}
+      roomName={roomName}
+      offlineReason={offlineReason(socket.status)}
+      connecting={socket.status === "connecting" || socket.status === "reconnecting"}
+      busy={chat.busy}
+      typingUsers={typingUsers}
+      onSend={onSend}
+      onAskPanel={personas?.length ? (text) => onSend(`${PANEL_PREFIX}${text}`) : undefined}
+      onStop={() => {
+        chat.stop();
+        // The Stop button is about to go: keep focus where the person works.
+        composerRef.current?.focus();
+      }}
+      onTyping={notifyTyping}
+      onStopTyping={stopTyping}
+      autoFocus={isDesktop}
+      mentionNames={mentionNames}
+    />
+  );
+}
+
+export function RoomConversation({
+  socket,
+  roomId,
+  roomName,
+  finding,
+  onCloseFind
+}: {
+  socket: RoomSocket;
+  roomId: string;
+  roomName: string;
+  /** Find in room is open; bumped each time it is asked for (0: closed). */
+  finding: number;
+  onCloseFind: () => void;
+}) {
+  const chat = useRoomChat(socket, roomId);
+  const taskRuns = useTaskRunsSource(socket);
+  const composerRef = useRef<ComposerHandle>(null);
+  const transcriptRef = useRef<MessageListHandle>(null);
+  const [stickSignal, setStickSignal] = useState(0);
+  const [params, setParams] = useSearchParams();
+  const jumpTo = params.get("m");
+  const leaveJump = () => setParams({}, { replace: true });
+  const { user } = useAuth();
+  const forking = useFork(roomId);
+  const outbox = useOutbox(roomId, socket, chat.appendStored);
+  const announcement = useRoomAnnouncer({
+    messages: chat.messages,
+    busy: chat.busy,
+    selfId: socket.selfId,
+    errors: [chat.serverError, chat.actionError, chat.olderError, chat.error?.message]
+  });
+
+  if (chat.initialError?.status === 404) return <RoomGone kind="not-found" />;
+
+  /** Sends (through the outbox) and follows the conversation to the bottom. */
+  const sendText = (text: string) => {
+    if (jumpTo) leaveJump();
+    outbox.enqueue(text, authorOf(user));
+    setStickSignal((n) => n + 1);
+  };
+
+  return (
+    <TaskRunsContext.Provider value={taskRuns}>
+      {forking.error && (
+        <p
+          role="alert"
+          className="shrink-0 border-b border-danger-line bg-danger-bg px-4 py-1.5 text-xs text-danger-fg"
+        >
+          Could not fork: {forking.error}
+        </p>
+      )}
+      {finding > 0 && (
+        <FindInRoom
+          roomId={roomId}
+          focusSignal={finding}
+          onShow={(id) => setParams({ m: id }, { replace: true })}
+          onClose={() => {
+            onCloseFind();
+            if (jumpTo) leaveJump();
+            composerRef.current?.focus();
+          }}
+        />
+      )}
+      <RoomTranscript
+        chat={chat}
+        socket={socket}
+        roomId={roomId}
+        roomName={roomName}
+        finding={finding}
+        stickSignal={stickSignal}
+        transcriptRef={transcriptRef}
+        onFork={(id) => void forking.fork(id)}
+      />
+      <LiveAnnouncer message={announcement} />
+      <OutboxTray outbox={outbox} online={socket.status === "open"} />
+      <RoomComposer
+        socket={socket}
+        chat={chat}
+        roomId={roomId}
+        roomName={roomName}
+        composerRef={composerRef}
+        onSend={sendText}
+      />
+    </TaskRunsContext.Provider>
+  );
+}

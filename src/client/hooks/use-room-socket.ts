@@ -1,0 +1,133 @@
+/**
+ * An open room's WebSocket (a facet under the overseer): synced RoomState,
+ * presence, connection status, the room's refusals, and which turn is
+ * streaming (so Stop works on anyone's answer).
+ *
+ * The socket acts as the signed-in identity (the session cookie goes with
+ * the upgrade); the server captures it at connect, so a rename reconnects.
+ * A share link's viewer connects at `basePath` instead (the link's own
+ * socket address), which the server routes to the one room it names.
+ */
+import { MessageType } from "@cloudflare/ai-chat/types";
+import { useAgent } from "agents/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { DEFAULT_WORKSPACE } from "../../shared/constants";
+import type { Identity } from "../../shared/identity";
+import type { PresenceUser, RoomState } from "../../shared/protocol";
+import { type RoomFrameEvent, readRoomFrame } from "../lib/room-frames";
+import type { ConnectionStatus } from "./use-room-list";
+
+/**
+ * Which turn streams in the room right now, whoever started it: chat turns
+ * from the framework's response frames, persona and panel turns from the
+ * room's `rooms_turn` frames (they stream outside the chat hook's view, so
+ * this is how we know to offer Stop).
+ */
+function useActiveTurn() {
+  /** The chat turn streaming in this room right now, whoever started it. */
+  const activeTurnRef = useRef<string | null>(null);
+  const [liveTurn, setLiveTurn] = useState<string | null>(null);
+  const ended = useCallback((id: string) => {
+    if (activeTurnRef.current === id) activeTurnRef.current = null;
+    setLiveTurn((current) => (current === id ? null : current));
+  }, []);
+  const onTurnFrame = useCallback(
+    (event: RoomFrameEvent) => {
+      if (event.kind === "chat-streaming") activeTurnRef.current = event.id;
+      else if (event.kind === "chat-ended") ended(event.id);
+      else if (event.kind === "turn" && event.running) {
+        activeTurnRef.current = event.requestId;
+        setLiveTurn(event.requestId);
+      } else if (event.kind === "turn") ended(event.requestId);
+    },
+    [ended]
+  );
+  // The room greets us with the turn still running when we are back.
+  const reset = useCallback(() => setLiveTurn(null), []);
+  return { activeTurnRef, liveTurnRunning: liveTurn !== null, onTurnFrame, reset };
+}
+
+export function useRoomSocket(roomId: string, self: Identity, options: { basePath?: string } = {}) {
+  const [status, setStatus] = useState<ConnectionStatus>("connecting");
+  const [presence, setPresence] = useState<PresenceUser[]>([]);
+  /** The last refusal the room sent us (rate limit, too large, …). */
+  const [serverError, setServerError] = useState<string | null>(null);
+  const sendRef = useRef<(data: string) => void>(() => {});
+  const turn = useActiveTurn();
+  /** Raw text frames, for hooks that speak their own part of the protocol (the outbox). */
+  const frameListenersRef = useRef(new Set<(data: string) => void>());
+
+  const sub = useMemo(
+    () => (options.basePath ? undefined : [{ agent: "ChatRoom", name: roomId }]),
+    [roomId, options.basePath]
+  );
+  const agent = useAgent<RoomState>({
+    agent: "OverseerAgent",
+    name: DEFAULT_WORKSPACE,
+    sub,
+    ...(options.basePath ? { basePath: options.basePath } : {}),
+    onOpen: () => setStatus("open"),
+    onClose: () => {
+      setStatus((s) => (s === "closed" ? s : "reconnecting"));
+      setPresence([]);
+      turn.reset();
+    },
+    onConnectionError: () => setStatus("closed"),
+    onMessage: (event: MessageEvent) => {
+      if (typeof event.data !== "string") return;
+      for (const listener of frameListenersRef.current) listener(event.data);
+      const frame = readRoomFrame(event.data);
+      if (frame?.kind === "presence") setPresence(frame.users);
+      else if (frame?.kind === "error") setServerError(frame.message);
+      else if (frame) turn.onTurnFrame(frame);
+    }
+  });
+  sendRef.current = (data) => agent.send(data);
+
+  /**
+   * Cancel the running turn even when another person started it: the chat
+   * hook only cancels turns it sent or resumed, not ones it merely watches.
+   */
+  const { activeTurnRef } = turn;
+  const cancelActiveTurn = useCallback(() => {
+    const id = activeTurnRef.current;
+    if (id) sendRef.current(JSON.stringify({ type: MessageType.CF_AGENT_CHAT_REQUEST_CANCEL, id }));
+  }, [activeTurnRef]);
+
+  // The room knows us by the identity captured at connect: after a rename,
+  // connect again so presence and new messages carry the new name.
+  const connectedName = useRef(self.name);
+  useEffect(() => {
+    if (connectedName.current === self.name) return;
+    connectedName.current = self.name;
+    agent.reconnect();
+  }, [self.name, agent]);
+
+  const onFrame = useCallback((listener: (data: string) => void) => {
+    frameListenersRef.current.add(listener);
+    return () => {
+      frameListenersRef.current.delete(listener);
+    };
+  }, []);
+  const sendFrame = useCallback((data: string) => sendRef.current(data), []);
+
+  return {
+    agent,
+    status,
+    onFrame,
+    sendFrame,
+    presence,
+    /** Our identity's id, as presence entries name it. */
+    selfId: self.id,
+    self,
+    state: agent.state,
+    connectionError: agent.connectionError,
+    serverError,
+    clearServerError: useCallback(() => setServerError(null), []),
+    cancelActiveTurn,
+    /** A persona or panel turn runs in the room (anyone's). */
+    liveTurnRunning: turn.liveTurnRunning
+  };
+}
+
+export type RoomSocket = ReturnType<typeof useRoomSocket>;
