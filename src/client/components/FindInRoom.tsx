@@ -28,6 +28,15 @@ async function findInRoom(roomId: string, query: string, signal: AbortSignal): P
   return [...response.results].sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
 }
 
+/** "Searching…", the error, "No matches", or "3 of 12" ("+" at the search's limit). */
+function matchSummary(state: ReturnType<typeof useDebouncedSearch<SearchHit[]>>, index: number, count: number): string {
+  if (state.status === "loading") return "Searching…";
+  if (state.status === "error") return state.message;
+  if (state.status !== "done") return "";
+  if (count === 0) return "No matches";
+  return `${index + 1} of ${count}${count >= MATCH_LIMIT ? "+" : ""}`;
+}
+
 interface FindInRoomProps {
   roomId: string;
   /** Bumped to focus the box again (Ctrl+F while open). */
@@ -70,16 +79,7 @@ export function FindInRoom({ roomId, focusSignal, onShow, onClose }: FindInRoomP
   };
 
   const current = index >= 0 ? matches[index] : undefined;
-  const summary =
-    state.status === "loading"
-      ? "Searching…"
-      : state.status === "error"
-        ? state.message
-        : state.status === "done"
-          ? matches.length === 0
-            ? "No matches"
-            : `${index + 1} of ${matches.length}${matches.length >= MATCH_LIMIT ? "+" : ""}`
-          : "";
+  const summary = matchSummary(state, index, matches.length);
 
   return (
     <search

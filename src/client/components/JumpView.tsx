@@ -5,23 +5,16 @@
  * latest" returns to the live conversation.
  */
 import { ArrowDown, ArrowUp, CornerDownLeft } from "lucide-react";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { type ApiError, api, errorMessage } from "../lib/api";
+import { useEffect, useLayoutEffect, useRef } from "react";
+import { useJumpPages } from "../hooks/use-jump-pages";
 import { cn } from "../lib/cn";
-import { fromChatMessage, type RoomMessage } from "../lib/messages";
+import type { RoomMessage } from "../lib/messages";
 import { MessageItem } from "./MessageItem";
 import { Button } from "./ui/Button";
 import { ErrorNotice } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
-const PAGE = 50;
 const noop = () => {};
-
-interface Loaded {
-  messages: RoomMessage[];
-  olderCursor: string | null;
-  newerCursor: string | null;
-}
 
 /** Loads the page before or after what is shown; one page loads at a time. */
 function PageButton({
@@ -59,36 +52,10 @@ export function JumpView({
   /** Extra per-message actions (e.g. fork), when the viewer may take them. */
   renderActions?: (message: RoomMessage) => React.ReactNode;
 }) {
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<"older" | "newer" | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrolledTo = useRef<string | null>(null);
   const targetRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const abort = new AbortController();
-    setLoaded(null);
-    setError(null);
-    scrolledTo.current = null;
-    api.listMessages(roomId, { around: messageId, limit: PAGE }, abort.signal).then(
-      (page) =>
-        setLoaded({
-          messages: page.messages.map(fromChatMessage),
-          olderCursor: page.nextCursor,
-          newerCursor: page.newerCursor ?? null
-        }),
-      (e: unknown) => {
-        if (abort.signal.aborted) return;
-        setError(
-          (e as ApiError).status === 404
-            ? "That message is not in this room (it may have been removed)."
-            : errorMessage(e)
-        );
-      }
-    );
-    return () => abort.abort();
-  }, [roomId, messageId]);
+  const { loaded, error, busy, loadOlder, loadNewer } = useJumpPages(roomId, messageId, scrollRef);
 
   // Scroll the target into view once, when its page arrives.
   useLayoutEffect(() => {
@@ -99,48 +66,11 @@ export function JumpView({
     row.scrollIntoView({ block: "center" });
     if (!keepFocus) row.focus({ preventScroll: true });
   }, [loaded, messageId, keepFocus]);
-
-  const loadOlder = async () => {
-    if (!loaded?.olderCursor || busy) return;
-    setBusy("older");
-    const el = scrollRef.current;
-    const fromBottom = el ? el.scrollHeight - el.scrollTop : 0;
-    try {
-      const page = await api.listMessages(roomId, { before: loaded.olderCursor, limit: PAGE });
-      setLoaded(
-        (l) =>
-          l && { ...l, messages: [...page.messages.map(fromChatMessage), ...l.messages], olderCursor: page.nextCursor }
-      );
-      // Keep what the reader was looking at in place.
-      requestAnimationFrame(() => {
-        if (el) el.scrollTop = el.scrollHeight - fromBottom;
-      });
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const loadNewer = async () => {
-    if (!loaded?.newerCursor || busy) return;
-    setBusy("newer");
-    try {
-      const page = await api.listMessages(roomId, { after: loaded.newerCursor, limit: PAGE });
-      setLoaded(
-        (l) =>
-          l && {
-            ...l,
-            messages: [...l.messages, ...page.messages.map(fromChatMessage)],
-            newerCursor: page.newerCursor ?? null
-          }
-      );
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(null);
-    }
-  };
+  // Another message: scroll to it once its own page is here too.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the message is the trigger
+  useEffect(() => {
+    scrolledTo.current = null;
+  }, [roomId, messageId]);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">

@@ -75,6 +75,38 @@ function RoomSettingsLoader(props: SettingsProps) {
   );
 }
 
+function UsageTiles({ usage }: { usage: RoomState["usage"] }) {
+  return (
+    <section aria-label="Usage" className="grid grid-cols-3 gap-2">
+      {[
+        ["Tokens used", formatCount(usage.totalTokens)],
+        ["Input", formatCount(usage.inputTokens)],
+        ["Output", formatCount(usage.outputTokens)]
+      ].map(([label, value]) => (
+        <div key={label} className="rounded-lg bg-surface-soft px-3 py-2">
+          <div className="text-[11px] font-medium tracking-wide text-fg-muted uppercase">{label}</div>
+          <div className="text-base font-semibold text-fg tabular-nums">{value}</div>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function DangerZone({ onDelete }: { onDelete: () => void }) {
+  return (
+    <section className="rounded-lg border border-danger-line p-3">
+      <h3 className="text-sm font-semibold text-danger-strong">Danger zone</h3>
+      <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-fg-subtle">Delete this room and all of its messages for everyone.</p>
+        <Button size="sm" variant="secondary" onClick={onDelete} className="text-danger">
+          <Trash2 className="size-3.5" aria-hidden="true" />
+          Delete room
+        </Button>
+      </div>
+    </section>
+  );
+}
+
 /** Starts from the snapshot (initial state from props); sends only what changed. */
 function RoomSettingsForm({
   roomId,
@@ -107,18 +139,7 @@ function RoomSettingsForm({
   return (
     <form onSubmit={submit} noValidate className="flex min-h-full flex-col">
       <div className="flex-1 space-y-5 px-5 py-4">
-        <section aria-label="Usage" className="grid grid-cols-3 gap-2">
-          {[
-            ["Tokens used", formatCount(live.usage.totalTokens)],
-            ["Input", formatCount(live.usage.inputTokens)],
-            ["Output", formatCount(live.usage.outputTokens)]
-          ].map(([label, value]) => (
-            <div key={label} className="rounded-lg bg-surface-soft px-3 py-2">
-              <div className="text-[11px] font-medium tracking-wide text-fg-muted uppercase">{label}</div>
-              <div className="text-base font-semibold text-fg tabular-nums">{value}</div>
-            </div>
-          ))}
-        </section>
+        <UsageTiles usage={live.usage} />
         <p className="text-sm text-fg-soft">
           Answering model: <span className="font-medium text-fg">{live.activeModel}</span>
           {summary && (
@@ -170,16 +191,7 @@ function RoomSettingsForm({
           defaultResponder={live.settings.defaultResponder ?? "assistant"}
         />
 
-        <section className="rounded-lg border border-danger-line p-3">
-          <h3 className="text-sm font-semibold text-danger-strong">Danger zone</h3>
-          <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
-            <p className="text-sm text-fg-subtle">Delete this room and all of its messages for everyone.</p>
-            <Button size="sm" variant="secondary" onClick={onDelete} className="text-danger">
-              <Trash2 className="size-3.5" aria-hidden="true" />
-              Delete room
-            </Button>
-          </div>
-        </section>
+        <DangerZone onDelete={onDelete} />
       </div>
       <DialogActions label="Save changes" onCancel={onClose} pending={pending} />
     </form>

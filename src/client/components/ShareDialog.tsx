@@ -55,6 +55,42 @@ export function ShareDialog({
   );
 }
 
+function ShareLinkList({ shares, onRevoke }: { shares: ShareLink[] | null; onRevoke: (share: ShareLink) => void }) {
+  return shares === null ? (
+    <p className="text-sm text-fg-muted">Loading…</p>
+  ) : shares.length === 0 ? (
+    <p className="text-sm text-fg-muted">No links yet.</p>
+  ) : (
+    <ul className="space-y-2" aria-label="Active share links">
+      {shares.map((share) => (
+        <li
+          key={share.id}
+          data-share-id={share.id}
+          className="flex items-center gap-2 rounded-lg border border-edge px-3 py-2"
+        >
+          <div className="min-w-0 flex-1">
+            <input
+              readOnly
+              aria-label="Share link"
+              value={absolute(share.path)}
+              onFocus={(event) => event.currentTarget.select()}
+              className="w-full truncate bg-transparent font-mono text-xs text-fg-2 focus:outline-none"
+            />
+            <p className="text-xs text-fg-muted">
+              By {share.createdBy.name} ·{" "}
+              {share.expiresAt ? `expires ${fullDateTime(share.expiresAt)}` : "until revoked"}
+            </p>
+          </div>
+          <CopyButton text={absolute(share.path)} label="Copy share link" />
+          <IconButton size="sm" tone="danger" label="Revoke link" onClick={() => onRevoke(share)}>
+            <Trash2 />
+          </IconButton>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Mounted each time the dialog opens (see Dialog): it asks for the room's links afresh then. */
 function SharePanel({ roomId }: { roomId: string }) {
   const [shares, setShares] = useState<ShareLink[] | null>(null);
@@ -126,39 +162,7 @@ function SharePanel({ roomId }: { roomId: string }) {
         <h3 id="share-links-heading" className="mb-2 text-sm font-medium text-fg-2">
           Active links
         </h3>
-        {shares === null ? (
-          <p className="text-sm text-fg-muted">Loading…</p>
-        ) : shares.length === 0 ? (
-          <p className="text-sm text-fg-muted">No links yet.</p>
-        ) : (
-          <ul className="space-y-2" aria-label="Active share links">
-            {shares.map((share) => (
-              <li
-                key={share.id}
-                data-share-id={share.id}
-                className="flex items-center gap-2 rounded-lg border border-edge px-3 py-2"
-              >
-                <div className="min-w-0 flex-1">
-                  <input
-                    readOnly
-                    aria-label="Share link"
-                    value={absolute(share.path)}
-                    onFocus={(event) => event.currentTarget.select()}
-                    className="w-full truncate bg-transparent font-mono text-xs text-fg-2 focus:outline-none"
-                  />
-                  <p className="text-xs text-fg-muted">
-                    By {share.createdBy.name} ·{" "}
-                    {share.expiresAt ? `expires ${fullDateTime(share.expiresAt)}` : "until revoked"}
-                  </p>
-                </div>
-                <CopyButton text={absolute(share.path)} label="Copy share link" />
-                <IconButton size="sm" tone="danger" label="Revoke link" onClick={() => void revoke(share)}>
-                  <Trash2 />
-                </IconButton>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ShareLinkList shares={shares} onRevoke={(share) => void revoke(share)} />
       </section>
     </div>
   );

@@ -7,6 +7,7 @@ import {
   createContext,
   createElement,
   type ReactNode,
+  type RefObject,
   useCallback,
   useContext,
   useEffect,
@@ -46,6 +47,39 @@ function byActivity(a: RoomSummary, b: RoomSummary): number {
 function toSummary(room: RoomSummary): RoomSummary {
   const { id, name, createdAt, lastActiveAt, messageCount, lastMessagePreview } = room;
   return { id, name, createdAt, lastActiveAt, messageCount, lastMessagePreview };
+}
+
+/**
+ * Before the socket's first frame: the list requested with the page
+ * (lib/early-room-list.ts), or, if that failed, asked for again after a while.
+ */
+function useEarlyRoomList(setRooms: (rooms: Map<string, RoomSummary>) => void, gotFrame: RefObject<boolean>) {
+  // The list requested with the page shows until the socket's first frame.
+  useEffect(() => {
+    let live = true;
+    void earlyRoomList.then((list) => {
+      if (live && list && !gotFrame.current) setRooms(new Map(list.map((r) => [r.id, toSummary(r)])));
+    });
+    return () => {
+      live = false;
+    };
+  }, [setRooms, gotFrame]);
+
+  // If neither has arrived after a while (the early request failed), ask again.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (gotFrame.current) return;
+      api
+        .listRooms()
+        .then(({ rooms: list }) => {
+          if (!gotFrame.current) setRooms(new Map(list.map((r) => [r.id, r])));
+        })
+        .catch(() => {
+          // The socket will deliver the list once it connects.
+        });
+    }, 2_500);
+    return () => clearTimeout(timer);
+  }, [setRooms, gotFrame]);
 }
 
 export function RoomListProvider({ children }: { children: ReactNode }) {
@@ -122,32 +156,7 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
     }
   });
 
-  // The list requested with the page shows until the socket's first frame.
-  useEffect(() => {
-    let live = true;
-    void earlyRoomList.then((list) => {
-      if (live && list && !gotFrame.current) setRooms(new Map(list.map((r) => [r.id, toSummary(r)])));
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  // If neither has arrived after a while (the early request failed), ask again.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if (gotFrame.current) return;
-      api
-        .listRooms()
-        .then(({ rooms: list }) => {
-          if (!gotFrame.current) setRooms(new Map(list.map((r) => [r.id, r])));
-        })
-        .catch(() => {
-          // The socket will deliver the list once it connects.
-        });
-    }, 2_500);
-    return () => clearTimeout(timer);
-  }, []);
+  useEarlyRoomList(setRooms, gotFrame);
 
   const sorted = useMemo(() => (rooms ? [...rooms.values()].sort(byActivity) : null), [rooms]);
   const value = useMemo<RoomListValue>(

@@ -1,0 +1,79 @@
+/** One room in the sidebar: name, last activity, a preview of its last message, my unread count, and Copy link. */
+import { memo } from "react";
+import { NavLink } from "react-router";
+import type { RoomSummary } from "../../../shared/protocol";
+import { cn } from "../../lib/cn";
+import { plainPreview } from "../../lib/messages";
+import { roomPath } from "../../lib/routes";
+import { fullDateTime, relativeTime } from "../../lib/time";
+import { CopyLinkButton } from "../CopyLinkButton";
+
+/** "99+" past 99: the badge stays one size; its label says the exact count. */
+const badgeCount = (n: number) => (n > 99 ? "99+" : String(n));
+
+export const RoomRow = memo(function RoomRow({
+  room,
+  now,
+  unread,
+  onSelect
+}: {
+  room: RoomSummary;
+  now: number;
+  /** Messages I have not read here; null while my read marks are not known yet. */
+  unread: number | null;
+  onSelect: () => void;
+}) {
+  return (
+    <li className="group/row relative">
+      <NavLink
+        to={roomPath(room.id)}
+        onClick={onSelect}
+        data-room-id={room.id}
+        data-unread={unread ?? undefined}
+        className={({ isActive }) =>
+          cn(
+            "group block rounded-lg px-3 py-2 transition-colors pointer-coarse:pr-12",
+            isActive ? "bg-surface-raised shadow-xs ring-1 ring-hairline/50" : "hover:bg-surface-3/50"
+          )
+        }
+      >
+        <div className="flex items-baseline gap-2">
+          <span className={cn("min-w-0 flex-1 truncate text-sm text-fg", unread ? "font-semibold" : "font-medium")}>
+            {room.name}
+          </span>
+          <time
+            dateTime={new Date(room.lastActiveAt).toISOString()}
+            title={fullDateTime(room.lastActiveAt)}
+            className="shrink-0 text-[11px] text-fg-muted tabular-nums"
+          >
+            {relativeTime(room.lastActiveAt, now)}
+          </time>
+        </div>
+        <div className="mt-0.5 flex items-center gap-2">
+          <span className="min-w-0 flex-1 truncate text-[13px] text-fg-muted">
+            {room.lastMessagePreview ? (
+              plainPreview(room.lastMessagePreview)
+            ) : (
+              <span className="italic">No messages yet</span>
+            )}
+          </span>
+          {!!unread && (
+            <span
+              className="shrink-0 rounded-full bg-accent-fill px-1.5 text-[11px] leading-4 font-semibold text-on-fill tabular-nums"
+              title={`${unread.toLocaleString()} unread of ${room.messageCount.toLocaleString()} messages`}
+            >
+              <span aria-hidden="true">{badgeCount(unread)}</span>
+              <span className="sr-only">{`${unread} unread ${unread === 1 ? "message" : "messages"}`}</span>
+            </span>
+          )}
+        </div>
+      </NavLink>
+      {/* Beside the link, not inside it: a button may not sit in a link. */}
+      <CopyLinkButton
+        roomId={room.id}
+        roomName={room.name}
+        className="absolute top-1 right-1 bg-sidebar opacity-0 group-hover/row:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100"
+      />
+    </li>
+  );
+});

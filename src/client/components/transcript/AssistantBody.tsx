@@ -1,0 +1,47 @@
+/** An answer's parts in order: Markdown text, reasoning (folded), tool calls and delegated tasks. */
+import { asToolPart, type RoomMessage } from "../../lib/messages";
+import { MessageText } from "../MessageText";
+import { ToolPart } from "../ToolPart";
+import { TaskCard } from "../tasks/TaskCard";
+import { TypingDots } from "../ui/Spinner";
+
+export function AssistantBody({ message, streaming }: { message: RoomMessage; streaming: boolean }) {
+  const parts = message.parts;
+  let lastTextIndex = -1;
+  parts.forEach((p, i) => {
+    if (p.type === "text") lastTextIndex = i;
+  });
+  const hasVisible = parts.some((p) => (p.type === "text" && p.text) || asToolPart(p) || p.type === "reasoning");
+  return (
+    <div className="min-w-0 text-[15px] leading-7">
+      {parts.map((part, index) => {
+        if (part.type === "text") {
+          if (!part.text) return null;
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids, and a message's parts are only ever appended
+            <MessageText key={index} text={part.text} streaming={streaming && index === lastTextIndex} />
+          );
+        }
+        if (part.type === "reasoning") {
+          if (!part.text) return null;
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids, and a message's parts are only ever appended
+            <details key={index} className="my-2 text-sm text-fg-muted">
+              <summary className="cursor-pointer select-none hover:text-fg-3">Reasoning</summary>
+              <div className="mt-1 border-l-2 border-edge-raised pl-3 whitespace-pre-wrap">{part.text}</div>
+            </details>
+          );
+        }
+        const tool = asToolPart(part);
+        if (tool?.name === "delegate") return <TaskCard key={tool.toolCallId || index} tool={tool} />;
+        if (tool) return <ToolPart key={tool.toolCallId || index} tool={tool} />;
+        return null;
+      })}
+      {streaming && !hasVisible && (
+        <div role="status" className="flex h-7 items-center text-fg-muted" aria-label="Assistant is thinking">
+          <TypingDots />
+        </div>
+      )}
+    </div>
+  );
+}
