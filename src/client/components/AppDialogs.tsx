@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
-import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
-import { normalizeDisplayName, useDisplayName } from "../hooks/use-display-name";
-import { usePendingAction } from "../hooks/use-pending-action";
+import { normalizeDisplayName, useDisplayName } from "@/client/hooks/use-display-name";
+import { usePendingAction } from "@/client/hooks/use-pending-action";
+import { MAX_AUTHOR_LENGTH } from "@/shared/constants";
 import { useAuth } from "./AuthGate";
 import { Avatar } from "./ui/Avatar";
 import { Dialog, DialogActions } from "./ui/Dialog";

@@ -6,9 +6,9 @@
  */
 import { KeyRound, LogOut } from "lucide-react";
 import { createContext, type FormEvent, type ReactNode, useCallback, useContext, useEffect, useState } from "react";
-import { MAX_AUTHOR_LENGTH } from "../../shared/constants";
-import { type Identity, normalizeDisplayName, type SignInOptions } from "../../shared/identity";
-import { api, errorMessage, UNAUTHORIZED_EVENT } from "../lib/api";
+import { api, errorMessage, UNAUTHORIZED_EVENT } from "@/client/lib/api";
+import { MAX_AUTHOR_LENGTH } from "@/shared/constants";
+import { type Identity, normalizeDisplayName, type SignInOptions } from "@/shared/identity";
 import { Button, IconButton } from "./ui/Button";
 import { ErrorNotice, Field, inputClass } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";

@@ -13,10 +13,10 @@ import {
   useRef,
   useState
 } from "react";
-import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
-import type { PresenceUser } from "../../shared/protocol";
-import { useMediaQuery } from "../hooks/use-media-query";
-import { useMentionAutocomplete } from "../hooks/use-mention-autocomplete";
+import { useMediaQuery } from "@/client/hooks/use-media-query";
+import { useMentionAutocomplete } from "@/client/hooks/use-mention-autocomplete";
+import { MAX_MESSAGE_LENGTH } from "@/shared/constants";
+import type { PresenceUser } from "@/shared/protocol";
 import { ComposerHint, SendButtons, TypingLine } from "./composer/ComposerParts";
 import { MentionList } from "./composer/MentionList";
 

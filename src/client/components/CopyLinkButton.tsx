@@ -5,7 +5,7 @@
  */
 import { Check, Link2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { roomPath } from "../lib/routes";
+import { roomPath } from "@/client/lib/routes";
 import { copyText } from "./CopyButton";
 import { IconButton } from "./ui/Button";
 

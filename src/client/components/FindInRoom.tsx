@@ -8,9 +8,9 @@
  */
 import { ChevronDown, ChevronUp, X } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { SearchHit } from "../../shared/search";
-import { useDebouncedSearch } from "../hooks/use-debounced-search";
-import { api } from "../lib/api";
+import { useDebouncedSearch } from "@/client/hooks/use-debounced-search";
+import { api } from "@/client/lib/api";
+import type { SearchHit } from "@/shared/search";
 import { Highlighted } from "./Highlighted";
 import { IconButton } from "./ui/Button";
 import { Spinner } from "./ui/Spinner";

@@ -1,4 +1,4 @@
-import type { TextRange } from "../../shared/search";
+import type { TextRange } from "@/shared/search";
 
 /**
  * Plain text with some ranges marked. The ranges come from the server; the

@@ -1,8 +1,8 @@
 import { MessageSquarePlus, MessagesSquare, PanelLeftOpen } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { useLocation } from "react-router";
-import { useAppUI } from "../app-ui";
-import { useRoomList } from "../hooks/use-room-list";
+import { useAppUI } from "@/client/app-ui";
+import { useRoomList } from "@/client/hooks/use-room-list";
 import { MOD } from "./AppDialogs";
 import { CenteredState, MobileTopBar } from "./RoomStates";
 import { ImportButton } from "./Transfer";

@@ -6,9 +6,9 @@
  */
 import { ArrowDown, ArrowUp, CornerDownLeft } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef } from "react";
-import { useJumpPages } from "../hooks/use-jump-pages";
-import { cn } from "../lib/cn";
-import type { RoomMessage } from "../lib/messages";
+import { useJumpPages } from "@/client/hooks/use-jump-pages";
+import { cn } from "@/client/lib/cn";
+import type { RoomMessage } from "@/client/lib/messages";
 import { MessageItem } from "./MessageItem";
 import { Button } from "./ui/Button";
 import { ErrorNotice } from "./ui/Field";

@@ -6,11 +6,11 @@
  */
 import { AlertTriangle, RotateCcw } from "lucide-react";
 import { memo, useState } from "react";
-import { authorName } from "../../shared/identity";
-import { cn } from "../lib/cn";
-import { messageText, type RoomMessage } from "../lib/messages";
-import { countRender } from "../lib/render-probe";
-import { messageTime } from "../lib/time";
+import { cn } from "@/client/lib/cn";
+import { messageText, type RoomMessage } from "@/client/lib/messages";
+import { countRender } from "@/client/lib/render-probe";
+import { messageTime } from "@/client/lib/time";
+import { authorName } from "@/shared/identity";
 import { PlainText } from "./MessageText";
 import { AssistantBody } from "./transcript/AssistantBody";
 import { EditForm } from "./transcript/EditForm";

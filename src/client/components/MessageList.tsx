@@ -11,10 +11,10 @@
  * the outer wrapper, outside the scroll container.
  */
 import { type Ref, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef } from "react";
-import type { RoomChat } from "../hooks/use-chat-room";
-import { useStickToBottom } from "../hooks/use-stick-to-bottom";
-import { useTranscriptRows } from "../hooks/use-transcript-rows";
-import type { NewMessagesStart } from "../hooks/use-unread";
+import type { RoomChat } from "@/client/hooks/use-chat-room";
+import { useStickToBottom } from "@/client/hooks/use-stick-to-bottom";
+import { useTranscriptRows } from "@/client/hooks/use-transcript-rows";
+import type { NewMessagesStart } from "@/client/hooks/use-unread";
 import { EmptyTranscript, JumpToLatest, TranscriptStart } from "./transcript/TranscriptEdges";
 import { isWaitingForAnswer, TranscriptNotices } from "./transcript/TranscriptNotices";
 import { TranscriptRows } from "./transcript/TranscriptRows";

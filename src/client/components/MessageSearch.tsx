@@ -6,12 +6,12 @@
 import { AlertTriangle } from "lucide-react";
 import { useMemo } from "react";
 import { Link } from "react-router";
-import type { SearchResult } from "../../shared/search";
-import { useDebouncedSearch } from "../hooks/use-debounced-search";
-import { useSearchTheRest } from "../hooks/use-search-the-rest";
-import { api } from "../lib/api";
-import { messagePath } from "../lib/routes";
-import { relativeTime } from "../lib/time";
+import { useDebouncedSearch } from "@/client/hooks/use-debounced-search";
+import { useSearchTheRest } from "@/client/hooks/use-search-the-rest";
+import { api } from "@/client/lib/api";
+import { messagePath } from "@/client/lib/routes";
+import { relativeTime } from "@/client/lib/time";
+import type { SearchResult } from "@/shared/search";
 import { Highlighted } from "./Highlighted";
 import { Alert } from "./ui/Alert";
 import { Button } from "./ui/Button";

@@ -1,5 +1,5 @@
 import { Component, lazy, type ReactNode, Suspense } from "react";
-import { retryingImport } from "../lib/retrying-import";
+import { retryingImport } from "@/client/lib/retrying-import";
 
 // Markdown (parser and highlighter) is its own chunk, loaded on first use.
 const Markdown = lazy(retryingImport(() => import("./Markdown")));

@@ -5,7 +5,7 @@
  */
 import { ArrowUp, X } from "lucide-react";
 import type { RefObject } from "react";
-import type { NewMessagesStart } from "../hooks/use-unread";
+import type { NewMessagesStart } from "@/client/hooks/use-unread";
 import type { MessageListHandle } from "./MessageList";
 import { IconButton } from "./ui/Button";
 

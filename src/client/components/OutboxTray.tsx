@@ -3,7 +3,7 @@
  * stored them (then they join the transcript), with why they wait.
  */
 import { AlertTriangle, Clock } from "lucide-react";
-import type { Outbox } from "../hooks/use-outbox";
+import type { Outbox } from "@/client/hooks/use-outbox";
 import { Button } from "./ui/Button";
 
 export function OutboxTray({ outbox, online }: { outbox: Outbox; online: boolean }) {

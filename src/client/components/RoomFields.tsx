@@ -5,8 +5,8 @@
  */
 
 import type { InputHTMLAttributes, ReactNode } from "react";
-import { MAX_SYSTEM_PROMPT_LENGTH, MAX_TEMPERATURE, MIN_TEMPERATURE } from "../../shared/constants";
-import { validateModel, validateTemperature } from "../lib/room-settings";
+import { validateModel, validateTemperature } from "@/client/lib/room-settings";
+import { MAX_SYSTEM_PROMPT_LENGTH, MAX_TEMPERATURE, MIN_TEMPERATURE } from "@/shared/constants";
 import { Button } from "./ui/Button";
 import { Field, inputClass } from "./ui/Field";
 

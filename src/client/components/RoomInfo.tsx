@@ -5,10 +5,10 @@
  */
 import { Info } from "lucide-react";
 import { useEffect, useState } from "react";
-import type { AgentNode, AgentTree, BudgetUse } from "../../shared/introspection";
-import { api, errorMessage } from "../lib/api";
-import { cn } from "../lib/cn";
-import { formatCount } from "../lib/time";
+import { api, errorMessage } from "@/client/lib/api";
+import { cn } from "@/client/lib/cn";
+import { formatCount } from "@/client/lib/time";
+import type { AgentNode, AgentTree, BudgetUse } from "@/shared/introspection";
 import { IconButton } from "./ui/Button";
 import { Dialog } from "./ui/Dialog";
 import { ErrorNotice } from "./ui/Field";

@@ -1,7 +1,7 @@
 import { ArrowLeft, Menu, MessageSquarePlus, SearchX, Trash2 } from "lucide-react";
 import type { ReactNode, Ref } from "react";
 import { Link } from "react-router";
-import { useAppUI } from "../app-ui";
+import { useAppUI } from "@/client/app-ui";
 import { Button, buttonClass, IconButton } from "./ui/Button";
 
 /** Opens the room list as a drawer (narrow screens, where the sidebar is one). */

@@ -5,10 +5,10 @@
  */
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import type { RoomState, RoomSummary } from "../../shared/protocol";
-import { useFindShortcut } from "../hooks/use-find-shortcut";
-import { useRoomList } from "../hooks/use-room-list";
-import { useRoomSocket } from "../hooks/use-room-socket";
+import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
+import { useRoomList } from "@/client/hooks/use-room-list";
+import { useRoomSocket } from "@/client/hooks/use-room-socket";
+import type { RoomState, RoomSummary } from "@/shared/protocol";
 import { useAuth } from "./AuthGate";
 import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";

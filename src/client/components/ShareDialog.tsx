@@ -6,9 +6,9 @@
  */
 import { Link2, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import type { ShareLink } from "../../shared/shares";
-import { api, errorMessage } from "../lib/api";
-import { fullDateTime } from "../lib/time";
+import { api, errorMessage } from "@/client/lib/api";
+import { fullDateTime } from "@/client/lib/time";
+import type { ShareLink } from "@/shared/shares";
 import { CopyButton } from "./CopyButton";
 import { Button, IconButton } from "./ui/Button";
 import { Dialog } from "./ui/Dialog";

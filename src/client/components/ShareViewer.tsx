@@ -7,12 +7,12 @@
  */
 import { Eye, LinkIcon } from "lucide-react";
 import { Suspense, useEffect, useMemo, useState } from "react";
-import type { Identity } from "../../shared/identity";
-import { SHARE_CLOSED_CODE, type ShareView } from "../../shared/shares";
-import { useRoomChat } from "../hooks/use-chat-room";
-import type { HistorySource } from "../hooks/use-older-pages";
-import { useRoomSocket } from "../hooks/use-room-socket";
-import { ApiError, api, errorMessage } from "../lib/api";
+import { useRoomChat } from "@/client/hooks/use-chat-room";
+import type { HistorySource } from "@/client/hooks/use-older-pages";
+import { useRoomSocket } from "@/client/hooks/use-room-socket";
+import { ApiError, api, errorMessage } from "@/client/lib/api";
+import type { Identity } from "@/shared/identity";
+import { SHARE_CLOSED_CODE, type ShareView } from "@/shared/shares";
 import { MessageList } from "./MessageList";
 import { CenteredState } from "./RoomStates";
 import { Spinner } from "./ui/Spinner";

@@ -1,6 +1,6 @@
 import { ChevronRight, Wrench } from "lucide-react";
 import { memo } from "react";
-import type { ToolPartView } from "../lib/messages";
+import type { ToolPartView } from "@/client/lib/messages";
 import { StatusLabel, type StatusTone } from "./ui/StatusLabel";
 
 const LABELS: Record<string, string> = {

@@ -6,10 +6,10 @@
 import { Activity } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useParams } from "react-router";
-import type { TraceSpan } from "../../shared/traces";
-import { ApiError, api, errorMessage } from "../lib/api";
-import { cn } from "../lib/cn";
-import { layoutWaterfall } from "../lib/waterfall";
+import { ApiError, api, errorMessage } from "@/client/lib/api";
+import { cn } from "@/client/lib/cn";
+import { layoutWaterfall } from "@/client/lib/waterfall";
+import type { TraceSpan } from "@/shared/traces";
 import { IconButton } from "./ui/Button";
 import { Dialog } from "./ui/Dialog";
 import { ErrorNotice } from "./ui/Field";

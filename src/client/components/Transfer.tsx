@@ -6,10 +6,10 @@
 import { Download, GitFork, Upload } from "lucide-react";
 import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { type ImportResult, MAX_IMPORT_BYTES } from "../../shared/transfer";
-import { ApiError, api, errorMessage } from "../lib/api";
-import { cn } from "../lib/cn";
-import { roomPath } from "../lib/routes";
+import { ApiError, api, errorMessage } from "@/client/lib/api";
+import { cn } from "@/client/lib/cn";
+import { roomPath } from "@/client/lib/routes";
+import { type ImportResult, MAX_IMPORT_BYTES } from "@/shared/transfer";
 import { Button, buttonClass, IconButton } from "./ui/Button";
 import { HeaderPopover } from "./ui/HeaderPopover";
 

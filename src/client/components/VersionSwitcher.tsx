@@ -8,9 +8,9 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { useState } from "react";
 import { useParams } from "react-router";
-import type { MessageVersions } from "../../shared/protocol";
-import { api, errorMessage } from "../lib/api";
-import { messageText } from "../lib/messages";
+import { api, errorMessage } from "@/client/lib/api";
+import { messageText } from "@/client/lib/messages";
+import type { MessageVersions } from "@/shared/protocol";
 import { IconButton } from "./ui/Button";
 import { ErrorNotice } from "./ui/Field";
 

@@ -10,11 +10,11 @@
  */
 import { useAgentChat } from "@cloudflare/ai-chat/react";
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
-import type { MessageAuthor } from "../../shared/identity";
-import type { RoomState } from "../../shared/protocol";
-import { api, errorMessage } from "../lib/api";
-import { messageText, type RoomMessage } from "../lib/messages";
-import { newTraceparent } from "../lib/trace";
+import { api, errorMessage } from "@/client/lib/api";
+import { messageText, type RoomMessage } from "@/client/lib/messages";
+import { newTraceparent } from "@/client/lib/trace";
+import type { MessageAuthor } from "@/shared/identity";
+import type { RoomState } from "@/shared/protocol";
 import { type HistorySource, initialPageOf, loadNewestPage, useOlderPages } from "./use-older-pages";
 import type { RoomSocket } from "./use-room-socket";
 

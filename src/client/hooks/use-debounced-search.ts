@@ -5,7 +5,7 @@
  * by the message search (Ctrl+K) and find in room.
  */
 import { useEffect, useRef, useState } from "react";
-import { errorMessage } from "../lib/api";
+import { errorMessage } from "@/client/lib/api";
 
 const MIN_QUERY = 2;
 const DEBOUNCE_MS = 250;

@@ -1,5 +1,5 @@
-import { normalizeDisplayName as normalize } from "../../shared/identity";
-import { useAuth } from "../components/AuthGate";
+import { useAuth } from "@/client/components/AuthGate";
+import { normalizeDisplayName as normalize } from "@/shared/identity";
 
 export function normalizeDisplayName(raw: string): string {
   return normalize(raw);

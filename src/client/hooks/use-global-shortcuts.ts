@@ -6,9 +6,9 @@
  */
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
-import type { AppUI } from "../app-ui";
-import { anyDialogOpen } from "../components/ui/Dialog";
-import { roomPath } from "../lib/routes";
+import type { AppUI } from "@/client/app-ui";
+import { anyDialogOpen } from "@/client/components/ui/Dialog";
+import { roomPath } from "@/client/lib/routes";
 import { useRoomList } from "./use-room-list";
 
 function isTypingTarget(target: EventTarget | null): boolean {

@@ -5,8 +5,8 @@
  * at in place.
  */
 import { type RefObject, useEffect, useState } from "react";
-import { type ApiError, api, errorMessage } from "../lib/api";
-import { fromChatMessage, type RoomMessage } from "../lib/messages";
+import { type ApiError, api, errorMessage } from "@/client/lib/api";
+import { fromChatMessage, type RoomMessage } from "@/client/lib/messages";
 
 const PAGE = 50;
 

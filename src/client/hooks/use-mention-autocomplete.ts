@@ -5,7 +5,7 @@
  * logic is pure (lib/mention-autocomplete.ts).
  */
 import { type KeyboardEvent, type RefObject, useId, useLayoutEffect, useRef, useState } from "react";
-import { insertMention, mentionAt, namesMatching } from "../lib/mention-autocomplete";
+import { insertMention, mentionAt, namesMatching } from "@/client/lib/mention-autocomplete";
 
 export function useMentionAutocomplete({
   text,

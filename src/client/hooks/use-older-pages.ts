@@ -5,10 +5,10 @@
  * where the shown transcript starts) is lib/history.ts.
  */
 import { type RefObject, useCallback, useMemo, useRef, useState } from "react";
-import type { MessagePage } from "../../shared/protocol";
-import { ApiError, errorMessage } from "../lib/api";
-import { type History, reanchor, shownFrom } from "../lib/history";
-import { fromChatMessage, MessageIdentityCache, type RoomMessage } from "../lib/messages";
+import { ApiError, errorMessage } from "@/client/lib/api";
+import { type History, reanchor, shownFrom } from "@/client/lib/history";
+import { fromChatMessage, MessageIdentityCache, type RoomMessage } from "@/client/lib/messages";
+import type { MessagePage } from "@/shared/protocol";
 
 const PAGE_SIZE = 50;
 

@@ -16,9 +16,9 @@
  * through the chat hook's observer path, and the room answers in turn.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { MAX_MESSAGE_LENGTH } from "../../shared/constants";
-import { MessageAuthor } from "../../shared/identity";
-import { CLIENT_MESSAGE_ID_PATTERN, type OutboxSend, outboxRequestFrame } from "../../shared/outbox";
+import { MAX_MESSAGE_LENGTH } from "@/shared/constants";
+import { MessageAuthor } from "@/shared/identity";
+import { CLIENT_MESSAGE_ID_PATTERN, type OutboxSend, outboxRequestFrame } from "@/shared/outbox";
 
 export interface OutboxItem extends OutboxSend {
   /** Who wrote it, for showing it before the room's copy arrives (the room writes its own). */

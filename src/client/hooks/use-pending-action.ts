@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { errorMessage } from "../lib/api";
+import { errorMessage } from "@/client/lib/api";
 
 /**
  * A form's one request at a time: `pending` while it runs, and its failure

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from "react";
-import type { RoomClientFrame } from "../../shared/protocol";
+import type { RoomClientFrame } from "@/shared/protocol";
 
 /** After this long without a keystroke, we tell the room we stopped typing. */
 const TYPING_IDLE_MS = 3_000;

@@ -5,8 +5,8 @@
  * read as dozens of insertions); this hook says each thing once, when done.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { authorId, authorName } from "../../shared/identity";
-import { messageText, type RoomMessage } from "../lib/messages";
+import { messageText, type RoomMessage } from "@/client/lib/messages";
+import { authorId, authorName } from "@/shared/identity";
 
 /** Long answers are cut: the reader can read on in the log. */
 const MAX_ANNOUNCED_CHARS = 400;

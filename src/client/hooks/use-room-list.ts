@@ -15,11 +15,11 @@ import {
   useRef,
   useState
 } from "react";
-import { DEFAULT_WORKSPACE } from "../../shared/constants";
-import { OverseerFrameSchema, type RoomSummary } from "../../shared/protocol";
-import type { ReadMark } from "../../shared/unread";
-import { api } from "../lib/api";
-import { earlyRoomList } from "../lib/early-room-list";
+import { api } from "@/client/lib/api";
+import { earlyRoomList } from "@/client/lib/early-room-list";
+import { DEFAULT_WORKSPACE } from "@/shared/constants";
+import { OverseerFrameSchema, type RoomSummary } from "@/shared/protocol";
+import type { ReadMark } from "@/shared/unread";
 
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
 

@@ -11,10 +11,10 @@
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { DEFAULT_WORKSPACE } from "../../shared/constants";
-import type { Identity } from "../../shared/identity";
-import type { PresenceUser, RoomState } from "../../shared/protocol";
-import { type RoomFrameEvent, readRoomFrame } from "../lib/room-frames";
+import { type RoomFrameEvent, readRoomFrame } from "@/client/lib/room-socket-frames";
+import { DEFAULT_WORKSPACE } from "@/shared/constants";
+import type { Identity } from "@/shared/identity";
+import type { PresenceUser, RoomState } from "@/shared/protocol";
 import type { ConnectionStatus } from "./use-room-list";
 
 /**

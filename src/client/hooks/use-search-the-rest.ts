@@ -5,9 +5,9 @@
  * query (a new `base`) shows that answer and cancels a run still going.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { SearchResponse } from "../../shared/search";
-import { api, errorMessage } from "../lib/api";
-import { searchTheRest } from "../lib/search-rest";
+import { api, errorMessage } from "@/client/lib/api";
+import { searchTheRest } from "@/client/lib/search-rest";
+import type { SearchResponse } from "@/shared/search";
 
 interface RestState {
   base: SearchResponse;

@@ -10,7 +10,7 @@
 import { useAgentToolEvents } from "agents/react";
 import type { UIMessage } from "ai";
 import { createContext, useCallback, useContext, useMemo } from "react";
-import type { RoomClientFrame } from "../../shared/protocol";
+import type { RoomClientFrame } from "@/shared/protocol";
 import type { RoomSocket } from "./use-room-socket";
 
 export type TaskRunPart = UIMessage["parts"][number];

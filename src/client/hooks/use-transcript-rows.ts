@@ -7,7 +7,7 @@
  */
 import { defaultRangeExtractor, type Range, useVirtualizer } from "@tanstack/react-virtual";
 import { type RefObject, useCallback, useLayoutEffect, useRef } from "react";
-import type { RoomMessage } from "../lib/messages";
+import type { RoomMessage } from "@/client/lib/messages";
 
 /** A first guess at a row's height; each row is measured once rendered. */
 const ESTIMATED_ROW_PX = 112;

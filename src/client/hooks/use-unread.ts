@@ -9,10 +9,10 @@
  *   shown.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { RoomClientFrame } from "../../shared/protocol";
-import { unreadCount } from "../../shared/unread";
-import type { RoomMessage } from "../lib/messages";
-import { firstUnread } from "../lib/unread";
+import { firstUnread } from "@/client/lib/first-unread";
+import type { RoomMessage } from "@/client/lib/messages";
+import type { RoomClientFrame } from "@/shared/protocol";
+import { unreadCount } from "@/shared/unread";
 import { useRoomList } from "./use-room-list";
 
 /** A short pause before reporting, so a burst of arrivals is one report. */

@@ -4,10 +4,10 @@
  * can show `error.message` as is.
  */
 
-import { type ErrorCode, parseWireError } from "../../shared/errors";
-import type { SessionInfo, SignInOptions } from "../../shared/identity";
-import type { AgentTree } from "../../shared/introspection";
-import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "../../shared/personas";
+import { type ErrorCode, parseWireError } from "@/shared/errors";
+import type { SessionInfo, SignInOptions } from "@/shared/identity";
+import type { AgentTree } from "@/shared/introspection";
+import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
   CreateRoomBody,
   MessagePage,
@@ -15,10 +15,10 @@ import type {
   RoomDetail,
   RoomSummary,
   UpdateRoomBody
-} from "../../shared/protocol";
-import type { SearchResponse } from "../../shared/search";
-import type { ShareLink, ShareList, ShareView } from "../../shared/shares";
-import type { TraceDetail } from "../../shared/traces";
+} from "@/shared/protocol";
+import type { SearchResponse } from "@/shared/search";
+import type { ShareLink, ShareList, ShareView } from "@/shared/shares";
+import type { TraceDetail } from "@/shared/traces";
 
 export class ApiError extends Error {
   readonly status: number;

@@ -5,7 +5,7 @@
  * the page's load event on a cold server.) The live socket takes over as
  * soon as it sends its first frame.
  */
-import type { RoomSummary } from "../../shared/protocol";
+import type { RoomSummary } from "@/shared/protocol";
 
 const ROOM_LIST_URL = "/api/rooms";
 

@@ -1,5 +1,5 @@
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
-import type { ChatMessage, MessageMetadata } from "../../shared/protocol";
+import type { ChatMessage, MessageMetadata } from "@/shared/protocol";
 
 /** The AI SDK message shape with our server's metadata. */
 export type RoomMessage = UIMessage<MessageMetadata>;

@@ -4,8 +4,8 @@
  * what a form sends. Fields are strings as typed; empty model and temperature
  * mean "the default".
  */
-import { MAX_MODEL_NAME_LENGTH, MAX_ROOM_NAME_LENGTH, MAX_TEMPERATURE, MIN_TEMPERATURE } from "../../shared/constants";
-import type { CreateRoomBody, RoomSettings, UpdateRoomBody } from "../../shared/protocol";
+import { MAX_MODEL_NAME_LENGTH, MAX_ROOM_NAME_LENGTH, MAX_TEMPERATURE, MIN_TEMPERATURE } from "@/shared/constants";
+import type { CreateRoomBody, RoomSettings, UpdateRoomBody } from "@/shared/protocol";
 
 const MODEL_PATTERN = /^[\w.:/@-]+$/;
 

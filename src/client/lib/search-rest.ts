@@ -5,7 +5,7 @@
  * search would have answered: one entry per message, best first, at most
  * `limit`.
  */
-import { compareSearchHits, type SearchResponse, type SearchResult } from "../../shared/search";
+import { compareSearchHits, type SearchResponse, type SearchResult } from "@/shared/search";
 
 /** Room ids per continued request: keeps the URL short (a room id is 16 characters). */
 const REST_ROOMS_PER_REQUEST = 100;

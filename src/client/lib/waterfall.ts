@@ -3,7 +3,7 @@
  * root, each placed on a shared time axis, plus the figures a reader wants
  * first (queue wait, time to first token, tokens per second, total).
  */
-import type { TraceSpan } from "../../shared/traces";
+import type { TraceSpan } from "@/shared/traces";
 
 interface WaterfallRow {
   span: TraceSpan;

@@ -4,10 +4,10 @@
  * hint, "Ask the panel", and the length counter near the limit.
  */
 import { ArrowUp, Square, Users, WifiOff } from "lucide-react";
-import { MAX_MESSAGE_LENGTH } from "../../../shared/constants";
-import type { PresenceUser } from "../../../shared/protocol";
-import { cn } from "../../lib/cn";
-import { Spinner } from "../ui/Spinner";
+import { Spinner } from "@/client/components/ui/Spinner";
+import { cn } from "@/client/lib/cn";
+import { MAX_MESSAGE_LENGTH } from "@/shared/constants";
+import type { PresenceUser } from "@/shared/protocol";
 
 function typingLabel(users: PresenceUser[]): string | null {
   const names = [...new Set(users.map((u) => u.name))];

@@ -1,6 +1,6 @@
 /** The `@`-mention options above the composer; the keyboard works them from the textarea. */
-import type { MentionAutocomplete } from "../../hooks/use-mention-autocomplete";
-import { cn } from "../../lib/cn";
+import type { MentionAutocomplete } from "@/client/hooks/use-mention-autocomplete";
+import { cn } from "@/client/lib/cn";
 
 export function MentionList({ mentions }: { mentions: MentionAutocomplete }) {
   if (!mentions.open) return null;

@@ -1,7 +1,8 @@
 /** The form for one persona: name and colour, system prompt, model, temperature and tools. */
-import { PERSONA_TOOLS, type PersonaTool } from "../../../shared/personas";
-import { Button } from "../ui/Button";
-import { Field, inputClass } from "../ui/Field";
+
+import { Button } from "@/client/components/ui/Button";
+import { Field, inputClass } from "@/client/components/ui/Field";
+import { PERSONA_TOOLS, type PersonaTool } from "@/shared/personas";
 
 const TOOL_LABELS: Record<PersonaTool, string> = {
   get_current_time: "Current time",

@@ -1,7 +1,7 @@
 /** The room's personas, each with Edit and Delete (deleting asks first: its private notes go too). */
 import { Pencil, Trash2 } from "lucide-react";
-import type { Persona } from "../../../shared/personas";
-import { Button } from "../ui/Button";
+import { Button } from "@/client/components/ui/Button";
+import type { Persona } from "@/shared/personas";
 
 export function PersonaList({
   personas,

@@ -5,10 +5,10 @@
  */
 import { Plus } from "lucide-react";
 import { useState } from "react";
-import { type DefaultResponder, MAX_PERSONAS_PER_ROOM, PERSONA_PALETTE, type Persona } from "../../../shared/personas";
-import { api, errorMessage } from "../../lib/api";
-import { Button } from "../ui/Button";
-import { ErrorNotice, Field, inputClass } from "../ui/Field";
+import { Button } from "@/client/components/ui/Button";
+import { ErrorNotice, Field, inputClass } from "@/client/components/ui/Field";
+import { api, errorMessage } from "@/client/lib/api";
+import { type DefaultResponder, MAX_PERSONAS_PER_ROOM, PERSONA_PALETTE, type Persona } from "@/shared/personas";
 import { type Draft, PersonaEditor } from "./PersonaEditor";
 import { PersonaList } from "./PersonaList";
 

@@ -5,7 +5,7 @@
  */
 import { Bot } from "lucide-react";
 import { createContext, type ReactNode, useContext, useMemo } from "react";
-import type { Persona, PersonaRef } from "../../../shared/personas";
+import type { Persona, PersonaRef } from "@/shared/personas";
 
 const PersonaColours = createContext<ReadonlyMap<string, string>>(new Map());
 

@@ -4,8 +4,8 @@
  */
 import { Users } from "lucide-react";
 import { useEffect, useId, useMemo, useRef } from "react";
-import type { PresenceUser } from "../../../shared/protocol";
-import { Avatar } from "../ui/Avatar";
+import { Avatar } from "@/client/components/ui/Avatar";
+import type { PresenceUser } from "@/shared/protocol";
 
 export function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfId: string }) {
   const popoverId = useId();

@@ -1,8 +1,8 @@
 /** Lines under the room's header: where a fork came from, an offline model; and the transcript's loading skeleton. */
 import { CloudOff } from "lucide-react";
 import { Link } from "react-router";
-import type { RoomState } from "../../../shared/protocol";
-import { messagePath } from "../../lib/routes";
+import { messagePath } from "@/client/lib/routes";
+import type { RoomState } from "@/shared/protocol";
 
 export function RoomBanners({ state }: { state: RoomState | undefined }) {
   return (

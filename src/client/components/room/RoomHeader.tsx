@@ -4,19 +4,19 @@
  */
 import { Ellipsis, Pencil, Search, Settings2, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
-import type { RoomState } from "../../../shared/protocol";
-import { useAppUI } from "../../app-ui";
-import type { ConnectionStatus } from "../../hooks/use-room-list";
-import type { RoomSocket } from "../../hooks/use-room-socket";
-import { cn } from "../../lib/cn";
-import { formatCount } from "../../lib/time";
-import { CopyLinkButton } from "../CopyLinkButton";
-import { RoomInfoButton } from "../RoomInfo";
-import { OpenSidebarButton } from "../RoomStates";
-import { ShareButton } from "../ShareDialog";
-import { ExportMenu } from "../Transfer";
-import { IconButton } from "../ui/Button";
-import { HeaderPopover } from "../ui/HeaderPopover";
+import { useAppUI } from "@/client/app-ui";
+import { CopyLinkButton } from "@/client/components/CopyLinkButton";
+import { RoomInfoButton } from "@/client/components/RoomInfo";
+import { OpenSidebarButton } from "@/client/components/RoomStates";
+import { ShareButton } from "@/client/components/ShareDialog";
+import { ExportMenu } from "@/client/components/Transfer";
+import { IconButton } from "@/client/components/ui/Button";
+import { HeaderPopover } from "@/client/components/ui/HeaderPopover";
+import type { ConnectionStatus } from "@/client/hooks/use-room-list";
+import type { RoomSocket } from "@/client/hooks/use-room-socket";
+import { cn } from "@/client/lib/cn";
+import { formatCount } from "@/client/lib/time";
+import type { RoomState } from "@/shared/protocol";
 import { PresenceButton } from "./PresenceButton";
 
 function ConnectionBadge({ status }: { status: ConnectionStatus }) {

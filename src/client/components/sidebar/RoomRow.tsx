@@ -1,12 +1,12 @@
 /** One room in the sidebar: name, last activity, a preview of its last message, my unread count, and Copy link. */
 import { memo } from "react";
 import { NavLink } from "react-router";
-import type { RoomSummary } from "../../../shared/protocol";
-import { cn } from "../../lib/cn";
-import { plainPreview } from "../../lib/messages";
-import { roomPath } from "../../lib/routes";
-import { fullDateTime, relativeTime } from "../../lib/time";
-import { CopyLinkButton } from "../CopyLinkButton";
+import { CopyLinkButton } from "@/client/components/CopyLinkButton";
+import { cn } from "@/client/lib/cn";
+import { plainPreview } from "@/client/lib/messages";
+import { roomPath } from "@/client/lib/routes";
+import { fullDateTime, relativeTime } from "@/client/lib/time";
+import type { RoomSummary } from "@/shared/protocol";
 
 /** "99+" past 99: the badge stays one size; its label says the exact count. */
 const badgeCount = (n: number) => (n > 99 ? "99+" : String(n));

@@ -5,14 +5,14 @@
  */
 import { Keyboard, Search, X } from "lucide-react";
 import type { KeyboardEvent } from "react";
-import { useAppUI } from "../../app-ui";
-import { useDisplayName } from "../../hooks/use-display-name";
-import type { ConnectionStatus } from "../../hooks/use-room-list";
-import { MOD } from "../AppDialogs";
-import { SignOutButton } from "../AuthGate";
-import { Avatar } from "../ui/Avatar";
-import { IconButton } from "../ui/Button";
-import { Kbd } from "../ui/Field";
+import { useAppUI } from "@/client/app-ui";
+import { MOD } from "@/client/components/AppDialogs";
+import { SignOutButton } from "@/client/components/AuthGate";
+import { Avatar } from "@/client/components/ui/Avatar";
+import { IconButton } from "@/client/components/ui/Button";
+import { Kbd } from "@/client/components/ui/Field";
+import { useDisplayName } from "@/client/hooks/use-display-name";
+import type { ConnectionStatus } from "@/client/hooks/use-room-list";
 
 export function SidebarHeading({ status }: { status: ConnectionStatus }) {
   const ui = useAppUI();

@@ -8,9 +8,9 @@
  */
 import { ChevronRight, Square, Waypoints } from "lucide-react";
 import { memo } from "react";
-import { type TaskRun, type TaskRunPart, useTaskRuns } from "../../hooks/use-task-runs";
-import type { ToolPartView } from "../../lib/messages";
-import { StatusLabel, type StatusTone } from "../ui/StatusLabel";
+import { StatusLabel, type StatusTone } from "@/client/components/ui/StatusLabel";
+import { type TaskRun, type TaskRunPart, useTaskRuns } from "@/client/hooks/use-task-runs";
+import type { ToolPartView } from "@/client/lib/messages";
 
 interface DelegateInput {
   task?: unknown;

@@ -1,9 +1,10 @@
 /** An answer's parts in order: Markdown text, reasoning (folded), tool calls and delegated tasks. */
-import { asToolPart, type RoomMessage } from "../../lib/messages";
-import { MessageText } from "../MessageText";
-import { ToolPart } from "../ToolPart";
-import { TaskCard } from "../tasks/TaskCard";
-import { TypingDots } from "../ui/Spinner";
+
+import { MessageText } from "@/client/components/MessageText";
+import { ToolPart } from "@/client/components/ToolPart";
+import { TaskCard } from "@/client/components/tasks/TaskCard";
+import { TypingDots } from "@/client/components/ui/Spinner";
+import { asToolPart, type RoomMessage } from "@/client/lib/messages";
 
 export function AssistantBody({ message, streaming }: { message: RoomMessage; streaming: boolean }) {
   const parts = message.parts;

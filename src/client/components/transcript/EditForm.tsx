@@ -1,7 +1,7 @@
 /** Editing one's own question in place: Enter saves and sends, Escape cancels. */
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { MAX_MESSAGE_LENGTH } from "../../../shared/constants";
-import { Button } from "../ui/Button";
+import { Button } from "@/client/components/ui/Button";
+import { MAX_MESSAGE_LENGTH } from "@/shared/constants";
 
 export function EditForm({
   initial,

@@ -4,14 +4,14 @@
  * right on hover or focus (inline on touch screens): Copy, Fork, Edit.
  */
 import { Pencil, RefreshCw, Square } from "lucide-react";
-import { authorName } from "../../../shared/identity";
-import { cn } from "../../lib/cn";
-import type { RoomMessage } from "../../lib/messages";
-import { formatCount } from "../../lib/time";
-import { CopyButton } from "../CopyButton";
-import { TraceButton } from "../TraceWaterfall";
-import { ForkButton } from "../Transfer";
-import { IconButton } from "../ui/Button";
+import { CopyButton } from "@/client/components/CopyButton";
+import { TraceButton } from "@/client/components/TraceWaterfall";
+import { ForkButton } from "@/client/components/Transfer";
+import { IconButton } from "@/client/components/ui/Button";
+import { cn } from "@/client/lib/cn";
+import type { RoomMessage } from "@/client/lib/messages";
+import { formatCount } from "@/client/lib/time";
+import { authorName } from "@/shared/identity";
 
 export function AnswerActions({
   message,

@@ -3,10 +3,11 @@
  * The author line is the message's heading, so screen readers can jump
  * between messages; a grouped message keeps a hidden one.
  */
-import type { RoomMessage } from "../../lib/messages";
-import { fullDateTime, messageTime } from "../../lib/time";
-import { PersonaAvatar, PersonaName } from "../personas/persona-colours";
-import { AssistantAvatar, Avatar } from "../ui/Avatar";
+
+import { PersonaAvatar, PersonaName } from "@/client/components/personas/persona-colours";
+import { AssistantAvatar, Avatar } from "@/client/components/ui/Avatar";
+import type { RoomMessage } from "@/client/lib/messages";
+import { fullDateTime, messageTime } from "@/client/lib/time";
 
 export function MessageAvatar({ message, author }: { message: RoomMessage; author: string }) {
   const persona = message.role === "assistant" ? message.metadata?.persona : undefined;

@@ -3,11 +3,12 @@
  * grouping under the previous message's header and a day divider when it
  * opens a new calendar day.
  */
-import { authorId, authorName } from "../../../shared/identity";
-import { dayLabel, startsNewDay } from "../../lib/day-dividers";
-import type { RoomMessage } from "../../lib/messages";
-import { MessageItem, type MessageItemProps } from "../MessageItem";
-import { NewMessagesDivider } from "../NewMessages";
+
+import { MessageItem, type MessageItemProps } from "@/client/components/MessageItem";
+import { NewMessagesDivider } from "@/client/components/NewMessages";
+import { dayLabel, startsNewDay } from "@/client/lib/day-dividers";
+import type { RoomMessage } from "@/client/lib/messages";
+import { authorId, authorName } from "@/shared/identity";
 
 const GROUP_WINDOW_MS = 5 * 60_000;
 

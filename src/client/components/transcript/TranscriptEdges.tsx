@@ -4,9 +4,9 @@
  * latest" over the bottom once the reader has scrolled up.
  */
 import { ArrowDown, MessagesSquare } from "lucide-react";
-import { cn } from "../../lib/cn";
-import { Button } from "../ui/Button";
-import { Spinner } from "../ui/Spinner";
+import { Button } from "@/client/components/ui/Button";
+import { Spinner } from "@/client/components/ui/Spinner";
+import { cn } from "@/client/lib/cn";
 
 export function TranscriptStart({
   roomName,

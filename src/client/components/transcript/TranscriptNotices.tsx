@@ -5,12 +5,12 @@
  */
 import { AlertTriangle, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
-import type { RoomChat } from "../../hooks/use-chat-room";
-import { cn } from "../../lib/cn";
-import { Alert } from "../ui/Alert";
-import { AssistantAvatar } from "../ui/Avatar";
-import { Button } from "../ui/Button";
-import { TypingDots } from "../ui/Spinner";
+import { Alert } from "@/client/components/ui/Alert";
+import { AssistantAvatar } from "@/client/components/ui/Avatar";
+import { Button } from "@/client/components/ui/Button";
+import { TypingDots } from "@/client/components/ui/Spinner";
+import type { RoomChat } from "@/client/hooks/use-chat-room";
+import { cn } from "@/client/lib/cn";
 
 /**
  * A notice under the transcript, aligned with the messages' text, with an

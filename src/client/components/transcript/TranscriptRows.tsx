@@ -4,10 +4,10 @@
  * instead of taking the transcript down.
  */
 import type { ReactVirtualizer } from "@tanstack/react-virtual";
-import { authorId } from "../../../shared/identity";
-import type { RoomChat } from "../../hooks/use-chat-room";
-import type { NewMessagesStart } from "../../hooks/use-unread";
-import { MessageErrorBoundary } from "../MessageErrorBoundary";
+import { MessageErrorBoundary } from "@/client/components/MessageErrorBoundary";
+import type { RoomChat } from "@/client/hooks/use-chat-room";
+import type { NewMessagesStart } from "@/client/hooks/use-unread";
+import { authorId } from "@/shared/identity";
 import { MessageRow } from "./MessageRow";
 
 export function TranscriptRows({

@@ -1,5 +1,5 @@
 import type { HTMLAttributes, ReactNode } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "@/client/lib/cn";
 
 const toneClass = {
   error: "border-danger-line bg-danger-bg text-danger-fg",

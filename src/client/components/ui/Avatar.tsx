@@ -1,6 +1,6 @@
 import { Sparkles } from "lucide-react";
-import { cn } from "../../lib/cn";
-import { avatarColor, initials } from "../../lib/messages";
+import { cn } from "@/client/lib/cn";
+import { avatarColor, initials } from "@/client/lib/messages";
 
 export function Avatar({
   name,

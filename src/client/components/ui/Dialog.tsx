@@ -9,7 +9,7 @@
  */
 import { X } from "lucide-react";
 import { type ReactNode, useEffect, useId, useRef } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "@/client/lib/cn";
 import { Button, IconButton } from "./Button";
 import { Spinner } from "./Spinner";
 

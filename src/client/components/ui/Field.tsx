@@ -1,5 +1,5 @@
 import { type ReactNode, useId } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "@/client/lib/cn";
 import { Alert } from "./Alert";
 
 export const inputClass =

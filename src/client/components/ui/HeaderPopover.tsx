@@ -6,7 +6,7 @@
  * the outer one.
  */
 import { type ReactNode, useId } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "@/client/lib/cn";
 import { IconButton } from "./Button";
 
 export function HeaderPopover({

@@ -1,6 +1,6 @@
 import { AlertTriangle, Check } from "lucide-react";
 import type { ReactNode } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "@/client/lib/cn";
 import { Spinner } from "./Spinner";
 
 const toneClass = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstUnread } from "@/client/lib/unread";
+import { firstUnread } from "@/client/lib/first-unread";
 import { advanceMark, furthest, readPosition } from "@/server/domain/rooms/read-positions";
 import { unreadCount } from "@/shared/unread";
 

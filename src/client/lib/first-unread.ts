@@ -4,8 +4,8 @@
  * loaded, else that many messages from the end. The reader's own messages
  * at the start of the new stretch are not news to them.
  */
-import { authorId } from "../../shared/identity";
-import type { ReadMark } from "../../shared/unread";
+import { authorId } from "@/shared/identity";
+import type { ReadMark } from "@/shared/unread";
 
 interface MessageLike {
   id: string;

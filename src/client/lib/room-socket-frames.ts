@@ -5,8 +5,8 @@
  * that is neither a chat response nor one of ours is not parsed at all.
  */
 import { MessageType } from "@cloudflare/ai-chat/types";
-import { parseWireError } from "../../shared/errors";
-import type { PresenceUser } from "../../shared/protocol";
+import { parseWireError } from "@/shared/errors";
+import type { PresenceUser } from "@/shared/protocol";
 
 export type RoomFrameEvent =
   /** A chat turn (the framework's response stream) is streaming. */
