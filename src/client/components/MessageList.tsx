@@ -18,6 +18,7 @@ import type { NewMessagesStart } from "@/client/hooks/use-unread";
 import { EmptyTranscript, JumpToLatest, TranscriptStart } from "./transcript/TranscriptEdges";
 import { isWaitingForAnswer, TranscriptNotices } from "./transcript/TranscriptNotices";
 import { TranscriptRows } from "./transcript/TranscriptRows";
+import type { MessageListHandle } from "./transcript/transcript-handle";
 
 const LOAD_OLDER_THRESHOLD_PX = 600;
 
@@ -29,14 +30,6 @@ function useLatest<A extends unknown[], R>(fn: ((...args: A) => R) | undefined) 
   });
   const stable = useCallback((...args: A) => ref.current?.(...args) as R, []);
   return fn ? stable : undefined;
-}
-
-/** What the room asks of its transcript (the "N new messages" bar): no DOM queries from outside. */
-export interface MessageListHandle {
-  /** Scrolls a loaded message (with the dividers before it) to the top of the view; false when it is not loaded. */
-  showMessage(messageId: string): boolean;
-  /** Focuses the transcript itself, without scrolling. */
-  focus(): void;
 }
 
 export interface MessageListProps {

@@ -6,7 +6,7 @@
 import { ArrowUp, X } from "lucide-react";
 import type { RefObject } from "react";
 import type { NewMessagesStart } from "@/client/hooks/use-unread";
-import type { MessageListHandle } from "./MessageList";
+import type { MessageListHandle } from "./transcript/transcript-handle";
 import { IconButton } from "./ui/Button";
 
 const label = (count: number) => `${count} new ${count === 1 ? "message" : "messages"}`;
