@@ -22,6 +22,7 @@ import { handleError } from "../../src/server/http/error-response";
 import { rejectInvalid } from "../../src/server/http/validation";
 import app, { ChatRoom, OverseerAgent } from "../../src/server/index";
 import { DEFAULT_WORKSPACE, MAX_MESSAGES_PER_ROOM, WORKSPACE_PATTERN } from "../../src/shared/constants";
+import { API_IDENTITY } from "../../src/shared/identity";
 import type { MessageMetadata } from "../../src/shared/protocol";
 
 function keepClassName(cls: abstract new (...args: never[]) => unknown, name: string) {
@@ -78,6 +79,9 @@ class BenchChatRoom extends ChatRoom {
   }
 }
 
+/** The bench seeds rooms as the bootstrap admin (ACCESS_TOKEN's holder) would. */
+const BENCH_CALLER = { identity: API_IDENTITY, address: "local", admin: true as const };
+
 class BenchOverseerAgent extends OverseerAgent {
   static {
     keepClassName(BenchOverseerAgent, "OverseerAgent");
@@ -85,7 +89,7 @@ class BenchOverseerAgent extends OverseerAgent {
 
   benchSeed(id: string, count: number): Promise<RpcResult<{ messageCount: number }>> {
     return asResult(async () => {
-      const detail = unwrap(await this.getRoom(id));
+      const detail = unwrap(await this.getRoom(id, BENCH_CALLER));
       if (detail.messageCount + count > MAX_MESSAGES_PER_ROOM) {
         throw new AppError("conflict:room_full", 409, `A room holds at most ${MAX_MESSAGES_PER_ROOM} messages.`);
       }

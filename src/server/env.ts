@@ -8,10 +8,10 @@
  */
 import type { Agent } from "agents";
 import type { AuthKeeperApi } from "./contracts/auth-keeper-api";
-import type { OverseerRestApi, OverseerRoomApi } from "./contracts/overseer-api";
+import type { OverseerRestApi, OverseerRoomApi, OverseerTokenApi } from "./contracts/overseer-api";
 
 /** What the OverseerAgent binding holds: an agent (for `getAgentByName`) that keeps the overseer's contracts. */
-type OverseerBinding = Agent<Env> & OverseerRestApi & OverseerRoomApi;
+type OverseerBinding = Agent<Env> & OverseerRestApi & OverseerRoomApi & OverseerTokenApi;
 
 export interface Env {
   OverseerAgent: DurableObjectNamespace<OverseerBinding>;
@@ -45,6 +45,14 @@ export interface Env {
   /** Both set: the identity is the verified Cloudflare Access assertion. */
   CF_ACCESS_TEAM_DOMAIN?: string;
   CF_ACCESS_AUD?: string;
+  /**
+   * Comma-separated Access e-mails or identity ids of people who are admins
+   * of every workspace (never display names). Set: nobody becomes an admin
+   * by being a workspace's first person.
+   */
+  ADMINS?: string;
+  /** Behind Access: members of this Access group (the assertion's `groups` claim) are admins. */
+  ACCESS_ADMIN_GROUP?: string;
   /** Comma-separated origins allowed to open WebSockets, besides our own. */
   ALLOWED_ORIGINS?: string;
   /** Multiplies the REST rate limits; 0 turns them off (load tests). */

@@ -16,12 +16,15 @@ import { type AppEnv, identify, requireCaller } from "@/server/http/access";
 import { forwardToAgents } from "@/server/http/agent-forward";
 import { handleError } from "@/server/http/error-response";
 import { securityHeaders } from "@/server/http/security-headers";
+import { inviteRoutes } from "@/server/routes/invite-routes";
+import { roomMemberRoutes } from "@/server/routes/members-routes";
 import { roomRoutes } from "@/server/routes/rooms-routes";
 import { searchRoutes } from "@/server/routes/search-routes";
 import { sessionRoutes } from "@/server/routes/session-routes";
 import { roomShareRoutes, shareViewerRoutes } from "@/server/routes/shares-routes";
 import { statusRoutes, workspaceSettingsRoutes } from "@/server/routes/status-routes";
 import { roomTransferRoutes, workspaceExportRoutes } from "@/server/routes/transfer-routes";
+import { meRoutes, peopleRoutes, tokenRoutes } from "@/server/routes/workspace-admin-routes";
 import { MAX_REQUEST_BODY_BYTES } from "@/shared/constants";
 import { AppError } from "./app-error";
 
@@ -61,9 +64,18 @@ const api = new Hono<AppEnv>()
   .route("/workspaces/:workspace/rooms", roomTransferRoutes)
   .route("/rooms", roomShareRoutes)
   .route("/workspaces/:workspace/rooms", roomShareRoutes)
+  .route("/rooms", roomMemberRoutes)
+  .route("/workspaces/:workspace/rooms", roomMemberRoutes)
   .route("/rooms", roomRoutes)
   .route("/workspaces/:workspace/rooms", roomRoutes)
   .route("/share", shareViewerRoutes)
+  .route("/invites", inviteRoutes)
+  .route("/me", meRoutes)
+  .route("/workspaces/:workspace/me", meRoutes)
+  .route("/people", peopleRoutes)
+  .route("/workspaces/:workspace/people", peopleRoutes)
+  .route("/tokens", tokenRoutes)
+  .route("/workspaces/:workspace/tokens", tokenRoutes)
   .route("/status", statusRoutes)
   .route("/workspaces/:workspace/status", statusRoutes)
   .route("/workspaces/:workspace/settings", workspaceSettingsRoutes)

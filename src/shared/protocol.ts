@@ -15,7 +15,9 @@ import {
 } from "./constants";
 import { type AnswerErrorCode, type ErrorCode, type RoomErrorFrame, WireError } from "./errors";
 import type { IdentityKind, MessageAuthor } from "./identity";
+import type { RoomAccess } from "./members";
 import { ModelName, SystemPrompt, Temperature } from "./model-settings";
+import { ROOM_VISIBILITIES, type RoomVisibility } from "./permissions";
 import { DEFAULT_RESPONDERS, type DefaultResponder, type Persona, type PersonaRef } from "./personas";
 import { type ReadMark, ReadMarkSchema } from "./unread";
 
@@ -28,8 +30,12 @@ const RoomName = z
   .max(MAX_ROOM_NAME_LENGTH, `name must be at most ${MAX_ROOM_NAME_LENGTH} characters`)
   .refine((s) => !/\p{Cc}/u.test(s), "name must not contain control characters");
 
+const Visibility = z.enum(ROOM_VISIBILITIES, { error: `visibility must be one of ${ROOM_VISIBILITIES.join(", ")}` });
+
 export const CreateRoomBody = z.strictObject({
   name: RoomName,
+  /** `workspace` (default): everyone in the workspace; `private`: its members only. */
+  visibility: Visibility.optional(),
   systemPrompt: SystemPrompt.optional(),
   model: ModelName.nullable().optional(),
   temperature: Temperature.nullable().optional()
@@ -46,11 +52,13 @@ export const UpdateRoomBody = z
       .enum(DEFAULT_RESPONDERS, { error: `defaultResponder must be one of ${DEFAULT_RESPONDERS.join(", ")}` })
       .optional(),
     /** Tokens per UTC day (0 = unlimited, null = the server default). */
-    dailyTokenBudget: DailyTokenBudget.nullable().optional()
+    dailyTokenBudget: DailyTokenBudget.nullable().optional(),
+    /** Who may see the room (its owner and admins may change it). */
+    visibility: Visibility.optional()
   })
   .refine(
     (b) => Object.keys(b).length > 0,
-    "give at least one of name, systemPrompt, model, temperature, defaultResponder, dailyTokenBudget"
+    "give at least one of name, systemPrompt, model, temperature, defaultResponder, dailyTokenBudget, visibility"
   );
 export type UpdateRoomBody = z.infer<typeof UpdateRoomBody>;
 
@@ -76,6 +84,8 @@ export interface RoomSummary {
   lastActiveAt: number;
   messageCount: number;
   lastMessagePreview: string | null;
+  /** `private` rooms are listed only to their members and the workspace's admins. */
+  visibility: RoomVisibility;
 }
 
 export interface TokenUsage {
@@ -95,6 +105,8 @@ export interface RoomDetail extends RoomSummary {
   personas?: Persona[];
   /** Bumped when the room's pins or summaries change: clients showing them refetch (GET …/memory). */
   memory?: { revision: number };
+  /** The caller's place in the room and what it may do there (shared/permissions.ts). */
+  access?: RoomAccess;
 }
 
 // ── Messages ──
@@ -224,7 +236,8 @@ const RoomSummarySchema = z.object({
   createdAt: z.number(),
   lastActiveAt: z.number(),
   messageCount: z.number(),
-  lastMessagePreview: z.string().nullable()
+  lastMessagePreview: z.string().nullable(),
+  visibility: Visibility
 });
 
 export const OverseerFrameSchema = z.discriminatedUnion("type", [

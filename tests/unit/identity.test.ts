@@ -115,7 +115,7 @@ describe("Cloudflare Access assertions", () => {
     const keys = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256" }] });
     const config = { teamDomain: "https://team.cloudflareaccess.com/", audience: "aud-1" };
     const sign = (aud: string, exp: string) =>
-      new SignJWT({ email: "dora@example.com" })
+      new SignJWT({ email: "dora@example.com", groups: ["staff", 7, "rooms-admins"] })
         .setProtectedHeader({ alg: "ES256", kid: "k1" })
         .setIssuer("https://team.cloudflareaccess.com")
         .setAudience(aud)
@@ -123,9 +123,10 @@ describe("Cloudflare Access assertions", () => {
         .setExpirationTime(exp)
         .sign(privateKey);
     expect(await verifyAccessAssertion(await sign("aud-1", "1m"), config, keys)).toEqual({
-      id: "access:s-1",
-      name: "dora",
-      kind: "access"
+      identity: { id: "access:s-1", name: "dora", kind: "access" },
+      email: "dora@example.com",
+      // Only group names (strings) are evidence for ACCESS_ADMIN_GROUP.
+      groups: ["staff", "rooms-admins"]
     });
     expect(await verifyAccessAssertion(await sign("aud-2", "1m"), config, keys)).toBeNull();
     expect(await verifyAccessAssertion(await sign("aud-1", "-1m"), config, keys)).toBeNull();

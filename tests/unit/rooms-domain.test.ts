@@ -73,13 +73,14 @@ describe("activity reports", () => {
   });
 
   it("map to the summary clients see", () => {
-    expect(toRoomSummary(row)).toEqual({
+    expect(toRoomSummary(row, "private")).toEqual({
       id: "abc",
       name: "Room",
       createdAt: 1,
       lastActiveAt: 10,
       messageCount: 2,
-      lastMessagePreview: "old"
+      lastMessagePreview: "old",
+      visibility: "private"
     });
   });
 });

@@ -71,6 +71,18 @@ export function signIn(name: string, extra: Record<string, unknown> = {}): Promi
 }
 
 /**
+ * A signed-in admin of a fresh workspace: the first person who uses a
+ * workspace with no admin becomes its admin (domain/roles/workspace-roles.ts).
+ */
+export async function workspaceAdmin(workspace: string, name = "Admin"): Promise<SignedIn> {
+  const admin = await signIn(name);
+  const me = await api(`/api/workspaces/${workspace}/me`, { headers: admin.headers });
+  const body = await me.json<{ role?: string }>();
+  if (body.role !== "admin") throw new Error(`${name} is not the admin of ${workspace}: ${JSON.stringify(body)}`);
+  return admin;
+}
+
+/**
  * A room's stored messages, newest page (`query`: e.g. "?limit=200"), as the
  * wire sends them; loosely typed, as tests assert on fields a ChatMessage
  * leaves optional.

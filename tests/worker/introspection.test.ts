@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import type { AgentTree, WorkspaceStatus } from "../../src/shared/introspection";
 import { waitFor } from "../support/wait";
-import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName } from "./helpers";
+import { api, chatRequest, connect, createRoom, isDone, roomPath, uniqueName, workspaceAdmin } from "./helpers";
 
 async function status(ws: string): Promise<WorkspaceStatus> {
   const response = await api(`/api/workspaces/${ws}/status`);
@@ -126,7 +126,13 @@ describe("daily token budgets", () => {
 
   it("refuses a turn once the workspace's budget is used, over the socket too", async () => {
     const ws = uniqueName();
-    const settings = await api(`/api/workspaces/${ws}/settings`, { method: "PATCH", json: { dailyTokenBudget: 1 } });
+    // Only an admin sets the workspace's budget.
+    const admin = await workspaceAdmin(ws);
+    const settings = await api(`/api/workspaces/${ws}/settings`, {
+      method: "PATCH",
+      json: { dailyTokenBudget: 1 },
+      headers: admin.headers
+    });
     expect(await settings.json()).toEqual({ dailyTokenBudget: 1 });
     const a = await createRoom(ws);
     const b = await createRoom(ws);

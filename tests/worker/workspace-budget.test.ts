@@ -7,7 +7,29 @@ import { FIGURE_MAX_AGE_MS } from "@/server/domain/budgets/workspace-budget-cach
 import { ChatRoom, OverseerAgent } from "@/server/index";
 import type { WorkspaceStatus } from "@/shared/introspection";
 import { waitFor } from "../support/wait";
-import { api, chatRequest, connect, createRoom, history, isDone, roomPath, uniqueName } from "./helpers";
+import {
+  api,
+  chatRequest,
+  connect,
+  createRoom,
+  history,
+  isDone,
+  roomPath,
+  type SignedIn,
+  uniqueName,
+  workspaceAdmin
+} from "./helpers";
+
+/** Each workspace's admin (only an admin sets its budget). */
+const admins = new Map<string, SignedIn>();
+async function setBudget(ws: string, dailyTokenBudget: number) {
+  let admin = admins.get(ws);
+  if (!admin) {
+    admin = await workspaceAdmin(ws);
+    admins.set(ws, admin);
+  }
+  return api(`/api/workspaces/${ws}/settings`, { method: "PATCH", json: { dailyTokenBudget }, headers: admin.headers });
+}
 
 /** In order: every call a room made to its overseer, the rooms' model requests, and the test's sends. */
 type Event =
@@ -96,9 +118,7 @@ async function turn(socket: Awaited<ReturnType<typeof connect>>, room: string, t
 describe("a room's copy of its workspace's budget", () => {
   it("lets a turn reach its model with no call to the overseer first, and a lowered budget still refuses at once", async () => {
     const ws = uniqueName();
-    expect(
-      (await api(`/api/workspaces/${ws}/settings`, { method: "PATCH", json: { dailyTokenBudget: 1_000_000 } })).status
-    ).toBe(200);
+    expect((await setBudget(ws, 1_000_000)).status).toBe(200);
     const room = await createRoom(ws);
     const socket = await connect(roomPath(ws, room.id));
     await turn(socket, room.id, "first");
@@ -128,9 +148,7 @@ describe("a room's copy of its workspace's budget", () => {
 
     // The workspace's budget drops below what it used: the room's copy is void before the PATCH answers...
     const voidsBefore = events.filter((e) => e.kind === "void" && e.room === room.id).length;
-    expect(
-      (await api(`/api/workspaces/${ws}/settings`, { method: "PATCH", json: { dailyTokenBudget: 1 } })).status
-    ).toBe(200);
+    expect((await setBudget(ws, 1)).status).toBe(200);
     expect(events.filter((e) => e.kind === "void" && e.room === room.id).length).toBeGreaterThan(voidsBefore);
     // ...so the next turn asks (the spy sees calls when there are some) and is refused.
     const third = await turn(socket, room.id, "third");
@@ -162,9 +180,7 @@ describe("a room's copy of its workspace's budget", () => {
       )
     ).tokensToday;
     const budget = perTurn * 5;
-    expect(
-      (await api(`/api/workspaces/${ws}/settings`, { method: "PATCH", json: { dailyTokenBudget: budget } })).status
-    ).toBe(200);
+    expect((await setBudget(ws, budget)).status).toBe(200);
     // B runs under budget and keeps the overseer's figure (well clear of the limit).
     await turn(socket, b.id, "still fine?");
     await settledReport(ws, b.id, 4);

@@ -45,8 +45,8 @@ function byActivity(a: RoomSummary, b: RoomSummary): number {
 }
 
 function toSummary(room: RoomSummary): RoomSummary {
-  const { id, name, createdAt, lastActiveAt, messageCount, lastMessagePreview } = room;
-  return { id, name, createdAt, lastActiveAt, messageCount, lastMessagePreview };
+  const { id, name, createdAt, lastActiveAt, messageCount, lastMessagePreview, visibility } = room;
+  return { id, name, createdAt, lastActiveAt, messageCount, lastMessagePreview, visibility };
 }
 
 /**

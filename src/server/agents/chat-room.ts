@@ -73,7 +73,7 @@ import { UsageLedger } from "@/server/agents/room/usage-ledger";
 import { messageVersions } from "@/server/agents/room/versions";
 import { AppError, asResult, type RpcResult } from "@/server/app-error";
 import type { ChatRoomApi, RestArrival, RoomParentApi } from "@/server/contracts/room-api";
-import { callerOf, isViewerRequest } from "@/server/domain/access/caller";
+import { type Caller, callerOf, isViewerRequest } from "@/server/domain/access/caller";
 import { addUsage, EMPTY_USAGE } from "@/server/domain/budgets/token-usage";
 import { MAX_TASKS_PER_ROOM } from "@/server/domain/facets/delegation-limits";
 import type { Branch } from "@/server/domain/messages/chat-request-guard";
@@ -687,6 +687,29 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   /** Viewers get the transcript and its streams, not the room's state (settings, system prompt, personas). */
   shouldSendProtocolMessages(_connection: Connection, ctx: ConnectionContext): boolean {
     return !isViewerRequest(ctx.request);
+  }
+
+  /** Who has a socket open here now, once per identity (the overseer checks each still may see the room). */
+  connectedCallers(): Caller[] {
+    const callers = new Map<string, Caller>();
+    for (const connection of this.getConnections()) {
+      const caller = callerOf(connection);
+      if (caller && caller.viewerOf === undefined) callers.set(caller.identity.id, caller);
+    }
+    return [...callers.values()];
+  }
+
+  /** Closes every socket of these identities (they may no longer see the room), saying why. */
+  closeSocketsOf(identityIds: string[], code: number, reason: string): number {
+    const ids = new Set(identityIds);
+    let closed = 0;
+    for (const connection of this.getConnections()) {
+      const caller = callerOf(connection);
+      if (!caller || caller.viewerOf !== undefined || !ids.has(caller.identity.id)) continue;
+      connection.close(code, reason);
+      closed++;
+    }
+    return closed;
   }
 
   /** A link was revoked or expired: everyone watching through it is let go at once. */

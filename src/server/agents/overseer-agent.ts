@@ -31,31 +31,48 @@ import {
   type WSMessage
 } from "agents";
 import { WorkspaceAdmission } from "@/server/agents/overseer/admission";
+import { ApiTokenTable } from "@/server/agents/overseer/api-tokens";
 import { WorkspaceBudgetFigures } from "@/server/agents/overseer/budget-figures";
 import { deliverBroadcast, framesOf } from "@/server/agents/overseer/frame-batches";
+import { InviteTable } from "@/server/agents/overseer/invites";
 import { LiveStatusTable } from "@/server/agents/overseer/live-status";
+import { PeopleTable } from "@/server/agents/overseer/people";
 import { ReadMarksTable, readerTag } from "@/server/agents/overseer/read-marks";
 import { RoomRegistry } from "@/server/agents/overseer/registry";
+import { RoomMembersTable } from "@/server/agents/overseer/room-members";
 import { WorkspaceSettingsTable } from "@/server/agents/overseer/settings";
 import { ShareLinks, ShareTable } from "@/server/agents/overseer/share-links";
 import { SocketRoutes } from "@/server/agents/overseer/socket-routes";
 import { rememberSocketTargets } from "@/server/agents/overseer/socket-targets";
+import { WorkspaceAccess } from "@/server/agents/overseer/workspace-access";
 import { WorkspaceFiles } from "@/server/agents/overseer/workspace-files";
 import { searchRooms } from "@/server/agents/overseer/workspace-search";
 import { WorkspaceTransfer } from "@/server/agents/overseer/workspace-transfer";
 import type { MemoryCall } from "@/server/agents/room/room-memory";
 import { AppError, asResult, type RpcResult, roomNotFound, unwrap } from "@/server/app-error";
-import type { NewShare, OverseerRestApi, OverseerRoomApi, ShareRow } from "@/server/contracts/overseer-api";
+import type {
+  InviteRow,
+  NewApiToken,
+  NewInvite,
+  NewShare,
+  OverseerRestApi,
+  OverseerRoomApi,
+  OverseerTokenApi,
+  ShareRow
+} from "@/server/contracts/overseer-api";
 import type { RestArrival } from "@/server/contracts/room-api";
+import { accessConfig } from "@/server/domain/access/access-jwt";
 import {
   CALLER_HEADER,
   type Caller,
   callerFromRequest,
+  callerOf,
   decodeCaller,
   rememberCaller
 } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
 import { fileKey, fileLimits, type UploadTicket } from "@/server/domain/files/file-limits";
+import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import {
   generateRoomId,
@@ -74,6 +91,16 @@ import { MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
 import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import { authorOf } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
+import {
+  ACCESS_REVOKED_CODE,
+  type AcceptedInvite,
+  type ApiTokenInfo,
+  type InviteView,
+  type MemberList,
+  type Person,
+  type WorkspaceAccess as WorkspaceAccessInfo
+} from "@/shared/members";
+import type { RoomAction, RoomVisibility, WorkspaceRole } from "@/shared/permissions";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
   CreateRoomBody,
@@ -99,7 +126,7 @@ const CHAT_ROOM_CLASS = "ChatRoom";
 /** A `/sub/<class>/<name>` with another `/sub/` below it: rooms have no children. */
 const NESTED_SUB_PATH = /\/sub\/[^/]+\/[^/]+\/sub(\/|$)/;
 
-export class OverseerAgent extends Agent<Env> implements OverseerRestApi, OverseerRoomApi {
+export class OverseerAgent extends Agent<Env> implements OverseerRestApi, OverseerRoomApi, OverseerTokenApi {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     if (!rememberSocketTargets(this)) console.warn("[OverseerAgent] socket targets are re-derived per frame");
@@ -112,6 +139,20 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
     this.#settings = new WorkspaceSettingsTable(ctx.storage.sql);
     this.#budget = new WorkspaceBudgetFigures(env, this.#settings, this.#live, (ids, epoch) =>
       this.#voidBudgetCopies(ids, epoch)
+    );
+    this.#access = new WorkspaceAccess(
+      {
+        people: new PeopleTable(ctx.storage.sql),
+        members: new RoomMembersTable(ctx.storage.sql),
+        invites: new InviteTable(ctx.storage.sql),
+        tokens: new ApiTokenTable(ctx.storage.sql)
+      },
+      { ...env, openServer: !env.ACCESS_TOKEN && !accessConfig(env) },
+      () => this.name,
+      {
+        room: (roomId) => this.#row(roomId),
+        accessChanged: (roomId, identityId) => this.#accessChanged(roomId, identityId)
+      }
     );
     this.#shares = new ShareLinks(new ShareTable(ctx.storage.sql), {
       requireRoom: (roomId) => this.#requireRow(roomId),
@@ -126,7 +167,11 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
       admission: this.#admission,
       room: (id) => this.dynamicAgents.get(ChatRoom, id),
       deleteRoom: (id) => this.dynamicAgents.delete(ChatRoom, id),
-      announce: (row) => this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) })
+      registered: (row, owner, visibility) => {
+        this.#access.roomCreated(row.id, owner, visibility);
+        this.#announce(row);
+      },
+      visibility: (id) => this.#access.visibility(id)
     });
     this.#files = new WorkspaceFiles(ctx.storage.sql, () => fileLimits(env), env.RATE_LIMIT_SCALE, {
       bucket: env.FILES,
@@ -139,6 +184,8 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
   #routes: SocketRoutes;
   /** Which rooms exist, and what the room list shows of them (overseer/registry.ts). */
   #registry: RoomRegistry;
+  /** Who may do what: people, roles, room members, invitations, API tokens (overseer/workspace-access.ts). */
+  #access: WorkspaceAccess;
   /** What rooms last reported about themselves (overseer/live-status.ts). */
   #live: LiveStatusTable;
   #settings: WorkspaceSettingsTable;
@@ -210,7 +257,7 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
 
   onConnect(connection: Connection, ctx: ConnectionContext) {
     const caller = rememberCaller(connection, ctx.request);
-    this.#send(connection, { type: "rooms", rooms: this.listRooms() });
+    this.#send(connection, { type: "rooms", rooms: caller ? this.#roomsFor(caller) : [] });
     if (caller) {
       this.#send(connection, { type: "read_marks", marks: this.#reads.forIdentity(caller.identity.id), replace: true });
     }
@@ -241,31 +288,58 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
     }
     // A share viewer reaches only its link's room, and only while the link
     // works (the Worker checked too; this closes the gap to a revoke).
-    const viewerOf = decodeCaller(request.headers.get(CALLER_HEADER))?.viewerOf;
-    if (viewerOf !== undefined && !this.#shares.live(viewerOf, child.name)) {
-      return new Response("This share link is no longer valid.", { status: 404 });
+    const caller = decodeCaller(request.headers.get(CALLER_HEADER));
+    if (caller?.viewerOf !== undefined) {
+      if (!this.#shares.live(caller.viewerOf, child.name)) {
+        return new Response("This share link is no longer valid.", { status: 404 });
+      }
+      return;
     }
+    // Anyone else: only a room that exists for them. A private room they are
+    // not in is refused exactly like an unknown one (closed with 4404).
+    const refusal = caller ? asRefusal(() => this.#access.requireRoom(caller, child.name, "room.read")) : null;
+    if (!caller || refusal) return new Response(`Room "${child.name}" not found`, { status: 404 });
   }
 
   // ── Share links (tokens are signed by the Worker, routes/shares-routes.ts; rows live in overseer/share-links.ts) ──
 
   /** Records a link the Worker signed. An expiring one is ended on time by an alarm, closing its viewers. */
-  createShare(roomId: string, share: NewShare): Promise<RpcResult<ShareRow>> {
-    return asResult(() => this.#shares.create(roomId, share));
+  createShare(roomId: string, share: NewShare, caller: Caller): Promise<RpcResult<ShareRow>> {
+    return asResult(() => {
+      this.#access.requireRoom(caller, roomId, "room.share");
+      return this.#shares.create(roomId, share);
+    });
   }
 
-  listShares(roomId: string): Promise<RpcResult<ShareRow[]>> {
-    return asResult(() => this.#shares.list(roomId));
+  listShares(roomId: string, caller: Caller): Promise<RpcResult<ShareRow[]>> {
+    return asResult(() => {
+      this.#access.requireRoom(caller, roomId, "room.share");
+      return this.#shares.list(roomId);
+    });
   }
 
   /** Deletes the link at once, then closes every socket opened with it. */
-  revokeShare(roomId: string, shareId: string): Promise<RpcResult<void>> {
-    return asResult(() => this.#shares.revoke(roomId, shareId));
+  revokeShare(roomId: string, shareId: string, caller: Caller): Promise<RpcResult<void>> {
+    return asResult(() => {
+      this.#access.requireRoom(caller, roomId, "room.share");
+      return this.#shares.revoke(roomId, shareId);
+    });
   }
 
   /** What a viewer holding a valid token may see; 404 for a revoked, expired or mismatched one. */
   openShare(shareId: string, roomId: string, tokenHash: string): Promise<RpcResult<ShareView>> {
     return asResult(() => this.#shares.open(shareId, roomId, tokenHash));
+  }
+
+  /** A page of history for a viewer holding a valid token (the link is the right to read). */
+  sharedMessages(
+    share: { shareId: string; roomId: string; tokenHash: string },
+    query: { before?: string; limit: number }
+  ): Promise<RpcResult<MessagePage>> {
+    return asResult(() => {
+      this.#shares.open(share.shareId, share.roomId, share.tokenHash);
+      return this.#inRoom(share.roomId, (room) => room.listMessages(query));
+    });
   }
 
   /** The alarm set by createShare. */
@@ -281,83 +355,201 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
 
   // ── Registry RPC (called by the REST routes) ──
   // Expected failures come back as values (see RpcResult), never as throws.
+  // Every method takes the caller and asks #access first (a room method
+  // through #inRoom, which names the action): who may do what is decided
+  // before anything is done.
 
   createRoom(input: CreateRoomBody, caller: Caller): Promise<RpcResult<RoomDetail>> {
     return asResult(async () => {
+      const visibility = input.visibility ?? "workspace";
+      this.#access.requireCreate(caller, visibility);
       this.#admission.admitNewRooms(caller);
       const release = this.#admission.holdRooms(1);
       try {
-        return await this.#spawnRoom(input);
+        return await this.#spawnRoom(input, caller, visibility);
       } finally {
         release();
       }
     });
   }
 
-  getRoom(id: string): Promise<RpcResult<RoomDetail>> {
-    return asResult(() => this.#getRoom(id));
+  getRoom(id: string, caller: Caller): Promise<RpcResult<RoomDetail>> {
+    return asResult(async () => {
+      this.#access.requireRoom(caller, id, "room.read");
+      return { ...(await this.#getRoom(id)), access: this.#access.roomAccess(caller, id) };
+    });
   }
 
-  updateRoom(id: string, patch: UpdateRoomBody): Promise<RpcResult<RoomDetail>> {
-    return asResult(() => this.#updateRoom(id, patch));
+  updateRoom(id: string, patch: UpdateRoomBody, caller: Caller): Promise<RpcResult<RoomDetail>> {
+    return asResult(async () => {
+      // Every part of the patch is checked before any part is applied.
+      for (const action of patchActions(patch)) this.#access.requireRoom(caller, id, action);
+      if (patch.visibility !== undefined) await this.#access.setVisibility(caller, id, patch.visibility);
+      const { visibility: _, ...settings } = patch;
+      const detail = Object.keys(settings).length > 0 ? await this.#updateRoom(id, settings) : await this.#getRoom(id);
+      return { ...detail, access: this.#access.roomAccess(caller, id) };
+    });
   }
 
-  deleteRoom(id: string): Promise<RpcResult<void>> {
-    return asResult(() => this.#deleteRoom(id));
+  deleteRoom(id: string, caller: Caller): Promise<RpcResult<void>> {
+    return asResult(() => {
+      this.#access.requireRoom(caller, id, "room.delete");
+      return this.#deleteRoom(id);
+    });
   }
 
-  listMessages(id: string, query: MessagesQuery): Promise<RpcResult<MessagePage>> {
+  listMessages(id: string, query: MessagesQuery, caller: Caller): Promise<RpcResult<MessagePage>> {
     return asResult(() =>
-      this.#inRoom(id, async (room) =>
+      this.#inRoom(id, caller, "room.read", async (room) =>
         query.around || query.after ? unwrap(await room.listMessagesNear(query)) : room.listMessages(query)
       )
     );
   }
 
-  // ── Export, import, fork (room side: agents/room/room-transfer.ts) ──
+  // ── Members, invitations, people, API tokens (overseer/workspace-access.ts decides) ──
 
-  exportRoom(id: string, format: "json" | "markdown"): Promise<RpcResult<ReadableStream<Uint8Array>>> {
-    return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.exportRoom(format))));
+  listMembers(id: string, caller: Caller): Promise<RpcResult<MemberList>> {
+    return asResult(() => this.#access.listMembers(caller, id));
   }
 
-  /** Every room as NDJSON, one room after another (overseer/workspace-transfer.ts). */
-  exportWorkspace(): ReadableStream<Uint8Array> {
-    return this.#transfer.exportWorkspace();
+  /** Removes someone (owner, admins) or the caller itself (leaving); their sockets close at once. */
+  removeMember(id: string, userId: string, caller: Caller): Promise<RpcResult<void>> {
+    return asResult(() => this.#access.removeMember(caller, id, userId));
+  }
+
+  transferOwnership(id: string, userId: string, caller: Caller): Promise<RpcResult<MemberList>> {
+    return asResult(() => {
+      const members = this.#access.transferOwnership(caller, id, userId);
+      this.#announce(this.#requireRow(id));
+      return members;
+    });
+  }
+
+  /** Records an invitation the Worker signed. */
+  createInvite(id: string, invite: NewInvite, caller: Caller): Promise<RpcResult<InviteRow>> {
+    return asResult(() => this.#access.createInvite(caller, id, invite));
+  }
+
+  listInvites(id: string, caller: Caller): Promise<RpcResult<InviteRow[]>> {
+    return asResult(() => this.#access.listInvites(caller, id));
+  }
+
+  revokeInvite(id: string, inviteId: string, caller: Caller): Promise<RpcResult<void>> {
+    return asResult(() => this.#access.revokeInvite(caller, id, inviteId));
+  }
+
+  viewInvite(claims: InviteClaims, tokenHash: string, caller: Caller): Promise<RpcResult<InviteView>> {
+    return asResult(() => this.#access.viewInvite(caller, claims, tokenHash));
+  }
+
+  acceptInvite(claims: InviteClaims, tokenHash: string, caller: Caller): Promise<RpcResult<AcceptedInvite>> {
+    return asResult(async () => {
+      const row = await this.#access.acceptInvite(caller, claims, tokenHash);
+      return { workspace: this.name, roomId: row.id, roomName: row.name };
+    });
+  }
+
+  me(caller: Caller): Promise<RpcResult<WorkspaceAccessInfo>> {
+    return asResult(() => this.#access.me(caller));
+  }
+
+  listPeople(caller: Caller): Promise<RpcResult<Person[]>> {
+    return asResult(() => this.#access.listPeople(caller));
+  }
+
+  setRole(userId: string, role: WorkspaceRole, caller: Caller): Promise<RpcResult<Person[]>> {
+    return asResult(() => this.#access.setRole(caller, userId, role));
+  }
+
+  /** Records a token the Worker made (it keeps only the hash); the secret never reaches this object. */
+  createApiToken(input: NewApiToken, caller: Caller): Promise<RpcResult<ApiTokenInfo>> {
+    return asResult(() => this.#access.createToken(caller, input));
+  }
+
+  listApiTokens(caller: Caller): Promise<RpcResult<ApiTokenInfo[]>> {
+    return asResult(() => this.#access.listTokens(caller));
+  }
+
+  revokeApiToken(tokenId: string, caller: Caller): Promise<RpcResult<void>> {
+    return asResult(() => this.#access.revokeToken(caller, tokenId));
+  }
+
+  /** The Worker's check of a presented API token (http/access.ts): its identity, or null. */
+  verifyApiToken(tokenId: string, tokenHash: string): ApiTokenInfo | null {
+    return this.#access.verifyToken(tokenId, tokenHash);
+  }
+
+  // ── Export, import, fork (room side: agents/room/room-transfer.ts) ──
+
+  exportRoom(id: string, format: "json" | "markdown", caller: Caller): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+    return asResult(() =>
+      this.#inRoom(id, caller, "room.export", async (room) => unwrap(await room.exportRoom(format)))
+    );
+  }
+
+  /** Every room the caller may see, as NDJSON, one room after another (overseer/workspace-transfer.ts). */
+  exportWorkspace(caller: Caller): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+    return asResult(() => {
+      this.#access.requireWorkspace(caller, "workspace.read");
+      return this.#transfer.exportWorkspace(this.#access.visibleFilter(caller));
+    });
   }
 
   /** All or nothing: no room of the file appears until every one is made and filled (overseer/workspace-transfer.ts). */
   importRooms(rooms: ImportedRoom[], caller: Caller): Promise<RpcResult<ImportResult>> {
-    return asResult(() => this.#transfer.importRooms(rooms, caller));
+    return asResult(() => {
+      this.#access.requireWorkspace(caller, "room.import");
+      return this.#transfer.importRooms(rooms, caller);
+    });
   }
 
-  /** A new room holding the history up to and including `messageId` (overseer/workspace-transfer.ts). */
+  /**
+   * A new room holding the history up to and including `messageId`
+   * (overseer/workspace-transfer.ts), owned by the caller. A fork of a private room
+   * is private: what was said there stays among its members.
+   */
   forkRoom(id: string, messageId: string, caller: Caller): Promise<RpcResult<RoomDetail>> {
-    return asResult(async () => this.#getRoom(await this.#transfer.forkRoom(id, messageId, caller)));
+    return asResult(async () => {
+      this.#access.requireRoom(caller, id, "room.fork");
+      this.#access.requireCreate(caller, this.#access.visibility(id));
+      const forked = await this.#transfer.forkRoom(id, messageId, caller);
+      return { ...(await this.#getRoom(forked)), access: this.#access.roomAccess(caller, forked) };
+    });
   }
 
   /** Where a room came from (a fork's link back). */
-  roomOrigin(id: string): Promise<RpcResult<RoomOrigin | null>> {
-    return asResult(() => this.#inRoom(id, (room) => room.origin()));
+  roomOrigin(id: string, caller: Caller): Promise<RpcResult<RoomOrigin | null>> {
+    return asResult(() => this.#inRoom(id, caller, "room.read", (room) => room.origin()));
   }
 
   /** A room's memory: pins, summaries, what an answer saw (room/room-memory.ts). */
   roomMemory(id: string, call: MemoryCall, caller: Caller): Promise<RpcResult<unknown>> {
+    const action: RoomAction = call.op === "view" || call.op === "context" ? "room.read" : "room.pin";
     return asResult(() =>
-      this.#inRoom(id, async (room) => unwrap(await room.memoryCall(call, authorOf(caller.identity))))
+      this.#inRoom(id, caller, action, async (room) => unwrap(await room.memoryCall(call, authorOf(caller.identity))))
     );
   }
 
   /** Every version of a message's position (edits and regenerations keep what they replace). */
-  messageVersions(id: string, messageId: string): Promise<RpcResult<MessageVersions>> {
-    return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.messageVersions(messageId))));
+  messageVersions(id: string, messageId: string, caller: Caller): Promise<RpcResult<MessageVersions>> {
+    return asResult(() =>
+      this.#inRoom(id, caller, "room.read", async (room) => unwrap(await room.messageVersions(messageId)))
+    );
   }
 
-  /** Search across rooms: each room searches its own index; late rooms are reported, not waited for (overseer/workspace-search.ts). */
-  search(query: SearchQuery): Promise<SearchResponse> {
-    return searchRooms(query, {
-      rooms: (only) => this.#registry.searchable(only),
-      searchRoom: async (id, q, limit) => (await this.dynamicAgents.get(ChatRoom, id)).searchMessages(q, limit),
-      deadlineMs: searchDeadlineMs(this.env)
+  /**
+   * Search across the rooms the caller may see: each room searches its own
+   * index; late rooms are reported, not waited for (overseer/workspace-search.ts).
+   */
+  search(query: SearchQuery, caller: Caller): Promise<RpcResult<SearchResponse>> {
+    return asResult(() => {
+      this.#access.requireWorkspace(caller, "workspace.read");
+      const visible = this.#access.visibleFilter(caller);
+      return searchRooms(query, {
+        rooms: (only) => this.#registry.searchable(only).filter((row) => visible(row.id)),
+        searchRoom: async (id, q, limit) => (await this.dynamicAgents.get(ChatRoom, id)).searchMessages(q, limit),
+        deadlineMs: searchDeadlineMs(this.env)
+      });
     });
   }
 
@@ -368,9 +560,12 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
     arrival?: RestArrival
   ): Promise<RpcResult<SendMessageResult>> {
     return asResult(() => {
+      this.#access.requireRoom(caller, id, "room.talk");
       this.#admission.admitMessages(caller);
       this.#requireSpace(id);
-      return this.#inRoom(id, (room) => room.sendFromRest(body, authorOf(caller.identity), arrival));
+      return this.#inRoom(id, caller, "room.talk", (room) =>
+        room.sendFromRest(body, authorOf(caller.identity), arrival)
+      );
     });
   }
 
@@ -382,9 +577,12 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
     arrival?: RestArrival
   ): Promise<RpcResult<ReadableStream<Uint8Array>>> {
     return asResult(() => {
+      this.#access.requireRoom(caller, id, "room.talk");
       this.#admission.admitMessages(caller);
       this.#requireSpace(id);
-      return this.#inRoom(id, (room) => room.streamFromRest(body, authorOf(caller.identity), arrival));
+      return this.#inRoom(id, caller, "room.talk", (room) =>
+        room.streamFromRest(body, authorOf(caller.identity), arrival)
+      );
     });
   }
 
@@ -393,7 +591,7 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
   /** Before an upload reads a byte: the room exists, the caller may upload, and something fits. */
   admitUpload(id: string, caller: Caller): Promise<RpcResult<UploadTicket>> {
     return asResult(() => {
-      this.#requireRow(id);
+      this.#access.requireRoom(caller, id, "room.upload");
       return this.#files.admit(this.name, id, caller);
     });
   }
@@ -402,23 +600,25 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
    * After the Worker stored an upload's bytes: the room records it. Fails
    * (and the Worker deletes the bytes) if the room went or filled up meanwhile.
    */
-  registerFile(id: string, file: NewFile): Promise<RpcResult<RoomFile>> {
+  registerFile(id: string, file: NewFile, caller: Caller): Promise<RpcResult<RoomFile>> {
     return asResult(async () => {
+      // Asked again: the uploader may have lost the room while the bytes streamed.
+      this.#access.requireRoom(caller, id, "room.upload");
       this.#files.checkFits(id, file.size);
-      const stored = await this.#inRoom(id, (room) => room.addFile(file));
+      const stored = await this.#inRoom(id, caller, "room.upload", (room) => room.addFile(file));
       this.#files.added(id, file.size);
       return stored;
     });
   }
 
-  listFiles(id: string, query: FilesQuery): Promise<RpcResult<FilePage>> {
-    return asResult(() => this.#inRoom(id, async (room) => unwrap(await room.listFiles(query))));
+  listFiles(id: string, query: FilesQuery, caller: Caller): Promise<RpcResult<FilePage>> {
+    return asResult(() => this.#inRoom(id, caller, "room.read", async (room) => unwrap(await room.listFiles(query))));
   }
 
   /** A file's record and where its bytes are. */
-  getFile(id: string, fileId: string): Promise<RpcResult<{ file: RoomFile; key: string }>> {
+  getFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<{ file: RoomFile; key: string }>> {
     return asResult(() =>
-      this.#inRoom(id, async (room) => ({
+      this.#inRoom(id, caller, "room.read", async (room) => ({
         file: unwrap(await room.getFile(fileId)),
         key: fileKey(this.name, id, fileId)
       }))
@@ -428,7 +628,9 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
   /** The record goes at once (nobody reaches the file after this answers), then its bytes. */
   deleteFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<void>> {
     return asResult(async () => {
-      const file = unwrap(await this.#inRoom(id, (room) => room.deleteFile(fileId, authorOf(caller.identity))));
+      const file = unwrap(
+        await this.#inRoom(id, caller, "room.upload", (room) => room.deleteFile(fileId, authorOf(caller.identity)))
+      );
       this.#files.removed(id, file.size, fileKey(this.name, id, fileId));
     });
   }
@@ -446,35 +648,41 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
 
   // ── Personas: the room owns its roster; the registry only gates the room ──
 
-  listPersonas(id: string): Promise<RpcResult<Persona[]>> {
-    return asResult(() => this.#inRoom(id, (room) => room.listPersonas()));
+  listPersonas(id: string, caller: Caller): Promise<RpcResult<Persona[]>> {
+    return asResult(() => this.#inRoom(id, caller, "room.read", (room) => room.listPersonas()));
   }
 
-  createPersona(id: string, body: CreatePersonaBody): Promise<RpcResult<Persona>> {
-    return asResult(async () => unwrap(await this.#inRoom(id, (room) => room.createPersona(body))));
+  createPersona(id: string, body: CreatePersonaBody, caller: Caller): Promise<RpcResult<Persona>> {
+    return asResult(async () =>
+      unwrap(await this.#inRoom(id, caller, "room.personas", (room) => room.createPersona(body)))
+    );
   }
 
-  updatePersona(id: string, personaId: string, patch: UpdatePersonaBody): Promise<RpcResult<Persona>> {
-    return asResult(async () => unwrap(await this.#inRoom(id, (room) => room.updatePersona(personaId, patch))));
+  updatePersona(id: string, personaId: string, patch: UpdatePersonaBody, caller: Caller): Promise<RpcResult<Persona>> {
+    return asResult(async () =>
+      unwrap(await this.#inRoom(id, caller, "room.personas", (room) => room.updatePersona(personaId, patch)))
+    );
   }
 
-  deletePersona(id: string, personaId: string): Promise<RpcResult<void>> {
-    return asResult(async () => unwrap(await this.#inRoom(id, (room) => room.deletePersona(personaId))));
+  deletePersona(id: string, personaId: string, caller: Caller): Promise<RpcResult<void>> {
+    return asResult(async () =>
+      unwrap(await this.#inRoom(id, caller, "room.personas", (room) => room.deletePersona(personaId)))
+    );
   }
 
   // ── Traces: each room keeps its own (room/trace-store.ts) ──
 
-  describeAgents(id: string): Promise<RpcResult<AgentTree>> {
-    return asResult(() => this.#inRoom(id, (room) => room.describeAgents()));
+  describeAgents(id: string, caller: Caller): Promise<RpcResult<AgentTree>> {
+    return asResult(() => this.#inRoom(id, caller, "room.read", (room) => room.describeAgents()));
   }
 
-  listTraces(id: string, limit: number): Promise<RpcResult<TraceList>> {
-    return asResult(() => this.#inRoom(id, (room) => room.listTraces(limit)));
+  listTraces(id: string, limit: number, caller: Caller): Promise<RpcResult<TraceList>> {
+    return asResult(() => this.#inRoom(id, caller, "room.read", (room) => room.listTraces(limit)));
   }
 
-  getTrace(id: string, traceId: string): Promise<RpcResult<TraceDetail>> {
+  getTrace(id: string, traceId: string, caller: Caller): Promise<RpcResult<TraceDetail>> {
     return asResult(() =>
-      this.#inRoom(id, async (room) => {
+      this.#inRoom(id, caller, "room.read", async (room) => {
         const trace = await room.getTrace(traceId);
         if (!trace) {
           throw new AppError(
@@ -488,11 +696,27 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
     );
   }
 
-  listRooms(): RoomSummary[] {
-    return this.#registry.list().map(toRoomSummary);
+  /** The rooms the caller may see, most recently active first. */
+  listRooms(caller: Caller): Promise<RpcResult<RoomSummary[]>> {
+    return asResult(() => {
+      this.#access.requireWorkspace(caller, "workspace.read");
+      return this.#roomsFor(caller);
+    });
   }
 
-  async #spawnRoom(input: CreateRoomBody): Promise<RoomDetail> {
+  #roomsFor(caller: Caller): RoomSummary[] {
+    const visible = this.#access.visibleFilter(caller);
+    return this.#registry
+      .list()
+      .filter((row) => visible(row.id))
+      .map((row) => this.#summary(row));
+  }
+
+  #summary(row: RoomRow): RoomSummary {
+    return toRoomSummary(row, this.#access.visibility(row.id));
+  }
+
+  async #spawnRoom(input: CreateRoomBody, caller: Caller, visibility: RoomVisibility): Promise<RoomDetail> {
     const id = generateRoomId();
     const settings: RoomSettings = {
       name: input.name,
@@ -505,17 +729,18 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
     const room = await this.dynamicAgents.get(ChatRoom, id);
     const state = await room.initialize(settings);
     const row = this.#registry.insert(id, input.name, Date.now());
-    this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
-    return toRoomDetail(row, state);
+    this.#access.roomCreated(id, caller, visibility);
+    this.#announce(row);
+    return { ...toRoomDetail(row, state, visibility), access: this.#access.roomAccess(caller, id) };
   }
 
   async #getRoom(id: string): Promise<RoomDetail> {
     const row = this.#requireRow(id);
     const room = await this.dynamicAgents.get(ChatRoom, id);
-    return toRoomDetail(row, await room.describe());
+    return toRoomDetail(row, await room.describe(), this.#access.visibility(id));
   }
 
-  async #updateRoom(id: string, patch: UpdateRoomBody): Promise<RoomDetail> {
+  async #updateRoom(id: string, patch: Omit<UpdateRoomBody, "visibility">): Promise<RoomDetail> {
     this.#requireRow(id);
     const room = await this.dynamicAgents.get(ChatRoom, id);
     const state = await room.updateSettings(patch);
@@ -524,9 +749,9 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
     if (patch.name !== undefined && patch.name !== row.name) {
       this.#registry.rename(id, patch.name);
       row.name = patch.name;
-      this.#broadcast({ type: "room_upserted", room: toRoomSummary(row) });
+      this.#announce(row);
     }
-    return toRoomDetail(row, state);
+    return toRoomDetail(row, state, this.#access.visibility(id));
   }
 
   /**
@@ -536,33 +761,105 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
    */
   async #deleteRoom(id: string): Promise<void> {
     this.#requireRow(id);
+    // Who is told: only those who could see it (a private room's id is no one else's business).
+    const audience = this.#listAudience(id);
     this.#registry.delete(id);
     this.#live.forget(id);
     this.#budget.forget(id);
     this.#shares.deleteRoom(id);
     this.#reads.forgetRoom(id);
     this.#files.roomDeleted(this.name, id);
-    this.#broadcast({ type: "room_deleted", id });
+    this.#access.roomDeleted(id);
+    const frame = JSON.stringify({ type: "room_deleted", id } satisfies OverseerFrame);
+    for (const connection of audience) connection.send(frame);
     await this.dynamicAgents.delete(ChatRoom, id);
+  }
+
+  // ── Who sees a room: the room list's fan-out and access changes ──
+
+  /** The room-list sockets whose caller may see this room. */
+  #listAudience(roomId: string, identityId?: string): Connection[] {
+    const sockets = [...this.getConnections(identityId === undefined ? LIST_TAG : readerTag(identityId))];
+    if (this.#access.visibility(roomId) === "workspace") return sockets;
+    return sockets.filter((connection) => {
+      const caller = callerOf(connection);
+      return caller !== null && this.#access.canSee(caller, roomId);
+    });
+  }
+
+  /** A room appeared or changed: to the list sockets of everyone who may see it. */
+  #announce(row: RoomRow) {
+    const frame = JSON.stringify({ type: "room_upserted", room: this.#summary(row) } satisfies OverseerFrame);
+    for (const connection of this.#listAudience(row.id)) connection.send(frame);
+  }
+
+  /**
+   * Who may see a room changed (a member removed or added, its visibility,
+   * someone's role): every room list concerned gets the room or loses it,
+   * and room sockets whose caller may no longer see it close at once with
+   * ACCESS_REVOKED_CODE (the client says why and stops reconnecting; the
+   * gate would refuse it anyway). `identityId`: only that person changed.
+   */
+  async #accessChanged(roomId: string, identityId?: string) {
+    const row = this.#row(roomId);
+    if (!row) return;
+    const upsert = JSON.stringify({ type: "room_upserted", room: this.#summary(row) } satisfies OverseerFrame);
+    const gone = JSON.stringify({ type: "room_deleted", id: roomId } satisfies OverseerFrame);
+    const lost = new Set<string>();
+    for (const connection of this.getConnections(identityId === undefined ? LIST_TAG : readerTag(identityId))) {
+      const caller = callerOf(connection);
+      const sees = caller !== null && this.#access.canSee(caller, roomId);
+      connection.send(sees ? upsert : gone);
+      if (caller && !sees) lost.add(caller.identity.id);
+    }
+    if (identityId !== undefined && !this.#access.canSee(this.#callerLike(identityId), roomId)) lost.add(identityId);
+    for (const id of lost) this.#reads.forget(id, roomId);
+    if (!this.dynamicAgents.has(ChatRoom, roomId)) return;
+    const room = await this.dynamicAgents.get(ChatRoom, roomId);
+    const connected = await room.connectedCallers();
+    const refused = connected.filter((caller) => !this.#access.canSee(caller, roomId)).map((c) => c.identity.id);
+    if (refused.length > 0) {
+      const reason =
+        this.#access.visibility(roomId) === "private"
+          ? "You are no longer a member of this private room."
+          : "You no longer have access to this room.";
+      await room.closeSocketsOf(refused, ACCESS_REVOKED_CODE, reason);
+    }
+  }
+
+  /** A stand-in caller for an identity with no socket open: its stored role and memberships decide. */
+  #callerLike(identityId: string): Caller {
+    return { identity: { id: identityId, name: identityId, kind: "user" }, address: "local" };
   }
 
   // ── Introspection and budgets (answered from the overseer's own SQLite: no room wakes) ──
 
-  workspaceStatus(): WorkspaceStatus {
-    return this.#live.status(this.name, {
-      roomListSockets: [...this.getConnections(LIST_TAG)].length,
-      dailyTokenBudget: this.#dailyBudget()
+  /** The workspace's status over the rooms the caller may see (counts never mention the others). */
+  workspaceStatus(caller: Caller): Promise<RpcResult<WorkspaceStatus>> {
+    return asResult(() => {
+      this.#access.requireWorkspace(caller, "workspace.read");
+      return this.#live.status(
+        this.name,
+        { roomListSockets: [...this.getConnections(LIST_TAG)].length, dailyTokenBudget: this.#dailyBudget() },
+        this.#access.visibleFilter(caller)
+      );
     });
   }
 
-  workspaceSettings(): WorkspaceSettings {
-    return { dailyTokenBudget: this.#dailyBudget() };
+  workspaceSettings(caller: Caller): Promise<RpcResult<WorkspaceSettings>> {
+    return asResult(() => {
+      this.#access.requireWorkspace(caller, "workspace.read");
+      return { dailyTokenBudget: this.#dailyBudget() };
+    });
   }
 
   /** Answers once every room holding a copy of the budget has dropped it: the next turn anywhere sees the change. */
-  async updateWorkspaceSettings(patch: UpdateWorkspaceSettingsBody): Promise<WorkspaceSettings> {
-    if (patch.dailyTokenBudget !== undefined) await this.#budget.setDaily(patch.dailyTokenBudget);
-    return this.workspaceSettings();
+  updateWorkspaceSettings(patch: UpdateWorkspaceSettingsBody, caller: Caller): Promise<RpcResult<WorkspaceSettings>> {
+    return asResult(async () => {
+      this.#access.requireWorkspace(caller, "workspace.settings");
+      if (patch.dailyTokenBudget !== undefined) await this.#budget.setDaily(patch.dailyTokenBudget);
+      return { dailyTokenBudget: this.#dailyBudget() };
+    });
   }
 
   /**
@@ -613,7 +910,7 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
         this.#sendMarks(identityId, [mark]);
       }
     }
-    this.#broadcast({ type: "room_upserted", room: toRoomSummary(next) });
+    this.#announce(next);
   }
 
   /**
@@ -657,11 +954,20 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
   }
 
   /**
-   * Runs a call on a registered room. A room deleted mid-call fails with
-   * 404, not with whatever the aborted facet threw.
+   * Runs a call on a registered room, once the caller may do `action` there
+   * (404 for a room that does not exist for them, 403 saying who can). A
+   * room deleted mid-call fails with 404, not with whatever the aborted
+   * facet threw. Without a caller: only for share viewers, checked already.
    */
-  async #inRoom<T>(id: string, call: (room: DynamicAgentStub<ChatRoom>) => Promise<T>): Promise<T> {
-    this.#requireRow(id);
+  async #inRoom<T>(
+    id: string,
+    ...args:
+      | [caller: Caller, action: RoomAction, call: (room: DynamicAgentStub<ChatRoom>) => Promise<T>]
+      | [call: (room: DynamicAgentStub<ChatRoom>) => Promise<T>]
+  ): Promise<T> {
+    const call = args.length === 3 ? args[2] : args[0];
+    if (args.length === 3) this.#access.requireRoom(args[0], id, args[1]);
+    else this.#requireRow(id);
     const room = await this.dynamicAgents.get(ChatRoom, id);
     try {
       return await call(room);
@@ -674,10 +980,28 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
   #send(connection: Connection, frame: OverseerFrame) {
     connection.send(JSON.stringify(frame));
   }
+}
 
-  /** To the room-list sockets only: the framework's `broadcast` would walk every room socket too. */
-  #broadcast(frame: OverseerFrame) {
-    const message = JSON.stringify(frame);
-    for (const connection of this.getConnections(LIST_TAG)) connection.send(message);
+/** The room actions a settings patch needs: every one is checked before any part is applied. */
+function patchActions(patch: UpdateRoomBody): RoomAction[] {
+  const actions = new Set<RoomAction>();
+  for (const key of Object.keys(patch) as Array<keyof UpdateRoomBody>) {
+    if (patch[key] === undefined) continue;
+    if (key === "name") actions.add("room.rename");
+    else if (key === "dailyTokenBudget") actions.add("room.budget");
+    else if (key === "visibility") actions.add("room.visibility");
+    else actions.add("room.settings");
+  }
+  return [...actions];
+}
+
+/** The refusal an access check throws, or null when it passes. */
+function asRefusal(check: () => unknown): AppError | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
   }
 }

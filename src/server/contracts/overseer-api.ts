@@ -13,6 +13,7 @@ import type { RpcResult } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
 import type { UploadTicket } from "@/server/domain/files/file-limits";
+import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
@@ -20,6 +21,8 @@ import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/bu
 import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
+import type { AcceptedInvite, ApiTokenInfo, InviteView, MemberList, Person, WorkspaceAccess } from "@/shared/members";
+import type { WorkspaceRole } from "@/shared/permissions";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
   CreateRoomBody,
@@ -66,16 +69,18 @@ export interface NewShare {
  * status.
  */
 export interface OverseerRestApi {
+  // Every method takes the caller and asks who may before doing anything
+  // (agents/overseer/workspace-access.ts; the rules in shared/permissions.ts).
   // Rooms
-  listRooms(): RoomSummary[];
+  listRooms(caller: Caller): Promise<RpcResult<RoomSummary[]>>;
   createRoom(input: CreateRoomBody, caller: Caller): Promise<RpcResult<RoomDetail>>;
-  getRoom(id: string): Promise<RpcResult<RoomDetail>>;
-  updateRoom(id: string, patch: UpdateRoomBody): Promise<RpcResult<RoomDetail>>;
-  deleteRoom(id: string): Promise<RpcResult<void>>;
-  roomOrigin(id: string): Promise<RpcResult<RoomOrigin | null>>;
+  getRoom(id: string, caller: Caller): Promise<RpcResult<RoomDetail>>;
+  updateRoom(id: string, patch: UpdateRoomBody, caller: Caller): Promise<RpcResult<RoomDetail>>;
+  deleteRoom(id: string, caller: Caller): Promise<RpcResult<void>>;
+  roomOrigin(id: string, caller: Caller): Promise<RpcResult<RoomOrigin | null>>;
   // Messages
-  listMessages(id: string, query: MessagesQuery): Promise<RpcResult<MessagePage>>;
-  messageVersions(id: string, messageId: string): Promise<RpcResult<MessageVersions>>;
+  listMessages(id: string, query: MessagesQuery, caller: Caller): Promise<RpcResult<MessagePage>>;
+  messageVersions(id: string, messageId: string, caller: Caller): Promise<RpcResult<MessageVersions>>;
   sendMessage(
     id: string,
     body: SendMessageBody,
@@ -88,36 +93,92 @@ export interface OverseerRestApi {
     caller: Caller,
     arrival?: RestArrival
   ): Promise<RpcResult<ReadableStream<Uint8Array>>>;
-  search(query: SearchQuery): Promise<SearchResponse>;
+  search(query: SearchQuery, caller: Caller): Promise<RpcResult<SearchResponse>>;
   // Personas
-  listPersonas(id: string): Promise<RpcResult<Persona[]>>;
-  createPersona(id: string, body: CreatePersonaBody): Promise<RpcResult<Persona>>;
-  updatePersona(id: string, personaId: string, patch: UpdatePersonaBody): Promise<RpcResult<Persona>>;
-  deletePersona(id: string, personaId: string): Promise<RpcResult<void>>;
+  listPersonas(id: string, caller: Caller): Promise<RpcResult<Persona[]>>;
+  createPersona(id: string, body: CreatePersonaBody, caller: Caller): Promise<RpcResult<Persona>>;
+  updatePersona(id: string, personaId: string, patch: UpdatePersonaBody, caller: Caller): Promise<RpcResult<Persona>>;
+  deletePersona(id: string, personaId: string, caller: Caller): Promise<RpcResult<void>>;
   // Traces and introspection
-  describeAgents(id: string): Promise<RpcResult<AgentTree>>;
-  listTraces(id: string, limit: number): Promise<RpcResult<TraceList>>;
-  getTrace(id: string, traceId: string): Promise<RpcResult<TraceDetail>>;
-  workspaceStatus(): WorkspaceStatus;
-  workspaceSettings(): WorkspaceSettings;
-  updateWorkspaceSettings(patch: UpdateWorkspaceSettingsBody): Promise<WorkspaceSettings>;
+  describeAgents(id: string, caller: Caller): Promise<RpcResult<AgentTree>>;
+  listTraces(id: string, limit: number, caller: Caller): Promise<RpcResult<TraceList>>;
+  getTrace(id: string, traceId: string, caller: Caller): Promise<RpcResult<TraceDetail>>;
+  workspaceStatus(caller: Caller): Promise<RpcResult<WorkspaceStatus>>;
+  workspaceSettings(caller: Caller): Promise<RpcResult<WorkspaceSettings>>;
+  updateWorkspaceSettings(patch: UpdateWorkspaceSettingsBody, caller: Caller): Promise<RpcResult<WorkspaceSettings>>;
   // Export, import, fork
-  exportRoom(id: string, format: "json" | "markdown"): Promise<RpcResult<ReadableStream<Uint8Array>>>;
-  exportWorkspace(): ReadableStream<Uint8Array>;
+  exportRoom(id: string, format: "json" | "markdown", caller: Caller): Promise<RpcResult<ReadableStream<Uint8Array>>>;
+  exportWorkspace(caller: Caller): Promise<RpcResult<ReadableStream<Uint8Array>>>;
   importRooms(rooms: ImportedRoom[], caller: Caller): Promise<RpcResult<ImportResult>>;
   forkRoom(id: string, messageId: string, caller: Caller): Promise<RpcResult<RoomDetail>>;
-  // Share links
   // Files (the bytes go Worker ↔ R2; these carry records only)
   admitUpload(id: string, caller: Caller): Promise<RpcResult<UploadTicket>>;
-  registerFile(id: string, file: NewFile): Promise<RpcResult<RoomFile>>;
-  listFiles(id: string, query: FilesQuery): Promise<RpcResult<FilePage>>;
-  getFile(id: string, fileId: string): Promise<RpcResult<{ file: RoomFile; key: string }>>;
+  registerFile(id: string, file: NewFile, caller: Caller): Promise<RpcResult<RoomFile>>;
+  listFiles(id: string, query: FilesQuery, caller: Caller): Promise<RpcResult<FilePage>>;
+  getFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<{ file: RoomFile; key: string }>>;
   deleteFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<void>>;
-
-  createShare(roomId: string, share: NewShare): Promise<RpcResult<ShareRow>>;
-  listShares(roomId: string): Promise<RpcResult<ShareRow[]>>;
-  revokeShare(roomId: string, shareId: string): Promise<RpcResult<void>>;
+  // Share links (owner and admins); a viewer's own reads are checked by its token
+  createShare(roomId: string, share: NewShare, caller: Caller): Promise<RpcResult<ShareRow>>;
+  listShares(roomId: string, caller: Caller): Promise<RpcResult<ShareRow[]>>;
+  revokeShare(roomId: string, shareId: string, caller: Caller): Promise<RpcResult<void>>;
   openShare(shareId: string, roomId: string, tokenHash: string): Promise<RpcResult<ShareView>>;
+  sharedMessages(
+    share: { shareId: string; roomId: string; tokenHash: string },
+    query: { before?: string; limit: number }
+  ): Promise<RpcResult<MessagePage>>;
+  // Members and invitations
+  listMembers(id: string, caller: Caller): Promise<RpcResult<MemberList>>;
+  removeMember(id: string, userId: string, caller: Caller): Promise<RpcResult<void>>;
+  transferOwnership(id: string, userId: string, caller: Caller): Promise<RpcResult<MemberList>>;
+  createInvite(id: string, invite: NewInvite, caller: Caller): Promise<RpcResult<InviteRow>>;
+  listInvites(id: string, caller: Caller): Promise<RpcResult<InviteRow[]>>;
+  revokeInvite(id: string, inviteId: string, caller: Caller): Promise<RpcResult<void>>;
+  viewInvite(claims: InviteClaims, tokenHash: string, caller: Caller): Promise<RpcResult<InviteView>>;
+  acceptInvite(claims: InviteClaims, tokenHash: string, caller: Caller): Promise<RpcResult<AcceptedInvite>>;
+  // The workspace's people, roles and API tokens
+  me(caller: Caller): Promise<RpcResult<WorkspaceAccess>>;
+  listPeople(caller: Caller): Promise<RpcResult<Person[]>>;
+  setRole(userId: string, role: WorkspaceRole, caller: Caller): Promise<RpcResult<Person[]>>;
+  createApiToken(input: NewApiToken, caller: Caller): Promise<RpcResult<ApiTokenInfo>>;
+  listApiTokens(caller: Caller): Promise<RpcResult<ApiTokenInfo[]>>;
+  revokeApiToken(tokenId: string, caller: Caller): Promise<RpcResult<void>>;
+}
+
+/** What the Worker calls before routing: whether a presented API token is good (http/access.ts). */
+export interface OverseerTokenApi {
+  verifyApiToken(tokenId: string, tokenHash: string): ApiTokenInfo | null;
+}
+
+/** An invitation as the overseer stores it (agents/overseer/invites.ts): the token's hash, never the token. */
+export type InviteRow = {
+  id: string;
+  room_id: string;
+  token_hash: string;
+  /** Epoch ms. */
+  created_at: number;
+  /** Epoch ms. */
+  expires_at: number;
+  max_uses: number | null;
+  uses: number;
+  /** JSON of the MessageAuthor who made it. */
+  created_by: string;
+};
+
+/** An invitation the Worker signed, for the overseer to record. */
+export interface NewInvite {
+  id: string;
+  tokenHash: string;
+  createdAt: number;
+  expiresAt: number;
+  maxUses: number | null;
+}
+
+/** A token the Worker made, for the overseer to record (only its hash). */
+export interface NewApiToken {
+  id: string;
+  name: string;
+  role: WorkspaceRole | undefined;
+  tokenHash: string;
 }
 
 /** What a room calls on its overseer (through agents/room/overseer-link.ts). */

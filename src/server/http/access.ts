@@ -4,9 +4,15 @@
  *   1. Cloudflare Access configured (CF_ACCESS_TEAM_DOMAIN + CF_ACCESS_AUD):
  *      the verified `Cf-Access-Jwt-Assertion` is the identity.
  *   2. Otherwise a valid session cookie (POST /api/session) is the identity.
- *   3. `Authorization: Bearer <ACCESS_TOKEN>` is the shared API identity.
- *   4. No token configured: anyone else is the anonymous API identity.
+ *   3. `Authorization: Bearer rt.<workspace>.…`, a named API token
+ *      (routes/workspace-admin-routes.ts), is that token's own identity, in its workspace only;
+ *      its workspace's overseer holds the token's hash and says whether it is good.
+ *   4. `Authorization: Bearer <ACCESS_TOKEN>` is the bootstrap admin (the API identity).
+ *   5. No token configured: anyone else is the anonymous API identity.
  *      With a token configured, anyone else gets 401 (sign-in stays open).
+ *
+ * The caller also carries `admin` when the server's configuration makes it
+ * an admin (ACCESS_TOKEN, ADMINS, ACCESS_ADMIN_GROUP; domain/roles/workspace-roles.ts).
  *
  * Wrong tokens are throttled per address in a Durable Object (AuthKeeper),
  * so the allowance is shared by every isolate. Only `cf-connecting-ip` is
@@ -21,12 +27,14 @@ import { accessConfig, remoteAccessKeys, verifyAccessAssertion } from "@/server/
 import { type Caller, RESERVED_HEADER_PREFIXES } from "@/server/domain/access/caller";
 import { rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import { gateFingerprint, readSession, SESSION_COOKIE } from "@/server/domain/access/session-token";
+import { hashApiToken, looksLikeApiToken, parseApiToken, tokenIdentityId } from "@/server/domain/roles/api-token";
+import { configuredAdmin } from "@/server/domain/roles/workspace-roles";
 import type { Env } from "@/server/env";
 import { RATE_LIMITS } from "@/shared/constants";
 import { API_IDENTITY, type Identity } from "@/shared/identity";
 
 /** How the caller was identified. */
-type CallerSource = "access" | "session" | "token" | "anonymous";
+type CallerSource = "access" | "session" | "token" | "api_token" | "anonymous";
 
 export type AppEnv = {
   Bindings: Env;
@@ -136,25 +144,59 @@ function isAllowedOrigin(
   return list.includes(parsed.origin);
 }
 
-async function resolveCaller(c: Context<AppEnv>, address: string): Promise<[Identity, CallerSource] | null> {
+/**
+ * A named API token: its workspace's overseer compares the hash (and
+ * records the use). Wrong ones count against the address like wrong
+ * ACCESS_TOKENs; a right one is that token's own identity.
+ */
+async function apiTokenCaller(env: Env, address: string, bearer: string): Promise<Omit<Caller, "address"> | null> {
+  const parts = parseApiToken(bearer);
+  const overseer = parts ? env.OverseerAgent.get(env.OverseerAgent.idFromName(parts.workspace)) : null;
+  const token = parts && overseer ? await overseer.verifyApiToken(parts.tokenId, await hashApiToken(bearer)) : null;
+  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${address}`));
+  const admission = await keeper.tokenAttempt(
+    token !== null,
+    scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE))
+  );
+  if (!admission.ok) throw rateLimited(admission.retryAfterMs, "wrong access tokens from your address");
+  if (!token || !parts) return null;
+  return {
+    identity: { id: tokenIdentityId(token.id), name: token.name, kind: "api" },
+    tokenWorkspace: parts.workspace
+  };
+}
+
+type Resolved = [Omit<Caller, "address">, CallerSource];
+
+async function resolveCaller(c: Context<AppEnv>, address: string): Promise<Resolved | null> {
   const access = accessConfig(c.env);
+  const admin = (evidence: Parameters<typeof configuredAdmin>[0]) =>
+    configuredAdmin(evidence, c.env) ? { admin: true as const } : {};
   if (access) {
-    const identity = await verifyAccessAssertion(
+    const verified = await verifyAccessAssertion(
       c.req.header("cf-access-jwt-assertion"),
       access,
       remoteAccessKeys(access.teamDomain)
     );
-    if (identity) return [identity, "access"];
+    if (verified) {
+      const { identity, email, groups } = verified;
+      return [{ identity, ...admin({ identityId: identity.id, email, groups, bootstrap: false }) }, "access"];
+    }
   } else {
     const identity = await sessionIdentity(c);
-    if (identity) return [identity, "session"];
+    if (identity) return [{ identity, ...admin({ identityId: identity.id, bootstrap: false }) }, "session"];
   }
   const bearer = bearerToken(c);
+  if (bearer && looksLikeApiToken(bearer)) {
+    const caller = await apiTokenCaller(c.env, address, bearer);
+    if (caller) return [caller, "api_token"];
+    throw new AppError("unauthorized:token", 401, "This API token is not valid: it was revoked, or mistyped.");
+  }
   if (bearer && c.env.ACCESS_TOKEN) {
-    if (await checkAccessToken(c.env, address, bearer)) return [API_IDENTITY, "token"];
+    if (await checkAccessToken(c.env, address, bearer)) return [{ identity: API_IDENTITY, admin: true }, "token"];
     return null;
   }
-  if (!access && !c.env.ACCESS_TOKEN) return [API_IDENTITY, "anonymous"];
+  if (!access && !c.env.ACCESS_TOKEN) return [{ identity: API_IDENTITY }, "anonymous"];
   return null;
 }
 
@@ -184,7 +226,7 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
       "This server needs an access token: sign in, or send Authorization: Bearer <token>."
     );
   }
-  c.set("caller", resolved ? { identity: resolved[0], address } : null);
+  c.set("caller", resolved ? { ...resolved[0], address } : null);
   c.set("callerSource", resolved ? resolved[1] : null);
   await next();
 };

@@ -77,15 +77,19 @@ export const fileRoutes = new Hono<AppEnv>()
       throw error;
     }
     const registered = await overseer
-      .registerFile(id, {
-        id: ticket.fileId,
-        name: sanitizeFileName(part.filename, MAX_FILE_NAME_LENGTH),
-        contentType: stored.contentType,
-        kind: stored.kind,
-        size: stored.size,
-        sha256: stored.sha256,
-        author: authorOf(caller.identity)
-      })
+      .registerFile(
+        id,
+        {
+          id: ticket.fileId,
+          name: sanitizeFileName(part.filename, MAX_FILE_NAME_LENGTH),
+          contentType: stored.contentType,
+          kind: stored.kind,
+          size: stored.size,
+          sha256: stored.sha256,
+          author: authorOf(caller.identity)
+        },
+        caller
+      )
       .catch((error: unknown) => ({ ok: false as const, thrown: error }));
     if (!registered.ok) {
       // The room went or filled up while the bytes arrived: they go too.
@@ -97,16 +101,16 @@ export const fileRoutes = new Hono<AppEnv>()
     return c.json({ file }, 201, { Location: `${new URL(c.req.url).pathname}/${file.id}` });
   })
   .get("/", zValidator("query", FilesQuery, rejectInvalid("bad_request:query")), async (c) => {
-    requireCaller(c);
+    const caller = requireCaller(c);
     const overseer = await overseerFor(c);
-    return c.json(unwrap(await overseer.listFiles(c.req.param("id") as string, c.req.valid("query"))));
+    return c.json(unwrap(await overseer.listFiles(c.req.param("id") as string, c.req.valid("query"), caller)));
   })
   .get("/:fileId", async (c) => {
-    requireCaller(c);
+    const caller = requireCaller(c);
     const fileId = c.req.param("fileId");
     requireFileId(fileId);
     const overseer = await overseerFor(c);
-    const { file, key } = unwrap(await overseer.getFile(c.req.param("id") as string, fileId));
+    const { file, key } = unwrap(await overseer.getFile(c.req.param("id") as string, fileId, caller));
     const object = await c.env.FILES.get(key);
     if (!object) throw new AppError("not_found:file", 404, `The bytes of "${file.name}" are missing.`);
     return new Response(object.body, {

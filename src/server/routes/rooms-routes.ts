@@ -31,7 +31,7 @@ const TracesQuery = z.strictObject({
 export const roomRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const overseer = await overseerFor(c);
-    return c.json({ rooms: await overseer.listRooms() });
+    return c.json({ rooms: unwrap(await overseer.listRooms(requireCaller(c))) });
   })
   .post("/", zValidator("json", CreateRoomBody, rejectInvalid("bad_request:body")), async (c) => {
     const overseer = await overseerFor(c);
@@ -40,15 +40,15 @@ export const roomRoutes = new Hono<AppEnv>()
   })
   .get("/:id", async (c) => {
     const overseer = await overseerFor(c);
-    return c.json(unwrap(await overseer.getRoom(c.req.param("id"))));
+    return c.json(unwrap(await overseer.getRoom(c.req.param("id"), requireCaller(c))));
   })
   .patch("/:id", zValidator("json", UpdateRoomBody, rejectInvalid("bad_request:body")), async (c) => {
     const overseer = await overseerFor(c);
-    return c.json(unwrap(await overseer.updateRoom(c.req.param("id"), c.req.valid("json"))));
+    return c.json(unwrap(await overseer.updateRoom(c.req.param("id"), c.req.valid("json"), requireCaller(c))));
   })
   .delete("/:id", async (c) => {
     const overseer = await overseerFor(c);
-    unwrap(await overseer.deleteRoom(c.req.param("id")));
+    unwrap(await overseer.deleteRoom(c.req.param("id"), requireCaller(c)));
     return c.body(null, 204);
   })
   .route("/:id/personas", personaRoutes)
@@ -56,15 +56,15 @@ export const roomRoutes = new Hono<AppEnv>()
   .route("/:id/files", fileRoutes)
   .get("/:id/messages", zValidator("query", MessagesQuery, rejectInvalid("bad_request:query")), async (c) => {
     const overseer = await overseerFor(c);
-    return c.json(unwrap(await overseer.listMessages(c.req.param("id"), c.req.valid("query"))));
+    return c.json(unwrap(await overseer.listMessages(c.req.param("id"), c.req.valid("query"), requireCaller(c))));
   })
   .get("/:id/traces", zValidator("query", TracesQuery, rejectInvalid("bad_request:query")), async (c) => {
     const overseer = await overseerFor(c);
-    return c.json(unwrap(await overseer.listTraces(c.req.param("id"), c.req.valid("query").limit)));
+    return c.json(unwrap(await overseer.listTraces(c.req.param("id"), c.req.valid("query").limit, requireCaller(c))));
   })
   .get("/:id/agents", async (c) => {
     const overseer = await overseerFor(c);
-    return c.json(unwrap(await overseer.describeAgents(c.req.param("id"))));
+    return c.json(unwrap(await overseer.describeAgents(c.req.param("id"), requireCaller(c))));
   })
   .get("/:id/traces/:traceId", async (c) => {
     const traceId = c.req.param("traceId");
@@ -72,14 +72,14 @@ export const roomRoutes = new Hono<AppEnv>()
       throw new AppError("bad_request:query", 400, "A trace id is 32 lowercase hexadecimal characters.");
     }
     const overseer = await overseerFor(c);
-    return c.json(unwrap(await overseer.getTrace(c.req.param("id"), traceId)));
+    return c.json(unwrap(await overseer.getTrace(c.req.param("id"), traceId, requireCaller(c))));
   })
   .get("/:id/messages/:messageId/versions", async (c) => {
     const overseer = await overseerFor(c);
     const messageId = c.req.param("messageId");
     if (messageId.length > 128)
       throw new AppError("bad_request:query", 400, "A message id has at most 128 characters.");
-    return c.json(unwrap(await overseer.messageVersions(c.req.param("id"), messageId)));
+    return c.json(unwrap(await overseer.messageVersions(c.req.param("id"), messageId, requireCaller(c))));
   })
   .post("/:id/messages", zValidator("json", SendMessageBody, rejectInvalid("bad_request:body")), async (c) => {
     // When the Worker got it: the trace's root span (and its queue wait) starts here.

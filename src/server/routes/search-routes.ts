@@ -9,7 +9,7 @@
  */
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
-import { roomNotFound } from "@/server/app-error";
+import { roomNotFound, unwrap } from "@/server/app-error";
 import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { SearchQuery } from "@/shared/search";
@@ -19,10 +19,10 @@ export const searchRoutes = new Hono<AppEnv>().get(
   "/",
   zValidator("query", SearchQuery, rejectInvalid("bad_request:query")),
   async (c) => {
-    requireCaller(c);
+    const caller = requireCaller(c);
     const overseer = await overseerFor(c);
     const query = c.req.valid("query");
-    const found = await overseer.search(query);
+    const found = unwrap(await overseer.search(query, caller));
     // Find in room: a room that is not there is an error, not "no matches".
     if (query.room && found.roomsSearched === 0) throw roomNotFound(query.room);
     return c.json(found);

@@ -94,41 +94,48 @@ export const roomShareRoutes = new Hono<AppEnv>()
     };
     const token = await issueShareToken(claims, secret);
     const row = unwrap(
-      await overseer.createShare(roomId, {
-        id: claims.shareId,
-        tokenHash: await hashShareToken(token),
-        createdAt,
-        expiresAt: expiresAtSeconds === null ? null : expiresAtSeconds * 1000,
-        createdBy: authorOf(caller.identity)
-      })
+      await overseer.createShare(
+        roomId,
+        {
+          id: claims.shareId,
+          tokenHash: await hashShareToken(token),
+          createdAt,
+          expiresAt: expiresAtSeconds === null ? null : expiresAtSeconds * 1000,
+          createdBy: authorOf(caller.identity)
+        },
+        caller
+      )
     );
     return c.json(await toShareLink(row, claims.workspace, secret), 201);
   })
   .get("/:id/shares", async (c) => {
-    requireCaller(c);
+    const caller = requireCaller(c);
     const overseer = await overseerFor(c);
     const secret = await sessionSecret(c.env);
-    const rows = unwrap(await overseer.listShares(c.req.param("id")));
+    const rows = unwrap(await overseer.listShares(c.req.param("id"), caller));
     const list: ShareList = { shares: await Promise.all(rows.map((row) => toShareLink(row, workspaceOf(c), secret))) };
     return c.json(list);
   })
   .delete("/:id/shares/:shareId", async (c) => {
-    requireCaller(c);
+    const caller = requireCaller(c);
     const shareId = c.req.param("shareId");
     if (!SHARE_ID_PATTERN.test(shareId)) throw new AppError("not_found:share", 404, "That is not a share link's id.");
     const overseer = await overseerFor(c);
-    unwrap(await overseer.revokeShare(c.req.param("id"), shareId));
+    unwrap(await overseer.revokeShare(c.req.param("id"), shareId, caller));
     return c.body(null, 204);
   });
 
 /** The link's claims and room, or 404 for anything forged, expired, revoked or of a deleted room. */
-async function openShare(c: Context<AppEnv>): Promise<{ claims: ShareClaims; view: ShareView; overseer: OverseerRpc }> {
+async function openShare(
+  c: Context<AppEnv>
+): Promise<{ claims: ShareClaims; view: ShareView; overseer: OverseerRpc; tokenHash: string }> {
   const token = c.req.param("token") ?? "";
   const claims = await readShareToken(token, await sessionSecret(c.env));
   if (!claims) throw shareGone();
   const overseer = await overseerOf(c.env, claims.workspace);
-  const view = unwrap(await overseer.openShare(claims.shareId, claims.roomId, await hashShareToken(token)));
-  return { claims, view, overseer };
+  const tokenHash = await hashShareToken(token);
+  const view = unwrap(await overseer.openShare(claims.shareId, claims.roomId, tokenHash));
+  return { claims, view, overseer, tokenHash };
 }
 
 export const shareViewerRoutes = new Hono<AppEnv>()
@@ -139,8 +146,9 @@ export const shareViewerRoutes = new Hono<AppEnv>()
   })
   .get("/:token", async (c) => c.json((await openShare(c)).view))
   .get("/:token/messages", zValidator("query", ShareMessagesQuery, rejectInvalid("bad_request:query")), async (c) => {
-    const { view, overseer } = await openShare(c);
-    return c.json(unwrap(await overseer.listMessages(view.roomId, c.req.valid("query"))));
+    const { claims, view, overseer, tokenHash } = await openShare(c);
+    const share = { shareId: claims.shareId, roomId: view.roomId, tokenHash };
+    return c.json(unwrap(await overseer.sharedMessages(share, c.req.valid("query"))));
   })
   .get("/:token/socket", async (c) => {
     if ((c.req.header("upgrade") ?? "").toLowerCase() !== "websocket") {

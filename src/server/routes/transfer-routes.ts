@@ -45,11 +45,11 @@ export const roomTransferRoutes = new Hono<AppEnv>()
     return c.json(unwrap(await overseer.importRooms(rooms, caller)), 201);
   })
   .get("/:id/export", zValidator("query", ExportQuery, rejectInvalid("bad_request:query")), async (c) => {
-    requireCaller(c);
+    const caller = requireCaller(c);
     const id = c.req.param("id");
     const { format } = c.req.valid("query");
     const overseer = await overseerFor(c);
-    const stream = unwrap(await overseer.exportRoom(id, format));
+    const stream = unwrap(await overseer.exportRoom(id, format, caller));
     const ext = format === "json" ? "json" : "md";
     return new Response(stream, {
       headers: {
@@ -67,9 +67,9 @@ export const roomTransferRoutes = new Hono<AppEnv>()
   });
 
 export const workspaceExportRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  requireCaller(c);
+  const caller = requireCaller(c);
   const overseer = await overseerFor(c);
-  return new Response(await overseer.exportWorkspace(), {
+  return new Response(unwrap(await overseer.exportWorkspace(caller)), {
     headers: {
       "content-type": "application/x-ndjson; charset=utf-8",
       "content-disposition": `attachment; filename="workspace-${fileStem(c.req.param("workspace") ?? "default")}.ndjson"`,

@@ -85,7 +85,12 @@ export class LiveStatusTable {
     return this.#today.total;
   }
 
-  status(workspace: string, opts: { roomListSockets: number; dailyTokenBudget: number }): WorkspaceStatus {
+  /** Over the rooms `include` lets through: a caller's status never counts rooms it may not see. */
+  status(
+    workspace: string,
+    opts: { roomListSockets: number; dailyTokenBudget: number },
+    include: (roomId: string) => boolean = () => true
+  ): WorkspaceStatus {
     const rows = this.sql
       .exec<LiveRow>(
         `SELECT rooms.id AS id, rooms.name AS name, room_live.status AS status, room_live.sockets AS sockets,
@@ -93,7 +98,8 @@ export class LiveStatusTable {
            room_live.tokens_today AS tokens_today
          FROM rooms LEFT JOIN room_live ON room_live.room_id = rooms.id`
       )
-      .toArray();
+      .toArray()
+      .filter((row) => include(row.id));
     return summarizeWorkspace(workspace, rows, { today: utcDay(), ...opts });
   }
 }

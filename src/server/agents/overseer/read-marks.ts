@@ -81,6 +81,11 @@ export class ReadMarksTable {
     return rows.map((row) => ({ identityId: row.identity_id, mark: toMark(row) }));
   }
 
+  /** One identity's mark in one room: it may no longer see the room, so its unread never mentions it. */
+  forget(identityId: string, roomId: string) {
+    this.sql.exec("DELETE FROM read_marks WHERE identity_id = ? AND room_id = ?", identityId, roomId);
+  }
+
   forgetRoom(roomId: string) {
     this.sql.exec("DELETE FROM read_marks WHERE room_id = ?", roomId);
   }

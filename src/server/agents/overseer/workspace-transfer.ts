@@ -14,6 +14,7 @@ import { generateRoomId, type RoomRow } from "@/server/domain/rooms/room-rows";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import { withPersonaIds } from "@/server/domain/transfer/room-import";
 import { MAX_ROOM_NAME_LENGTH } from "@/shared/constants";
+import type { RoomVisibility } from "@/shared/permissions";
 import type { PersonaRef } from "@/shared/personas";
 import type { ChatMessage, RoomSettings } from "@/shared/protocol";
 import type { ExportedVersion, ImportResult } from "@/shared/transfer";
@@ -37,19 +38,22 @@ interface TransferHost {
   room(id: string): Promise<Remote<ChatRoomApi>>;
   /** Deletes a room's facet and its storage. */
   deleteRoom(id: string): Promise<void>;
-  /** Tells the room list about a room that just became reachable. */
-  announce(row: RoomRow): void;
+  /** A room just became reachable: records its owner and visibility, and tells the room lists. */
+  registered(row: RoomRow, owner: Caller, visibility: RoomVisibility): void;
+  /** Who may see a room now. */
+  visibility(id: string): RoomVisibility;
 }
 
 export class WorkspaceTransfer {
   constructor(private readonly host: TransferHost) {}
 
   /**
-   * Every room as NDJSON, one room after another: each room streams its
-   * own lines, so the workspace is never gathered in one place.
+   * Every room `include` lets through as NDJSON, one room after another:
+   * each room streams its own lines, so the workspace is never gathered in
+   * one place.
    */
-  exportWorkspace(): ReadableStream<Uint8Array> {
-    const ids = this.host.registry.idsByCreation();
+  exportWorkspace(include: (id: string) => boolean): ReadableStream<Uint8Array> {
+    const ids = this.host.registry.idsByCreation().filter(include);
     let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
     return new ReadableStream<Uint8Array>(
       {
@@ -120,7 +124,7 @@ export class WorkspaceTransfer {
     }
     const result: ImportResult = { rooms: [] };
     for (const { id, settings } of made) {
-      const { messageCount } = await this.#register(id, settings);
+      const { messageCount } = await this.#register(id, settings, caller, "workspace");
       result.rooms.push({ id, name: settings.name, messageCount });
     }
     return result;
@@ -154,7 +158,8 @@ export class WorkspaceTransfer {
     } finally {
       release();
     }
-    await this.#register(newId, forkSettings);
+    // A fork of a private room is private: what was said there stays among its members.
+    await this.#register(newId, forkSettings, caller, this.host.visibility(id));
     return newId;
   }
 
@@ -167,8 +172,13 @@ export class WorkspaceTransfer {
   }
 
   /** Makes a filled room reachable: its registry row, then its own activity report. */
-  async #register(id: string, settings: RoomSettings): Promise<{ messageCount: number }> {
-    this.host.announce(this.host.registry.insert(id, settings.name, Date.now()));
+  async #register(
+    id: string,
+    settings: RoomSettings,
+    owner: Caller,
+    visibility: RoomVisibility
+  ): Promise<{ messageCount: number }> {
+    this.host.registered(this.host.registry.insert(id, settings.name, Date.now()), owner, visibility);
     const room = await this.host.room(id);
     const filled = await room.finishImport();
     // The room's own report is on its way; until it lands, the count keeps search from skipping the room as empty.

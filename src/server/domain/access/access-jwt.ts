@@ -50,12 +50,28 @@ export function nameFromEmail(email: string): string {
   return normalizeDisplayName(local).slice(0, MAX_AUTHOR_LENGTH) || "Access user";
 }
 
-/** The verified identity, or null when the assertion is missing, forged, expired or for another app. */
+/** What a verified assertion says: the identity, and what decides whether it is an admin (workspace-roles.ts). */
+export interface AccessAssertion {
+  identity: Identity;
+  email: string | null;
+  /** The `groups` claim (or `custom.groups`), when the identity provider passes group names through. */
+  groups: string[];
+}
+
+const MAX_GROUPS = 64;
+
+function groupsOf(payload: Record<string, unknown>): string[] {
+  const custom = payload.custom as Record<string, unknown> | undefined;
+  const raw = Array.isArray(payload.groups) ? payload.groups : Array.isArray(custom?.groups) ? custom.groups : [];
+  return raw.filter((g): g is string => typeof g === "string" && g.length <= 256).slice(0, MAX_GROUPS);
+}
+
+/** The verified assertion, or null when it is missing, forged, expired or for another app. */
 export async function verifyAccessAssertion(
   assertion: string | undefined,
   config: AccessConfig,
   keys: JWTVerifyGetKey
-): Promise<Identity | null> {
+): Promise<AccessAssertion | null> {
   if (!assertion || assertion.length > 16_384) return null;
   try {
     const { payload } = await jwtVerify(assertion, keys, {
@@ -70,7 +86,11 @@ export async function verifyAccessAssertion(
     const subject = payload.sub || commonName;
     if (!subject) return null;
     const name = email ? nameFromEmail(email) : (commonName ?? "Service").slice(0, MAX_AUTHOR_LENGTH);
-    return { id: `access:${subject}`.slice(0, 128), name, kind: "access" };
+    return {
+      identity: { id: `access:${subject}`.slice(0, 128), name, kind: "access" },
+      email,
+      groups: groupsOf(payload)
+    };
   } catch {
     return null;
   }

@@ -25,6 +25,14 @@ export interface Caller {
    * the share's id. Such a socket is a read-only viewer of that one room.
    */
   viewerOf?: string;
+  /**
+   * Set by the Worker when the server's configuration makes this caller an
+   * admin of every workspace: ACCESS_TOKEN's holder, ADMINS, the Access
+   * admin group (domain/roles/workspace-roles.ts).
+   */
+  admin?: true;
+  /** A named API token's caller: the workspace the token belongs to (it acts nowhere else). */
+  tokenWorkspace?: string;
 }
 
 /** Set by the Worker only; any client-sent copy is stripped first. */
@@ -45,14 +53,25 @@ export function encodeCaller(caller: Caller): string {
 export function decodeCaller(value: string | null | undefined): Caller | null {
   if (!value) return null;
   try {
-    const raw = JSON.parse(decodeURIComponent(value)) as { identity?: unknown; address?: unknown; viewerOf?: unknown };
+    const raw = JSON.parse(decodeURIComponent(value)) as {
+      identity?: unknown;
+      address?: unknown;
+      viewerOf?: unknown;
+      admin?: unknown;
+      tokenWorkspace?: unknown;
+    };
     const identity = Identity.safeParse(raw.identity);
     if (!identity.success || typeof raw.address !== "string" || raw.address.length > 64) return null;
     if (raw.viewerOf !== undefined && (typeof raw.viewerOf !== "string" || raw.viewerOf.length > 64)) return null;
+    if (raw.admin !== undefined && raw.admin !== true) return null;
+    if (raw.tokenWorkspace !== undefined && (typeof raw.tokenWorkspace !== "string" || raw.tokenWorkspace.length > 64))
+      return null;
     return {
       identity: identity.data,
       address: raw.address,
-      ...(typeof raw.viewerOf === "string" ? { viewerOf: raw.viewerOf } : {})
+      ...(typeof raw.viewerOf === "string" ? { viewerOf: raw.viewerOf } : {}),
+      ...(raw.admin === true ? { admin: true as const } : {}),
+      ...(typeof raw.tokenWorkspace === "string" ? { tokenWorkspace: raw.tokenWorkspace } : {})
     };
   } catch {
     return null;
@@ -104,6 +123,7 @@ export function limitKeys(caller: Caller | null): { identity: string; address: s
   if (caller.viewerOf !== undefined)
     return { identity: `id:viewer:${caller.viewerOf}@${address}`, address: `ip:${address}` };
   // Everyone anonymous shares the API identity: tell them apart by address.
-  const id = identity.kind === "api" ? `api@${address}` : identity.id;
+  // (Named API tokens are identities of their own: `token:<id>`.)
+  const id = identity.id === "api" ? `api@${address}` : identity.id;
   return { identity: `id:${id}`, address: `ip:${address}` };
 }

@@ -4,6 +4,7 @@
  */
 import { PREVIEW_LENGTH } from "@/shared/constants";
 import type { RoomLive } from "@/shared/introspection";
+import type { RoomVisibility } from "@/shared/permissions";
 import type { RoomDetail, RoomState, RoomSummary } from "@/shared/protocol";
 
 /** 16 url-safe characters from 96 random bits. */
@@ -40,24 +41,26 @@ export type RoomRow = {
   activity_seq: number;
 };
 
-export function toRoomSummary(row: RoomRow): RoomSummary {
+export function toRoomSummary(row: RoomRow, visibility: RoomVisibility): RoomSummary {
   return {
     id: row.id,
     name: row.name,
     createdAt: row.created_at,
     lastActiveAt: row.last_active_at,
     messageCount: row.message_count,
-    lastMessagePreview: row.last_preview
+    lastMessagePreview: row.last_preview,
+    visibility
   };
 }
 
 /** A registry row with what the room itself holds (settings, usage, model): what REST answers for one room. */
 export function toRoomDetail(
   row: RoomRow,
-  state: Pick<RoomState, "settings" | "usage" | "activeModel" | "offline">
+  state: Pick<RoomState, "settings" | "usage" | "activeModel" | "offline">,
+  visibility: RoomVisibility
 ): RoomDetail {
   return {
-    ...toRoomSummary(row),
+    ...toRoomSummary(row, visibility),
     settings: state.settings,
     usage: state.usage,
     activeModel: state.activeModel,
