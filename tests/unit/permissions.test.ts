@@ -36,6 +36,7 @@ const MEMBER_ACTIONS: RoomAction[] = [
   "room.talk",
   "room.react",
   "room.upload",
+  "room.pin",
   "room.fork",
   "room.export"
 ];
