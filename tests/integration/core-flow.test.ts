@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { chatRequest, isDone, textOf } from "../support/chat-protocol";
 import { restClient } from "../support/rest-client";
+import { useSharedApp } from "../support/shared-app";
 import { openSocket } from "../support/socket";
-import { useTestApp } from "../support/test-app";
 import { uniqueName, waitFor } from "../support/wait";
 
 // The real app with no provider configured: the offline model answers.
-const app = useTestApp({ provider: "offline" });
+const app = useSharedApp({ provider: "offline" });
 
 describe("a room's life through the running app", () => {
   it("creates, joins, talks, deletes, and then refuses the rejoin with 4404", async () => {
-    const api = restClient(app.url);
+    const api = app.api;
     const list = await openSocket(api.listSocketUrl());
     await list.next((f) => f.type === "rooms");
 
@@ -39,7 +39,7 @@ describe("a room's life through the running app", () => {
   });
 
   it("serves the app's HTML for a room deep link", async () => {
-    const api = restClient(app.url);
+    const api = app.api;
     const room = await api.createRoom();
     for (const path of [`/sub/chat-room/${room.id}`, "/sub/chat-room/unknown-room-id", "/"]) {
       const response = await fetch(`${app.url}${path}`, { headers: { accept: "text/html" } });
@@ -51,7 +51,7 @@ describe("a room's life through the running app", () => {
   });
 
   it("answers REST sends as JSON and as server-sent events", async () => {
-    const api = restClient(app.url);
+    const api = app.api;
     const room = await api.createRoom({ name: "Scriptable" });
     const watcher = await openSocket(api.roomSocketUrl(room.id));
 

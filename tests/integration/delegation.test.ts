@@ -2,17 +2,18 @@ import { describe, expect, it } from "vitest";
 import { LOOP_REPEAT_LIMIT, MAX_TASKS_PER_ROOM, TASK_SYSTEM_PROMPT } from "@/server/domain/facets/delegation-limits";
 import { messageText } from "../support/chat-protocol";
 import { toolDirective } from "../support/fake-openai";
-import { restClient } from "../support/rest-client";
-import { useTestApp } from "../support/test-app";
+import { useSharedApp } from "../support/shared-app";
 import { uniqueName, waitFor } from "../support/wait";
 
 // Delegation over the real dev server: the room's assistant (driven by the
 // fake provider) calls `delegate`; a TaskAgent facet answers through the
 // same fake provider with only the task and the excerpts as its context.
-const app = useTestApp();
+const app = useSharedApp();
 
 const delegateDirective = (args: Record<string, unknown>) => toolDirective("delegate", args);
-const taskRequests = () => app.fake.requests.filter((r) => r.systemText?.includes(TASK_SYSTEM_PROMPT));
+/** The task requests that carry `marker` (in the task or its excerpts). */
+const taskRequests = async (marker: string) =>
+  (await app.fake.requests(marker)).filter((r) => r.systemText?.includes(TASK_SYSTEM_PROMPT));
 
 function delegateOutput(message: any) {
   const part = message.parts.find((p: any) => p.type === "tool-delegate");
@@ -21,17 +22,18 @@ function delegateOutput(message: any) {
 
 describe("delegation", () => {
   it("runs a task with only the task and its excerpts as context, and uses the result", async () => {
-    const api = restClient(app.url, { workspace: uniqueName("ws") });
+    const api = app.api;
     const room = await api.createRoom();
     expect((await api.send(room.id, "secret room chatter")).status).toBe(200);
+    const launch = `The launch is Friday (${uniqueName("launch")}).`;
     const sent = await api.send(
       room.id,
-      `Please delegate ${delegateDirective({ task: "Summarise the excerpt", excerpts: ["The launch is Friday."] })}`
+      `Please delegate ${delegateDirective({ task: "Summarise the excerpt", excerpts: [launch] })}`
     );
     expect(sent.status).toBe(200);
 
-    const [task] = taskRequests();
-    expect(task.lastUserText).toBe("Summarise the excerpt\n\nExcerpts from the room:\n> The launch is Friday.");
+    const [task] = await taskRequests(launch);
+    expect(task.lastUserText).toBe(`Summarise the excerpt\n\nExcerpts from the room:\n> ${launch}`);
     expect(JSON.stringify(task.body.messages)).not.toContain("secret room chatter");
 
     const { messages } = await api.messages(room.id);
@@ -45,14 +47,15 @@ describe("delegation", () => {
   });
 
   it(`ends a task that repeats the same tool call ${LOOP_REPEAT_LIMIT} times, with a clear reason`, async () => {
-    const api = restClient(app.url, { workspace: uniqueName("ws") });
+    const api = app.api;
     const room = await api.createRoom();
+    const forever = uniqueName("Check the time forever");
     const sent = await api.send(
       room.id,
-      `Go ${delegateDirective({ task: "Check the time forever [[fake:tool=get_current_time,loop]]" })}`
+      `Go ${delegateDirective({ task: `${forever} [[fake:tool=get_current_time,loop]]` })}`
     );
     expect(sent.status).toBe(200);
-    expect(taskRequests()).toHaveLength(LOOP_REPEAT_LIMIT);
+    expect(await taskRequests(forever)).toHaveLength(LOOP_REPEAT_LIMIT);
     const { messages } = await api.messages(room.id);
     expect(delegateOutput(messages.at(-1))).toMatchObject({
       ok: false,
@@ -61,7 +64,7 @@ describe("delegation", () => {
   });
 
   it("refuses delegation from inside a task (nesting depth)", async () => {
-    const api = restClient(app.url, { workspace: uniqueName("ws") });
+    const api = app.api;
     const room = await api.createRoom();
     const inner = delegateDirective({ task: "deeper" });
     const sent = await api.send(room.id, `Nest ${delegateDirective({ task: `Delegate again ${inner}` })}`);
@@ -74,7 +77,7 @@ describe("delegation", () => {
   });
 
   it("runs tasks in the background, posts each result as a message from that task, and caps tasks at once", async () => {
-    const api = restClient(app.url, { workspace: uniqueName("ws") });
+    const api = app.api;
     const room = await api.createRoom();
     const quick = await api.send(room.id, `Later ${delegateDirective({ task: "Background job", background: true })}`);
     expect(quick.status).toBe(200);
@@ -88,10 +91,11 @@ describe("delegation", () => {
     expect(messageText(result)).toBe("Echo: Background job");
 
     // Fill the room with tasks that never finish, then one more is refused.
+    const stuckMarker = uniqueName("Stuck");
     for (let i = 0; i < MAX_TASKS_PER_ROOM; i++) {
       const sent = await api.send(
         room.id,
-        `Hang ${i} ${delegateDirective({ task: `Stuck ${i} [[fake:hang]]`, background: true })}`
+        `Hang ${i} ${delegateDirective({ task: `${stuckMarker} ${i} [[fake:hang]]`, background: true })}`
       );
       expect(sent.status).toBe(200);
     }
@@ -103,7 +107,7 @@ describe("delegation", () => {
       error: expect.stringContaining(`already runs ${MAX_TASKS_PER_ROOM} tasks`)
     });
     // Deleting the room stops the stuck tasks' upstream requests.
-    const stuck = app.fake.requests.filter((r) => r.lastUserText?.startsWith("Stuck"));
+    const stuck = (await taskRequests(stuckMarker)).filter((r) => r.lastUserText?.startsWith(stuckMarker));
     expect(stuck).toHaveLength(MAX_TASKS_PER_ROOM);
     expect((await api.call(`/${room.id}`, { method: "DELETE" })).status).toBe(204);
     await Promise.all(stuck.map((r) => app.fake.waitForClientClose(r.id, 15_000)));

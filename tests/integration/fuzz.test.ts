@@ -4,13 +4,13 @@ import { FRAMEWORK_FRAME_TYPES } from "@/server/domain/sockets/room-frames";
 import { MAX_MESSAGE_LENGTH, MAX_REQUEST_BODY_BYTES } from "@/shared/constants";
 import { outboxRequestFrame } from "@/shared/outbox";
 import { chatRequest, isDone } from "../support/chat-protocol";
-import { restClient, signIn } from "../support/rest-client";
+import { restClient, roomsPath, signIn } from "../support/rest-client";
+import { useSharedApp } from "../support/shared-app";
 import { openSocket, type Socket } from "../support/socket";
-import { useTestApp } from "../support/test-app";
 
 // Hundreds of generated hostile inputs against the running app. Seeded, so a
 // failure reproduces; bounded, so it always ends.
-const app = useTestApp({ provider: "offline", vars: { RATE_LIMIT_SCALE: "0" } });
+const app = useSharedApp({ provider: "offline" });
 
 /**
  * Paces a flood: a frame the room refuses by name, and its refusal back.
@@ -112,17 +112,18 @@ function generator(seed: number) {
 
 describe("fuzzing the running app", () => {
   it("answers hundreds of hostile REST requests with 4xx, never 5xx, and loses nothing", async () => {
-    const api = restClient(app.url);
+    const api = app.api;
     const room = await api.createRoom({ name: "Fuzz target" });
     expect((await api.send(room.id, "keep me")).status).toBe(200);
     const before = await api.messages(room.id);
     const g = generator(20261129);
+    const rooms = roomsPath(app.workspace);
     const targets = [
-      ["POST", "/api/rooms"],
-      ["PATCH", `/api/rooms/${room.id}`],
-      ["POST", `/api/rooms/${room.id}/messages`],
-      ["PATCH", "/api/rooms/does-not-exist"],
-      ["POST", "/api/rooms/does-not-exist/messages"],
+      ["POST", rooms],
+      ["PATCH", `${rooms}/${room.id}`],
+      ["POST", `${rooms}/${room.id}/messages`],
+      ["PATCH", `${rooms}/does-not-exist`],
+      ["POST", `${rooms}/does-not-exist/messages`],
       ["POST", "/api/session"]
     ] as const;
     const failures: string[] = [];
@@ -146,17 +147,17 @@ describe("fuzzing the running app", () => {
     }
     for (let i = 0; i < 60; i++) {
       const query = `?limit=${encodeURIComponent(JSON.stringify(g.value(3)) ?? "")}&before=${encodeURIComponent(JSON.stringify(g.value(3)) ?? "")}`;
-      const response = await fetch(`${app.url}/api/rooms/${room.id}/messages${query}`);
+      const response = await fetch(`${app.url}${rooms}/${room.id}/messages${query}`);
       count++;
       if (response.status >= 500) failures.push(`GET messages${query} → ${response.status}`);
       await response.arrayBuffer();
     }
     for (const path of [
-      "/api/rooms/%00",
-      `/api/rooms/${"a".repeat(5000)}`,
+      `${rooms}/%00`,
+      `${rooms}/${"a".repeat(5000)}`,
       "/api/workspaces/%2e%2e/rooms",
-      "/api/rooms/x/messages/y",
-      "/agents/overseer-agent/default/sub/sub/x"
+      `${rooms}/x/messages/y`,
+      `/agents/overseer-agent/${app.workspace}/sub/sub/x`
     ]) {
       const response = await fetch(`${app.url}${path}`);
       count++;
@@ -167,13 +168,13 @@ describe("fuzzing the running app", () => {
     expect(failures).toEqual([]);
 
     // Still serving, and the stored exchange is intact.
-    expect((await fetch(`${app.url}/api/rooms`)).status).toBe(200);
+    expect((await fetch(`${app.url}${roomsPath(app.workspace)}`)).status).toBe(200);
     const after = await api.messages(room.id);
     expect(after.messages.slice(0, before.messages.length)).toEqual(before.messages);
   });
 
   it("survives hundreds of hostile WebSocket frames without losing or altering messages", async () => {
-    const api = restClient(app.url);
+    const api = app.api;
     const room = await api.createRoom({ name: "Socket fuzz" });
     expect((await api.send(room.id, "keep me too")).status).toBe(200);
     const before = await api.messages(room.id);
@@ -231,13 +232,13 @@ describe("fuzzing the running app", () => {
     expect(after.messages.slice(0, before.messages.length)).toEqual(before.messages);
     expect(after.messages.some((m) => m.parts?.some((p: any) => p.text === "after the storm"))).toBe(true);
     fresh.close();
-    expect((await fetch(`${app.url}/api/rooms`)).status).toBe(200);
+    expect((await fetch(`${app.url}${roomsPath(app.workspace)}`)).status).toBe(200);
   });
 
   it("never lets a chat request reuse the id of a stored, versioned or out-of-window message", async () => {
     const ann = await signIn(app.url, "Ann");
     const ben = await signIn(app.url, "Ben");
-    const api = restClient(app.url, { as: ann });
+    const api = restClient(app.url, { workspace: app.workspace, as: ann });
     // Older messages than the room keeps in memory: 40 imported messages of 6,000 characters (the window is 64 KiB).
     const imported = await api.call("/import", {
       method: "POST",

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatRequest, isDone, messageText } from "../support/chat-protocol";
-import { restClient } from "../support/rest-client";
+import { useSharedApp } from "../support/shared-app";
 import { openSocket, type Socket } from "../support/socket";
-import { useTestApp } from "../support/test-app";
 
 // Many sockets across many rooms, all sending at once, on loopback only and
 // bounded in count and time. Afterwards every acknowledged message must be
@@ -11,11 +10,11 @@ const ROOMS = 8;
 const CLIENTS_PER_ROOM = 5;
 const MESSAGES_PER_CLIENT = 4;
 
-const app = useTestApp({ vars: { RATE_LIMIT_SCALE: "0" } });
+const app = useSharedApp();
 
 describe("load", () => {
   it(`stores every acknowledged message exactly once with ${ROOMS * CLIENTS_PER_ROOM} clients in ${ROOMS} rooms`, async () => {
-    const api = restClient(app.url);
+    const api = app.api;
     const rooms = await Promise.all(Array.from({ length: ROOMS }, (_, i) => api.createRoom({ name: `load ${i}` })));
     const sockets: Array<{ roomId: string; sender: string; socket: Socket }> = [];
     for (const room of rooms) {

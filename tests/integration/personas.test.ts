@@ -3,17 +3,18 @@ import type { Persona } from "../../src/shared/personas";
 import type { RoomDetail } from "../../src/shared/protocol";
 import { chatRequest, isDone, messageText } from "../support/chat-protocol";
 import { toolDirective } from "../support/fake-openai";
-import { restClient } from "../support/rest-client";
+import { useSharedApp } from "../support/shared-app";
 import { openSocket } from "../support/socket";
-import { useTestApp } from "../support/test-app";
 import { uniqueName, waitFor } from "../support/wait";
 
 // Personas over the real dev server: each persona is a facet of its room
 // that calls the (fake) provider itself; the room relays the answers.
-const app = useTestApp();
+// Every persona's system prompt names its room, and rooms get unique names:
+// `app.fake.requests(room.name)` is this room's persona requests only.
+const app = useSharedApp();
 
 async function roomWith(names: Array<string | { name: string; systemPrompt?: string; tools?: string[] }>) {
-  const api = restClient(app.url, { workspace: uniqueName("ws") });
+  const api = app.api;
   const room = await api.createRoom();
   const personas: Record<string, Persona> = {};
   for (const entry of names) {
@@ -37,7 +38,9 @@ describe("mentions", () => {
 
     const second = await api.send(room.id, "@Ada when is the launch?");
     expect(second.status).toBe(200);
-    const request = app.fake.requests.filter((r) => r.lastUserText?.includes("when is the launch")).at(-1);
+    const request = (await app.fake.requests(room.name))
+      .filter((r) => r.lastUserText?.includes("when is the launch"))
+      .at(-1);
     expect(request).toBeDefined();
     const system = request!.systemText;
     expect(system).toContain("You are Ada, a meticulous planner.");
@@ -74,7 +77,7 @@ describe("mentions", () => {
     expect(messageText(lastAda)).toMatch(/^t0 t1 /);
 
     // Both upstream requests overlapped in time.
-    const calls = app.fake.requests.filter((r) => r.lastUserText?.includes("count for me"));
+    const calls = (await app.fake.requests(room.name)).filter((r) => r.lastUserText?.includes("count for me"));
     expect(calls).toHaveLength(2);
     const [a, b] = calls;
     expect(a.startedAt).toBeLessThan(b.finishedAt!);
@@ -99,7 +102,7 @@ describe("mentions", () => {
     const { api, room } = await roomWith(["Ada", "Bob"]);
     expect((await api.send(room.id, "@Ada say something [[fake:text=Ada thinks tea.]]")).status).toBe(200);
     expect((await api.send(room.id, "@Bob what did Ada say?")).status).toBe(200);
-    const request = app.fake.requests.find((r) => r.lastUserText?.includes("what did Ada say"));
+    const request = (await app.fake.requests(room.name)).find((r) => r.lastUserText?.includes("what did Ada say"));
     const messages = request!.body.messages as any[];
     expect(messages).toContainEqual({ role: "user", content: "[@Ada] Ada thinks tea." });
     expect(messages.filter((m) => m.role === "assistant")).toEqual([]);
@@ -128,8 +131,9 @@ describe("the room's default responder", () => {
     expect(patched.status).toBe(200);
     expect(((await patched.json()) as RoomDetail).settings.defaultResponder).toBe("nobody");
 
-    expect((await api.send(room.id, "just people talking")).status).toBe(200);
-    expect(app.fake.requests.filter((r) => r.lastUserText?.includes("just people talking"))).toEqual([]);
+    const talking = uniqueName("just people talking");
+    expect((await api.send(room.id, talking)).status).toBe(200);
+    expect(await app.fake.requests(talking)).toEqual([]);
     let { messages } = await api.messages(room.id);
     expect(messages.map((m) => m.role)).toEqual(["user"]);
     expect(messages[0].metadata.noReply).toBe(true);
@@ -151,13 +155,16 @@ describe("the room's default responder", () => {
 
   it("is the assistant by default, which answers without persona metadata", async () => {
     const { api, room } = await roomWith(["Ada"]);
-    expect((await api.send(room.id, "plain question")).status).toBe(200);
+    const question = uniqueName("plain question");
+    expect((await api.send(room.id, question)).status).toBe(200);
     const { messages } = await api.messages(room.id);
     expect(messages[1].metadata.persona).toBeUndefined();
-    expect(messageText(messages[1])).toBe("Echo: plain question");
+    expect(messageText(messages[1])).toBe(`Echo: ${question}`);
+    // One request in all: the assistant's, none from the persona (whose prompt names the room).
     await waitFor(
-      async () => app.fake.requests.length,
+      async () => (await app.fake.requests(question)).length,
       (n) => n === 1
     );
+    expect(await app.fake.requests(room.name)).toEqual([]);
   });
 });

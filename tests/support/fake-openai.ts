@@ -10,10 +10,25 @@
  *   GET  /v1/models/:id           a single model object
  *   GET  /stream?chunks=N[&slow=MS]   the answer of [[fake:chunks=N,slow=MS]] as SSE to a plain GET,
  *                                 for a bare Worker that relays a model stream (the relay benchmark's baseline)
- *   GET  /__fake/requests         recorded requests as JSON (bodies > 64 KiB are replaced by a summary)
- *   POST /__fake/scenario         set the scenario (JSON body = a FakeScenario)
- *   POST /__fake/reset            clear requests, directive counters, back to { kind: "text" }
+ *   GET  /__fake/requests[?match=TEXT][&after=ID]   recorded requests as JSON (bodies > 64 KiB are
+ *                                 replaced by a summary); `match`: only requests that match TEXT (see
+ *                                 "Keyed scripts"), `after`: only those recorded after request ID
+ *   GET  /__fake/wait-request?match=TEXT[&after=ID][&timeoutMs=MS]   the first such request, waiting
+ *                                 for it (408 when none came in time)
+ *   GET  /__fake/wait-close?id=ID[&timeoutMs=MS]   200 once the client closed request ID before it was
+ *                                 answered, 409 if it was answered first, 408 when neither in time
+ *   POST /__fake/scenario         set the scenario (JSON body = a FakeScenario), or a keyed script
+ *                                 (JSON body = { key, scenario }, scenario null removes it)
+ *   POST /__fake/reset            clear requests, directive counters, scripts, back to { kind: "text" }
  *   (the `/v1` prefix is optional on the OpenAI routes)
+ *
+ * Keyed scripts (one fake shared by many test files, see tests/support/README.md)
+ *   A request MATCHES a text when its model is that text or any of its messages (system included)
+ *   contains it. `script(key, scenario)` answers every request that matches `key` with `scenario`,
+ *   until the key is scripted again, so tests sharing one fake script only their own rooms: put a
+ *   key of your own (uniqueName()) in a room's system prompt or model, or in a message.
+ *   Precedence: a directive in the last user message, then one in the system message(s), then the
+ *   most recently set script whose key matches, then the scenario.
  *
  * Per-request directives
  *   The LAST user message (string content, or the text parts of an array content) may contain
@@ -88,7 +103,7 @@ import http from "node:http";
 import type { Socket } from "node:net";
 import { clearTimeout, setTimeout } from "node:timers";
 
-type FakeScenario =
+export type FakeScenario =
   | {
       kind: "text";
       /** default: "Echo: <last user message text>" */
@@ -148,7 +163,7 @@ interface SplitWrites {
   maxPieceBytes?: number;
 }
 
-interface RecordedRequest {
+export interface RecordedRequest {
   id: number;
   method: string;
   path: string;
@@ -179,6 +194,10 @@ interface RecordedRequest {
   lastUserText?: string;
   /** text of the system message(s), joined */
   systemText?: string;
+  /** the model the request named */
+  model?: string;
+  /** the key of the script that answered it, if one did */
+  scriptKey?: string;
 }
 
 export interface FakeOpenAI {
@@ -189,6 +208,8 @@ export interface FakeOpenAI {
   port: number;
   requests: RecordedRequest[];
   setScenario(s: FakeScenario): void;
+  /** answers requests that match `key` with `s` (null: removes the script); see "Keyed scripts" */
+  script(key: string, s: FakeScenario | null): void;
   /** resolves with the first recorded request (already recorded or future) matching predicate */
   waitForRequest(predicate?: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
   /** resolves once the client closed the connection before the server finished; rejects if the server finished first */
@@ -398,6 +419,12 @@ function isScenario(x: unknown): x is FakeScenario {
   return !!x && typeof x === "object" && VALID_KINDS.has((x as any).kind);
 }
 
+function isKeyedScript(x: unknown): x is { key: string; scenario: FakeScenario | null } {
+  if (!x || typeof x !== "object") return false;
+  const { key, scenario } = x as { key?: unknown; scenario?: unknown };
+  return typeof key === "string" && key.length > 0 && (scenario === null || isScenario(scenario));
+}
+
 // ---------------------------------------------------------------------------
 // error bodies
 
@@ -485,6 +512,10 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
   let scenarioCounters = new WeakMap<object, number>();
   /** fail-then counters for directives (keyed by directive text) */
   const directiveCounters = new Map<string, number>();
+  /** keyed scripts, oldest first (see "Keyed scripts") */
+  const scripts = new Map<string, FakeScenario>();
+  /** each request's message texts, joined, once something matched against them */
+  const searchText = new WeakMap<RecordedRequest, string>();
   const sockets = new Set<Socket>();
   const activeCtx = new Set<Ctx>();
   const requestListeners = new Set<(r: RecordedRequest) => void>();
@@ -683,7 +714,27 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
   function resolveScenario(ctx: Ctx): FakeScenario {
     const d = parseDirective(ctx.rec.lastUserText ?? "") ?? parseDirective(ctx.rec.systemText ?? "");
     if (d) return resolveFailThen(scenarioFromParams(d.params), d.raw, true);
+    const keys = [...scripts.keys()];
+    for (let i = keys.length - 1; i >= 0; i--) {
+      if (!matches(ctx.rec, keys[i])) continue;
+      const scripted = scripts.get(keys[i])!;
+      ctx.rec.scriptKey = keys[i];
+      return resolveFailThen(scripted, scripted, false);
+    }
     return resolveFailThen(scenario, scenario, false);
+  }
+
+  /** Whether a request names `text` as its model or carries it in any message (see "Keyed scripts"). */
+  function matches(r: RecordedRequest, text: string): boolean {
+    if (r.model === text) return true;
+    let all = searchText.get(r);
+    if (all === undefined) {
+      all = getMessages(r.body)
+        .map((m) => contentText(m?.content))
+        .join("\n");
+      searchText.set(r, all);
+    }
+    return all.includes(text);
   }
 
   /** unwraps fail-then scenarios, counting requests */
@@ -968,8 +1019,8 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
 
   // -- control API ----------------------------------------------------------
 
-  function listedRequests() {
-    return requests.map((r) => {
+  function listedRequests(selected: RecordedRequest[] = requests) {
+    return selected.map((r) => {
       let body = r.body;
       try {
         const size = JSON.stringify(body ?? null).length;
@@ -1023,7 +1074,27 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
         });
         res.end(text);
       };
-      if (path === "/__fake/requests" && method === "GET") return reply(200, listedRequests());
+      const match = url.searchParams.get("match");
+      const after = num(url.searchParams.get("after") ?? undefined, 0);
+      const selects = (r: RecordedRequest) => r.id > after && (match === null || matches(r, match));
+      const timeoutMs = Math.min(num(url.searchParams.get("timeoutMs") ?? undefined, 10_000), 300_000);
+      if (path === "/__fake/requests" && method === "GET") return reply(200, listedRequests(requests.filter(selects)));
+      if (path === "/__fake/wait-request" && method === "GET") {
+        return api.waitForRequest(selects, timeoutMs).then(
+          (r) => reply(200, listedRequests([r])[0]),
+          (error: Error) => reply(408, { ok: false, error: error.message })
+        );
+      }
+      if (path === "/__fake/wait-close" && method === "GET") {
+        const id = num(url.searchParams.get("id") ?? undefined, 0);
+        return api.waitForClientClose(id, timeoutMs).then(
+          () => reply(200, { ok: true }),
+          (error: Error) => {
+            const answered = requests.find((r) => r.id === id)?.finishedAt !== undefined;
+            reply(answered ? 409 : 408, { ok: false, error: error.message });
+          }
+        );
+      }
       if (path === "/__fake/reset" && method === "POST") {
         api.reset();
         return reply(200, { ok: true });
@@ -1034,6 +1105,10 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
           s = JSON.parse(raw);
         } catch {
           return reply(400, { ok: false, error: "invalid JSON" });
+        }
+        if (isKeyedScript(s)) {
+          api.script(s.key, s.scenario);
+          return reply(200, { ok: true });
         }
         if (!isScenario(s)) return reply(400, { ok: false, error: "invalid scenario" });
         api.setScenario(s);
@@ -1078,6 +1153,7 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
     if (!badJson && body && typeof body === "object") {
       rec.lastUserText = lastUserText(body);
       rec.systemText = systemText(body);
+      if (typeof body.model === "string") rec.model = body.model;
       const d = parseDirective(rec.lastUserText) ?? parseDirective(rec.systemText);
       if (d) rec.directive = d.raw;
     }
@@ -1168,6 +1244,10 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
       scenario = s;
       scenarioCounters = new WeakMap();
     },
+    script(key: string, s: FakeScenario | null) {
+      scripts.delete(key);
+      if (s) scripts.set(key, s);
+    },
     waitForRequest(
       predicate: (r: RecordedRequest) => boolean = () => true,
       timeoutMs = 5000
@@ -1240,6 +1320,7 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
       scenario = initialScenario;
       scenarioCounters = new WeakMap();
       directiveCounters.clear();
+      scripts.clear();
     },
     close(): Promise<void> {
       closing = true;

@@ -4,6 +4,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError, generateText, stepCountIs, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { fakeClient } from "../support/fake-client.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.ts";
 
 let fake: FakeOpenAI;
@@ -557,5 +558,75 @@ describe("summary requests (the room's memory)", () => {
     const plain = await generateText({ model: model(), prompt: "[[fake:sumstatus=500]] hi", maxRetries: 0 });
     expect(plain.text).toBe("Echo: hi");
     expect(fake.requests.at(-1)?.summary).toBeUndefined();
+  });
+});
+
+describe("one fake shared by many test files (keyed scripts, the HTTP client)", () => {
+  const shared = () => fakeClient(fake.origin);
+
+  it("answers only requests that carry a script's key, by model or in any message, and lets directives win", async () => {
+    await shared().script("key-one", { kind: "text", text: "scripted one" });
+    await shared().script("key-two", { kind: "text", text: "scripted two" });
+    const ask = (prompt: string, system?: string, name = "fake-model") =>
+      generateText({ model: openai.chat(name), prompt, ...(system ? { system } : {}) }).then((r) => r.text);
+    expect(await ask("plain question")).toBe("Echo: plain question");
+    expect(await ask("hello", "A room whose prompt holds key-one.")).toBe("scripted one");
+    expect(await ask("and key-two in the message")).toBe("scripted two");
+    expect(await ask("hello", undefined, "key-two")).toBe("scripted two");
+    // Both keys: the most recently set script answers.
+    expect(await ask("key-one and key-two")).toBe("scripted two");
+    // A directive in the message still decides for its own request.
+    expect(await ask("key-one [[fake:text=directed]]")).toBe("directed");
+    expect(fake.requests.map((r) => r.scriptKey)).toEqual([
+      undefined,
+      "key-one",
+      "key-two",
+      "key-two",
+      "key-two",
+      undefined
+    ]);
+    // Scripted again with null: gone.
+    await shared().script("key-two", null);
+    expect(await ask("key-two again")).toBe("Echo: key-two again");
+    // A script's fail-then counts its own requests.
+    await shared().script("flaky-key", { kind: "fail-then", failures: 1, status: 503, next: { kind: "text" } });
+    await expectStatusError(generateText({ model: model(), prompt: "flaky-key", maxRetries: 0 }), 503);
+    expect(await ask("flaky-key")).toBe("Echo: flaky-key");
+  });
+
+  it("lists and waits only for the requests a file names", async () => {
+    const client = shared();
+    await generateText({ model: model(), prompt: "mine: marker-a" });
+    await generateText({ model: model(), prompt: "someone else's" });
+    expect((await client.requests("marker-a")).map((r) => r.lastUserText)).toEqual(["mine: marker-a"]);
+    expect(await client.requests("marker-none")).toEqual([]);
+
+    // A wait sees a request that comes later, and skips matches the predicate refuses.
+    const waited = client.waitForRequest("marker-b", (r) => r.lastUserText === "second marker-b", 10_000);
+    await generateText({ model: model(), prompt: "first marker-b" });
+    await generateText({ model: model(), prompt: "second marker-b" });
+    expect((await waited).lastUserText).toBe("second marker-b");
+    await expect(client.waitForRequest("marker-never", undefined, 300)).rejects.toThrow(/no request matching/);
+  });
+
+  it("tells a request the client closed from one it answered", async () => {
+    const client = shared();
+    const abort = new AbortController();
+    const result = streamText({
+      ...quiet,
+      model: model(),
+      prompt: "[[fake:hang]] close-me",
+      abortSignal: abort.signal,
+      maxRetries: 0
+    });
+    const drained = drain(result);
+    const hanging = await client.waitForRequest("close-me");
+    abort.abort();
+    await client.waitForClientClose(hanging.id, 5_000);
+    await drained;
+
+    await generateText({ model: model(), prompt: "answered-one" });
+    const [answered] = await client.requests("answered-one");
+    await expect(client.waitForClientClose(answered.id, 1_000)).rejects.toThrow(/without the client closing/);
   });
 });
