@@ -8,6 +8,10 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig } from "vite";
 
+// As the app's vite.config.ts: no download of a sample `request.cf` at start
+// (nothing here reads it; offline it printed a stack trace into the bench log).
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+
 export default defineConfig({
   root: import.meta.dirname,
   cacheDir: "../../node_modules/.vite-bench-echo",

@@ -13,6 +13,10 @@ import { defineConfig } from "vite";
 
 const stateDir = process.env.ROOMS_STATE_DIR;
 
+// As the app's vite.config.ts: no download of a sample `request.cf` at start
+// (nothing here reads it; offline it printed a stack trace into the bench log).
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+
 export default defineConfig({
   root: import.meta.dirname,
   cacheDir: stateDir ? path.join(stateDir, "vite-cache") : "../../node_modules/.vite-bench-floor",
