@@ -65,6 +65,8 @@ export const ROOM_ACTIONS = {
   "room.budget": { needs: "owner", what: "change this room's budget" },
   "room.visibility": { needs: "owner", what: "change who can see this room", signedIn: true, strict: true },
   "room.share": { needs: "owner", what: "manage this room's share links" },
+  "room.files": { needs: "owner", what: "remove other people's files from this room" },
+  "room.rebuild_memory": { needs: "owner", what: "rebuild this room's summaries" },
   "room.invite": { needs: "owner", what: "invite people to this room" },
   "room.remove_member": { needs: "owner", what: "remove people from this room" },
   "room.transfer": { needs: "owner", what: "hand this room over to someone else", strict: true },

@@ -26,6 +26,8 @@ const OWNER_ACTIONS: RoomAction[] = [
   "room.budget",
   "room.visibility",
   "room.share",
+  "room.files",
+  "room.rebuild_memory",
   "room.invite",
   "room.remove_member",
   "room.transfer",

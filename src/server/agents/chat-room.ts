@@ -335,8 +335,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     return asResult(() => this.#files.require(fileId));
   }
 
-  deleteFile(fileId: string, by: MessageAuthor): Promise<RpcResult<RoomFile>> {
-    return asResult(() => this.#files.delete(fileId, by));
+  deleteFile(fileId: string, by: MessageAuthor, anyone = false): Promise<RpcResult<RoomFile>> {
+    return asResult(() => this.#files.delete(fileId, by, anyone));
   }
 
   // ── Traces (room/turn-trace.ts) ──

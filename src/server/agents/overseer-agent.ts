@@ -524,7 +524,12 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
 
   /** A room's memory: pins, summaries, what an answer saw (room/room-memory.ts). */
   roomMemory(id: string, call: MemoryCall, caller: Caller): Promise<RpcResult<unknown>> {
-    const action: RoomAction = call.op === "view" || call.op === "context" ? "room.read" : "room.pin";
+    const action: RoomAction =
+      call.op === "view" || call.op === "context"
+        ? "room.read"
+        : call.op === "rebuild"
+          ? "room.rebuild_memory"
+          : "room.pin";
     return asResult(() =>
       this.#inRoom(id, caller, action, async (room) => unwrap(await room.memoryCall(call, authorOf(caller.identity))))
     );
@@ -628,8 +633,12 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
   /** The record goes at once (nobody reaches the file after this answers), then its bytes. */
   deleteFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<void>> {
     return asResult(async () => {
+      // Your own file with the right to upload; anyone's with the right to manage the room's files.
+      const anyone = this.#access.may(caller, id, "room.files");
       const file = unwrap(
-        await this.#inRoom(id, caller, "room.upload", (room) => room.deleteFile(fileId, authorOf(caller.identity)))
+        await this.#inRoom(id, caller, "room.upload", (room) =>
+          room.deleteFile(fileId, authorOf(caller.identity), anyone)
+        )
       );
       this.#files.removed(id, file.size, fileKey(this.name, id, fileId));
     });

@@ -79,7 +79,8 @@ export interface ChatRoomApi {
   addFile(file: NewFile): RoomFile;
   listFiles(query: FilesQuery): Promise<RpcResult<FilePage>>;
   getFile(fileId: string): Promise<RpcResult<RoomFile>>;
-  deleteFile(fileId: string, by: MessageAuthor): Promise<RpcResult<RoomFile>>;
+  /** `anyone`: the caller may remove other people's files too (owner, admins). */
+  deleteFile(fileId: string, by: MessageAuthor, anyone?: boolean): Promise<RpcResult<RoomFile>>;
 }
 
 /** What a room's persona and task facets call on their room (through agents/room/parent.ts). */

@@ -193,6 +193,16 @@ export class WorkspaceAccess {
     return { row, who, room };
   }
 
+  /** Whether the caller may do this in the room (never throws). */
+  may(caller: Caller, roomId: string, action: RoomAction): boolean {
+    try {
+      this.requireRoom(caller, roomId, action);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Whether the room exists for this caller (never throws; reads only). */
   canSee(caller: Caller, roomId: string): boolean {
     try {

@@ -149,12 +149,17 @@ export class RoomFiles {
 
   /**
    * Removes a file's record and passages; answers it, so the caller can
-   * delete its bytes. Only its author may (room roles will widen this).
+   * delete its bytes. Only its author may, or whoever the overseer says may
+   * remove anyone's (`anyone`: the room's owner and admins, shared/permissions.ts).
    */
-  delete(id: string, by: MessageAuthor): RoomFile {
+  delete(id: string, by: MessageAuthor, anyone = false): RoomFile {
     const file = this.require(id);
-    if (file.author.id !== by.id) {
-      throw new AppError("forbidden:not_author", 403, "Only the person who added a file may delete it.");
+    if (file.author.id !== by.id && !anyone) {
+      throw new AppError(
+        "forbidden:not_author",
+        403,
+        "Only the person who added a file, the room's owner or a workspace admin may delete it."
+      );
     }
     this.host.sql.exec("DELETE FROM room_files WHERE id = ?", id);
     this.#announce({ type: "rooms_file_deleted", id });
