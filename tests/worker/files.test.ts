@@ -13,7 +13,7 @@ import { DEFAULT_MAX_FILE_BYTES, FILE_UPLOAD_RATE } from "@/shared/constants";
 import type { ErrorBody } from "@/shared/errors";
 import type { FilePage, RoomFile } from "@/shared/files";
 import { fileForm, filledChunks, JPEG_HEAD, PNG_BYTES, sha256Hex, streamedUpload } from "../support/files";
-import { api, BASE, connect, createRoom, roomPath, signIn, uniqueName } from "./helpers";
+import { api, BASE, connect, createRoom, roomPath, signIn, uniqueName, workspaceAdmin } from "./helpers";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -246,14 +246,24 @@ describe("listing, reading and deleting files", () => {
     expect((await errorOf(await api(`${filesPath(ws, room.id)}/nope`))).code).toBe("not_found:file");
   });
 
-  it("deletes record and bytes for the file's author; anyone else gets 403", async () => {
+  it("deletes record and bytes for the file's author, the room's owner or an admin; anyone else gets 403", async () => {
     const ws = uniqueName();
-    const room = await createRoom(ws);
+    const admin = await workspaceAdmin(ws);
+    const owner = await signIn("Olive");
+    const room = await (
+      await api(`/api/workspaces/${ws}/rooms`, { method: "POST", json: { name: "Files" }, headers: owner.headers })
+    ).json<{ id: string }>();
     const ada = await signIn("Ada");
     const bob = await signIn("Bob");
     const file = await uploaded(await upload(ws, room.id, fileForm("hello", "a.txt"), ada.headers));
     const refused = await api(`${filesPath(ws, room.id)}/${file.id}`, { method: "DELETE", headers: bob.headers });
     expect(await errorOf(refused)).toMatchObject({ status: 403, code: "forbidden:not_author" });
+    // The room's owner and an admin may remove anyone's file.
+    for (const manager of [owner, admin]) {
+      const bobs = await uploaded(await upload(ws, room.id, fileForm("mine", "b.txt"), bob.headers));
+      const removed = await api(`${filesPath(ws, room.id)}/${bobs.id}`, { method: "DELETE", headers: manager.headers });
+      expect(removed.status).toBe(204);
+    }
     const deleted = await api(`${filesPath(ws, room.id)}/${file.id}`, { method: "DELETE", headers: ada.headers });
     expect(deleted.status).toBe(204);
     expect((await api(`${filesPath(ws, room.id)}/${file.id}`)).status).toBe(404);
