@@ -54,7 +54,7 @@ import { type ConnectionInfo, RoomPresence } from "@/server/agents/room/presence
 import { RestTurnBridge } from "@/server/agents/room/rest-bridge";
 import { RoomFiles } from "@/server/agents/room/room-files";
 import { RoomIntrospection } from "@/server/agents/room/room-introspection";
-import { type MemoryCall, type MemoryCallResults, RoomMemory } from "@/server/agents/room/room-memory";
+import { RoomMemory } from "@/server/agents/room/room-memory";
 import { RoomPersonas } from "@/server/agents/room/room-personas";
 import { RoomReads, reportReadsToOverseer } from "@/server/agents/room/room-reads";
 import { searchRoomMessages } from "@/server/agents/room/room-search";
@@ -72,7 +72,13 @@ import { RoomTracer } from "@/server/agents/room/turn-trace";
 import { UsageLedger } from "@/server/agents/room/usage-ledger";
 import { messageVersions } from "@/server/agents/room/versions";
 import { AppError, asResult, type RpcResult } from "@/server/app-error";
-import type { ChatRoomApi, RestArrival, RoomParentApi } from "@/server/contracts/room-api";
+import type {
+  ChatRoomApi,
+  MemoryCall,
+  MemoryCallResults,
+  RestArrival,
+  RoomParentApi
+} from "@/server/contracts/room-api";
 import { type Caller, callerOf, isViewerRequest } from "@/server/domain/access/caller";
 import { addUsage, EMPTY_USAGE } from "@/server/domain/budgets/token-usage";
 import { MAX_TASKS_PER_ROOM } from "@/server/domain/facets/delegation-limits";

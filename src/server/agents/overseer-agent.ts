@@ -48,7 +48,6 @@ import { WorkspaceAccess } from "@/server/agents/overseer/workspace-access";
 import { WorkspaceFiles } from "@/server/agents/overseer/workspace-files";
 import { searchRooms } from "@/server/agents/overseer/workspace-search";
 import { WorkspaceTransfer } from "@/server/agents/overseer/workspace-transfer";
-import type { MemoryCall } from "@/server/agents/room/room-memory";
 import { AppError, asResult, type RpcResult, roomNotFound, unwrap } from "@/server/app-error";
 import type {
   InviteRow,
@@ -60,7 +59,7 @@ import type {
   OverseerTokenApi,
   ShareRow
 } from "@/server/contracts/overseer-api";
-import type { RestArrival } from "@/server/contracts/room-api";
+import type { MemoryCall, MemoryCallResults, RestArrival } from "@/server/contracts/room-api";
 import { accessConfig } from "@/server/domain/access/access-jwt";
 import {
   CALLER_HEADER,
@@ -523,7 +522,7 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
   }
 
   /** A room's memory: pins, summaries, what an answer saw (room/room-memory.ts). */
-  roomMemory(id: string, call: MemoryCall, caller: Caller): Promise<RpcResult<unknown>> {
+  roomMemory(id: string, call: MemoryCall, caller: Caller): Promise<RpcResult<MemoryCallResults[MemoryCall["op"]]>> {
     const action: RoomAction =
       call.op === "view" || call.op === "context"
         ? "room.read"

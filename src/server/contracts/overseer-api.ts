@@ -39,7 +39,7 @@ import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { ShareView } from "@/shared/shares";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ImportResult, RoomOrigin } from "@/shared/transfer";
-import type { RestArrival } from "./room-api";
+import type { MemoryCall, MemoryCallResults, RestArrival } from "./room-api";
 
 /** A share link as the overseer stores it (agents/overseer/share-links.ts): the token's hash, never the token. */
 export type ShareRow = {
@@ -99,6 +99,8 @@ export interface OverseerRestApi {
   createPersona(id: string, body: CreatePersonaBody, caller: Caller): Promise<RpcResult<Persona>>;
   updatePersona(id: string, personaId: string, patch: UpdatePersonaBody, caller: Caller): Promise<RpcResult<Persona>>;
   deletePersona(id: string, personaId: string, caller: Caller): Promise<RpcResult<void>>;
+  // Memory: pins, summaries, what an answer saw (the caller is who pins, and who may)
+  roomMemory(id: string, call: MemoryCall, caller: Caller): Promise<RpcResult<MemoryCallResults[MemoryCall["op"]]>>;
   // Traces and introspection
   describeAgents(id: string, caller: Caller): Promise<RpcResult<AgentTree>>;
   listTraces(id: string, limit: number, caller: Caller): Promise<RpcResult<TraceList>>;

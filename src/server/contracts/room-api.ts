@@ -14,6 +14,7 @@ import type { HistorySearchHit } from "@/server/domain/turns/room-tools";
 import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
+import type { AnswerContext, CreatePinBody, Pin, RoomMemory, UpdatePinBody } from "@/shared/memory";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
   ChatMessage,
@@ -33,6 +34,25 @@ import type { ExportedVersion, RoomOrigin } from "@/shared/transfer";
 export interface RestArrival {
   traceparent: string | null;
   receivedAt: number;
+}
+
+/** One call of the memory routes (agents/room/room-memory.ts), as the overseer hands it to the room. */
+export type MemoryCall =
+  | { op: "view" }
+  | { op: "addPin"; body: CreatePinBody }
+  | { op: "updatePin"; pinId: string; body: UpdatePinBody }
+  | { op: "deletePin"; pinId: string }
+  | { op: "rebuild" }
+  | { op: "context"; messageId: string };
+
+/** What each memory call answers. */
+export interface MemoryCallResults {
+  view: RoomMemory;
+  addPin: Pin;
+  updatePin: Pin;
+  deletePin: null;
+  rebuild: { startedAt: number };
+  context: AnswerContext;
 }
 
 /** What the overseer calls on a room it has checked in its registry. */
@@ -64,6 +84,8 @@ export interface ChatRoomApi {
   listTraces(limit: number): TraceList;
   getTrace(traceId: string): TraceDetail | null;
   describeAgents(): Promise<AgentTree>;
+  // Memory: pins, summaries, what an answer saw
+  memoryCall(call: MemoryCall, who: MessageAuthor): Promise<RpcResult<MemoryCallResults[MemoryCall["op"]]>>;
   // Export, import, fork
   exportRoom(format: "json" | "markdown" | "ndjson", leafId?: string): RpcResult<ReadableStream<Uint8Array>>;
   hasMessage(messageId: string): Promise<boolean>;

@@ -7,17 +7,12 @@
  */
 import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
-import type { MemoryCall, MemoryCallResults } from "@/server/agents/room/room-memory";
-import { AppError, type RpcResult, unwrap } from "@/server/app-error";
+import { AppError, unwrap } from "@/server/app-error";
+import type { MemoryCall, MemoryCallResults } from "@/server/contracts/room-api";
 import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { CreatePinBody, UpdatePinBody } from "@/shared/memory";
 import { overseerFor } from "./overseer-stub";
-
-/** The overseer's one memory method as REST uses it (see OverseerRpc in overseer.ts for why it is spelled out). */
-type MemoryRpc = {
-  roomMemory(id: string, call: MemoryCall, caller: ReturnType<typeof requireCaller>): Promise<RpcResult<unknown>>;
-};
 
 function checkedId(value: string | undefined, what: string): string {
   if (!value || value.length > 128) throw new AppError("bad_request:query", 400, `A ${what} id has 1-128 characters.`);
@@ -28,8 +23,9 @@ async function call<K extends MemoryCall["op"]>(
   c: Context<AppEnv>,
   memoryCall: Extract<MemoryCall, { op: K }>
 ): Promise<MemoryCallResults[K]> {
-  const overseer = (await overseerFor(c)) as unknown as MemoryRpc;
+  const overseer = await overseerFor(c);
   const roomId = c.req.param("id") ?? "";
+  // The contract answers the union of every call's result; this call's is the one for its op.
   return unwrap(await overseer.roomMemory(roomId, memoryCall, requireCaller(c))) as MemoryCallResults[K];
 }
 

@@ -10,6 +10,7 @@
 import type { Session } from "agents/sessions";
 import type { UIMessage } from "ai";
 import { AppError } from "@/server/app-error";
+import type { MemoryCall, MemoryCallResults } from "@/server/contracts/room-api";
 import { type AssembledContext, assembleContext, type ContextSection } from "@/server/domain/memory/context-assembly";
 import type { ProposePinResult } from "@/server/domain/memory/memory-tools";
 import { pinTextOf } from "@/server/domain/memory/pins";
@@ -52,25 +53,6 @@ export interface ContextRequest {
   tools?: ReadonlyArray<{ name: string; tokens: number }>;
   /** More sections after the room's memory (retrieved file passages). */
   extra?: readonly ContextSection[];
-}
-
-/** One call of the memory routes, as the overseer hands it to the room. */
-export type MemoryCall =
-  | { op: "view" }
-  | { op: "addPin"; body: CreatePinBody }
-  | { op: "updatePin"; pinId: string; body: UpdatePinBody }
-  | { op: "deletePin"; pinId: string }
-  | { op: "rebuild" }
-  | { op: "context"; messageId: string };
-
-/** What each call answers. */
-export interface MemoryCallResults {
-  view: RoomMemoryView;
-  addPin: Pin;
-  updatePin: Pin;
-  deletePin: null;
-  rebuild: { startedAt: number };
-  context: AnswerContext;
 }
 
 const pinNotFound = (id: string) => new AppError("not_found:pin", 404, `Pin "${id}" is not in this room's memory.`);
