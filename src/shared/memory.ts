@@ -13,7 +13,7 @@ export const MAX_PINS_PER_ROOM = 50;
 /** Characters of one pin (a note, or the pinned message's text, cut with "…" and marked). */
 export const MAX_PIN_LENGTH = 1_000;
 
-const PinText = z
+export const PinText = z
   .string({ error: "text must be a string" })
   .transform((s) => s.trim())
   .pipe(

@@ -34,6 +34,34 @@ export interface ExportedVersion {
   message: ChatMessage;
 }
 
+/** A pin as exports carry it (an import writes it under the reserved author id `imported`). */
+export interface ExportedPin {
+  text: string;
+  messageId: string | null;
+  author: { name: string };
+  createdAt: number;
+  status: "active" | "proposed";
+  truncated: boolean;
+}
+
+/** A summary in use, with the span of exported messages it stands in for. */
+export interface ExportedSummary {
+  fromMessageId: string;
+  toMessageId: string;
+  messageCount: number;
+  level: number;
+  text: string;
+  model: string;
+  truncated: boolean;
+  createdAt: number;
+}
+
+/** A room's memory in an export (`memory`, after the messages; absent when the room has none). */
+export interface ExportedMemory {
+  pins: ExportedPin[];
+  summaries: ExportedSummary[];
+}
+
 /** Where a forked room came from. */
 export interface RoomOrigin {
   roomId: string;

@@ -178,6 +178,93 @@ describe("personas", () => {
   });
 });
 
+/** A room whose first exchange left the window and was summarised, with a note and a pinned message. */
+async function roomWithMemory() {
+  const ws = uniqueName();
+  const room = await createRoom(ws);
+  const long = (n: number) => `Fact ${n}: the number is ${n * 7}. ${"Details follow. ".repeat(740)}`;
+  const sent: SendMessageResult[] = [];
+  for (let i = 1; i <= 3; i++) sent.push(await send(ws, room.id, long(i)));
+  await api(pinPath(ws, room.id), { method: "POST", json: { text: "We chose Postgres" } });
+  await api(pinPath(ws, room.id), { method: "POST", json: { messageId: sent[2].userMessage.id } });
+  const memory = await waitFor(
+    () => memoryOf(ws, room.id),
+    (m) => m.summaries.length > 0,
+    20_000,
+    "a summary"
+  );
+  return { ws, room, sent, memory, stored: await history(ws, room.id, "?limit=200") };
+}
+
+describe("export, import and fork carry the memory", () => {
+  it("export → import keeps pins (authored as imported) and summaries over the new message ids", async () => {
+    const { ws, room, memory, stored } = await roomWithMemory();
+    const exported = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/export`)).json<Record<string, any>>();
+    expect(exported.memory.pins.map((p: { text: string }) => p.text)).toEqual(memory.pins.map((p) => p.text));
+    expect(exported.memory.summaries).toEqual([
+      expect.objectContaining({
+        fromMessageId: stored[0].id,
+        toMessageId: memory.summaries[0].toMessageId,
+        text: memory.summaries[0].text
+      })
+    ]);
+
+    const imported = await api(`/api/workspaces/${ws}/rooms/import`, { method: "POST", json: exported });
+    expect(imported.status).toBe(201);
+    const copy = (await imported.json<{ rooms: Array<{ id: string }> }>()).rooms[0];
+    const copyStored = await history(ws, copy.id, "?limit=200");
+    const copyMemory = await memoryOf(ws, copy.id);
+    expect(copyMemory.pins.map((p) => [p.text, p.author.id])).toEqual(memory.pins.map((p) => [p.text, "imported"]));
+    // The pinned message's new id, not the file's.
+    expect(copyMemory.pins[1].messageId).toBe(copyStored[4].id);
+    const summaryEnd = stored.findIndex((m) => m.id === memory.summaries[0].toMessageId);
+    expect(copyMemory.summaries).toEqual([
+      expect.objectContaining({
+        fromMessageId: copyStored[0].id,
+        toMessageId: copyStored[summaryEnd].id,
+        text: memory.summaries[0].text,
+        messageCount: memory.summaries[0].messageCount
+      })
+    ]);
+  });
+
+  it("refuses an import whose memory names messages the file does not hold, and makes no room", async () => {
+    const { ws, room } = await roomWithMemory();
+    const exported = await (await api(`/api/workspaces/${ws}/rooms/${room.id}/export`)).json<Record<string, any>>();
+    exported.memory.summaries[0].toMessageId = "not-in-the-file";
+    const before = (await (await api(`/api/workspaces/${ws}/rooms`)).json<{ rooms: unknown[] }>()).rooms.length;
+    const refused = await api(`/api/workspaces/${ws}/rooms/import`, { method: "POST", json: exported });
+    expect(refused.status).toBe(422);
+    expect((await refused.json<{ error: { message: string } }>()).error.message).toMatch(/memory\.summaries\[0\]/);
+    expect((await (await api(`/api/workspaces/${ws}/rooms`)).json<{ rooms: unknown[] }>()).rooms).toHaveLength(before);
+  });
+
+  it("a fork keeps the summaries of what it copied, and the pins", async () => {
+    const { ws, room, memory, stored } = await roomWithMemory();
+    const fork = async (messageId: string) => {
+      const response = await api(`/api/workspaces/${ws}/rooms/${room.id}/fork`, {
+        method: "POST",
+        json: { messageId }
+      });
+      expect(response.status).toBe(201);
+      return memoryOf(ws, (await response.json<{ id: string }>()).id);
+    };
+    const whole = await fork(stored.at(-1).id);
+    expect(whole.summaries.map((s) => [s.fromMessageId, s.toMessageId, s.text])).toEqual(
+      memory.summaries.map((s) => [s.fromMessageId, s.toMessageId, s.text])
+    );
+    expect(whole.pins.map((p) => p.text)).toEqual(memory.pins.map((p) => p.text));
+    // Cut inside the summary's span: it does not cover what was copied, so it stays behind; the
+    // pinned message was not copied, so that pin keeps its text only.
+    const early = await fork(stored[0].id);
+    expect(early.summaries).toEqual([]);
+    expect(early.pins.map((p) => [p.text, p.messageId])).toEqual([
+      ["We chose Postgres", null],
+      [memory.pins[1].text, null]
+    ]);
+  });
+});
+
 describe("summaries instead of silent loss", () => {
   it("summarises exactly what left the window, puts it in the next context, and changes no message", async () => {
     const ws = uniqueName();

@@ -109,7 +109,7 @@ import type {
 import type { SearchHit } from "@/shared/search";
 import { SHARE_CLOSED_CODE } from "@/shared/shares";
 import type { TraceDetail, TraceList } from "@/shared/traces";
-import type { ExportedVersion, RoomOrigin } from "@/shared/transfer";
+import type { ExportedMemory, ExportedVersion, RoomOrigin } from "@/shared/transfer";
 import type { PersonaFootprint } from "./persona-agent";
 import { PERSONA_ANSWER_TIMEOUT_MS } from "./persona-turns";
 import { TaskAgent, taskLimits } from "./task-agent";
@@ -411,9 +411,10 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
       personas: this.#personas.personas(),
       origin: this.#origin.get()
     });
-    if (format === "json") return { ok: true, value: exportJson(session, sql, header) };
     if (format === "markdown") return { ok: true, value: exportMarkdown(session, sql, header) };
-    return { ok: true, value: exportNdjson(session, sql, header, leafId) };
+    const memory = this.#memory.exportMemory();
+    if (format === "json") return { ok: true, value: exportJson(session, sql, header, memory) };
+    return { ok: true, value: exportNdjson(session, sql, header, memory, leafId) };
   }
 
   /** Whether a message is on this room's history (forks check before they create anything). */
@@ -437,7 +438,14 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
       this.#origin.set(origin);
       this.setState({ ...this.state, origin });
     }
-    return appendFromNdjson(this.sessions.session(), stream);
+    const { count, memory } = await appendFromNdjson(this.sessions.session(), stream);
+    await this.#memory.importMemory(memory);
+    return count;
+  }
+
+  /** Pins and summaries of an imported file, after its messages (room/room-memory.ts). */
+  async importMemory(memory: ExportedMemory): Promise<void> {
+    await this.#memory.importMemory(memory);
   }
 
   /** After an import or fork: re-read the in-memory window and report to the overseer. */

@@ -28,7 +28,7 @@ import type {
 } from "@/shared/protocol";
 import type { SearchHit } from "@/shared/search";
 import type { TraceDetail, TraceList } from "@/shared/traces";
-import type { ExportedVersion, RoomOrigin } from "@/shared/transfer";
+import type { ExportedMemory, ExportedVersion, RoomOrigin } from "@/shared/transfer";
 
 /** How a REST send reaches the room: the client's `traceparent` (if any) and when the Worker got it. */
 export interface RestArrival {
@@ -92,6 +92,8 @@ export interface ChatRoomApi {
   importMessages(messages: ChatMessage[], after?: string | null): Promise<void>;
   importVersions(versions: ExportedVersion[]): Promise<void>;
   importStream(stream: ReadableStream<Uint8Array>, origin: RoomOrigin | null): Promise<number>;
+  /** Pins and summaries of an import, after its messages (a summary naming messages the room lacks is skipped). */
+  importMemory(memory: ExportedMemory): Promise<void>;
   finishImport(): Promise<{ messageCount: number }>;
   origin(): RoomOrigin | null;
   // Share-link viewers

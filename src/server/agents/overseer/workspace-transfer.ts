@@ -115,6 +115,7 @@ export class WorkspaceTransfer {
           await room.importMessages(batch as ChatMessage[], after);
           after = batch[batch.length - 1].id;
         }
+        if (imported.memory) await room.importMemory(imported.memory);
       }
     } catch (error) {
       await this.#discard(made.map((m) => m.id));

@@ -13,9 +13,11 @@ import { AppError } from "@/server/app-error";
 import type { MemoryCall, MemoryCallResults } from "@/server/contracts/room-api";
 import { type AssembledContext, assembleContext, type ContextSection } from "@/server/domain/memory/context-assembly";
 import type { ProposePinResult } from "@/server/domain/memory/memory-tools";
+import { MAX_IMPORTED_SUMMARIES } from "@/server/domain/memory/memory-transfer";
 import { pinTextOf } from "@/server/domain/memory/pins";
 import { backlogOf, memoryBudgets } from "@/server/domain/memory/summary-plan";
 import { PINS_HEADING, SUMMARIES_HEADING, summaryItemText } from "@/server/domain/memory/summary-prompt";
+import { IMPORTED_AUTHOR_ID } from "@/server/domain/transfer/imported-room";
 import { estimateMessageTokens } from "@/server/domain/turns/context-budget";
 import type { ModelConfig } from "@/server/model/provider";
 import type { MessageAuthor } from "@/shared/identity";
@@ -28,6 +30,7 @@ import {
   type UpdatePinBody
 } from "@/shared/memory";
 import type { MessageMetadata, RoomSettings, TokenUsage } from "@/shared/protocol";
+import type { ExportedMemory } from "@/shared/transfer";
 import { MemoryStore, toSummary } from "./memory-store";
 import { summariser } from "./summary-model";
 import { SummaryWriter } from "./summary-writer";
@@ -248,6 +251,83 @@ export class RoomMemory {
     const started = this.writer.rebuild();
     this.host.changed();
     return started;
+  }
+
+  // ── Export, import, fork ──
+
+  /** Every pin, and the summaries in use, as exports carry them. */
+  exportMemory(): ExportedMemory {
+    return {
+      pins: this.store.pins().map((p) => ({
+        text: p.text,
+        messageId: p.messageId,
+        author: { name: p.author.name },
+        createdAt: p.createdAt,
+        status: p.status,
+        truncated: p.truncated
+      })),
+      summaries: this.store.active().map((s) => ({
+        fromMessageId: s.from_id,
+        toMessageId: s.to_id,
+        messageCount: s.message_count,
+        level: s.level,
+        text: s.text,
+        model: s.model,
+        truncated: s.truncated === 1,
+        createdAt: s.created_at
+      }))
+    };
+  }
+
+  /**
+   * Writes an import's pins (under the reserved author id: no file names a
+   * member of this server) and the summaries whose span this room holds: a
+   * fork copies messages up to a point, and keeps the summaries of what it
+   * copied. A pin whose message was not copied keeps its text.
+   */
+  async importMemory(memory: ExportedMemory): Promise<void> {
+    const sessionId = this.host.session().sessionId;
+    const seqOf = (id: string) =>
+      this.host.sql
+        .exec<{ seq: number }>(
+          `SELECT seq FROM cf_agents_session_messages WHERE session_id = ? AND id = ? AND type = 'message'`,
+          sessionId,
+          id
+        )
+        .toArray()[0]?.seq;
+    const room = MAX_PINS_PER_ROOM - this.store.pins().length;
+    for (const pin of memory.pins.slice(0, Math.max(0, room))) {
+      this.store.addPin({
+        text: pin.text,
+        messageId: pin.messageId !== null && seqOf(pin.messageId) !== undefined ? pin.messageId : null,
+        author: { id: IMPORTED_AUTHOR_ID, name: pin.author.name },
+        createdAt: pin.createdAt,
+        status: pin.status,
+        truncated: pin.truncated
+      });
+    }
+    const generation = this.store.generation();
+    for (const summary of memory.summaries.slice(0, MAX_IMPORTED_SUMMARIES)) {
+      const fromSeq = seqOf(summary.fromMessageId);
+      const toSeq = seqOf(summary.toMessageId);
+      if (fromSeq === undefined || toSeq === undefined) continue;
+      this.store.addSummary(
+        {
+          generation,
+          level: summary.level,
+          from_id: summary.fromMessageId,
+          to_id: summary.toMessageId,
+          from_seq: fromSeq,
+          to_seq: toSeq,
+          message_count: summary.messageCount,
+          text: summary.text,
+          model: summary.model,
+          truncated: summary.truncated ? 1 : 0
+        },
+        summary.createdAt
+      );
+    }
+    if (memory.pins.length > 0 || memory.summaries.length > 0) this.host.changed();
   }
 
   /** What went into an answer's context, with the pins and summaries it names as they read now. */

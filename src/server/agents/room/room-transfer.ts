@@ -15,7 +15,13 @@ import {
   renderMarkdownVersionsHeading
 } from "@/server/domain/transfer/room-export";
 import type { ChatMessage, MessageMetadata } from "@/shared/protocol";
-import type { ExportedVersion, RoomExportHeader } from "@/shared/transfer";
+import type {
+  ExportedMemory,
+  ExportedPin,
+  ExportedSummary,
+  ExportedVersion,
+  RoomExportHeader
+} from "@/shared/transfer";
 
 const BATCH = 100;
 /** Path steps read per segment; under the framework's 10,000-step walk cap, and ids only. */
@@ -142,7 +148,12 @@ async function* jsonArrayItems(items: AsyncIterable<unknown[]>, before: string):
  * transcript), one per line, then, when there are any, `versions`: what
  * edits and regenerations replaced, each with its parent's id.
  */
-export function exportJson(session: Session, sql: Sql, header: RoomExportHeader): ReadableStream<Uint8Array> {
+export function exportJson(
+  session: Session,
+  sql: Sql,
+  header: RoomExportHeader,
+  memory: ExportedMemory
+): ReadableStream<Uint8Array> {
   return streamOf(
     (async function* () {
       const head = JSON.stringify(header);
@@ -151,7 +162,10 @@ export function exportJson(session: Session, sql: Sql, header: RoomExportHeader)
       yield anyMessage ? "\n]" : "]";
       // Earlier versions only when there are some, so a room without edits exports as before.
       const anyVersion = yield* jsonArrayItems(offBranch(session, sql), ',"versions":[\n');
-      yield anyVersion ? "\n]}\n" : "}\n";
+      if (anyVersion) yield "\n]";
+      // The room's memory only when it has some, so a room without any exports as before.
+      if (memory.pins.length > 0 || memory.summaries.length > 0) yield `,"memory":${JSON.stringify(memory)}`;
+      yield "}\n";
     })()
   );
 }
@@ -174,14 +188,16 @@ export function exportMarkdown(session: Session, sql: Sql, header: RoomExportHea
 
 /**
  * NDJSON: a `room` line, then one `message` line each, then (whole rooms
- * only) one `version` line per kept earlier version. The workspace export
+ * only) one `version` line per kept earlier version, then one `pin` and one
+ * `summary` line per pin and summary in use. The workspace export
  * concatenates these; a fork reads one (cut at `leafId`, no versions) into
- * a new room.
+ * a new room, which keeps the summaries of what it copied.
  */
 export function exportNdjson(
   session: Session,
   sql: Sql,
   header: RoomExportHeader,
+  memory: ExportedMemory,
   leafId?: string
 ): ReadableStream<Uint8Array> {
   return streamOf(
@@ -192,12 +208,19 @@ export function exportNdjson(
           .map((message) => `${JSON.stringify({ type: "message", roomId: header.room.id, message })}\n`)
           .join("");
       }
-      if (leafId !== undefined) return;
-      for await (const batch of offBranch(session, sql)) {
-        yield batch
-          .map((version) => `${JSON.stringify({ type: "version", roomId: header.room.id, ...version })}\n`)
-          .join("");
+      if (leafId === undefined) {
+        for await (const batch of offBranch(session, sql)) {
+          yield batch
+            .map((version) => `${JSON.stringify({ type: "version", roomId: header.room.id, ...version })}\n`)
+            .join("");
+        }
       }
+      const roomId = header.room.id;
+      const lines = [
+        ...memory.pins.map((pin) => JSON.stringify({ type: "pin", roomId, pin })),
+        ...memory.summaries.map((summary) => JSON.stringify({ type: "summary", roomId, summary }))
+      ];
+      if (lines.length > 0) yield `${lines.join("\n")}\n`;
     })()
   );
 }
@@ -232,16 +255,28 @@ export async function insertVersions(session: Session, versions: ExportedVersion
  * BATCH messages at a time: the next part of the stream is read only after
  * the batch before it is written (domain/transfer/ndjson-batches.ts).
  */
-export async function appendFromNdjson(session: Session, stream: ReadableStream<Uint8Array>): Promise<number> {
+export async function appendFromNdjson(
+  session: Session,
+  stream: ReadableStream<Uint8Array>
+): Promise<{ count: number; memory: ExportedMemory }> {
   let count = 0;
+  const memory: ExportedMemory = { pins: [], summaries: [] };
   for await (const lines of ndjsonBatches(stream, BATCH)) {
     const messages: ChatMessage[] = [];
     for (const line of lines) {
-      const record = JSON.parse(line) as { type: string; message?: ChatMessage };
+      const record = JSON.parse(line) as {
+        type: string;
+        message?: ChatMessage;
+        pin?: ExportedPin;
+        summary?: ExportedSummary;
+      };
       if (record.type === "message" && record.message) messages.push(record.message);
+      // Another room of this server wrote these (a fork): the room checks each against what was copied.
+      else if (record.type === "pin" && record.pin) memory.pins.push(record.pin);
+      else if (record.type === "summary" && record.summary) memory.summaries.push(record.summary);
     }
     await appendMessages(session, messages);
     count += messages.length;
   }
-  return count;
+  return { count, memory };
 }

@@ -9,6 +9,7 @@ import { AppError } from "@/server/app-error";
 import { MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
 import type { CreatePersonaBody } from "@/shared/personas";
 import type { MessageMetadata, RoomSettings } from "@/shared/protocol";
+import type { ExportedMemory } from "@/shared/transfer";
 
 export const IMPORTED_AUTHOR_ID = "imported";
 
@@ -38,6 +39,8 @@ export interface ImportedRoom {
   messages: ImportedMessage[];
   /** Off the transcript; each parent is a transcript message or an earlier entry. */
   versions: ImportedVersion[];
+  /** Pins and summaries, their message ids already the room's new ones (our own export only). */
+  memory?: ExportedMemory;
 }
 
 export const badImport = (message: string) => new AppError("bad_request:import", 422, message);

@@ -9,6 +9,7 @@
  */
 
 import { AppError } from "@/server/app-error";
+import { parseExportedMemory } from "@/server/domain/memory/memory-transfer";
 import { normalizeMessage } from "@/server/domain/messages/persisted-message";
 import { MAX_AUTHOR_LENGTH } from "@/shared/constants";
 import { CreatePersonaBody, MAX_PERSONAS_PER_ROOM, type PersonaRef } from "@/shared/personas";
@@ -78,7 +79,8 @@ function fromRoomExport(data: Json): ImportedRoom {
     versions: versions.map((v, i) => ({
       parentId: v.parentId === null ? null : (idOf.get(v.parentId) as string),
       message: remapped[messages.length + i]
-    }))
+    })),
+    memory: parseExportedMemory(data.memory, (id) => idOf.get(id))
   };
 }
 
