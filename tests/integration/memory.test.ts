@@ -7,17 +7,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AnswerContext, Pin, RoomMemory } from "@/shared/memory";
-import { restClient } from "../support/rest-client";
-import { useTestApp } from "../support/test-app";
+import type { RestClient } from "../support/rest-client";
+import { useSharedApp } from "../support/shared-app";
 import { uniqueName, waitFor } from "../support/wait";
 
-const app = useTestApp();
+const app = useSharedApp();
 
-function client() {
-  return restClient(app.url, { workspace: uniqueName("mem") });
-}
-
-type Client = ReturnType<typeof client>;
+type Client = RestClient;
 
 async function memoryOf(api: Client, roomId: string): Promise<RoomMemory> {
   return (await (await api.call(`/${roomId}/memory`)).json()) as RoomMemory;
@@ -29,15 +25,13 @@ async function pin(api: Client, roomId: string, body: Record<string, unknown>): 
   return ((await response.json()) as { pin: Pin }).pin;
 }
 
-async function requestFor(marker: string) {
-  const found = await waitFor(
-    async () => app.fake.requests.find((r) => !r.summary && r.lastUserText?.includes(marker)),
-    (r) => r !== undefined,
-    10_000,
-    `a model request for "${marker}"`
-  );
-  return found as NonNullable<typeof found>;
-}
+/** The turn's request (not a summary's) whose question carries `marker`. */
+const requestFor = (marker: string) =>
+  app.fake.waitForRequest(marker, (r) => !r.summary && (r.lastUserText ?? "").includes(marker));
+
+/** The summary request whose span holds `marker`. */
+const summaryRequestOf = (marker: string, timeoutMs = 20_000) =>
+  app.fake.waitForRequest(marker, (r) => r.summary === true, timeoutMs);
 
 /** Text of every message of a request after the system message(s). */
 const conversationText = (body: { messages: Array<{ role: string; content: unknown }> }) =>
@@ -49,10 +43,11 @@ const long = (marker: string, directive = "[[fake:text=ok]]") =>
 
 describe("summaries at the provider", () => {
   it("the next request carries the summary and the pins, and not the summarised messages", async () => {
-    const api = client();
+    const api = app.api;
     const room = await api.createRoom();
     await pin(api, room.id, { text: "We chose Postgres" });
-    for (const marker of ["ALPHA-1", "BRAVO-2", "CHARLIE-3"]) {
+    const [alpha, bravo, charlie, delta] = ["ALPHA", "BRAVO", "CHARLIE", "DELTA"].map((m) => uniqueName(m));
+    for (const marker of [alpha, bravo, charlie]) {
       expect((await api.send(room.id, long(marker))).status).toBe(200);
     }
     const memory = await waitFor(
@@ -64,27 +59,26 @@ describe("summaries at the provider", () => {
     const [summary] = memory.summaries;
 
     // Written by the room's model with the summariser's prompt, over exactly the span that left the window.
-    const summaryRequest = app.fake.requests.find((r) => r.summary);
-    expect(summaryRequest?.systemText).toMatch(/memory of a group chat room/);
-    expect(summaryRequest?.body.max_tokens ?? summaryRequest?.body.max_completion_tokens).toBe(500);
-    expect(summaryRequest?.lastUserText).toContain("ALPHA-1");
-    expect(summaryRequest?.lastUserText).not.toContain("CHARLIE-3");
+    const summaryRequest = await summaryRequestOf(alpha);
+    expect(summaryRequest.systemText).toMatch(/memory of a group chat room/);
+    expect(summaryRequest.body.max_tokens ?? summaryRequest.body.max_completion_tokens).toBe(500);
+    expect(summaryRequest.lastUserText).not.toContain(charlie);
     expect(summary.model).toBe("fake-model");
-    expect(summary.text).toMatch(/^Fake summary of \d+ lines: .*ALPHA-1/);
+    expect(summary.text).toMatch(/^Fake summary of \d+ lines: /);
+    expect(summary.text).toContain(alpha);
     const messages = (await api.messages(room.id, "?limit=200")).messages;
     expect(summary.fromMessageId).toBe(messages[0].id);
 
-    app.fake.reset();
-    expect((await api.send(room.id, "[[fake:text=ok]] DELTA-4 what did we decide?")).status).toBe(200);
-    const request = await requestFor("DELTA-4");
+    expect((await api.send(room.id, `[[fake:text=ok]] ${delta} what did we decide?`)).status).toBe(200);
+    const request = await requestFor(delta);
     const system = request.systemText ?? "";
     expect(system).toContain("We chose Postgres");
     expect(system).toContain(summary.text);
     expect(system.indexOf("We chose Postgres")).toBeLessThan(system.indexOf(summary.text));
     // The summarised messages are not in the request; the summary stands in for them.
     const conversation = conversationText(request.body);
-    expect(conversation).not.toContain("ALPHA-1");
-    expect(conversation).toContain("DELTA-4");
+    expect(conversation).not.toContain(alpha);
+    expect(conversation).toContain(delta);
 
     // What the AI saw for that answer names the same summary and pin, with token counts.
     const answer = (await api.messages(room.id)).messages.at(-1);
@@ -95,21 +89,17 @@ describe("summaries at the provider", () => {
   });
 
   it("a turn started while a summary is being written does not wait for it", async () => {
-    const api = client();
+    const api = app.api;
     const room = await api.createRoom();
     // The summary of a span holding this directive takes 8 s at the provider; turns ignore it.
     const slow = "[[fake:text=ok,sumslow=8000]]";
-    for (const marker of ["ONE", "TWO", "THREE"]) {
+    const [one, two, three, four] = ["ONE", "TWO", "THREE", "FOUR"].map((m) => uniqueName(m));
+    for (const marker of [one, two, three]) {
       expect((await api.send(room.id, long(marker, slow))).status).toBe(200);
     }
-    await waitFor(
-      async () => app.fake.requests.filter((r) => r.summary).length,
-      (n) => n > 0,
-      10_000,
-      "the summary request"
-    );
+    await summaryRequestOf(one);
     const started = Date.now();
-    const sent = await api.send(room.id, `${slow} FOUR, a quick one`);
+    const sent = await api.send(room.id, `${slow} ${four}, a quick one`);
     expect(sent.status).toBe(200);
     expect(sent.body.status).toBe("completed");
     // The answer came back while the summary was still being written.
@@ -127,7 +117,7 @@ describe("summaries at the provider", () => {
 
 describe("pins at the provider", () => {
   it("a fact pinned from the first message of a 2,000-message room reaches the provider on a new question", async () => {
-    const api = client();
+    const api = app.api;
     const roomId = await api.importRoom(2_000, (i) =>
       i === 0 ? "The launch code is AZURE-SEVEN-42." : `Message number ${i}, ordinary chat.`
     );
@@ -139,21 +129,23 @@ describe("pins at the provider", () => {
     const pinned = await pin(api, roomId, { messageId: first.id });
     expect(pinned.text).toBe("The launch code is AZURE-SEVEN-42.");
 
-    expect((await api.send(roomId, "[[fake:text=ok]] ECHO-5 what is the launch code?")).status).toBe(200);
-    const request = await requestFor("ECHO-5");
+    const echo = uniqueName("ECHO");
+    expect((await api.send(roomId, `[[fake:text=ok]] ${echo} what is the launch code?`)).status).toBe(200);
+    const request = await requestFor(echo);
     expect(request.systemText).toContain("AZURE-SEVEN-42");
     // The first message itself is far outside the window.
     expect(conversationText(request.body)).not.toContain("AZURE-SEVEN-42");
   });
 
   it("personas see the same pins in their own system prompt", async () => {
-    const api = client();
+    const api = app.api;
     const room = await api.createRoom();
     const created = await api.call(`/${room.id}/personas`, { method: "POST", json: { name: "Ada" } });
     expect(created.status).toBe(201);
     await pin(api, room.id, { text: "Ship date is 12 March" });
-    expect((await api.send(room.id, "@Ada [[fake:text=ok]] FOXTROT-6 when do we ship?")).status).toBe(200);
-    const request = await requestFor("FOXTROT-6");
+    const foxtrot = uniqueName("FOXTROT");
+    expect((await api.send(room.id, `@Ada [[fake:text=ok]] ${foxtrot} when do we ship?`)).status).toBe(200);
+    const request = await requestFor(foxtrot);
     expect(request.systemText).toContain("You are @Ada");
     expect(request.systemText).toContain("Ship date is 12 March");
   });
