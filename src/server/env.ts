@@ -20,6 +20,8 @@ export interface Env {
   ASSETS?: Fetcher;
   /** Files' bytes (docs/files.md); the Vite plugin gives a local bucket. */
   FILES: R2Bucket;
+  /** "true"/"false": whether models read images, for rooms that do not say (default: only OpenAI's own API). */
+  MODEL_ACCEPTS_IMAGES?: string;
   /** Largest file (bytes), default 25 MB; each room's and each workspace's file bytes. */
   FILES_MAX_BYTES?: string;
   FILES_ROOM_QUOTA_BYTES?: string;

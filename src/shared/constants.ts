@@ -71,6 +71,8 @@ export const DEFAULT_ROOM_FILE_QUOTA_BYTES = 1024 * 1024 * 1024;
 export const DEFAULT_WORKSPACE_FILE_QUOTA_BYTES = 10 * 1024 * 1024 * 1024;
 /** Files one room holds at most (records and index rows stay small). */
 export const MAX_FILES_PER_ROOM = 2_000;
+/** Files one message may carry. */
+export const MAX_FILES_PER_MESSAGE = 10;
 /** Characters of a stored file name (longer names are cut, keeping the extension). */
 export const MAX_FILE_NAME_LENGTH = 120;
 /** Uploads per identity (and, times ADDRESS_LIMIT_FACTOR, per address): a burst, then a steady rate. */

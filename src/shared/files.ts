@@ -3,7 +3,7 @@
  * `rooms_files` frames and file parts of messages. Browser-safe.
  */
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./constants";
+import { DEFAULT_PAGE_SIZE, MAX_FILES_PER_MESSAGE, MAX_PAGE_SIZE } from "./constants";
 import type { MessageAuthor } from "./identity";
 
 /** A file id: what `POST …/files` answers; never a client's choice. */
@@ -65,6 +65,22 @@ export type FilesQuery = z.infer<typeof FilesQuery>;
 
 /** Room → clients: a file appeared or changed (`file`), or was deleted (`deleted`). */
 export type RoomFilesFrame = { type: "rooms_file"; file: RoomFile } | { type: "rooms_file_deleted"; id: string };
+
+/** A message's file part as stored: the AI SDK's `file` part, its url the room's file route. */
+export interface FileRef {
+  type: "file";
+  mediaType: string;
+  filename: string;
+  url: string;
+}
+
+/** A file route of any room (`fileIdFromUrl` checks the room too). */
+export const FILE_URL_PATTERN = /^\/api\/(?:workspaces\/[^/]+\/)?rooms\/[^/]+\/files\/f_[A-Za-z0-9_-]{16}$/;
+
+/** File ids a REST send carries; each must be a file of that room. */
+export const MessageFiles = z
+  .array(z.string().regex(FILE_ID_PATTERN, "a file id looks like f_ and 16 letters, digits, _ or -"))
+  .max(MAX_FILES_PER_MESSAGE, `a message carries at most ${MAX_FILES_PER_MESSAGE} files`);
 
 /** The room's route of a file's bytes, which is also the `url` of a message's file part. */
 export function fileUrl(workspace: string, roomId: string, fileId: string): string {

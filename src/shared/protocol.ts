@@ -14,6 +14,7 @@ import {
   MAX_ROOM_NAME_LENGTH
 } from "./constants";
 import { type AnswerErrorCode, type ErrorCode, type RoomErrorFrame, WireError } from "./errors";
+import { MessageFiles } from "./files";
 import type { IdentityKind, MessageAuthor } from "./identity";
 import type { RoomAccess } from "./members";
 import { ModelName, SystemPrompt, Temperature } from "./model-settings";
@@ -54,11 +55,13 @@ export const UpdateRoomBody = z
     /** Tokens per UTC day (0 = unlimited, null = the server default). */
     dailyTokenBudget: DailyTokenBudget.nullable().optional(),
     /** Who may see the room (its owner and admins may change it). */
-    visibility: Visibility.optional()
+    visibility: Visibility.optional(),
+    /** Whether the room's model reads images (null = the server default, see docs/files.md). */
+    imageInput: z.boolean({ error: "imageInput must be true, false or null" }).nullable().optional()
   })
   .refine(
     (b) => Object.keys(b).length > 0,
-    "give at least one of name, systemPrompt, model, temperature, defaultResponder, dailyTokenBudget, visibility"
+    "give at least one of name, systemPrompt, model, temperature, defaultResponder, dailyTokenBudget, visibility, imageInput"
   );
 export type UpdateRoomBody = z.infer<typeof UpdateRoomBody>;
 
@@ -74,6 +77,8 @@ export interface RoomSettings {
   defaultResponder?: DefaultResponder;
   /** Tokens per UTC day; 0 = unlimited; null or absent = the server default (ROOM_DAILY_TOKEN_BUDGET). */
   dailyTokenBudget?: number | null;
+  /** Whether the room's model reads images; null or absent = the server default (MODEL_ACCEPTS_IMAGES). */
+  imageInput?: boolean | null;
 }
 
 /** One row of the overseer's registry, as every client sees it. */
@@ -148,7 +153,9 @@ export const SendMessageBody = z.strictObject({
     .refine((s) => s.trim().length > 0, "text must not be empty")
     .refine((s) => s.length <= MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`),
   /** Ignored: the server writes the author from the caller's identity. Accepted so older scripts keep working. */
-  author: Author.optional()
+  author: Author.optional(),
+  /** Files of this room the message carries (their ids, from POST …/files); see docs/files.md. */
+  files: MessageFiles.optional()
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 

@@ -13,13 +13,15 @@ export function chatRequest(
     messageId?: string;
     /** W3C trace context, as the app's client sends it with a request */
     traceparent?: string;
+    /** More parts after the text (e.g. file parts naming the room's files) */
+    parts?: unknown[];
   } = {}
 ) {
   const id = crypto.randomUUID();
   const message = {
     id: opts.messageId ?? crypto.randomUUID(),
     role: "user",
-    parts: [{ type: "text", text }],
+    parts: [{ type: "text", text }, ...(opts.parts ?? [])],
     ...(opts.author ? { metadata: { author: opts.author } } : {})
   };
   const messages = opts.trigger === "regenerate-message" ? (opts.history ?? []) : [...(opts.history ?? []), message];

@@ -68,3 +68,41 @@ export function* filledChunks(count: number, size: number, fill = 0x61): Generat
   const chunk = new Uint8Array(size).fill(fill);
   for (let i = 0; i < count; i++) yield chunk;
 }
+
+/**
+ * A PDF whose pages hold these lines of text (Helvetica, uncompressed), with
+ * a correct cross-reference table: what pdf.js reads as a real document.
+ * `encrypt` adds a Standard security handler whose user password is not
+ * empty, so a reader needs a password.
+ */
+export function makePdf(pages: string[][], { encrypt = false }: { encrypt?: boolean } = {}): Uint8Array<ArrayBuffer> {
+  const objects: string[] = [];
+  const pageIds = pages.map((_, i) => 4 + i * 2);
+  objects[1] = "<< /Type /Catalog /Pages 2 0 R >>";
+  objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] /Count ${pages.length} >>`;
+  objects[3] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+  pages.forEach((lines, i) => {
+    const pdfString = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
+    const body = `BT /F1 12 Tf 14 TL 72 720 Td ${lines.map((l) => `(${pdfString(l)}) Tj T*`).join(" ")} ET`;
+    objects[4 + i * 2] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`;
+    objects[5 + i * 2] = `<< /Length ${body.length} >>\nstream\n${body}\nendstream`;
+  });
+  const encryptId = objects.length;
+  if (encrypt) {
+    const hex32 = "A".repeat(64);
+    objects[encryptId] = `<< /Filter /Standard /V 1 /R 2 /O <${hex32}> /U <${hex32}> /P -4 >>`;
+  }
+  let pdf = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  for (let id = 1; id < objects.length; id++) {
+    offsets[id] = pdf.length;
+    pdf += `${id} 0 obj\n${objects[id]}\nendobj\n`;
+  }
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
+  for (let id = 1; id < objects.length; id++) pdf += `${String(offsets[id]).padStart(10, "0")} 00000 n \n`;
+  const trailer = encrypt ? `/Encrypt ${encryptId} 0 R /ID [<${"B".repeat(32)}> <${"B".repeat(32)}>]` : "";
+  pdf += `trailer\n<< /Size ${objects.length} /Root 1 0 R ${trailer} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(pdf);
+}

@@ -82,6 +82,9 @@ import type {
 import { type Caller, callerOf, isViewerRequest } from "@/server/domain/access/caller";
 import { addUsage, EMPTY_USAGE } from "@/server/domain/budgets/token-usage";
 import { MAX_TASKS_PER_ROOM } from "@/server/domain/facets/delegation-limits";
+import { fileKey } from "@/server/domain/files/file-limits";
+import { acceptsImages } from "@/server/domain/files/image-input";
+import type { PassageBatch } from "@/server/domain/files/text-passages";
 import type { Branch } from "@/server/domain/messages/chat-request-guard";
 import { isKeptMessage, normalizeMessage, unreadableMessage } from "@/server/domain/messages/persisted-message";
 import { ThrottledReports } from "@/server/domain/rooms/throttled-reports";
@@ -91,7 +94,15 @@ import { BoundedWindow, memoryWindowBytes } from "@/server/domain/turns/memory-w
 import { contextForTurn } from "@/server/domain/turns/turn-context";
 import type { Env } from "@/server/env";
 import { activeModelId, isOffline, readModelConfig } from "@/server/model/provider";
-import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
+import { DEFAULT_WORKSPACE } from "@/shared/constants";
+import {
+  type FilePage,
+  type FileRef,
+  type FilesQuery,
+  fileIdFromUrl,
+  type NewFile,
+  type RoomFile
+} from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
@@ -315,7 +326,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
    * path as any other.
    */
   async sendFromRest(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): Promise<SendMessageResult> {
-    return this.#rest.send(body, author, arrival);
+    return this.#rest.send(body, author, arrival, this.#fileRefs(body.files));
   }
 
   /** `sendFromRest` as server-sent events: user-message, chunk…, done. */
@@ -324,7 +335,31 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     author: MessageAuthor,
     arrival?: RestArrival
   ): Promise<ReadableStream<Uint8Array>> {
-    return this.#rest.stream(body, author, arrival);
+    return this.#rest.stream(body, author, arrival, this.#fileRefs(body.files));
+  }
+
+  /** The file parts of a message carrying these files of this room; 404 for one that is not (the overseer asks first). */
+  fileRefs(fileIds: readonly string[]): Promise<RpcResult<FileRef[]>> {
+    return asResult(() => fileIds.map((id) => this.#files.ref(this.#workspace(), this.name, this.#files.require(id))));
+  }
+
+  #fileRefs(fileIds: readonly string[] = []): FileRef[] {
+    return fileIds.flatMap((id) => {
+      const file = this.#files.get(id);
+      return file ? [this.#files.ref(this.#workspace(), this.name, file)] : [];
+    });
+  }
+
+  /** The file part for a url naming a file of this room (the frame guard's check of a socket send). */
+  fileOf(url: string): FileRef | null {
+    const id = fileIdFromUrl(url, this.name);
+    const file = id ? this.#files.get(id) : null;
+    return file ? this.#files.ref(this.#workspace(), this.name, file) : null;
+  }
+
+  /** The workspace: the overseer's name. */
+  #workspace(): string {
+    return this.parentPath.at(-1)?.name ?? DEFAULT_WORKSPACE;
   }
 
   // ── Files (room/room-files.ts): called by the overseer; the bytes never come here ──
@@ -343,6 +378,15 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
 
   deleteFile(fileId: string, by: MessageAuthor, anyone = false): Promise<RpcResult<RoomFile>> {
     return asResult(() => this.#files.delete(fileId, by, anyone));
+  }
+
+  /** A batch of an indexed file's passages (server/files/extract-passages.ts); false: the file is gone, stop. */
+  addFilePassages(fileId: string, batch: PassageBatch): boolean {
+    return this.#files.addPassages(fileId, batch);
+  }
+
+  failFileIndex(fileId: string, reason: string): void {
+    this.#files.failIndex(fileId, reason);
   }
 
   // ── Traces (room/turn-trace.ts) ──
@@ -571,6 +615,24 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
       onFinish,
       abortSignal: options?.abortSignal,
       failed: (code) => this.#turnErrorCodes.set(trace.traceId, code),
+      files: {
+        // A room without indexed documents pays one indexed lookup, no search.
+        retrieve: (question, limit, attached) =>
+          this.#files.hasPassages() ? this.#files.retrieve(question, limit, attached) : [],
+        idOf: (url) => fileIdFromUrl(url, this.name),
+        attachments: {
+          describe: (url) => {
+            const id = fileIdFromUrl(url, this.name);
+            const file = id ? this.#files.get(id) : null;
+            return file ? { ...file, firstLine: this.#files.firstLine(file.id) } : null;
+          },
+          imageBytes: async (fileId) => {
+            const object = await this.env.FILES.get(fileKey(this.#workspace(), this.name, fileId));
+            return object ? new Uint8Array(await object.arrayBuffer()) : null;
+          },
+          acceptsImages: acceptsImages(this.env, this.state.settings)
+        }
+      },
       memory: this.#memory
     });
   }

@@ -71,6 +71,7 @@ import {
 } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
 import { fileKey, fileLimits, type UploadTicket } from "@/server/domain/files/file-limits";
+import type { PassageBatch } from "@/server/domain/files/text-passages";
 import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import {
@@ -567,9 +568,10 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
       this.#access.requireRoom(caller, id, "room.talk");
       this.#admission.admitMessages(caller);
       this.#requireSpace(id);
-      return this.#inRoom(id, caller, "room.talk", (room) =>
-        room.sendFromRest(body, authorOf(caller.identity), arrival)
-      );
+      return this.#inRoom(id, caller, "room.talk", async (room) => {
+        if (body.files?.length) unwrap(await room.fileRefs(body.files));
+        return room.sendFromRest(body, authorOf(caller.identity), arrival);
+      });
     });
   }
 
@@ -584,9 +586,10 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
       this.#access.requireRoom(caller, id, "room.talk");
       this.#admission.admitMessages(caller);
       this.#requireSpace(id);
-      return this.#inRoom(id, caller, "room.talk", (room) =>
-        room.streamFromRest(body, authorOf(caller.identity), arrival)
-      );
+      return this.#inRoom(id, caller, "room.talk", async (room) => {
+        if (body.files?.length) unwrap(await room.fileRefs(body.files));
+        return room.streamFromRest(body, authorOf(caller.identity), arrival);
+      });
     });
   }
 
@@ -641,6 +644,19 @@ export class OverseerAgent extends Agent<Env> implements OverseerRestApi, Overse
       );
       this.#files.removed(id, file.size, fileKey(this.name, id, fileId));
     });
+  }
+
+  /**
+   * Passages of a file being indexed, from the Worker's extraction, to its
+   * room (text only). No caller: the Worker's own background work on a file
+   * it just stored for one; the room checks the file is still there.
+   */
+  addFilePassages(id: string, fileId: string, batch: PassageBatch): Promise<RpcResult<boolean>> {
+    return asResult(() => this.#inRoom(id, (room) => room.addFilePassages(fileId, batch)));
+  }
+
+  failFileIndex(id: string, fileId: string, reason: string): Promise<RpcResult<void>> {
+    return asResult(() => this.#inRoom(id, (room) => room.failFileIndex(fileId, reason)));
   }
 
   /** The alarm a failed purge set (overseer/workspace-files.ts). */

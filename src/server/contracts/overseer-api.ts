@@ -13,6 +13,7 @@ import type { RpcResult } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
 import type { UploadTicket } from "@/server/domain/files/file-limits";
+import type { PassageBatch } from "@/server/domain/files/text-passages";
 import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
@@ -119,6 +120,9 @@ export interface OverseerRestApi {
   listFiles(id: string, query: FilesQuery, caller: Caller): Promise<RpcResult<FilePage>>;
   getFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<{ file: RoomFile; key: string }>>;
   deleteFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<void>>;
+  addFilePassages(id: string, fileId: string, batch: PassageBatch): Promise<RpcResult<boolean>>;
+  failFileIndex(id: string, fileId: string, reason: string): Promise<RpcResult<void>>;
+
   // Share links (owner and admins); a viewer's own reads are checked by its token
   createShare(roomId: string, share: NewShare, caller: Caller): Promise<RpcResult<ShareRow>>;
   listShares(roomId: string, caller: Caller): Promise<RpcResult<ShareRow[]>>;

@@ -10,8 +10,9 @@
  */
 
 import type { RpcResult } from "@/server/app-error";
+import type { PassageBatch } from "@/server/domain/files/text-passages";
 import type { HistorySearchHit } from "@/server/domain/turns/room-tools";
-import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
+import type { FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
 import type { AnswerContext, CreatePinBody, Pin, RoomMemory, UpdatePinBody } from "@/shared/memory";
@@ -105,6 +106,9 @@ export interface ChatRoomApi {
   getFile(fileId: string): Promise<RpcResult<RoomFile>>;
   /** `anyone`: the caller may remove other people's files too (owner, admins). */
   deleteFile(fileId: string, by: MessageAuthor, anyone?: boolean): Promise<RpcResult<RoomFile>>;
+  addFilePassages(fileId: string, batch: PassageBatch): boolean;
+  fileRefs(fileIds: readonly string[]): Promise<RpcResult<FileRef[]>>;
+  failFileIndex(fileId: string, reason: string): void;
 }
 
 /** What a room's persona and task facets call on their room (through agents/room/parent.ts). */

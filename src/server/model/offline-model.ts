@@ -18,6 +18,7 @@ import type {
   LanguageModelV4Usage,
   SharedV4ProviderMetadata
 } from "@ai-sdk/provider";
+import { PASSAGES_HEADING } from "@/server/domain/files/file-context";
 import { estimateTokens } from "@/server/domain/turns/context-budget";
 
 export interface OfflineRoomFacts {
@@ -172,6 +173,22 @@ export function composeOfflineReply(question: string, facts: OfflineRoomFacts): 
   ].join("\n\n");
 }
 
+/**
+ * The offline model's nod to the room's files: the first passage the room
+ * retrieved for the question (its file, place and first line), cited as
+ * [1] so the answer carries a citation even with no model. Null when the
+ * request has no passages.
+ */
+export function offlineCitation(prompt: LanguageModelV4Prompt): string | null {
+  const system = prompt.find((m) => m.role === "system")?.content ?? "";
+  const at = system.indexOf(`## ${PASSAGES_HEADING}\n`);
+  if (at < 0) return null;
+  const first = /^\[1\] ([^\n]*):\n([^\n]*)/m.exec(system.slice(at + PASSAGES_HEADING.length + 4));
+  if (!first?.[1]) return null;
+  const { text, truncated } = truncate((first[2] ?? "").trim(), MAX_SYSTEM_PROMPT_CHARS);
+  return `From the room's files, **${escapeInline(first[1])}** [1]:\n\n${quoteQuestion(truncated ? `${text}…` : text)}`;
+}
+
 /** Splits the reply into word-sized chunks whose concatenation is the reply. */
 function splitIntoDeltas(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
@@ -222,9 +239,13 @@ export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOp
 
   const replyFor = (options: LanguageModelV4CallOptions): string => {
     const toolResult = lastToolResult(options.prompt);
-    return toolResult !== null
-      ? composeToolFollowUp(toolResult)
-      : composeOfflineReply(lastUserQuestion(options.prompt), facts);
+    if (toolResult !== null) return composeToolFollowUp(toolResult);
+    const reply = composeOfflineReply(lastUserQuestion(options.prompt), facts);
+    const citation = offlineCitation(options.prompt);
+    if (!citation) return reply;
+    // After the question, before what the room knows.
+    const at = reply.indexOf("What this room knows");
+    return at < 0 ? `${reply}\n\n${citation}` : `${reply.slice(0, at)}${citation}\n\n${reply.slice(at)}`;
   };
   /** The `delegate` call this step makes, if the question asks for one and the tool is offered. */
   const delegationFor = (options: LanguageModelV4CallOptions) => {

@@ -15,6 +15,7 @@ import { Hono } from "hono";
 import { AppError, unwrap } from "@/server/app-error";
 import { isInline, sanitizeFileName } from "@/server/domain/files/file-types";
 import { boundaryOf, MultipartError, openFilePart } from "@/server/domain/files/multipart-stream";
+import { extractPassages } from "@/server/files/extract-passages";
 import { storeUpload } from "@/server/files/store-upload";
 import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
@@ -98,6 +99,15 @@ export const fileRoutes = new Hono<AppEnv>()
       unwrap(registered);
     }
     const file = (registered as { ok: true; value: RoomFile }).value;
+    if (file.state === "indexing") {
+      // After the answer: a 300-page PDF must not hold the upload's response.
+      c.executionCtx.waitUntil(
+        extractPassages(c.env.FILES, ticket.key, file, {
+          add: async (batch) => unwrap(await overseer.addFilePassages(id, file.id, batch)),
+          fail: async (reason) => unwrap(await overseer.failFileIndex(id, file.id, reason))
+        }).catch((error: unknown) => console.warn("[files] indexing stopped:", error))
+      );
+    }
     return c.json({ file }, 201, { Location: `${new URL(c.req.url).pathname}/${file.id}` });
   })
   .get("/", zValidator("query", FilesQuery, rejectInvalid("bad_request:query")), async (c) => {

@@ -11,6 +11,7 @@ import { wrapAISDK } from "agents/observability/ai";
 import * as ai from "ai";
 import {
   convertToModelMessages,
+  createUIMessageStreamResponse,
   type GenerateTextOnFinishCallback,
   isStepCount,
   type Tool,
@@ -18,6 +19,14 @@ import {
   type UIMessage
 } from "ai";
 import { toTokenUsage } from "@/server/domain/budgets/token-usage";
+import {
+  type AttachmentSource,
+  attachedFileIds,
+  attachmentsForModel,
+  citeSources,
+  passagesSection,
+  type RetrievedPassage
+} from "@/server/domain/files/file-context";
 import type { AssembledContext, ContextSection } from "@/server/domain/memory/context-assembly";
 import { type ProposePinResult, proposePinTool } from "@/server/domain/memory/memory-tools";
 import { coalesceDeltas } from "@/server/domain/turns/coalesce-deltas";
@@ -66,6 +75,31 @@ export interface AssistantTurn {
   /** The turn failed with this code; the room records it when the turn ends (room/turn-end.ts). */
   failed: (code: AnswerErrorCode) => void;
   memory: TurnMemory;
+  /** The room's files (room/room-files.ts): passages for the question, and those of files it carries. */
+  files: {
+    retrieve(question: string, limit: number, attached: readonly string[]): RetrievedPassage[];
+    /** The id of this room's file a file part's url names, or null. */
+    idOf(url: string): string | null;
+    /** How file parts reach the model (domain/files/file-context.ts). */
+    attachments: AttachmentSource;
+  };
+}
+
+/** Passages a turn retrieves at most, and their share of the context budget. */
+const PASSAGES_PER_TURN = 6;
+const passageBudget = (contextTokens: number) => Math.min(2_000, Math.floor(contextTokens / 4));
+
+/** The message a turn answers (the last user message). */
+function lastUserMessage(messages: readonly UIMessage[]): UIMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as UIMessage;
+    if (message.role === "user") return message;
+  }
+  return undefined;
+}
+
+function questionOf(message: UIMessage): string {
+  return message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
 }
 
 /** A tool definition's estimated tokens: its name and description (input schemas are short). */
@@ -91,6 +125,10 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
   // The system prompt, the room's memory (pins, summaries) and the window of
   // recent messages, within the context budget; a panel's synthesis reads
   // the panel's answers instead of the window (domain/memory/context-assembly.ts).
+  // Passages of the room's files that the question finds (domain/files/file-context.ts).
+  const asked = panel ? undefined : lastUserMessage(turn.messages);
+  const attached = attachedFileIds(asked, (url) => a.files.idOf(url));
+  const passages = asked ? a.files.retrieve(questionOf(asked), PASSAGES_PER_TURN, attached) : [];
   const context = a.memory.assemble({
     systemPrompt: panel ? [settings.systemPrompt, panel.system].filter(Boolean).join("\n\n") : settings.systemPrompt,
     history: panel ? [] : turn.messages,
@@ -99,14 +137,17 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
           name,
           tokens: toolTokens(name, typeof t.description === "string" ? t.description : undefined)
         }))
-      : []
+      : [],
+    extra: passages.length > 0 ? [passagesSection(passages, passageBudget(config.contextTokenBudget))] : []
   });
   a.memory.saw(trace.traceId, "assistant", context);
 
   const result = streamText({
     model: trace.traceModel(model, modelId, panel ? `synthesis ${modelId}` : undefined),
     system: context.system || undefined,
-    messages: panel ? [{ role: "user", content: panel.prompt }] : await convertToModelMessages(context.messages),
+    messages: panel
+      ? [{ role: "user", content: panel.prompt }]
+      : await convertToModelMessages(await attachmentsForModel(context.messages, a.files.attachments)),
     tools: tools ? trace.traceTools(tools) : undefined,
     stopWhen: isStepCount(MAX_TOOL_STEPS),
     // One frame per ~16 ms per stream instead of one per token.
@@ -120,7 +161,7 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
   });
 
   const startedAt = Date.now();
-  return result.toUIMessageStreamResponse({
+  const stream = result.toUIMessageStream({
     ...(version ? { originalMessages: [] as UIMessage<MessageMetadata>[], generateMessageId: () => version.id } : {}),
     messageMetadata: ({ part }): MessageMetadata | undefined => {
       if (part.type === "start") {
@@ -143,5 +184,9 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
       a.failed(modelErrorCode(error));
       return describeModelError(error, config);
     }
+  });
+  // Each passage the answer cites becomes a source-document part (a citation in the UI).
+  return createUIMessageStreamResponse({
+    stream: passages.length > 0 ? stream.pipeThrough(citeSources(passages)) : stream
   });
 }

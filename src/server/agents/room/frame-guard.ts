@@ -5,6 +5,7 @@
  * new user message is taken from a client), and the frame-type allow-list
  * (domain/sockets/room-frames.ts): every other type is refused.
  */
+
 import { MessageType } from "@cloudflare/ai-chat/types";
 import type { Connection, WSMessage } from "agents";
 import type { UIMessage } from "ai";
@@ -21,6 +22,7 @@ import {
   RATE_LIMITS
 } from "@/shared/constants";
 import type { ErrorCode } from "@/shared/errors";
+import type { FileRef } from "@/shared/files";
 import { authorOf } from "@/shared/identity";
 import { parseJson, sendRoomError } from "./frames";
 import type { OutboxSends } from "./outbox-sends";
@@ -30,6 +32,8 @@ interface GuardedRoom {
   readonly messages: UIMessage[];
   messageCount(): number;
   writeBranch(branch: Branch): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** A file part's canonical form when its url names a file of this room (room/room-files.ts). */
+  fileOf(url: string): FileRef | null;
 }
 
 type Next = (connection: Connection, message: WSMessage) => unknown;
@@ -146,7 +150,11 @@ export class FrameGuard {
         const guarded = guardChatRequest(
           init?.body,
           this.room.messages,
-          { maxMessageLength: MAX_MESSAGE_LENGTH, maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST },
+          {
+            maxMessageLength: MAX_MESSAGE_LENGTH,
+            maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST,
+            fileOf: (url) => this.room.fileOf(url)
+          },
           caller ? authorOf(caller.identity) : null
         );
         if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);

@@ -11,6 +11,7 @@ import { AppError, toErrorBody } from "@/server/app-error";
 import type { RestArrival } from "@/server/contracts/room-api";
 import { answerTo, restUserMessage, toChatMessage } from "@/server/domain/messages/chat-messages";
 import { logError } from "@/server/log";
+import type { FileRef } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { MessageMetadata, SendMessageBody, SendMessageResult } from "@/shared/protocol";
 
@@ -44,13 +45,23 @@ export class RestTurnBridge {
   ) {}
 
   /** A send that did not come over this room's WebSocket, by `author` (the verified caller). */
-  send(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): Promise<SendMessageResult> {
-    return this.#runTurn(restUserMessage(body, author), () => {}, arrival);
+  send(
+    body: SendMessageBody,
+    author: MessageAuthor,
+    arrival?: RestArrival,
+    files: readonly FileRef[] = []
+  ): Promise<SendMessageResult> {
+    return this.#runTurn(restUserMessage(body, author, files), () => {}, arrival);
   }
 
   /** `send` as server-sent events: user-message, chunk…, then done, or error (an ErrorBody, as REST answers). */
-  stream(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): ReadableStream<Uint8Array> {
-    const userMessage = restUserMessage(body, author);
+  stream(
+    body: SendMessageBody,
+    author: MessageAuthor,
+    arrival?: RestArrival,
+    files: readonly FileRef[] = []
+  ): ReadableStream<Uint8Array> {
+    const userMessage = restUserMessage(body, author, files);
 
     const encoder = new TextEncoder();
     let controller!: ReadableStreamDefaultController<Uint8Array>;

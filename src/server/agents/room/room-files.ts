@@ -1,14 +1,26 @@
 /**
  * A room's files, in the room's own SQLite: each file's record (the bytes
  * live in R2; the Worker writes them, see files/store-upload.ts) and, once
- * indexed, its passages (room/file-index.ts). Everyone in the room hears of
+ * indexed, its passages (room/room-file-index.ts). Everyone in the room hears of
  * a file as it appears, changes (indexing progress) and goes
  * (`rooms_file`, `rooms_file_deleted`), so every open Files panel is live.
  */
 
 import { AppError } from "@/server/app-error";
-import type { FileKind, FilePage, FileState, NewFile, RoomFile, RoomFilesFrame } from "@/shared/files";
+import type { RetrievedPassage } from "@/server/domain/files/file-context";
+import type { PassageBatch } from "@/server/domain/files/text-passages";
+import {
+  type FileKind,
+  type FilePage,
+  type FileRef,
+  type FileState,
+  fileUrl,
+  type NewFile,
+  type RoomFile,
+  type RoomFilesFrame
+} from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
+import { RoomFileIndex } from "./room-file-index";
 
 type FileRow = {
   id: string;
@@ -58,8 +70,19 @@ function toFile(row: FileRow): RoomFile {
   };
 }
 
+function firstLineOf(passages: readonly { text: string }[]): string | null {
+  for (const p of passages) {
+    const line = p.text.split("\n").find((l) => l.trim());
+    if (line) return line.trim().slice(0, 200);
+  }
+  return null;
+}
+
 export class RoomFiles {
+  readonly #index: RoomFileIndex;
+
   constructor(private readonly host: FilesHost) {
+    this.#index = new RoomFileIndex(host.sql);
     host.sql.exec(`CREATE TABLE IF NOT EXISTS room_files (
       id TEXT PRIMARY KEY,
       name TEXT NOT NULL,
@@ -77,6 +100,12 @@ export class RoomFiles {
       chunks INTEGER NOT NULL DEFAULT 0,
       error TEXT
     )`);
+    // Added after the table: the first line of a document's text, which a turn names with the file.
+    try {
+      host.sql.exec("ALTER TABLE room_files ADD COLUMN first_line TEXT");
+    } catch {
+      // already there
+    }
     host.sql.exec("CREATE INDEX IF NOT EXISTS room_files_by_time ON room_files (created_at DESC, id DESC)");
   }
 
@@ -162,8 +191,78 @@ export class RoomFiles {
       );
     }
     this.host.sql.exec("DELETE FROM room_files WHERE id = ?", id);
+    this.#index.deleteFile(id);
     this.#announce({ type: "rooms_file_deleted", id });
     return file;
+  }
+
+  /**
+   * Adds a batch of passages of a file being indexed; false when the file
+   * is gone (deleted meanwhile), so the extraction stops.
+   */
+  addPassages(id: string, batch: PassageBatch): boolean {
+    const file = this.get(id);
+    if (!file || file.state !== "indexing") return false;
+    this.#index.add(id, batch.passages);
+    this.host.sql.exec(
+      `UPDATE room_files SET chunks = chunks + ?, progress_done = ?, progress_total = ?,
+       pages = COALESCE(?, pages), state = ?, first_line = COALESCE(first_line, ?) WHERE id = ?`,
+      batch.passages.length,
+      batch.done,
+      batch.total,
+      batch.pages ?? null,
+      batch.last ? "indexed" : "indexing",
+      firstLineOf(batch.passages),
+      id
+    );
+    this.#announce({ type: "rooms_file", file: this.require(id) });
+    return true;
+  }
+
+  /** Extraction failed: the file stays (downloadable), unsearchable, and says why. */
+  failIndex(id: string, reason: string) {
+    const file = this.get(id);
+    if (!file || file.state !== "indexing") return;
+    this.#index.deleteFile(id);
+    this.host.sql.exec(
+      "UPDATE room_files SET state = 'failed', error = ?, chunks = 0 WHERE id = ?",
+      reason.slice(0, 500),
+      id
+    );
+    this.#announce({ type: "rooms_file", file: this.require(id) });
+  }
+
+  /** The first line of an indexed file's text (what a turn says of an attached document). */
+  firstLine(id: string): string | null {
+    return (
+      this.host.sql
+        .exec<{ first_line: string | null }>("SELECT first_line FROM room_files WHERE id = ?", id)
+        .toArray()[0]?.first_line ?? null
+    );
+  }
+
+  /** A message's part naming this file (its route is the url; shared/files.ts). */
+  ref(workspace: string, roomId: string, file: RoomFile): FileRef {
+    return {
+      type: "file",
+      mediaType: file.contentType.split(";")[0]?.trim() || "application/octet-stream",
+      filename: file.name,
+      url: fileUrl(workspace, roomId, file.id)
+    };
+  }
+
+  /** The passages a question retrieves (room/room-file-index.ts). */
+  retrieve(question: string, limit: number, attached: readonly string[] = []): RetrievedPassage[] {
+    return this.#index.search(question, limit, attached);
+  }
+
+  /** Whether the room has any indexed passage: a turn in a room without documents skips retrieval. */
+  hasPassages(): boolean {
+    return (
+      this.host.sql
+        .exec<{ n: number }>("SELECT COUNT(*) AS n FROM (SELECT 1 FROM room_files WHERE chunks > 0 LIMIT 1)")
+        .one().n > 0
+    );
   }
 
   #announce(frame: RoomFilesFrame) {

@@ -1,5 +1,7 @@
 /** Conversions between the framework's UIMessage and the wire's ChatMessage. */
+
 import type { UIMessage } from "ai";
+import type { FileRef } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { ChatMessage, MessageMetadata, SendMessageBody } from "@/shared/protocol";
 import { normalizeMessage, unreadableMessage } from "./persisted-message";
@@ -14,11 +16,15 @@ export function toChatMessage(message: unknown, now = Date.now()): ChatMessage {
 }
 
 /** The user message a REST send adds to the room. `body.author` is ignored: the author is the caller. */
-export function restUserMessage(body: SendMessageBody, author: MessageAuthor): UIMessage {
+export function restUserMessage(
+  body: SendMessageBody,
+  author: MessageAuthor,
+  files: readonly FileRef[] = []
+): UIMessage {
   return {
     id: crypto.randomUUID(),
     role: "user",
-    parts: [{ type: "text", text: body.text }],
+    parts: [{ type: "text", text: body.text }, ...files],
     metadata: { author, createdAt: Date.now() } satisfies MessageMetadata
   };
 }

@@ -14,6 +14,8 @@
  * the author may edit a message; only the latest answer can be regenerated.
  */
 import type { UIMessage } from "ai";
+import { MAX_FILES_PER_MESSAGE } from "@/shared/constants";
+import type { FileRef } from "@/shared/files";
 import { authorId, type MessageAuthor } from "@/shared/identity";
 import type { MessageMetadata } from "@/shared/protocol";
 
@@ -45,13 +47,23 @@ export type GuardResult =
     }
   | {
       ok: false;
-      code: "bad_request:body" | "payload_too_large:body" | "forbidden:not_author" | "conflict:not_latest";
+      code:
+        | "bad_request:body"
+        | "payload_too_large:body"
+        | "forbidden:not_author"
+        | "conflict:not_latest"
+        | "not_found:file";
       message: string;
     };
 
 export interface GuardLimits {
   maxMessageLength: number;
   maxMessages: number;
+  /**
+   * A file part's canonical form when its url names a file of this room
+   * (room/room-files.ts), else null. Absent: messages are text only.
+   */
+  fileOf?: (url: string) => FileRef | null;
 }
 
 const MAX_ID_LENGTH = 128;
@@ -164,12 +176,25 @@ export function guardChatRequest(
     return fail("Only a user message can be sent.");
   const parts = Array.isArray(last.parts) ? last.parts : [];
   const texts: string[] = [];
+  const files: FileRef[] = [];
   for (const part of parts) {
+    if (isRecord(part) && part.type === "file" && limits.fileOf) {
+      // Only a file of this room, by its route; what the part says of it is replaced by the record's.
+      const file = typeof part.url === "string" ? limits.fileOf(part.url) : null;
+      if (!file) return fail("A file part must name a file of this room that was not deleted.", "not_found:file");
+      if (!files.some((f) => f.url === file.url)) files.push(file);
+      continue;
+    }
     if (!isRecord(part) || part.type !== "text" || typeof part.text !== "string") {
-      return fail("A message may contain text parts only.");
+      return fail(
+        limits.fileOf
+          ? "A message may contain text and this room's files only."
+          : "A message may contain text parts only."
+      );
     }
     texts.push(part.text);
   }
+  if (files.length > MAX_FILES_PER_MESSAGE) return fail(`A message carries at most ${MAX_FILES_PER_MESSAGE} files.`);
   const text = texts.join("");
   if (!text.trim()) return fail("The message is empty.");
   if (text.length > limits.maxMessageLength) {
@@ -179,7 +204,7 @@ export function guardChatRequest(
   const metadata: MessageMetadata = author ? { author, createdAt: now } : { createdAt: now };
   if (at === undefined) {
     // A new message follows the whole transcript.
-    const message: UIMessage = { id: last.id, role: "user", parts: [{ type: "text", text }], metadata };
+    const message: UIMessage = { id: last.id, role: "user", parts: [{ type: "text", text }, ...files], metadata };
     return {
       ok: true,
       body: JSON.stringify({ messages: [...transcript, message], trigger }),
@@ -197,7 +222,7 @@ export function guardChatRequest(
   const message: UIMessage = {
     id: newId(),
     role: "user",
-    parts: [{ type: "text", text }],
+    parts: [{ type: "text", text }, ...files],
     metadata: { ...metadata, versionOf: original.id, version: versionNumber(original) + 1 }
   };
   const path = [...transcript.slice(0, at), message];

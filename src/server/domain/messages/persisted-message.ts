@@ -6,7 +6,7 @@
  *
  * - role is "user" or "assistant"; anything else is not a message we keep;
  * - parts are of types the app renders (text, reasoning, step markers,
- *   sources, our tools); a user message is text only;
+ *   sources, our tools); a user message is text and the room's own file parts (its file routes, never bytes);
  * - metadata holds only the fields the server writes, each of its type and
  *   bounded; anything else (client claims, 20,000-level nesting) is dropped
  *   without being walked;
@@ -16,8 +16,9 @@
  *   replaced by a note saying so, never left to fail a read.
  */
 import type { UIMessage } from "ai";
-import { MAX_AUTHOR_LENGTH, MAX_MESSAGE_LENGTH, MAX_MODEL_NAME_LENGTH } from "@/shared/constants";
+import { MAX_AUTHOR_LENGTH, MAX_FILE_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_MODEL_NAME_LENGTH } from "@/shared/constants";
 import { isAnswerErrorCode } from "@/shared/errors";
+import { FILE_URL_PATTERN } from "@/shared/files";
 import { MessageAuthor } from "@/shared/identity";
 import type { MessageMetadata, TokenUsage } from "@/shared/protocol";
 
@@ -166,10 +167,23 @@ function normalizePart(part: unknown, role: "user" | "assistant"): Part | null {
     if (part.text.length <= max && fitsBounds(part, 4, max * 2 + 4096)) return part as Part;
     return { type, text: part.text.slice(0, max) } as Part;
   }
-  if (role === "user") return null;
+  if (role === "user") return type === "file" ? fileRef(part) : null;
   if (!STRUCTURED_PART_TYPES.has(type) && !TOOL_PART_TYPE.test(type)) return null;
   if (fitsBounds(part, PERSIST_LIMITS.maxPartDepth, PERSIST_LIMITS.maxPartBytes)) return part as Part;
   return { type: "text", text: OVERSIZED_PART_NOTE };
+}
+
+/** A user's file part: one of a room's files by its route (the server wrote it; see domain/files). */
+function fileRef(part: Record<string, unknown>): Part | null {
+  if (typeof part.url !== "string" || !FILE_URL_PATTERN.test(part.url)) return null;
+  const mediaType = boundedString(part.mediaType, 100);
+  if (!mediaType) return null;
+  return {
+    type: "file",
+    url: part.url,
+    mediaType,
+    filename: boundedString(part.filename, MAX_FILE_NAME_LENGTH) ?? "file"
+  };
 }
 
 /**
