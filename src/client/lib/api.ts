@@ -7,6 +7,7 @@
 import { type ErrorCode, parseWireError } from "@/shared/errors";
 import type { SessionInfo, SignInOptions } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
+import type { AnswerContext, CreatePinBody, Pin, RoomMemory, UpdatePinBody } from "@/shared/memory";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
   CreateRoomBody,
@@ -151,6 +152,21 @@ export const api = {
     request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit), room: roomId })}`, {
       signal
     }),
+  // The room's memory (docs/memory.md)
+  memory: (roomId: string, signal?: AbortSignal) => request<RoomMemory>(`${roomPath(roomId)}/memory`, { signal }),
+  addPin: (roomId: string, body: CreatePinBody) =>
+    request<{ pin: Pin }>(`${roomPath(roomId)}/memory/pins`, { method: "POST", json: body }),
+  updatePin: (roomId: string, pinId: string, body: UpdatePinBody) =>
+    request<{ pin: Pin }>(`${roomPath(roomId)}/memory/pins/${encodeURIComponent(pinId)}`, {
+      method: "PATCH",
+      json: body
+    }),
+  deletePin: (roomId: string, pinId: string) =>
+    request<void>(`${roomPath(roomId)}/memory/pins/${encodeURIComponent(pinId)}`, { method: "DELETE" }),
+  rebuildSummaries: (roomId: string) =>
+    request<{ startedAt: number }>(`${roomPath(roomId)}/memory/summaries/rebuild`, { method: "POST", json: {} }),
+  answerContext: (roomId: string, messageId: string, signal?: AbortSignal) =>
+    request<AnswerContext>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/context`, { signal }),
   messageVersions: (roomId: string, messageId: string) =>
     request<MessageVersions>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/versions`),
   listMessages: (

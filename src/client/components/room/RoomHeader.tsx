@@ -6,6 +6,7 @@ import { Ellipsis, Pencil, Search, Settings2, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { useAppUI } from "@/client/app-ui";
 import { CopyLinkButton } from "@/client/components/CopyLinkButton";
+import { MemoryButton } from "@/client/components/memory/MemoryPanel";
 import { RoomInfoButton } from "@/client/components/RoomInfo";
 import { OpenSidebarButton } from "@/client/components/RoomStates";
 import { ShareButton } from "@/client/components/ShareDialog";
@@ -131,6 +132,7 @@ export function RoomHeader({
           <ExportMenu roomId={roomId} />
           <RoomInfoButton roomId={roomId} />
         </PhoneOverflow>
+        <MemoryButton roomId={roomId} revision={state?.memory?.revision ?? 0} />
         <IconButton label="Room settings" onClick={onSettings}>
           <Settings2 />
         </IconButton>

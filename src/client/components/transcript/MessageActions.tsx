@@ -1,10 +1,13 @@
 /**
- * A message's actions. An answer's sit under it (Copy, Fork, Regenerate,
- * Trace, its tokens and "Stopped by …"); a question's float at its top
- * right on hover or focus (inline on touch screens): Copy, Fork, Edit.
+ * A message's actions. An answer's sit under it (Copy, Pin, Fork,
+ * Regenerate, What the AI saw, Trace, its tokens and "Stopped by …"); a
+ * question's float at its top right on hover or focus (inline on touch
+ * screens): Copy, Pin, Fork, Edit.
  */
 import { Pencil, RefreshCw, Square } from "lucide-react";
 import { CopyButton } from "@/client/components/CopyButton";
+import { AnswerContextButton } from "@/client/components/memory/AnswerContext";
+import { PinMessageButton } from "@/client/components/memory/PinMessageButton";
 import { TraceButton } from "@/client/components/TraceWaterfall";
 import { ForkButton } from "@/client/components/Transfer";
 import { IconButton } from "@/client/components/ui/Button";
@@ -47,12 +50,14 @@ export function AnswerActions({
         )}
       >
         {text && <CopyButton text={text} />}
+        {text && <PinMessageButton messageId={message.id} />}
         {onFork && <ForkButton onFork={() => onFork(message.id)} />}
         {canRegenerate && !failed && (
           <IconButton size="sm" label="Regenerate answer" onClick={onRegenerate}>
             <RefreshCw />
           </IconButton>
         )}
+        {meta.traceId && <AnswerContextButton messageId={message.id} />}
         {meta.traceId && <TraceButton traceId={meta.traceId} />}
         {meta.usage && meta.usage.totalTokens > 0 && (
           <span className="ml-1.5 tabular-nums" title={`${meta.usage.inputTokens} in, ${meta.usage.outputTokens} out`}>
@@ -82,6 +87,7 @@ export function QuestionActions({
       <div className="h-2" />
       <div className="absolute top-1 right-3 flex items-center gap-0.5 rounded-lg bg-surface p-0.5 opacity-0 shadow-sm ring-1 ring-edge-raised transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 sm:right-5 [@media(pointer:coarse)]:static [@media(pointer:coarse)]:-mt-1 [@media(pointer:coarse)]:mb-1 [@media(pointer:coarse)]:justify-end [@media(pointer:coarse)]:bg-transparent [@media(pointer:coarse)]:opacity-100 [@media(pointer:coarse)]:shadow-none [@media(pointer:coarse)]:ring-0">
         {text && <CopyButton text={text} />}
+        {text && <PinMessageButton messageId={messageId} />}
         {onFork && <ForkButton onFork={() => onFork(messageId)} />}
         {canEdit && (
           <IconButton size="sm" label="Edit message" onClick={onEdit}>
