@@ -21,8 +21,8 @@ import {
 
 const setup = useAppAndBrowser();
 
-async function openRoom(name: string, displayName = "Ada"): Promise<{ page: Page; id: string }> {
-  const room = await rest.createRoom(setup.app.url, { name });
+async function openRoom(name: string, displayName = "Ada", systemPrompt?: string): Promise<{ page: Page; id: string }> {
+  const room = await rest.createRoom(setup.app.url, { name, ...(systemPrompt ? { systemPrompt } : {}) });
   const { page } = await newUser(setup.browser, { displayName });
   await page.goto(roomUrl(setup.app.url, room.id));
   await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
@@ -61,7 +61,9 @@ describe("a room, one person", () => {
 
   it("streams the answer token by token, then shows it complete", async () => {
     const { page, id } = await openRoom(uniqueName("Streaming"));
-    await sendFromComposer(page, "Count for me [[fake:chunks=30,slow=300]]");
+    // The last chunk waits for the gate, so the answer is still streaming while the test looks.
+    const gate = uniqueName("streaming");
+    await sendFromComposer(page, `Count for me [[fake:chunks=30,slow=100,gate=${gate}]]`);
 
     const answer = lastAssistant(page);
     // A partial answer is on screen before the end arrives.
@@ -70,6 +72,7 @@ describe("a room, one person", () => {
     expect(partial).toContain("t4");
     expect(partial).not.toContain("t29");
     await expect.poll(() => page.getByRole("button", { name: "Stop generating" }).count()).toBe(1);
+    await setup.app.fake.openGate(gate);
 
     await answer.getByText(/t29/).waitFor();
     await expect.poll(() => page.getByRole("button", { name: "Send message" }).count()).toBe(1);
@@ -88,7 +91,7 @@ describe("a room, one person", () => {
     const { page, id } = await openRoom(uniqueName("Stopping"));
     const marker = `stop-${Date.now()}`;
     await sendFromComposer(page, `${marker} [[fake:chunks=300,slow=100]]`);
-    const request = await setup.app.fake.waitForRequest((r) => r.lastUserText?.includes(marker) ?? false);
+    const request = await setup.app.fake.waitForRequest(marker);
     await lastAssistant(page).getByText(/t3 /).waitFor();
 
     await page.getByRole("button", { name: "Stop generating" }).click();
@@ -113,17 +116,18 @@ describe("a room, one person", () => {
   });
 
   it("regenerates the last answer, replacing it on the server", async () => {
-    const { page, id } = await openRoom(uniqueName("Regenerate"));
-    setup.app.fake.setScenario({ kind: "text", text: "First take on it." });
+    // The room's system prompt carries the key its answers are scripted by.
+    const key = uniqueName("takes");
+    const { page, id } = await openRoom(uniqueName("Regenerate"), "Ada", key);
+    await setup.app.fake.script(key, { kind: "text", text: "First take on it." });
     await sendFromComposer(page, "Give me a take");
     await lastAssistant(page).getByText("First take on it.").waitFor();
     await expect.poll(() => page.getByRole("button", { name: "Regenerate answer" }).count()).toBe(1);
 
-    setup.app.fake.setScenario({ kind: "text", text: "Second, better take." });
+    await setup.app.fake.script(key, { kind: "text", text: "Second, better take." });
     await page.getByRole("button", { name: "Regenerate answer" }).click();
     await lastAssistant(page).getByText("Second, better take.").waitFor();
     await expect.poll(() => log(page).getByText("First take on it.").count()).toBe(0);
-    setup.app.fake.setScenario({ kind: "text" });
 
     const stored = await waitFor(
       () => rest.messages(setup.app.url, id),

@@ -2,6 +2,13 @@
  * Shared plumbing for the browser tests: one Chromium per file, a fresh
  * context per user, the app's dev server with the fake OpenAI provider, and
  * small REST helpers to set rooms up without clicking.
+ *
+ * The browser client only opens the `default` workspace, so browser files
+ * cannot keep apart in workspaces of their own on one server: each Vitest
+ * worker has its own shared server (tests/support/app-host.ts) and the files
+ * it runs take it one after another. A file that needs an empty workspace,
+ * restarts the server or needs variables of its own starts its own
+ * (`useAppAndBrowser({ ownServer: true })`).
  */
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,11 +19,14 @@ import { Api } from "../../bench/lib/client";
 import { seedViaRoute } from "../../bench/lib/seed";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
 import { launchBrowser } from "../support/browser";
+import type { DevServer } from "../support/dev-server";
+import { type FakeClient, fakeClient } from "../support/fake-client";
 import { restClient } from "../support/rest-client";
-import { startTestApp as startKitApp, type TestApp } from "../support/test-app";
+import { ACQUIRE_HOOK_TIMEOUT_MS, acquireSharedApp, releaseSharedApp } from "../support/shared-app";
+import type { SharedAppOptions } from "../support/shared-app-options";
+import { startTestApp as startKitApp } from "../support/test-app";
 
 export { messageText } from "../support/chat-protocol";
-export type { TestApp } from "../support/test-app";
 export { uniqueName, waitFor } from "../support/wait";
 export { launchBrowser };
 
@@ -71,38 +81,73 @@ export async function newUser(
   return { context, page };
 }
 
+/** The app a browser file runs against. */
+export interface E2EApp {
+  url: string;
+  /** The fake provider, read and scripted by what the test names (tests/support/fake-client.ts). */
+  fake: FakeClient;
+  /** Only on a server of the file's own: restart it, read its output. */
+  server?: DevServer;
+}
+
+export interface AppAndBrowserOptions {
+  /**
+   * A server of the file's own (a boot of 15–45 s): for a file that needs an
+   * empty workspace, restarts the server, or needs `vars` no other file may get.
+   */
+  ownServer?: boolean;
+  /** Worker variables of an own server. */
+  vars?: Record<string, string>;
+}
+
+/** The shared server of this worker: the fake provider, no rate limits, the client's dependencies optimised first. */
+const SHARED: SharedAppOptions = { warmClient: true, perWorker: true };
+
 /**
- * One dev server per test file, answering through the fake provider, with no
- * rate limits (tests set rooms up over REST faster than a person would) and
- * the client's dependencies optimised before the first page.
+ * A server of the file's own, answering through its own fake provider, with
+ * no rate limits (tests set rooms up over REST faster than a person would)
+ * and the client's dependencies optimised before the first page.
  */
-export async function startTestApp(extraVars: Record<string, string> = {}): Promise<TestApp> {
+async function startOwnApp(vars: Record<string, string> = {}) {
   const app = await startKitApp({
-    vars: { RATE_LIMIT_SCALE: "0", ...extraVars },
+    vars: { RATE_LIMIT_SCALE: "0", ...vars },
     warmClient: true,
-    // Within the e2e hook timeout (180 s), so a slow start fails the hook rather than leaking a server.
+    // Within the hook's timeout, so a slow start fails the hook rather than leaking a server.
     startTimeoutMs: 170_000
   });
-  currentAppUrl = app.url;
-  return app;
+  return { app, e2e: { url: app.url, fake: fakeClient(app.fake.origin), server: app.server } satisfies E2EApp };
 }
 
 /**
- * One app and one Chromium for a whole test file, started together in
- * beforeAll and stopped in afterAll. Read `.app` and `.browser` inside tests.
+ * One app and one Chromium for a whole test file, taken together in
+ * beforeAll and given back in afterAll. Read `.app` and `.browser` inside
+ * tests. Screenshots for the docs (UPDATE_SCREENSHOTS=1) are taken on servers
+ * of their own, so no other file's rooms show in them.
  */
-export function useAppAndBrowser(extraVars: Record<string, string> = {}): {
-  readonly app: TestApp;
+export function useAppAndBrowser(options: AppAndBrowserOptions = {}): {
+  readonly app: E2EApp;
   readonly browser: Browser;
 } {
-  let app: TestApp | undefined;
+  const own = options.ownServer || options.vars !== undefined || !!process.env.UPDATE_SCREENSHOTS;
+  let app: E2EApp | undefined;
+  let stop: (() => Promise<void>) | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startTestApp(extraVars), launchBrowser()]);
-  });
+    const starting = own
+      ? startOwnApp(options.vars).then(({ app, e2e }) => {
+          stop = () => app.stop();
+          return e2e;
+        })
+      : acquireSharedApp(SHARED).then((address) => {
+          stop = () => releaseSharedApp(SHARED);
+          return { url: address.url, fake: fakeClient(address.fakeOrigin!) } satisfies E2EApp;
+        });
+    [app, browser] = await Promise.all([starting, launchBrowser()]);
+    currentAppUrl = app.url;
+  }, ACQUIRE_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
-    await app?.stop();
+    await stop?.();
   });
   return {
     get app() {

@@ -4,28 +4,31 @@
  * (regenerate) that never drop older messages.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
-  launchBrowser,
+  type E2EApp,
   log,
   messageRows,
   messageText,
   newUser,
   rest,
   roomUrl,
-  startTestApp,
-  type TestApp,
+  uniqueName,
+  useAppAndBrowser,
   waitFor
 } from "./helpers";
 
-let app: TestApp;
+const setup = useAppAndBrowser();
+let app: E2EApp;
 let browser: Browser;
 let roomId: string;
+/** The room's system prompt: the key its scripted answers are given by. */
+const KEY = uniqueName("long-room");
 const TURNS = 40; // 80 messages: more than one page of 50
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-  const room = await rest.createRoom(app.url, { name: "Long room" });
+  ({ app, browser } = setup);
+  const room = await rest.createRoom(app.url, { name: "Long room", systemPrompt: KEY });
   roomId = room.id;
   for (let i = 0; i < TURNS; i++) {
     await rest.send(
@@ -49,11 +52,6 @@ async function opened(page: Page) {
   await messageRows(page, "assistant").last().waitFor();
   await expect.poll(() => loadedMessages(page)).toBeGreaterThanOrEqual(50);
 }
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
 
 describe("long rooms", () => {
   it("opens at the newest messages and loads older pages on scroll-up, keeping the reader's place", async () => {
@@ -139,10 +137,10 @@ describe("long rooms", () => {
     const { context, page } = await newUser(browser);
     await page.goto(roomUrl(app.url, roomId));
     await opened(page);
-    app.fake.setScenario({ kind: "text", text: "A regenerated answer." });
+    await app.fake.script(KEY, { kind: "text", text: "A regenerated answer." });
     await page.getByRole("button", { name: "Regenerate answer" }).click();
     await messageRows(page, "assistant").last().getByText("A regenerated answer.").waitFor();
-    app.fake.setScenario({ kind: "text" });
+    await app.fake.script(KEY, null);
 
     const page1 = await waitFor(
       () => rest.messages(app.url, roomId),

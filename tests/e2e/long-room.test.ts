@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { log, messageRows, newUser, rest, roomUrl, sendFromComposer, useAppAndBrowser } from "./helpers";
+import { log, messageRows, newUser, rest, roomUrl, sendFromComposer, uniqueName, useAppAndBrowser } from "./helpers";
 
 const ctx = useAppAndBrowser();
 const DAY_MS = 24 * 60 * 60_000;
@@ -135,13 +135,15 @@ describe("a long room", () => {
 
   it("says the assistant is thinking in a status inside the log until the first words arrive", async () => {
     const { app, browser } = ctx;
-    const room = await rest.createRoom(app.url, { name: "Thinking" });
+    // The room's system prompt carries the key its answer is scripted by.
+    const key = uniqueName("thinking");
+    const room = await rest.createRoom(app.url, { name: "Thinking", systemPrompt: key });
     const { context, page } = await newUser(browser);
     try {
       await page.goto(roomUrl(app.url, room.id));
       await log(page).waitFor();
       // The first words come 2 s after the answer starts.
-      app.fake.setScenario({
+      await app.fake.script(key, {
         kind: "text",
         text: "Late first words, then the rest.",
         chunkDelayMs: 2_000,
@@ -156,7 +158,6 @@ describe("a long room", () => {
       await messageRows(page, "assistant").last().getByText("Late first words").waitFor();
       await expect.poll(() => thinking.count()).toBe(0);
     } finally {
-      app.fake.setScenario({ kind: "text" });
       await context.close();
     }
   });
@@ -175,8 +176,9 @@ describe("a long room", () => {
 
       // A long, slow answer: 1,200 characters, 4 a chunk, one chunk every 25 ms.
       const answer = Array.from({ length: 60 }, (_, i) => `word${i} and more text`).join(" ");
-      app.fake.setScenario({ kind: "text", text: answer, chunkDelayMs: 25, chunkSize: 4 });
-      await sendFromComposer(page, "Tell me a long story");
+      const key = uniqueName("story");
+      await app.fake.script(key, { kind: "text", text: answer, chunkDelayMs: 25, chunkSize: 4 });
+      await sendFromComposer(page, `Tell me a long story (${key})`);
 
       const streaming = page.locator('article[data-role="assistant"][aria-busy="true"]');
       await streaming.getByText("word3 and more").waitFor();
@@ -197,7 +199,6 @@ describe("a long room", () => {
       await page.locator(`article[data-message-id="${streamingId}"][aria-busy="true"]`).waitFor({ state: "detached" });
       await messageRows(page, "assistant").last().getByText("word59 and more text").waitFor();
     } finally {
-      app.fake.setScenario({ kind: "text" });
       await context.close();
     }
   });

@@ -19,7 +19,8 @@ import {
   useAppAndBrowser
 } from "./helpers";
 
-const setup = useAppAndBrowser();
+// Its first test needs a workspace with no rooms yet: a server of its own.
+const setup = useAppAndBrowser({ ownServer: true });
 
 /** `turns` questions (and their answers) in a room, sent at once over REST. */
 async function seed(roomId: string, turns: number) {
@@ -94,14 +95,17 @@ describe("first paint", () => {
 describe("talking while the AI answers", () => {
   it("lets a second person send while an answer streams, and answers both in order", async () => {
     const { room, alice, bob } = await twoPeople("Talk over");
-    await sendFromComposer(alice.page, "Alice asks first [[fake:chunks=40,slow=100]]");
+    // The answer's last chunk waits for the gate: it is still streaming for as long as the test needs.
+    const gate = uniqueName("talk-over");
+    await sendFromComposer(alice.page, `Alice asks first [[fake:chunks=40,slow=100,gate=${gate}]]`);
     await messageRows(bob.page, "assistant").last().getByText(/t3 /).waitFor();
 
-    // Bob is not blocked by Alice's answer: his message is posted at once.
+    // Bob is not blocked by Alice's answer: his message is posted while it streams.
     await sendFromComposer(bob.page, "Bob chimes in");
     await messageRows(alice.page, "user").filter({ hasText: "Bob chimes in" }).waitFor();
     const streaming = await messageRows(alice.page, "assistant").last().textContent();
     expect(streaming).not.toContain("t39");
+    await setup.app.fake.openGate(gate);
 
     // Both are answered, Alice's first.
     for (const { page } of [alice, bob]) {

@@ -44,7 +44,9 @@ describe("personas in the browser", () => {
     expect(detail.id).toBe(room.id);
 
     // Alice asks the panel from the composer; Bob watches both answers stream.
-    await composer(alice.page).fill("Which language first? [[fake:chunks=40,slow=200]]");
+    // Every answer's last chunk waits for the gate: both still stream while Bob looks.
+    const gate = uniqueName("panel");
+    await composer(alice.page).fill(`Which language first? [[fake:chunks=40,slow=100,gate=${gate}]]`);
     await alice.page.getByRole("button", { name: "Ask the panel" }).click();
 
     const names = ["Ada", "Grace"];
@@ -53,6 +55,7 @@ describe("personas in the browser", () => {
     const partial = await Promise.all(names.map((name) => personaRow(bob.page, name).textContent()));
     for (const text of partial) expect(text).not.toContain("t39");
     await alice.page.screenshot({ path: screenshotPath("panel") });
+    await setup.app.fake.openGate(gate);
     for (const name of names) {
       await personaRow(bob.page, name).getByText(/t39/).waitFor({ timeout: 30_000 });
       await personaRow(alice.page, name).getByText(/t39/).waitFor({ timeout: 30_000 });
@@ -61,7 +64,9 @@ describe("personas in the browser", () => {
     // stream it too), asked with both panellists' answers by name.
     const synthesis = messageRows(bob.page, "assistant").filter({ hasText: "panel synthesis" });
     await synthesis.getByText(/t39/).waitFor({ timeout: 30_000 });
-    const request = setup.app.fake.requests.find((r) => r.lastUserText?.startsWith("Panel question:"));
+    const request = (await setup.app.fake.requests("Which language first?")).find((r) =>
+      r.lastUserText?.startsWith("Panel question:")
+    );
     expect(request?.lastUserText).toContain("@Ada said:");
     expect(request?.lastUserText).toContain("@Grace said:");
     await alice.context.close();
@@ -88,7 +93,8 @@ describe("personas in the browser", () => {
         await personaRow(page, "Ada").getByText("Stopped by Bob").waitFor({ timeout: 30_000 });
         await page.getByRole("button", { name: "Stop generating" }).waitFor({ state: "detached", timeout: 15_000 });
       }
-      const request = setup.app.fake.requests.find((r) => r.systemText?.includes("Long-winded."));
+      // A persona's system prompt names its room (whose name is unique).
+      const request = (await setup.app.fake.requests(room.name)).find((r) => r.systemText?.includes("Long-winded."));
       expect(request).toBeDefined();
       await setup.app.fake.waitForClientClose(request!.id, 15_000);
     } finally {
@@ -100,13 +106,14 @@ describe("personas in the browser", () => {
     const room = await rest.createRoom(setup.app.url, { name: uniqueName("Task") });
     const { alice, bob } = await aliceAndBobIn(room.id);
     try {
-      const handOff = toolDirective("delegate", { task: "Write it all down [[fake:chunks=2000,slow=50]]" });
+      const writeItDown = uniqueName("Write it all down");
+      const handOff = toolDirective("delegate", { task: `${writeItDown} [[fake:chunks=2000,slow=50]]` });
       await composer(alice.page).fill(`Please hand this off ${handOff}`);
       await composer(alice.page).press("Enter");
 
       const card = (page: import("playwright-core").Page) => page.getByRole("region", { name: "Delegated task" });
       for (const page of [alice.page, bob.page]) {
-        await card(page).getByText("Write it all down").waitFor({ timeout: 30_000 });
+        await card(page).getByText(writeItDown).waitFor({ timeout: 30_000 });
         await card(page).getByText("Running…").waitFor({ timeout: 30_000 });
       }
       // Bob opens the task's work and sees the sub-agent writing.
@@ -122,7 +129,7 @@ describe("personas in the browser", () => {
         await card(page).getByText("Stopped", { exact: true }).waitFor({ timeout: 30_000 });
         await card(page).getByRole("button", { name: "Stop task" }).waitFor({ state: "detached", timeout: 15_000 });
       }
-      const task = setup.app.fake.requests.find((r) => r.lastUserText?.startsWith("Write it all down"));
+      const task = (await setup.app.fake.requests(writeItDown)).find((r) => r.lastUserText?.startsWith(writeItDown));
       expect(task).toBeDefined();
       await setup.app.fake.waitForClientClose(task!.id, 15_000);
       // The assistant's turn went on with the stopped task's outcome.

@@ -42,10 +42,11 @@ describe("the room info panel", () => {
     const tree = dialog.getByTestId("agent-tree");
     await tree.waitFor({ timeout: 15_000 });
 
-    const roomNode = tree.locator('[data-agent="room"]');
+    // The room's node carries the room's id (trees of several rooms can be told apart).
+    const roomNode = tree.locator(`[data-agent="${room.id}"]`);
     await expect.poll(() => roomNode.getAttribute("data-agent-status")).toBe("idle");
     // The persona that answered is listed under the room, with what it used.
-    const ada = tree.locator('[data-agent]:not([data-agent="room"])').filter({ hasText: "@Ada" });
+    const ada = tree.locator(`[data-agent]:not([data-agent="${room.id}"])`).filter({ hasText: "@Ada" });
     await expect.poll(() => ada.count()).toBe(1);
     await expect.poll(() => ada.textContent()).toMatch(/[1-9]\d* messages.*tokens today, [1-9]/);
     // Usage today (the persona's answer counts) against the room's budget.

@@ -3,31 +3,18 @@
  * a message or an answer is shown literally and never runs.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  launchBrowser,
-  messageRows,
-  newUser,
-  rest,
-  roomUrl,
-  sendFromComposer,
-  startTestApp,
-  type TestApp
-} from "./helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type E2EApp, messageRows, newUser, rest, roomUrl, sendFromComposer, useAppAndBrowser } from "./helpers";
 
-let app: TestApp;
+const setup = useAppAndBrowser();
+let app: E2EApp;
 let browser: Browser;
 
 const IMG = `<img src=x onerror="window.__xss=1">`;
 const SCRIPT = `<script>window.__xss=1</script>`;
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
+beforeAll(() => {
+  ({ app, browser } = setup);
 });
 
 async function expectNoScriptRan(page: Page) {

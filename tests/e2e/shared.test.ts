@@ -17,7 +17,8 @@ import {
   waitFor
 } from "./helpers";
 
-const setup = useAppAndBrowser();
+// Its last test restarts the server under everyone: a server of its own.
+const setup = useAppAndBrowser({ ownServer: true });
 
 describe("shared rooms", () => {
   it("two people see each other's messages, presence, typing and the same stream live", async () => {
@@ -74,7 +75,7 @@ describe("shared rooms", () => {
 
     const marker = `shared-stop-${Date.now()}`;
     await sendFromComposer(alice.page, `${marker} [[fake:chunks=300,slow=100]]`);
-    const request = await setup.app.fake.waitForRequest((r) => r.lastUserText?.includes(marker) ?? false);
+    const request = await setup.app.fake.waitForRequest(marker);
     await messageRows(bob.page, "assistant").last().getByText(/t3 /).waitFor();
     await bob.page.getByRole("button", { name: "Stop generating" }).click();
     await setup.app.fake.waitForClientClose(request.id, 15_000);
@@ -219,7 +220,7 @@ describe("shared rooms", () => {
     // Rendered as Markdown, not the plain-text fallback shown while that chunk loads.
     await messageRows(page, "assistant").filter({ hasText: "Echo: before the restart" }).locator(".markdown").waitFor();
 
-    const restarting = setup.app.server.restart();
+    const restarting = setup.app.server!.restart();
     await page
       .getByText(/Reconnecting/)
       .first()

@@ -20,7 +20,8 @@ import {
   waitForStill
 } from "./helpers";
 
-const setup = useAppAndBrowser();
+// The screenshots start from an empty workspace: a server of its own.
+const setup = useAppAndBrowser({ ownServer: true });
 
 const SCHEMES = ["light", "dark"] as const;
 
@@ -30,7 +31,12 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
-/** Rooms with a believable conversation, made through the REST API. */
+/**
+ * Rooms with a believable conversation, made through the REST API. Each
+ * answer is scripted by its question (the script's key), set just before the
+ * question is sent: a later question's request also carries the earlier ones,
+ * and the most recent script wins.
+ */
 async function seedShowcase(): Promise<string> {
   const fake = setup.app.fake;
   const others = [
@@ -52,7 +58,7 @@ async function seedShowcase(): Promise<string> {
   ] as const;
   for (const [name, question, answer] of others) {
     const room = await rest.createRoom(setup.app.url, { name });
-    fake.setScenario({ kind: "text", text: answer });
+    await fake.script(question, { kind: "text", text: answer });
     await rest.send(setup.app.url, room.id, question, "Ben");
   }
   await rest.createRoom(setup.app.url, { name: "Book club, March" });
@@ -61,7 +67,8 @@ async function seedShowcase(): Promise<string> {
     name: "Lisbon trip planning",
     systemPrompt: "You are a friendly travel planner."
   });
-  fake.setScenario({
+  const plan = "We land in Lisbon on Friday morning. Can you suggest a relaxed 3-day plan?";
+  await fake.script(plan, {
     kind: "text",
     text: [
       "Here's a relaxed plan that keeps mornings slow and evenings free:",
@@ -79,13 +86,9 @@ async function seedShowcase(): Promise<string> {
       "Take the train from Rossio, about 40 minutes each way."
     ].join("\n")
   });
-  await rest.send(
-    setup.app.url,
-    room.id,
-    "We land in Lisbon on Friday morning. Can you suggest a relaxed 3-day plan?",
-    "Ann"
-  );
-  fake.setScenario({
+  await rest.send(setup.app.url, room.id, plan, "Ann");
+  const script = "Can you give me a tiny script to convert our budget from EUR to USD?";
+  await fake.script(script, {
     kind: "text",
     text: [
       "Here's a tiny helper; pass today's rate in:",
@@ -100,20 +103,15 @@ async function seedShowcase(): Promise<string> {
       "```"
     ].join("\n")
   });
-  await rest.send(
-    setup.app.url,
-    room.id,
-    "Can you give me a tiny script to convert our budget from EUR to USD?",
-    "Ben"
-  );
-  fake.setScenario({
+  await rest.send(setup.app.url, room.id, script, "Ben");
+  const time = "What time is it in Lisbon right now?";
+  await fake.script(time, {
     kind: "tool-call",
     toolName: "get_current_time",
     args: { timeZone: "Europe/Lisbon" },
     thenText: "It's evening in Lisbon right now, a good time to book Friday's dinner."
   });
-  await rest.send(setup.app.url, room.id, "What time is it in Lisbon right now?", "Ann");
-  fake.setScenario({ kind: "text" });
+  await rest.send(setup.app.url, room.id, time, "Ann");
   return room.id;
 }
 

@@ -2,11 +2,15 @@ import { defineConfig } from "vitest/config";
 import { testLayer } from "../support/layer.ts";
 
 // Browser end-to-end tests: real dev server (workerd), fake OpenAI, Chromium.
+// Two files at a time, each on its Vitest worker's shared server (the app
+// host starts one per worker: every page opens the `default` workspace, so
+// files on one server take turns); a few files run a server of their own.
 export default defineConfig({
   test: {
     ...testLayer("e2e", 3),
     environment: "node",
-    fileParallelism: false,
+    globalSetup: ["tests/support/app-host.ts"],
+    maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // UI state arrives over sockets: poll generously.

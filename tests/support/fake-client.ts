@@ -20,6 +20,8 @@ export interface FakeClient {
   waitForClientClose(id: number, timeoutMs?: number): Promise<void>;
   /** Answers every request that matches `key` with `scenario` from now on (null: stops). */
   script(key: string, scenario: FakeScenario | null): Promise<void>;
+  /** Lets the streams held by `[[fake:…,gate=name]]` finish (use a uniqueName() gate). */
+  openGate(name: string): Promise<void>;
 }
 
 async function call<T>(url: string, init?: RequestInit): Promise<{ status: number; body: T }> {
@@ -71,6 +73,14 @@ export function fakeClient(origin: string): FakeClient {
         body: JSON.stringify({ key, scenario })
       });
       if (status !== 200) throw new Error(`fake script: HTTP ${status}`);
+    },
+    async openGate(name) {
+      const { status } = await call(`${origin}/__fake/open-gate`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ gate: name })
+      });
+      if (status !== 200) throw new Error(`fake open-gate: HTTP ${status}`);
     }
   };
 }

@@ -19,7 +19,8 @@
  *                                 answered, 409 if it was answered first, 408 when neither in time
  *   POST /__fake/scenario         set the scenario (JSON body = a FakeScenario), or a keyed script
  *                                 (JSON body = { key, scenario }, scenario null removes it)
- *   POST /__fake/reset            clear requests, directive counters, scripts, back to { kind: "text" }
+ *   POST /__fake/open-gate        open a gate (JSON body = { gate }): streams held by it go on
+ *   POST /__fake/reset            clear requests, directive counters, scripts, gates, back to { kind: "text" }
  *   (the `/v1` prefix is optional on the OpenAI routes)
  *
  * Keyed scripts (one fake shared by many test files, see tests/support/README.md)
@@ -58,7 +59,9 @@
  *                                     calls the tool again after every result (a runaway model); once a `tool`
  *                                     message follows the last user message, answers with TEXT
  *                                     (default "Tool said: <tool result content>")
- *     chunks=N[,slow=MS]              exactly N content chunks "t0 ", "t1 ", ...
+ *     chunks=N[,slow=MS][,gate=NAME]  exactly N content chunks "t0 ", "t1 ", ...; with `gate`, the last
+ *                                     chunk waits until the gate NAME is opened (POST /__fake/open-gate):
+ *                                     "while it still streams" without racing the stream
  *     split=SEED[,piece=BYTES]        (with chunks or text) a network that cuts anywhere: the SSE bytes
  *                                     go out in separate writes of 1..BYTES bytes (default 24), cut at
  *                                     pseudo-random positions from SEED: inside lines, JSON strings and
@@ -115,7 +118,14 @@ export type FakeScenario =
       usage?: boolean;
       split?: SplitWrites;
     }
-  | { kind: "chunks"; count: number; chunkDelayMs?: number; split?: SplitWrites }
+  | {
+      kind: "chunks";
+      count: number;
+      chunkDelayMs?: number;
+      split?: SplitWrites;
+      /** hold the last chunk until this gate is opened (not with `split`) */
+      gate?: string;
+    }
   | {
       kind: "tool-call";
       /** a runaway model: call the tool again after every tool result */
@@ -210,6 +220,8 @@ export interface FakeOpenAI {
   setScenario(s: FakeScenario): void;
   /** answers requests that match `key` with `s` (null: removes the script); see "Keyed scripts" */
   script(key: string, s: FakeScenario | null): void;
+  /** lets every stream held by gate `name` go on, now and later */
+  openGate(name: string): void;
   /** resolves with the first recorded request (already recorded or future) matching predicate */
   waitForRequest(predicate?: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
   /** resolves once the client closed the connection before the server finished; rejects if the server finished first */
@@ -388,6 +400,7 @@ function scenarioFromParams(p: Map<string, string>): FakeScenario {
   if (p.has("chunks")) {
     const s: FakeScenario = { kind: "chunks", count: num(p.get("chunks"), 1) };
     if (p.has("slow")) s.chunkDelayMs = num(p.get("slow"), 0);
+    if (p.get("gate")) s.gate = p.get("gate");
     if (p.has("split")) s.split = splitFromParams(p);
     return s;
   }
@@ -514,6 +527,8 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
   const directiveCounters = new Map<string, number>();
   /** keyed scripts, oldest first (see "Keyed scripts") */
   const scripts = new Map<string, FakeScenario>();
+  /** gates streams wait at (`gate=NAME`), and whether each is open */
+  const gates = new Map<string, { open: boolean; waiters: Set<() => void> }>();
   /** each request's message texts, joined, once something matched against them */
   const searchText = new WeakMap<RecordedRequest, string>();
   const sockets = new Set<Socket>();
@@ -608,12 +623,37 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
    * and last content events, whose write times the request records (see Timing above).
    * Returns false if the response closed before everything was written.
    */
+  function gateNamed(name: string) {
+    let gate = gates.get(name);
+    if (!gate) {
+      gate = { open: false, waiters: new Set() };
+      gates.set(name, gate);
+    }
+    return gate;
+  }
+
+  /** Resolves once gate `name` is open or the request closed. */
+  function passGate(ctx: Ctx, name: string): Promise<void> {
+    const gate = gateNamed(name);
+    if (gate.open || ctx.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        gate.waiters.delete(wake);
+        ctx.wakers.delete(wake);
+        resolve();
+      };
+      gate.waiters.add(wake);
+      ctx.wakers.add(wake);
+    });
+  }
+
   async function writeEvents(
     ctx: Ctx,
     events: Iterable<string>,
     delayMs: number,
     split?: SplitWrites,
-    content?: ContentEvents
+    content?: ContentEvents,
+    gate?: string
   ): Promise<boolean> {
     const { rec } = ctx;
     const isContent = (i: number) => content !== undefined && i >= content.first && i <= content.last;
@@ -634,6 +674,16 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
     let index = 0;
     for (const ev of events) {
       if (ctx.closed) return false;
+      if (gate !== undefined && index === content?.last) {
+        if (buf) {
+          written(bufFrom, index - 1);
+          if (!ctx.res.write(buf)) await waitDrain(ctx);
+          buf = "";
+          bufFrom = index;
+        }
+        await passGate(ctx, gate);
+        if (ctx.closed) return false;
+      }
       if (delayMs > 0) {
         if (index > 0) {
           await sleep(ctx, delayMs);
@@ -894,7 +944,7 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
           yield sse("[DONE]");
         }
         const content = count > 0 ? { first: 1, last: count } : undefined;
-        if (await writeEvents(ctx, events(), s.chunkDelayMs ?? 0, s.split, content)) ctx.res.end();
+        if (await writeEvents(ctx, events(), s.chunkDelayMs ?? 0, s.split, content, s.gate)) ctx.res.end();
         return;
       }
       case "tool-call": {
@@ -1115,6 +1165,17 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
         return reply(200, { ok: true });
       }
       if (path === "/__fake/scenario" && method === "GET") return reply(200, scenario);
+      if (path === "/__fake/open-gate" && method === "POST") {
+        let gate: unknown;
+        try {
+          gate = (JSON.parse(raw) as { gate?: unknown }).gate;
+        } catch {
+          return reply(400, { ok: false, error: "invalid JSON" });
+        }
+        if (typeof gate !== "string" || !gate) return reply(400, { ok: false, error: "gate must be a name" });
+        api.openGate(gate);
+        return reply(200, { ok: true });
+      }
       return reply(404, { ok: false, error: "not found" });
     }
 
@@ -1248,6 +1309,11 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
       scripts.delete(key);
       if (s) scripts.set(key, s);
     },
+    openGate(name: string) {
+      const gate = gateNamed(name);
+      gate.open = true;
+      for (const wake of [...gate.waiters]) wake();
+    },
     waitForRequest(
       predicate: (r: RecordedRequest) => boolean = () => true,
       timeoutMs = 5000
@@ -1321,6 +1387,7 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
       scenarioCounters = new WeakMap();
       directiveCounters.clear();
       scripts.clear();
+      gates.clear();
     },
     close(): Promise<void> {
       closing = true;

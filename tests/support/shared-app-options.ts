@@ -14,6 +14,14 @@ export interface SharedAppOptions {
   vars?: Record<string, string>;
   /** Load the client once up front so Vite optimises its dependencies before a browser asks (e2e). */
   warmClient?: boolean;
+  /**
+   * One server per Vitest worker instead of one for the layer: the files on
+   * it run one after another, never side by side (the browser layer, whose
+   * pages all open the `default` workspace).
+   */
+  perWorker?: boolean;
+  /** Set from VITEST_POOL_ID by shared-app.ts when `perWorker` is. */
+  worker?: string;
 }
 
 /**
@@ -28,5 +36,5 @@ export const SHARED_APP_VARS: Record<string, string> = { RATE_LIMIT_SCALE: "0" }
 export function sharedAppKey(options: SharedAppOptions): string {
   const vars = { ...SHARED_APP_VARS, ...options.vars };
   const sorted = Object.fromEntries(Object.entries(vars).sort(([a], [b]) => a.localeCompare(b)));
-  return JSON.stringify([options.provider ?? "fake", sorted, options.warmClient ?? false]);
+  return JSON.stringify([options.provider ?? "fake", sorted, options.warmClient ?? false, options.worker ?? null]);
 }

@@ -14,7 +14,7 @@ import { type RestClient, restClient } from "./rest-client";
 import type { SharedAppOptions } from "./shared-app-options";
 import { uniqueName } from "./wait";
 
-export type { SharedAppOptions };
+export type { SharedAppAddress, SharedAppOptions };
 
 export interface SharedApp {
   /** The dev server's origin, e.g. "http://127.0.0.1:PORT". */
@@ -39,6 +39,29 @@ async function hostCall(path: string, options: SharedAppOptions): Promise<Respon
   });
 }
 
+/**
+ * Takes the shared server these options name, booting it if no file has:
+ * with `perWorker`, the one of this Vitest worker (files on it run one after
+ * another). Give it back with {@link releaseSharedApp}.
+ */
+export async function acquireSharedApp(options: SharedAppOptions): Promise<SharedAppAddress> {
+  const response = await hostCall("/acquire", withWorker(options));
+  const body = (await response.json()) as SharedAppAddress & { error?: string };
+  if (response.status !== 200) throw new Error(`the shared dev server did not start: ${body.error}`);
+  return body;
+}
+
+export async function releaseSharedApp(options: SharedAppOptions): Promise<void> {
+  await hostCall("/release", withWorker(options));
+}
+
+function withWorker(options: SharedAppOptions): SharedAppOptions {
+  return options.perWorker ? { ...options, worker: process.env.VITEST_POOL_ID ?? "1" } : options;
+}
+
+/** The timeout a beforeAll that acquires a shared app needs. */
+export const ACQUIRE_HOOK_TIMEOUT_MS = ACQUIRE_TIMEOUT_MS + 10_000;
+
 export function useSharedApp(options: SharedAppOptions = {}): SharedApp {
   let address: SharedAppAddress | undefined;
   const workspace = uniqueName("ws");
@@ -47,13 +70,10 @@ export function useSharedApp(options: SharedAppOptions = {}): SharedApp {
     return address;
   };
   beforeAll(async () => {
-    const response = await hostCall("/acquire", options);
-    const body = (await response.json()) as SharedAppAddress & { error?: string };
-    if (response.status !== 200) throw new Error(`the shared dev server did not start: ${body.error}`);
-    address = body;
-  }, ACQUIRE_TIMEOUT_MS + 10_000);
+    address = await acquireSharedApp(options);
+  }, ACQUIRE_HOOK_TIMEOUT_MS);
   afterAll(async () => {
-    if (address) await hostCall("/release", options);
+    if (address) await releaseSharedApp(options);
   });
   return {
     get url() {

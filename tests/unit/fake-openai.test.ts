@@ -630,3 +630,29 @@ describe("one fake shared by many test files (keyed scripts, the HTTP client)", 
     await expect(client.waitForClientClose(answered.id, 1_000)).rejects.toThrow(/without the client closing/);
   });
 });
+
+describe("gates", () => {
+  it("hold a stream's last chunk until the gate opens", async () => {
+    const result = streamText({ ...quiet, model: model(), prompt: "[[fake:chunks=5,gate=g1]] go", maxRetries: 0 });
+    const seen: string[] = [];
+    for await (const part of result.fullStream) {
+      if (part.type !== "text-delta") continue;
+      seen.push(part.text);
+      if (part.text === "t3 ") {
+        // Everything before the last chunk is out; the last waits for the gate.
+        const request = fake.requests.at(-1)!;
+        expect(request.finishedAt).toBeUndefined();
+        expect(request.lastChunkAt).toBeUndefined();
+        await shared().openGate("g1");
+      }
+    }
+    expect(seen.join("")).toBe("t0 t1 t2 t3 t4 ");
+    // Open stays open: a later stream behind the same gate passes.
+    const again = await drain(
+      streamText({ ...quiet, model: model(), prompt: "[[fake:chunks=2,gate=g1]] again", maxRetries: 0 })
+    );
+    expect(again.text).toBe("t0 t1 ");
+  });
+
+  const shared = () => fakeClient(fake.origin);
+});
