@@ -13,10 +13,12 @@ import {
   useRef,
   useState
 } from "react";
+import type { FileUploads } from "@/client/hooks/use-file-uploads";
 import { useMediaQuery } from "@/client/hooks/use-media-query";
 import { useMentionAutocomplete } from "@/client/hooks/use-mention-autocomplete";
 import { MAX_MESSAGE_LENGTH } from "@/shared/constants";
 import type { PresenceUser } from "@/shared/protocol";
+import { AttachButton, AttachmentTray } from "./composer/AttachmentTray";
 import { ComposerHint, SendButtons, TypingLine } from "./composer/ComposerParts";
 import { MentionList } from "./composer/MentionList";
 
@@ -40,6 +42,8 @@ export interface ComposerProps {
   busy: boolean;
   typingUsers: PresenceUser[];
   onSend: (text: string) => void;
+  /** Files attached to the next message (absent: no attaching, e.g. a read-only viewer). */
+  uploads?: FileUploads;
   /** Sends the text to every persona of the room as a panel (absent: the room has none). */
   onAskPanel?: (text: string) => void;
   onStop: () => void;
@@ -88,7 +92,10 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   // and the Send button sends.
   const coarsePointer = useMediaQuery("(pointer: coarse)");
   const tooLong = text.length > MAX_MESSAGE_LENGTH;
-  const canSend = text.trim().length > 0 && !tooLong;
+  const uploads = props.uploads;
+  // Files may go alone; nothing goes while one is still uploading (it would be left behind).
+  const canSend = (text.trim().length > 0 || Boolean(uploads?.ready)) && !tooLong && !uploads?.uploading;
+  const [dragging, setDragging] = useState(false);
 
   const submit = (send: (text: string) => void = onSend) => {
     if (!canSend) return;
@@ -110,14 +117,34 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     <div className="shrink-0 px-3 pb-3 sm:px-6 sm:pb-4">
       <div className="mx-auto w-full max-w-3xl">
         <TypingLine users={props.typingUsers} />
+        {uploads && <AttachmentTray uploads={uploads} />}
         <form
           onSubmit={(event) => {
             event.preventDefault();
             submit();
           }}
-          className="relative flex items-end gap-2 rounded-2xl border border-edge-strong bg-surface p-2 shadow-sm transition-colors focus-within:border-accent-line focus-within:ring-3 focus-within:ring-accent-line/15"
+          onDragOver={(event) => {
+            if (!uploads || !event.dataTransfer.types.includes("Files")) return;
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(event) => {
+            setDragging(false);
+            if (!uploads || event.dataTransfer.files.length === 0) return;
+            event.preventDefault();
+            uploads.add(event.dataTransfer.files);
+          }}
+          onPaste={(event) => {
+            if (!uploads || event.clipboardData.files.length === 0) return;
+            event.preventDefault();
+            uploads.add(event.clipboardData.files);
+          }}
+          data-dragging={dragging || undefined}
+          className="relative flex items-end gap-2 rounded-2xl border border-edge-strong bg-surface p-2 shadow-sm transition-colors focus-within:border-accent-line focus-within:ring-3 focus-within:ring-accent-line/15 data-[dragging]:border-accent-line data-[dragging]:ring-3 data-[dragging]:ring-accent-line/30"
         >
           <MentionList mentions={mentions} />
+          {uploads && <AttachButton onFiles={(files) => uploads.add(files)} />}
           <label htmlFor={inputId} className="sr-only">
             Message {roomName}
           </label>

@@ -6,11 +6,13 @@
  */
 import { AlertTriangle, RotateCcw } from "lucide-react";
 import { memo, useState } from "react";
+import { useParams } from "react-router";
 import { cn } from "@/client/lib/cn";
 import { messageText, type RoomMessage } from "@/client/lib/messages";
 import { countRender } from "@/client/lib/render-probe";
 import { messageTime } from "@/client/lib/time";
 import { authorName } from "@/shared/identity";
+import { Citations, MessageFiles } from "./files/MessageFiles";
 import { PlainText } from "./MessageText";
 import { AssistantBody } from "./transcript/AssistantBody";
 import { EditForm } from "./transcript/EditForm";
@@ -69,6 +71,7 @@ export const MessageItem = memo(function MessageItem({
   onFork
 }: MessageItemProps) {
   countRender(message.id);
+  const { roomId = "" } = useParams();
   const [editing, setEditing] = useState(false);
   const meta = message.metadata ?? {};
   const isAssistant = message.role === "assistant";
@@ -110,9 +113,15 @@ export const MessageItem = memo(function MessageItem({
             }}
           />
         ) : isAssistant ? (
-          <AssistantBody message={message} streaming={streaming || personaPending} />
+          <>
+            <AssistantBody message={message} streaming={streaming || personaPending} />
+            <Citations message={message} roomId={roomId} />
+          </>
         ) : (
-          <PlainText text={text} />
+          <>
+            {text && <PlainText text={text} />}
+            <MessageFiles message={message} />
+          </>
         )}
 
         {failed && <AnswerFailed error={meta.error ?? ""} canRetry={canRegenerate} onRetry={onRegenerate} />}

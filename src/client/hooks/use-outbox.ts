@@ -16,7 +16,8 @@
  * through the chat hook's observer path, and the room answers in turn.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { MAX_MESSAGE_LENGTH } from "@/shared/constants";
+import { MAX_FILES_PER_MESSAGE, MAX_MESSAGE_LENGTH } from "@/shared/constants";
+import { FILE_URL_PATTERN, type FileRef } from "@/shared/files";
 import { MessageAuthor } from "@/shared/identity";
 import { CLIENT_MESSAGE_ID_PATTERN, type OutboxSend, outboxRequestFrame } from "@/shared/outbox";
 
@@ -39,7 +40,11 @@ function isOutboxItem(value: unknown): value is OutboxItem {
     item.text.length <= MAX_MESSAGE_LENGTH &&
     typeof item.createdAt === "number" &&
     (item.author === undefined || MessageAuthor.safeParse(item.author).success) &&
-    (item.error === undefined || typeof item.error === "string")
+    (item.error === undefined || typeof item.error === "string") &&
+    (item.files === undefined ||
+      (Array.isArray(item.files) &&
+        item.files.length <= MAX_FILES_PER_MESSAGE &&
+        item.files.every((f) => typeof f?.url === "string" && FILE_URL_PATTERN.test(f.url))))
   );
 }
 
@@ -138,8 +143,11 @@ export function useOutbox(
   );
 
   const enqueue = useCallback(
-    (text: string, author: MessageAuthor) => {
-      update((list) => [...list, { id: crypto.randomUUID(), text, author, createdAt: Date.now() }]);
+    (text: string, author: MessageAuthor, files: FileRef[] = []) => {
+      update((list) => [
+        ...list,
+        { id: crypto.randomUUID(), text, author, createdAt: Date.now(), ...(files.length > 0 ? { files } : {}) }
+      ]);
       queueMicrotask(pump);
     },
     [update, pump]

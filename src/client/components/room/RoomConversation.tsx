@@ -3,6 +3,7 @@
  * page around a linked message), the outbox and the composer. Suspends
  * until the newest page of history has loaded (hooks/use-chat-room.ts).
  */
+
 import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useAppUI } from "@/client/app-ui";
@@ -18,6 +19,7 @@ import { RoomGone } from "@/client/components/RoomStates";
 import { ForkButton, useFork } from "@/client/components/Transfer";
 import type { MessageListHandle } from "@/client/components/transcript/transcript-handle";
 import { type RoomChat, useRoomChat } from "@/client/hooks/use-chat-room";
+import { type FileUploads, useFileUploads } from "@/client/hooks/use-file-uploads";
 import { useMediaQuery } from "@/client/hooks/use-media-query";
 import { useOutbox } from "@/client/hooks/use-outbox";
 import { useTypingSignal } from "@/client/hooks/use-presence";
@@ -113,7 +115,8 @@ function RoomComposer({
   roomId,
   roomName,
   composerRef,
-  onSend
+  onSend,
+  uploads
 }: {
   socket: RoomSocket;
   chat: RoomChat;
@@ -121,6 +124,7 @@ function RoomComposer({
   roomName: string;
   composerRef: RefObject<ComposerHandle | null>;
   onSend: (text: string) => void;
+  uploads: FileUploads;
 }) {
   const ui = useAppUI();
   const isDesktop = useMediaQuery("(min-width: 768px) and (pointer: fine)");
@@ -148,6 +152,7 @@ function RoomComposer({
       busy={chat.busy}
       typingUsers={typingUsers}
       onSend={onSend}
+      uploads={uploads}
       onAskPanel={personas?.length ? (text) => onSend(`${PANEL_PREFIX}${text}`) : undefined}
       onStop={() => {
         chat.stop();
@@ -187,6 +192,7 @@ export function RoomConversation({
   const { user } = useAuth();
   const forking = useFork(roomId);
   const outbox = useOutbox(roomId, socket, chat.appendStored);
+  const uploads = useFileUploads(roomId);
   const announcement = useRoomAnnouncer({
     messages: chat.messages,
     busy: chat.busy,
@@ -199,7 +205,7 @@ export function RoomConversation({
   /** Sends (through the outbox) and follows the conversation to the bottom. */
   const sendText = (text: string) => {
     if (jumpTo) leaveJump();
-    outbox.enqueue(text, authorOf(user));
+    outbox.enqueue(text, authorOf(user), uploads.take());
     setStickSignal((n) => n + 1);
   };
 
@@ -244,6 +250,7 @@ export function RoomConversation({
         roomName={roomName}
         composerRef={composerRef}
         onSend={sendText}
+        uploads={uploads}
       />
     </TaskRunsContext.Provider>
   );

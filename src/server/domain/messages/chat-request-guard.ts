@@ -196,7 +196,8 @@ export function guardChatRequest(
   }
   if (files.length > MAX_FILES_PER_MESSAGE) return fail(`A message carries at most ${MAX_FILES_PER_MESSAGE} files.`);
   const text = texts.join("");
-  if (!text.trim()) return fail("The message is empty.");
+  // Files may go alone (an image and no words); nothing at all may not.
+  if (!text.trim() && files.length === 0) return fail("The message is empty.");
   if (text.length > limits.maxMessageLength) {
     return fail(`A message may be at most ${limits.maxMessageLength} characters.`, "payload_too_large:body");
   }
