@@ -189,10 +189,21 @@ export interface NewApiToken {
 
 /** What a room calls on its overseer (through agents/room/overseer-link.ts). */
 export interface OverseerRoomApi {
-  /** After the room's transcript changed; answers the workspace's budget figure. */
+  /**
+   * After the room's transcript changed; answers the workspace's budget
+   * figure, which the room keeps for its turns. Stale reports are dropped.
+   */
   recordRoomActivity(id: string, activity: RoomActivity): WorkspaceBudgetFigure;
-  /** The positions the room's readers reached, computed from the room's own count. */
+  /**
+   * The positions the room's readers reached (computed from the room's own
+   * count). Each moved mark goes to its own identity's list sockets, every
+   * tab of theirs, and to no one else.
+   */
   recordReads(roomId: string, reads: PendingRead[]): void;
-  /** When the room's copy of the workspace budget is missing, old or near the limit. */
+  /**
+   * The room asks when its copy of the workspace's budget is missing, old or
+   * near the limit (domain/budgets/workspace-budget-cache.ts); otherwise the
+   * answer to its activity reports keeps the copy current.
+   */
   workspaceBudget(roomId: string): WorkspaceBudgetFigure;
 }

@@ -10,6 +10,7 @@
  */
 
 import type { RpcResult } from "@/server/app-error";
+import type { Caller } from "@/server/domain/access/caller";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
 import type { HistorySearchHit } from "@/server/domain/turns/room-tools";
 import type { FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
@@ -89,24 +90,34 @@ export interface ChatRoomApi {
   memoryCall(call: MemoryCall, who: MessageAuthor): Promise<RpcResult<MemoryCallResults[MemoryCall["op"]]>>;
   // Export, import, fork
   exportRoom(format: "json" | "markdown" | "ndjson", leafId?: string): RpcResult<ReadableStream<Uint8Array>>;
+  /** Whether a message is on this room's history (forks check before they create anything). */
   hasMessage(messageId: string): Promise<boolean>;
+  /** Imports a batch of already-validated messages after the current leaf. */
   importMessages(messages: ChatMessage[], after?: string | null): Promise<void>;
+  /** Imports kept earlier versions, each under its parent (before the transcript). */
   importVersions(versions: ExportedVersion[]): Promise<void>;
+  /** Reads another room's NDJSON export into this one (a fork), a batch at a time. */
   importStream(stream: ReadableStream<Uint8Array>, origin: RoomOrigin | null): Promise<number>;
   /** Pins and summaries of an import, after its messages (a summary naming messages the room lacks is skipped). */
   importMemory(memory: ExportedMemory): Promise<void>;
   finishImport(): Promise<{ messageCount: number }>;
   origin(): RoomOrigin | null;
-  // Share-link viewers
+  // Who the room's sockets belong to (agents/room/socket-access.ts)
   /** A link was revoked or expired: closes every socket opened with it; answers how many. */
   closeViewers(shareId: string): number;
+  /** Who has a socket open here now, once per identity (the overseer checks each still may see the room). */
+  connectedCallers(): Caller[];
+  /** Closes every socket of these identities (they may no longer see the room), saying why. */
+  closeSocketsOf(identityIds: string[], code: number, reason: string): number;
   // Files: records and their index (the bytes are in R2)
   addFile(file: NewFile): RoomFile;
   listFiles(query: FilesQuery): Promise<RpcResult<FilePage>>;
   getFile(fileId: string): Promise<RpcResult<RoomFile>>;
   /** `anyone`: the caller may remove other people's files too (owner, admins). */
   deleteFile(fileId: string, by: MessageAuthor, anyone?: boolean): Promise<RpcResult<RoomFile>>;
+  /** A batch of an indexed file's passages (server/files/extract-passages.ts); false: the file is gone, stop. */
   addFilePassages(fileId: string, batch: PassageBatch): boolean;
+  /** The file parts of a message carrying these files of this room; 404 for one that is not. */
   fileRefs(fileIds: readonly string[]): Promise<RpcResult<FileRef[]>>;
   failFileIndex(fileId: string, reason: string): void;
 }

@@ -9,6 +9,7 @@ import type { UIMessage } from "ai";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
 import { messagePreview, type RoomActivity } from "@/server/domain/rooms/room-rows";
 import type { Env } from "@/server/env";
+import type { RoomLive } from "@/shared/introspection";
 import type { OverseerLink } from "./overseer-link";
 
 type Sql = Agent<Env>["sql"];
@@ -139,10 +140,39 @@ export class RoomActivityLog {
  * (room/overseer-link.ts). Answers the workspace's budget figure, which the
  * room keeps for its turns (room/budget.ts).
  */
-export async function reportToOverseer(
+async function reportToOverseer(
   overseer: OverseerLink,
   roomId: string,
   activity: RoomActivity
 ): Promise<WorkspaceBudgetFigure | undefined> {
   return overseer.call((o) => o.recordRoomActivity(roomId, activity));
+}
+
+/** What one activity report is built from, when it is sent. */
+export interface ActivityReportSource {
+  overseer: OverseerLink;
+  roomId(): string;
+  /** The room's live report (room/room-introspection.ts), read first: the activity carries it. */
+  live(): RoomLive;
+  /** The report's count, preview and sequence number (RoomActivityLog.next). */
+  activity(): RoomActivity;
+  /** Keeps the workspace's budget figure the overseer answers with (room/budget.ts). */
+  learn(figure: WorkspaceBudgetFigure | undefined, tokensToday: number): void;
+}
+
+/**
+ * Sends the room's activity report, built now (the throttle calls it at
+ * most once per interval, domain/rooms/throttled-reports.ts). Best effort:
+ * a missed report is corrected by the next one.
+ */
+export async function sendActivityReport(source: ActivityReportSource): Promise<void> {
+  if (!source.overseer.present) return console.warn("[ChatRoom] not a facet: no overseer to report activity to");
+  const live = source.live();
+  const activity = { ...source.activity(), live };
+  try {
+    // The answer is the workspace's budget figure, counting this report's tokens.
+    source.learn(await reportToOverseer(source.overseer, source.roomId(), activity), live.tokensToday);
+  } catch (error) {
+    console.warn("[ChatRoom] failed to report activity:", error);
+  }
 }

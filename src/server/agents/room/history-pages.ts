@@ -8,7 +8,7 @@
 import type { Session } from "agents/sessions";
 import { AppError } from "@/server/app-error";
 import { toChatMessage } from "@/server/domain/messages/chat-messages";
-import type { ChatMessage, MessagePage } from "@/shared/protocol";
+import type { ChatMessage, MessagePage, MessagesQuery } from "@/shared/protocol";
 
 type Sql = <T>(strings: TemplateStringsArray, ...values: (string | number | boolean | null)[]) => T[];
 
@@ -85,7 +85,7 @@ export async function pageBefore(session: Session, before: string | undefined, l
 }
 
 /** The page holding `around`, with it near the middle. */
-export async function pageAround(session: Session, sql: Sql, around: string, limit: number): Promise<MessagePage> {
+async function pageAround(session: Session, sql: Sql, around: string, limit: number): Promise<MessagePage> {
   const target = await session.getMessage(around);
   if (!target) throw messageNotFound(around);
   const newerWanted = Math.floor((limit - 1) / 2);
@@ -100,7 +100,7 @@ export async function pageAround(session: Session, sql: Sql, around: string, lim
 }
 
 /** The page of messages just after `after` (exclusive), oldest first. */
-export async function pageAfter(session: Session, sql: Sql, after: string, limit: number): Promise<MessagePage> {
+async function pageAfter(session: Session, sql: Sql, after: string, limit: number): Promise<MessagePage> {
   if (!(await session.getMessage(after))) throw messageNotFound(after);
   const newer = newerIds(sql, session.sessionId, after, limit);
   const messages = await load(session, newer.ids);
@@ -109,4 +109,11 @@ export async function pageAfter(session: Session, sql: Sql, after: string, limit
     nextCursor: messages[0]?.id ?? null,
     newerCursor: newer.hasMore ? (messages.at(-1)?.id ?? null) : null
   };
+}
+
+/** The page `around` a message, else the page just `after` one (deep links, reading forward). */
+export function pageNear(session: Session, sql: Sql, query: MessagesQuery): Promise<MessagePage> {
+  return query.around
+    ? pageAround(session, sql, query.around, query.limit)
+    : pageAfter(session, sql, query.after ?? "", query.limit);
 }

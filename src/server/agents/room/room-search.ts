@@ -11,6 +11,7 @@
  */
 import type { Session } from "agents/sessions";
 import { makeSnippet, queryTerms, rankHits, scoreText } from "@/server/domain/search/search-ranking";
+import type { HistorySearchHit } from "@/server/domain/turns/room-tools";
 import type { MessageMetadata } from "@/shared/protocol";
 import type { SearchHit } from "@/shared/search";
 
@@ -104,4 +105,13 @@ async function hitFacts(session: Session, sql: Sql, ids: string[]): Promise<Map<
     });
   }
   return out;
+}
+
+/**
+ * Full-text search over the room's own transcript, for the model's
+ * `search_room_history` tool (the room's and its personas').
+ */
+export async function searchHistory(session: Session, query: string, limit: number): Promise<HistorySearchHit[]> {
+  const hits = await session.search(query, { limit });
+  return hits.map((hit) => ({ messageId: hit.id, role: hit.role, snippet: hit.content.slice(0, 300) }));
 }

@@ -14,14 +14,17 @@ import {
   renderMarkdownMessage,
   renderMarkdownVersionsHeading
 } from "@/server/domain/transfer/room-export";
-import type { ChatMessage, MessageMetadata } from "@/shared/protocol";
+import type { Persona } from "@/shared/personas";
+import type { ChatMessage, MessageMetadata, RoomSettings } from "@/shared/protocol";
 import type {
   ExportedMemory,
   ExportedPin,
   ExportedSummary,
   ExportedVersion,
-  RoomExportHeader
+  RoomExportHeader,
+  RoomOrigin
 } from "@/shared/transfer";
+import { exportHeader, type RoomOriginRecord } from "./origin";
 
 const BATCH = 100;
 /** Path steps read per segment; under the framework's 10,000-step walk cap, and ids only. */
@@ -143,12 +146,70 @@ async function* jsonArrayItems(items: AsyncIterable<unknown[]>, before: string):
   return !first;
 }
 
+/** What export, import and fork need of their room. */
+export interface TransferHost {
+  roomId(): string;
+  session(): Session;
+  sql: Sql;
+  settings(): RoomSettings;
+  personas(): Persona[];
+  origin: Pick<RoomOriginRecord, "get" | "set">;
+  /** The room's synced state learns where a fork came from. */
+  originChanged(origin: RoomOrigin): void;
+  /** The room's pins and summaries, as exports carry them (room/room-memory.ts). */
+  memory: { exportMemory(): ExportedMemory; importMemory(memory: ExportedMemory): Promise<void> };
+}
+
+/** The room's half of export, import and fork, as its RPC methods call it. */
+export class RoomTransfer {
+  constructor(private readonly host: TransferHost) {}
+
+  /** The room's export, streamed: JSON or Markdown for people, NDJSON (cut at `leafId` for a fork) for rooms. */
+  export(format: "json" | "markdown" | "ndjson", leafId?: string): ReadableStream<Uint8Array> {
+    const { host } = this;
+    const session = host.session();
+    const header = exportHeader({
+      id: host.roomId(),
+      settings: host.settings(),
+      personas: host.personas(),
+      origin: host.origin.get()
+    });
+    if (format === "markdown") return exportMarkdown(session, host.sql, header);
+    const memory = host.memory.exportMemory();
+    if (format === "json") return exportJson(session, host.sql, header, memory);
+    return exportNdjson(session, host.sql, header, memory, leafId);
+  }
+
+  async hasMessage(messageId: string): Promise<boolean> {
+    return (await this.host.session().getMessage(messageId)) !== null;
+  }
+
+  importMessages(messages: ChatMessage[], after?: string | null): Promise<void> {
+    return appendMessages(this.host.session(), messages, after);
+  }
+
+  importVersions(versions: ExportedVersion[]): Promise<void> {
+    return insertVersions(this.host.session(), versions);
+  }
+
+  /** A fork: the source's NDJSON read in a batch at a time, then the memory it carried; answers the messages read. */
+  async importStream(stream: ReadableStream<Uint8Array>, origin: RoomOrigin | null): Promise<number> {
+    if (origin) {
+      this.host.origin.set(origin);
+      this.host.originChanged(origin);
+    }
+    const { count, memory } = await appendFromNdjson(this.host.session(), stream);
+    await this.host.memory.importMemory(memory);
+    return count;
+  }
+}
+
 /**
  * Our JSON export: the header's fields, then `messages` (the room's
  * transcript), one per line, then, when there are any, `versions`: what
  * edits and regenerations replaced, each with its parent's id.
  */
-export function exportJson(
+function exportJson(
   session: Session,
   sql: Sql,
   header: RoomExportHeader,
@@ -170,7 +231,7 @@ export function exportJson(
   );
 }
 
-export function exportMarkdown(session: Session, sql: Sql, header: RoomExportHeader): ReadableStream<Uint8Array> {
+function exportMarkdown(session: Session, sql: Sql, header: RoomExportHeader): ReadableStream<Uint8Array> {
   return streamOf(
     (async function* () {
       yield renderMarkdownHeader(header);
@@ -193,7 +254,7 @@ export function exportMarkdown(session: Session, sql: Sql, header: RoomExportHea
  * concatenates these; a fork reads one (cut at `leafId`, no versions) into
  * a new room, which keeps the summaries of what it copied.
  */
-export function exportNdjson(
+function exportNdjson(
   session: Session,
   sql: Sql,
   header: RoomExportHeader,
@@ -229,7 +290,7 @@ export function exportNdjson(
  * Appends messages as a chain, oldest first: after `after` when given (null:
  * from the root), else after the current leaf.
  */
-export async function appendMessages(session: Session, messages: ChatMessage[], after?: string | null): Promise<void> {
+async function appendMessages(session: Session, messages: ChatMessage[], after?: string | null): Promise<void> {
   let parentId = after !== undefined ? after : ((await session.getLatestLeaf())?.id ?? null);
   for (const message of messages) {
     const createdAt = (message.metadata as MessageMetadata | undefined)?.createdAt ?? Date.now();
@@ -243,7 +304,7 @@ export async function appendMessages(session: Session, messages: ChatMessage[], 
  * them before the transcript, so the transcript's last message is the
  * room's latest leaf and each newest version is the last of its siblings.
  */
-export async function insertVersions(session: Session, versions: ExportedVersion[]): Promise<void> {
+async function insertVersions(session: Session, versions: ExportedVersion[]): Promise<void> {
   for (const { parentId, message } of versions) {
     const createdAt = (message.metadata as MessageMetadata | undefined)?.createdAt ?? Date.now();
     await session.importMessage(message as unknown as SessionMessage, { parentId, createdAt });
@@ -255,7 +316,7 @@ export async function insertVersions(session: Session, versions: ExportedVersion
  * BATCH messages at a time: the next part of the stream is read only after
  * the batch before it is written (domain/transfer/ndjson-batches.ts).
  */
-export async function appendFromNdjson(
+async function appendFromNdjson(
   session: Session,
   stream: ReadableStream<Uint8Array>
 ): Promise<{ count: number; memory: ExportedMemory }> {

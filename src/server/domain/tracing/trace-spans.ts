@@ -14,12 +14,22 @@
  * Personas, panels and tasks add their own spans under `turn` with the same
  * trace id (the facet receives the `traceparent` of the span that called it).
  */
+import { AppError } from "@/server/app-error";
 import type { SpanKind, SpanStatus, TraceSpan } from "@/shared/traces";
 
 export type { SpanKind, SpanStatus, TraceSpan };
 
 /** Traces a room keeps; past this, the oldest are dropped whole. */
 export const MAX_TRACES_PER_ROOM = 200;
+/** A trace the room no longer (or never) kept. */
+export function traceNotFound(traceId: string): AppError {
+  return new AppError(
+    "not_found:trace",
+    404,
+    `No trace "${traceId}" in this room (a room keeps the traces of its latest ${MAX_TRACES_PER_ROOM} turns).`
+  );
+}
+
 /** Spans one trace may hold; a runaway turn stops recording, never grows the store without bound. */
 export const MAX_SPANS_PER_TRACE = 256;
 

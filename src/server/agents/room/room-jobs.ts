@@ -1,0 +1,255 @@
+/**
+ * A room's jobs, made and wired to each other in one place: who traces,
+ * who counts, who guards, who reports to whom. ChatRoom keeps the
+ * framework's hooks and its RPC surface, and calls these; the jobs depend
+ * on the small slices of the room they are handed here, never on the
+ * ChatRoom class (which would make every job and the class one import
+ * circle).
+ *
+ * What the room adds by hand to AIChatAgent, and where:
+ * - settings (name, system prompt, model) in the agent state, which the
+ *   framework keeps in this facet's SQLite and pushes to every client
+ *   (room/room-state.ts);
+ * - activity reports to the parent, so the room list stays current without
+ *   the overseer ever waking rooms to count their messages (room/activity.ts),
+ *   carrying a live report of the room (room/room-introspection.ts);
+ * - a REST send path, because AIChatAgent only speaks WebSocket
+ *   (room/rest-bridge.ts);
+ * - checks on every frame a socket sends (room/frame-guard.ts), and edits
+ *   and regenerations kept as versions, never rewritten (room/branches.ts);
+ * - presence and typing, which are ephemeral and never persisted
+ *   (room/presence.ts); read marks (room/room-reads.ts);
+ * - the assistant's model call: provider, context window, tools, answer
+ *   metadata (room/assistant-turn.ts);
+ * - personas and panels (room/room-personas.ts), delegated tasks
+ *   (room/delegation.ts), traces (room/turn-trace.ts), daily token budgets
+ *   (room/budget.ts, room/usage-ledger.ts), memory (room/room-memory.ts);
+ * - error and stop marks on answers, so a reload still shows why an answer
+ *   ended early (room/turn-end.ts);
+ * - files: records and their index (room/room-files.ts), the bytes in R2;
+ * - history pages, export, import and fork (room/history-pages.ts,
+ *   room/room-transfer.ts, room/origin.ts);
+ * - the turn's order: trace, budget, who answers, the answer, how it ends
+ *   (room/turn-sequence.ts).
+ *
+ * A new job: make it here (after what it uses), add it to the returned
+ * object, and call it from ChatRoom's hooks or RPC methods.
+ */
+import { PERSONA_ANSWER_TIMEOUT_MS } from "@/server/agents/persona-turns";
+import { taskLimits } from "@/server/agents/task-agent";
+import { ThrottledReports } from "@/server/domain/rooms/throttled-reports";
+import { BoundedWindow } from "@/server/domain/turns/memory-window";
+import type { Env } from "@/server/env";
+import { readModelConfig } from "@/server/model/provider";
+import { RoomActivityLog, sendActivityReport } from "./activity";
+import { RoomBranches } from "./branches";
+import { RoomBudget } from "./budget";
+import { RoomDelegation } from "./delegation";
+import { FrameGuard } from "./frame-guard";
+import { LiveTurns } from "./live-turns";
+import { RoomOriginRecord } from "./origin";
+import { OutboxSends } from "./outbox-sends";
+import { OverseerLink } from "./overseer-link";
+import { RoomPresence } from "./presence";
+import { RestTurnBridge } from "./rest-bridge";
+import { RoomAttachments } from "./room-attachments";
+import type { RoomCore } from "./room-core";
+import { RoomFiles } from "./room-files";
+import { RoomIntrospection } from "./room-introspection";
+import { RoomMemory } from "./room-memory";
+import { RoomPersonas } from "./room-personas";
+import { RoomReads, reportReadsToOverseer } from "./room-reads";
+import { RoomTransfer } from "./room-transfer";
+import { RoomTraceStore } from "./trace-store";
+import { TurnSequence } from "./turn-sequence";
+import { RoomTracer } from "./turn-trace";
+import { UsageLedger } from "./usage-ledger";
+
+/** What only the class can reach (the framework keeps them protected). */
+export interface RoomInternals {
+  env: Env;
+  ctx: DurableObjectState;
+  /** Whether an answer is streaming now (the framework's resumable stream). */
+  streaming(): boolean;
+}
+
+export function roomJobs(room: RoomCore, internals: RoomInternals) {
+  const { env, ctx } = internals;
+  const sql = room.sql.bind(room);
+  /** Keeps `room.messages` to the hydration window while the room is awake (see TurnSequence.finish). */
+  const window = new BoundedWindow(room.hydrationByteBudget);
+  const activity = new RoomActivityLog(sql, () => room.sessions.session().sessionId);
+  /** Edits and regenerations, written as new versions beside what they replace (room/branches.ts). */
+  const branches = new RoomBranches(room, activity, () => internals.streaming());
+  /** Where a fork came from (room/origin.ts). */
+  const origin = new RoomOriginRecord(sql);
+  /** Trace of every turn (room/turn-trace.ts). Spans left open by an eviction are closed on wake. */
+  const tracer = new RoomTracer(new RoomTraceStore(ctx.storage.sql, () => room.name));
+  const outbox = new OutboxSends({
+    messages: () => room.messages,
+    isStoredBeyondWindow: async (id) => (await room.sessions.session().getMessage(id)) !== null,
+    getConnection: (id) => room.getConnection(id)
+  });
+  const frameGuard = new FrameGuard(
+    {
+      get messages() {
+        return room.messages;
+      },
+      messageCount: () => room.messageCount(),
+      // Edits and regenerations the chat-request guard planned (room/branches.ts).
+      writeBranch: (branch) => branches.write(branch),
+      // A socket send's file parts: only this room's files (room/room-attachments.ts).
+      fileOf: (url) => attachments.fileOf(url)
+    },
+    env.RATE_LIMIT_SCALE,
+    (messageId, traceparent) => tracer.arrive(messageId, traceparent, "websocket"),
+    outbox
+  );
+  const rest = new RestTurnBridge(room, tracer);
+  /** Provider-reported tokens per UTC day (budgets, status). */
+  const usageLedger = new UsageLedger(ctx.storage.sql);
+  const personas = new RoomPersonas(
+    room,
+    () => readModelConfig(env),
+    () => Number(env.PERSONA_TIMEOUT_MS) || PERSONA_ANSWER_TIMEOUT_MS,
+    {
+      startRun: (persona, attempt = 1) =>
+        tracer.startAgent(persona.id, attempt > 1 ? `${persona.name} (retry)` : persona.name, { kind: "persona" }),
+      charge: (usage) => usageLedger.add(usage),
+      // `memory` is made below: reach it when a turn runs, not now.
+      memory: {
+        assemble: (request) => memory.assemble(request),
+        saw: (traceId, speaker, context) => memory.saw(traceId, speaker, context)
+      }
+    }
+  );
+  const presence = new RoomPresence(room);
+  /** Persona and panel turns, announced so anyone in the room can stop them (room/live-turns.ts). */
+  const liveTurns = new LiveTurns(room);
+  /** The room's one stub to its overseer, for every call the room makes to it (room/overseer-link.ts). */
+  const overseer = new OverseerLink(env, () => room.parentPath.at(-1)?.name);
+  /** Readers' `rooms_read` frames, turned into read marks at the overseer (room/room-reads.ts). */
+  const reads = new RoomReads(
+    { messages: () => room.messages, messageCount: () => activity.visibleCount() },
+    (pending) => reportReadsToOverseer(overseer, room.name, pending),
+    (promise) => ctx.waitUntil(promise)
+  );
+  const delegation = new RoomDelegation(
+    room,
+    (message) => personas.upsert(message),
+    () => taskLimits(env),
+    {
+      startRun: (runId, name, toolCallId) =>
+        tracer.startAgent(runId, name, { kind: "task", parentToolCallId: toolCallId }),
+      charge: (usage) => usageLedger.add(usage)
+    }
+  );
+  /** Daily token budgets, the room's and its workspace's (room/budget.ts). */
+  const budget = new RoomBudget({
+    env: env,
+    dailyTokenBudget: () => room.state.settings.dailyTokenBudget,
+    usedToday: () => usageLedger.today(),
+    roomId: () => room.name,
+    overseer
+  });
+  const introspection = new RoomIntrospection(
+    {
+      connections: () => room.getConnections(),
+      storageBytes: () => ctx.storage.sql.databaseSize,
+      roomId: () => room.name,
+      roomName: () => room.state.settings.name,
+      messageCount: () => room.messageCount(),
+      totalUsage: () => room.state.usage,
+      usedToday: () => usageLedger.today()
+    },
+    tracer,
+    personas,
+    budget
+  );
+  /** Pins, summaries and what each answer saw (room/room-memory.ts). */
+  const memory = new RoomMemory({
+    sql: ctx.storage.sql,
+    session: () => room.sessions.session(),
+    config: () => readModelConfig(env),
+    settings: () => room.state.settings,
+    messages: () => room.messages,
+    historyStartsAtRoot: () => activity.visibleCount() <= room.messages.length,
+    charge: (usage) => usageLedger.add(usage),
+    keepAlive: () => room.keepAlive(),
+    changed: () => room.setState({ ...room.state, memory: { revision: (room.state.memory?.revision ?? 0) + 1 } })
+  });
+  /** The room's files: records and their index (room/room-files.ts); the bytes are in R2. */
+  const files = new RoomFiles({ sql: ctx.storage.sql, broadcast: (message) => room.broadcast(message) });
+  /** Export, import and fork, the room's half (room/room-transfer.ts). */
+  const transfer = new RoomTransfer({
+    roomId: () => room.name,
+    session: () => room.sessions.session(),
+    sql,
+    settings: () => room.state.settings,
+    personas: () => personas.personas(),
+    origin,
+    originChanged: (from) => room.setState({ ...room.state, origin: from }),
+    memory
+  });
+  /** The room's files as messages and turns use them (room/room-attachments.ts). */
+  const attachments = new RoomAttachments({
+    files,
+    env,
+    roomId: () => room.name,
+    parentPath: () => room.parentPath,
+    settings: () => room.state.settings
+  });
+  /** Activity reports to the overseer, coalesced: at most one per interval (room/activity.ts). */
+  const reports = new ThrottledReports(
+    () =>
+      sendActivityReport({
+        overseer,
+        roomId: () => room.name,
+        live: () => introspection.liveReport(),
+        activity: () => activity.next(room.messages),
+        learn: (figure, tokensToday) => budget.learn(figure, tokensToday)
+      }),
+    (promise) => ctx.waitUntil(promise)
+  );
+  /** The turn, in order (room/turn-sequence.ts). */
+  const turns = new TurnSequence(room, () => readModelConfig(env), {
+    rest,
+    tracer,
+    reports,
+    budget,
+    branches,
+    personas,
+    outbox,
+    liveTurns,
+    delegation,
+    memory,
+    attachments,
+    usageLedger,
+    window
+  });
+  return {
+    turns,
+    window,
+    activity,
+    branches,
+    origin,
+    tracer,
+    outbox,
+    frameGuard,
+    rest,
+    usageLedger,
+    personas,
+    presence,
+    liveTurns,
+    overseer,
+    reads,
+    delegation,
+    budget,
+    introspection,
+    memory,
+    files,
+    attachments,
+    transfer,
+    reports
+  };
+}
