@@ -11,8 +11,9 @@ export default defineConfig({
     ...testLayer("integration", 2),
     environment: "node",
     globalSetup: ["tests/support/app-host.ts"],
-    // Two cores cannot boot several dev servers at once.
-    fileParallelism: false,
+    // Two files at a time: a file mostly waits on its server and the fake
+    // provider, and the shared servers take both at once.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000
   }
