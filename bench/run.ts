@@ -38,6 +38,7 @@ import { fmt } from "./lib/stats.ts";
 import { client } from "./sections/client.ts";
 import { concurrency } from "./sections/concurrency.ts";
 import { crowd } from "./sections/crowd.ts";
+import { files } from "./sections/files.ts";
 import { findshare } from "./sections/findshare.ts";
 import { floor } from "./sections/floor.ts";
 import { history } from "./sections/history.ts";
@@ -58,7 +59,8 @@ export const SECTIONS: Array<{ key: string; title: string; run: Section }> = [
   { key: "panel", title: "8. Persona panel: eight answers at once, twenty viewers", run: panel },
   { key: "findshare", title: "9. Search across rooms and export", run: findshare },
   { key: "crowd", title: "10. A crowded workspace: one room's turn, 100 sockets open in other rooms", run: crowd },
-  { key: "floor", title: "11. The framework's floor: a bare AIChatAgent facet beside Rooms", run: floor }
+  { key: "floor", title: "11. The framework's floor: a bare AIChatAgent facet beside Rooms", run: floor },
+  { key: "files", title: "12. Files: uploads, indexing a PDF, turns in a room of 200 documents", run: files }
 ];
 
 function arg(name: string): string | undefined {

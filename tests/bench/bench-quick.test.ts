@@ -22,7 +22,8 @@ const SECTIONS = [
   "panel",
   "findshare",
   "crowd",
-  "floor"
+  "floor",
+  "files"
 ];
 
 const dir = mkdtempSync(path.join(tmpdir(), "rooms-bench-test-"));

@@ -1,0 +1,156 @@
+/**
+ * 12. Files: an upload's throughput and what it costs workerd's memory (a
+ * 20 MB file must not cost more than a 5 MB one: the Worker holds one 5 MiB
+ * R2 part at a time), the time to index a 300-page PDF (upload answered →
+ * indexed), and send → first token in a room with 200 indexed documents
+ * beside one with none (retrieval must not make a turn dearer with the
+ * room's files; target within 10 %).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { makePdf } from "../../tests/support/files.ts";
+import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
+import { type BenchServer, startBenchServer } from "../lib/dev-server.ts";
+import { workerdRssKiB } from "../lib/proc.ts";
+import { appVars, type Section, startBenchFake, targetOptions, uniqueWorkspace, value } from "../lib/section.ts";
+import { summarize } from "../lib/stats.ts";
+
+const MiB = 1024 * 1024;
+
+/** Bytes that are a PNG to the type check and noise after it (incompressible, like a real photo). */
+function imageBytes(size: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  let x = 12345;
+  for (let i = 8; i < size; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    bytes[i] = x >>> 24;
+  }
+  return bytes;
+}
+
+async function upload(base: string, ws: string, roomId: string, bytes: Uint8Array<ArrayBuffer> | string, name: string) {
+  const form = new FormData();
+  form.append("file", new Blob([bytes]), name);
+  const response = await fetch(`${base}/api/workspaces/${ws}/rooms/${roomId}/files`, { method: "POST", body: form });
+  const body = (await response.json()) as { file?: { id: string; state: string }; error?: unknown };
+  if (response.status !== 201 || !body.file)
+    throw new Error(`upload ${name}: ${response.status} ${JSON.stringify(body)}`);
+  return body.file;
+}
+
+async function waitIndexed(api: Api, ws: string, roomId: string, count: number, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await api.json(`${api.roomsPath(ws)}/${roomId}/files?limit=200`, { expect: [200] });
+    const files = body.files as Array<{ state: string; error: string | null }>;
+    const failed = files.find((f) => f.state === "failed");
+    if (failed) throw new Error(`a document failed to index: ${failed.error}`);
+    if (files.filter((f) => f.state === "indexed").length >= count) return;
+    if (Date.now() > deadline) throw new Error(`documents not indexed within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Peak growth of workerd's RSS while `work` runs, sampled every 50 ms. */
+async function peakRssGrowthMiB(pid: number, work: () => Promise<unknown>): Promise<number> {
+  const before = workerdRssKiB(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, workerdRssKiB(pid));
+  }, 50);
+  try {
+    await work();
+    return (Math.max(peak, workerdRssKiB(pid)) - before) / 1024;
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+export const files: Section = async (ctx, out) => {
+  const sizes = ctx.quick ? [5, 10] : [5, 20];
+  const pdfPages = ctx.quick ? 30 : 300;
+  const documents = ctx.quick ? 40 : 200;
+  const turnRuns = ctx.quick ? 3 : 10;
+  out.notes.push(
+    "Uploads: one multipart POST each from a Node client on loopback, timed from request to 201 (MB/s = MiB / s); workerd RSS is the peak growth during the upload, sampled every 50 ms (/proc), after one warm-up upload.",
+    `PDF: ${pdfPages} pages of generated text, timed from the upload's 201 to the file reading state "indexed" (polled every 100 ms): the Worker's extraction with unpdf, the passages sent to the room in batches, FTS5 inserts.`,
+    `Turns: ${documents} indexed text documents (~2 KB each, words shared with the question) in one room, none in another; ${turnRuns} timed WebSocket turns of a 20-chunk answer each after 2 untimed, a question that matches the documents; send → first text-delta at the client.`
+  );
+  const fake = await startBenchFake();
+  const stateDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-files-"));
+  let app: BenchServer | undefined;
+  try {
+    app = await startBenchServer({ vars: appVars(fake), stateDir, ...targetOptions() });
+    const api = new Api(app.url);
+    const ws = uniqueWorkspace("files");
+    const room = await api.createRoom(ws, "uploads");
+    await upload(app.url, ws, room.id, imageBytes(MiB), "warm-up.png");
+    for (const mb of sizes) {
+      const bytes = imageBytes(mb * MiB);
+      let ms = 0;
+      const growth = await peakRssGrowthMiB(app.pid, async () => {
+        const t = performance.now();
+        await upload(app!.url, ws, room.id, bytes, `${mb}mb.png`);
+        ms = performance.now() - t;
+      });
+      out.figures[`upload ${mb} MB: throughput`] = value(mb / (ms / 1000), "MB/s", 1);
+      out.figures[`upload ${mb} MB: workerd RSS peak growth`] = value(growth, "MiB", 1);
+      ctx.log(`files: ${mb} MB in ${ms.toFixed(0)} ms, RSS +${growth.toFixed(1)} MiB`);
+    }
+
+    const pages = Array.from({ length: pdfPages }, (_, p) =>
+      Array.from(
+        { length: 30 },
+        (_, l) => `Page ${p + 1}, line ${l + 1}: the quarterly report on harbour traffic and tides.`
+      )
+    );
+    const pdfRoom = await api.createRoom(ws, "pdf");
+    const pdf = makePdf(pages);
+    const file = await upload(app.url, ws, pdfRoom.id, pdf, "report.pdf");
+    const t0 = performance.now();
+    await waitIndexed(api, ws, pdfRoom.id, 1, 600_000);
+    out.figures[`index a ${pdfPages}-page PDF (${(pdf.length / MiB).toFixed(1)} MB)`] = value(
+      performance.now() - t0,
+      "ms",
+      0
+    );
+    void file;
+
+    const full = await api.createRoom(ws, "documents");
+    const empty = await api.createRoom(ws, "no-documents");
+    for (let i = 0; i < documents; i++) {
+      const text = Array.from(
+        { length: 30 },
+        (_, l) => `Document ${i} line ${l}: notes on the lighthouse, the ferry timetable and harbour fees.`
+      ).join("\n");
+      await upload(app.url, ws, full.id, text, `doc-${i}.txt`);
+    }
+    await waitIndexed(api, ws, full.id, documents, 300_000);
+    const medians: Record<string, number> = {};
+    for (const [label, id] of [
+      ["no documents", empty.id],
+      [`${documents} documents`, full.id]
+    ] as const) {
+      const socket = await RoomSocket.open(roomSocketUrl(app.url, ws, id));
+      const ttft: number[] = [];
+      for (let i = 0; i < turnRuns + 2; i++) {
+        const trace = socket.sendChat(`[[fake:chunks=20]] What are the harbour fees for the ferry? ${i}`);
+        await socket.waitDone(trace.requestId);
+        if (trace.firstDeltaAt === undefined) throw new Error(`turn in the room with ${label} had no delta`);
+        if (i >= 2) ttft.push(trace.firstDeltaAt - trace.sentAt);
+      }
+      await socket.close();
+      const summary = summarize(ttft, "ms");
+      out.figures[`send → first token, ${label}`] = summary;
+      medians[label] = summary.median;
+    }
+    const ratio = medians[`${documents} documents`]! / medians["no documents"]!;
+    out.figures[`send → first token: ${documents} documents / none (median)`] = value(ratio, "×", 2);
+  } finally {
+    await app?.stop();
+    await fake.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+};
