@@ -1,67 +1,133 @@
 /**
- * Keeps a scroll container at its bottom while the reader is there: new
- * messages, streamed tokens, rows being measured and late-loading Markdown
- * all grow the content, and the view follows until the reader scrolls up.
+ * Follows the conversation as chat apps do: while the reader is at the
+ * bottom, new messages, streamed tokens, rows being measured, late-loading
+ * Markdown and a shrinking viewport (the composer growing, the outbox
+ * appearing) all keep the view at the bottom; only the reader scrolling up
+ * themselves stops that, and reaching the bottom again resumes it.
+ *
+ * Why intent and not position: the content grows between a write of
+ * `scrollTop` and the scroll event it causes (a panel adds several rows at
+ * once), and the virtualizer moves `scrollTop` itself as rows are measured,
+ * so neither "far from the bottom" nor "moved up" in a scroll event means the
+ * reader left. The reader leaving is a wheel turned up, or the view moving up
+ * during their own gesture in the log: a key, a touch, the scrollbar.
  */
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 
-const STICK_THRESHOLD_PX = 80;
+/** Scrolling down to within this of the bottom follows again. */
+const RESUME_THRESHOLD_PX = 80;
+/** How long after a key or the end of a touch the view's moves are still the reader's (momentum). */
+const GESTURE_TAIL_MS = 700;
 
 export function useStickToBottom(
   scrollRef: RefObject<HTMLElement | null>,
   contentRef: RefObject<HTMLElement | null>,
-  /** Bumped by the composer on send: scroll to the bottom and stick. */
+  /** Bumped by the composer on send: scroll to the bottom and follow. */
   stickSignal: number
 ) {
-  const stickRef = useRef(true);
-  const [atBottom, setAtBottom] = useState(true);
+  const followingRef = useRef(true);
+  const [following, setFollowingState] = useState(true);
+  /** `scrollTop` as of the last scroll event or our own write, to tell up from down. */
+  const lastTopRef = useRef(0);
+  /** Until when the view's moves are the reader's own (Infinity while a touch or the scrollbar is held). */
+  const gestureUntilRef = useRef(0);
+
+  const setFollowing = useCallback((next: boolean) => {
+    followingRef.current = next;
+    setFollowingState(next);
+  }, []);
+
+  const pin = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    lastTopRef.current = el.scrollTop;
+  }, [scrollRef]);
 
   const scrollToBottom = useCallback(
     (smooth = false) => {
       const el = scrollRef.current;
       if (!el) return;
-      stickRef.current = true;
-      setAtBottom(true);
+      setFollowing(true);
       // Far away, the rows in between are only estimated: a smooth scroll would
       // aim at a bottom that moves as they are measured and stop short. Jump,
       // and the resize observer keeps us at the bottom while they settle.
       const far = el.scrollHeight - el.scrollTop - el.clientHeight > el.clientHeight * 3;
-      el.scrollTo({ top: el.scrollHeight, behavior: smooth && !far ? "smooth" : "auto" });
+      if (smooth && !far) el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
+      else pin();
     },
-    [scrollRef]
+    [scrollRef, setFollowing, pin]
   );
 
-  // Follow the content while stuck to the bottom (streaming, new messages,
-  // rows measured, late-loading Markdown or highlighting changing heights).
+  // Follow while following: the content growing, or the view getting shorter.
   useLayoutEffect(() => {
     const el = scrollRef.current;
     const content = contentRef.current;
     if (!el || !content) return;
     const observer = new ResizeObserver(() => {
-      if (stickRef.current) el.scrollTop = el.scrollHeight;
+      if (followingRef.current) pin();
     });
     observer.observe(content);
-    el.scrollTop = el.scrollHeight;
-    return () => observer.disconnect();
-  }, [scrollRef, contentRef]);
+    observer.observe(el);
+    pin();
+    // A wheel turned up is the reader leaving, even before the view moves.
+    const onWheel = (event: WheelEvent) => {
+      if (event.deltaY < 0 && el.scrollTop > 0 && followingRef.current) setFollowing(false);
+    };
+    const held = () => {
+      gestureUntilRef.current = Number.POSITIVE_INFINITY;
+    };
+    const keyed = () => {
+      gestureUntilRef.current = performance.now() + GESTURE_TAIL_MS;
+    };
+    const released = () => {
+      if (gestureUntilRef.current === Number.POSITIVE_INFINITY) keyed();
+    };
+    // The scrollbar is the log itself under the pointer; a row is not.
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.target === el) held();
+    };
+    const listeners: [string, EventListener][] = [
+      ["wheel", onWheel as EventListener],
+      ["keydown", keyed],
+      ["touchstart", held],
+      ["touchend", released],
+      ["touchcancel", released],
+      ["pointerdown", onPointerDown as EventListener]
+    ];
+    for (const [type, listener] of listeners) el.addEventListener(type, listener, { passive: true });
+    window.addEventListener("pointerup", released);
+    return () => {
+      observer.disconnect();
+      for (const [type, listener] of listeners) el.removeEventListener(type, listener);
+      window.removeEventListener("pointerup", released);
+    };
+  }, [scrollRef, contentRef, pin, setFollowing]);
 
   useEffect(() => {
     if (stickSignal > 0) scrollToBottom();
   }, [stickSignal, scrollToBottom]);
 
-  /** From the container's scroll handler: the reader left or reached the bottom. */
+  /** From the container's scroll handler. */
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const stuck = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD_PX;
-    stickRef.current = stuck;
-    setAtBottom(stuck);
-  }, [scrollRef]);
+    const top = el.scrollTop;
+    const movedUp = top < lastTopRef.current - 0.5 && performance.now() < gestureUntilRef.current;
+    lastTopRef.current = top;
+    const distance = el.scrollHeight - top - el.clientHeight;
+    if (distance <= 1) {
+      if (!followingRef.current) setFollowing(true);
+    } else if (movedUp) {
+      if (followingRef.current) setFollowing(false);
+    } else if (!followingRef.current && distance < RESUME_THRESHOLD_PX) {
+      setFollowing(true);
+      pin();
+    }
+  }, [scrollRef, setFollowing, pin]);
 
   /** Stop following (the view is about to show something further up). */
-  const release = useCallback(() => {
-    stickRef.current = false;
-  }, []);
+  const release = useCallback(() => setFollowing(false), [setFollowing]);
 
-  return { atBottom, scrollToBottom, onScroll, release };
+  return { atBottom: following, scrollToBottom, onScroll, release };
 }
