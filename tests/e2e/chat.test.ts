@@ -12,6 +12,7 @@ import {
   messageText,
   newUser,
   rest,
+  roomMenuAction,
   roomUrl,
   sendFromComposer,
   uniqueName,
@@ -241,7 +242,7 @@ describe("a room, one person", () => {
   it("renames a room and edits its settings", async () => {
     const { page, id } = await openRoom(uniqueName("Rename me"));
     const newName = uniqueName("Renamed");
-    await page.getByRole("button", { name: "Rename room" }).click();
+    await roomMenuAction(page, "Rename room");
     const dialog = page.getByRole("dialog", { name: "Rename room" });
     await dialog.getByRole("textbox", { name: "Room name" }).fill(newName);
     await dialog.getByRole("button", { name: "Save" }).click();
@@ -272,7 +273,7 @@ describe("a room, one person", () => {
   it("deletes a room after confirmation", async () => {
     const name = uniqueName("Delete me");
     const { page, id } = await openRoom(name);
-    await page.getByRole("button", { name: "Delete room" }).click();
+    await roomMenuAction(page, "Delete room");
     const dialog = page.getByRole("dialog", { name: "Delete room?" });
     expect(await dialog.textContent()).toContain(name);
     await dialog.getByRole("button", { name: "Delete room" }).click();

@@ -201,6 +201,13 @@ export const messageRows = (page: Page, role?: "user" | "assistant") =>
   page.locator(role ? `[data-message-id][data-role="${role}"]` : "[data-message-id]");
 export const composer = (page: Page) => page.getByRole("textbox", { name: /^Message / });
 
+/** Chooses one of the room's actions under "More room actions" in its header (Rename room, Delete room, Room info, …). */
+export async function roomMenuAction(page: Page, name: string) {
+  const header = page.locator("main header");
+  await header.getByRole("button", { name: "More room actions" }).click();
+  await header.getByRole("button", { name, exact: true }).click();
+}
+
 export async function sendFromComposer(page: Page, text: string) {
   const box = composer(page);
   await box.fill(text);

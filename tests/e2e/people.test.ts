@@ -13,6 +13,7 @@ import {
   newUser,
   PHONE,
   rest,
+  roomMenuAction,
   roomUrl,
   sendFromComposer,
   uniqueName,
@@ -342,7 +343,7 @@ describe("screen readers", () => {
     // The button goes with the last page; focus moves to the log as it does.
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe("BODY");
 
-    await page.getByRole("button", { name: "Delete room" }).click();
+    await roomMenuAction(page, "Delete room");
     await page
       .getByRole("dialog")
       .getByRole("button", { name: /Delete/ })
@@ -393,7 +394,7 @@ describe("accessibility (axe-core)", () => {
     const dialogs: [string, () => Promise<void>][] = [
       ["new room", () => page.getByRole("button", { name: "New room" }).first().click()],
       ["settings", () => page.getByRole("button", { name: "Room settings" }).click()],
-      ["delete", () => page.getByRole("button", { name: "Delete room" }).click()],
+      ["delete", () => roomMenuAction(page, "Delete room")],
       ["shortcuts", () => page.getByRole("button", { name: "Keyboard shortcuts" }).click()],
       ["display name", () => page.getByRole("button", { name: /Change display name/ }).click()]
     ];

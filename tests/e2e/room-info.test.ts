@@ -4,7 +4,16 @@
  * idle after), each persona under the room, tokens used and the daily budget.
  */
 import { describe, expect, it } from "vitest";
-import { composer, newUser, rest, roomUrl, screenshotPath, uniqueName, useAppAndBrowser } from "./helpers";
+import {
+  composer,
+  newUser,
+  rest,
+  roomMenuAction,
+  roomUrl,
+  screenshotPath,
+  uniqueName,
+  useAppAndBrowser
+} from "./helpers";
 
 const setup = useAppAndBrowser();
 
@@ -36,7 +45,7 @@ describe("the room info panel", () => {
     const user = await newUser(setup.browser, { displayName: "Ines" });
     await user.page.goto(roomUrl(setup.app.url, room.id));
     await composer(user.page).waitFor({ timeout: 30_000 });
-    await user.page.locator("main header").getByRole("button", { name: "Room info" }).click();
+    await roomMenuAction(user.page, "Room info");
     const dialog = user.page.getByRole("dialog", { name: "Room info" });
     await dialog.waitFor({ timeout: 15_000 });
     const tree = dialog.getByTestId("agent-tree");

@@ -287,12 +287,12 @@ describe("keyboard", () => {
     await page.waitForURL(roomUrl(setup.app.url, b.id));
 
     // Shift+Esc puts the cursor in the message box.
-    await page.getByRole("button", { name: "Rename room" }).focus();
+    await page.getByRole("button", { name: "Room settings" }).focus();
     await page.keyboard.press("Shift+Escape");
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
 
     // ? shows the shortcuts.
-    await page.getByRole("button", { name: "Rename room" }).focus();
+    await page.getByRole("button", { name: "Room settings" }).focus();
     await page.keyboard.press("Shift+Slash");
     const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await help.getByText("Previous / next room").waitFor();

@@ -3,7 +3,7 @@
  * this workspace can open it). Says "Link copied" for a moment, also to
  * screen readers (the button's name changes).
  */
-import { Check, Link2 } from "lucide-react";
+import { Check, Link } from "lucide-react";
 import { useEffect, useState } from "react";
 import { roomPath } from "@/client/lib/routes";
 import { copyText } from "./CopyButton";
@@ -11,6 +11,24 @@ import { IconButton } from "./ui/Button";
 
 function roomLink(roomId: string): string {
   return new URL(roomPath(roomId), window.location.origin).href;
+}
+
+/** Copies a room's link; the label says "Link copied" (or that it failed) for two seconds. */
+export function useCopyLink(roomId: string, roomName: string) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  useEffect(() => {
+    if (state === "idle") return;
+    const timer = setTimeout(() => setState("idle"), 2_000);
+    return () => clearTimeout(timer);
+  }, [state]);
+  const label =
+    state === "copied" ? "Link copied" : state === "failed" ? "Could not copy the link" : `Copy link to ${roomName}`;
+  const copy = () =>
+    copyText(roomLink(roomId)).then(
+      () => setState("copied"),
+      () => setState("failed")
+    );
+  return { state, label, copy };
 }
 
 export function CopyLinkButton({
@@ -22,14 +40,7 @@ export function CopyLinkButton({
   roomName: string;
   className?: string;
 }) {
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  useEffect(() => {
-    if (state === "idle") return;
-    const timer = setTimeout(() => setState("idle"), 2_000);
-    return () => clearTimeout(timer);
-  }, [state]);
-  const label =
-    state === "copied" ? "Link copied" : state === "failed" ? "Could not copy the link" : `Copy link to ${roomName}`;
+  const { state, label, copy } = useCopyLink(roomId, roomName);
   return (
     <IconButton
       label={label}
@@ -39,13 +50,10 @@ export function CopyLinkButton({
         // Inside a room row (a link): copy, do not navigate.
         event.preventDefault();
         event.stopPropagation();
-        copyText(roomLink(roomId)).then(
-          () => setState("copied"),
-          () => setState("failed")
-        );
+        void copy();
       }}
     >
-      {state === "copied" ? <Check className="text-success" /> : <Link2 />}
+      {state === "copied" ? <Check className="text-success" /> : <Link />}
     </IconButton>
   );
 }

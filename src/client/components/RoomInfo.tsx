@@ -3,13 +3,11 @@
  * refreshed while open, so you can see who is streaming, on what, and what
  * each agent stores and spends.
  */
-import { Info } from "lucide-react";
 import { useEffect, useState } from "react";
 import { api, errorMessage } from "@/client/lib/api";
 import { cn } from "@/client/lib/cn";
 import { formatCount } from "@/client/lib/time";
 import type { AgentNode, AgentTree, BudgetUse } from "@/shared/introspection";
-import { IconButton } from "./ui/Button";
 import { Dialog } from "./ui/Dialog";
 import { ErrorNotice } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
@@ -80,8 +78,7 @@ function Node({ node, depth }: { node: AgentNode; depth: number }) {
   );
 }
 
-export function RoomInfoButton({ roomId }: { roomId: string }) {
-  const [open, setOpen] = useState(false);
+export function RoomInfoDialog({ roomId, open, onClose }: { roomId: string; open: boolean; onClose: () => void }) {
   const [tree, setTree] = useState<AgentTree | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -107,24 +104,19 @@ export function RoomInfoButton({ roomId }: { roomId: string }) {
   }, [open, roomId]);
 
   return (
-    <>
-      <IconButton label="Room info" onClick={() => setOpen(true)}>
-        <Info />
-      </IconButton>
-      <Dialog open={open} onClose={() => setOpen(false)} title="Room info" description="The room and its agents, live.">
-        <div className="space-y-4 px-5 py-4">
-          {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
-          {!tree && !error && <Spinner />}
-          {tree && (
-            <div className="space-y-4">
-              <ul aria-label="Agents" data-testid="agent-tree">
-                <Node node={tree.room} depth={0} />
-              </ul>
-              {tree.budget && <Budgets budget={tree.budget} />}
-            </div>
-          )}
-        </div>
-      </Dialog>
-    </>
+    <Dialog open={open} onClose={onClose} title="Room info" description="The room and its agents, live.">
+      <div className="space-y-4 px-5 py-4">
+        {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
+        {!tree && !error && <Spinner />}
+        {tree && (
+          <div className="space-y-4">
+            <ul aria-label="Agents" data-testid="agent-tree">
+              <Node node={tree.room} depth={0} />
+            </ul>
+            {tree.budget && <Budgets budget={tree.budget} />}
+          </div>
+        )}
+      </div>
+    </Dialog>
   );
 }

@@ -12,11 +12,12 @@ import type { RoomState, RoomSummary } from "@/shared/protocol";
 import { useAuth } from "./AuthGate";
 import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
+import { RoomInfoDialog } from "./RoomInfo";
 import { RoomSettingsDialog } from "./RoomSettingsDialog";
 import { RoomGone } from "./RoomStates";
 import { ConversationSkeleton, RoomBanners } from "./room/RoomBanners";
 import { RoomConversation } from "./room/RoomConversation";
-import { RoomHeader } from "./room/RoomHeader";
+import { RoomHeader, type RoomHeaderAction } from "./room/RoomHeader";
 import { ShareDialog } from "./ShareDialog";
 
 export function RoomPage() {
@@ -24,7 +25,7 @@ export function RoomPage() {
   return <RoomView key={roomId} roomId={roomId} />;
 }
 
-type RoomDialog = null | "rename" | "settings" | "delete" | "share";
+type RoomDialog = null | Exclude<RoomHeaderAction, "find">;
 
 function RoomView({ roomId }: { roomId: string }) {
   const { user } = useAuth();
@@ -55,11 +56,7 @@ function RoomView({ roomId }: { roomId: string }) {
         name={name || "Loading…"}
         state={state}
         socket={socket}
-        onRename={() => setDialog("rename")}
-        onSettings={() => setDialog("settings")}
-        onDelete={() => setDialog("delete")}
-        onShare={() => setDialog("share")}
-        onFind={() => setFinding((n) => n + 1)}
+        onAction={(action) => (action === "find" ? setFinding((n) => n + 1) : setDialog(action))}
       />
       <RoomBanners state={state} />
       <Suspense fallback={<ConversationSkeleton />}>
@@ -100,6 +97,7 @@ function RoomDialogs({
     <>
       <RenameRoomDialog room={room} open={dialog === "rename"} onClose={close} />
       <ShareDialog roomId={roomId} roomName={room.name} open={dialog === "share"} onClose={close} />
+      <RoomInfoDialog roomId={roomId} open={dialog === "info"} onClose={close} />
       <RoomSettingsDialog
         roomId={roomId}
         summary={summary}

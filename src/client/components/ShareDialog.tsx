@@ -4,7 +4,7 @@
  * them. A revoked or expired link stops working at once, and anyone
  * watching through it is disconnected.
  */
-import { Link2, Trash2 } from "lucide-react";
+import { Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { api, errorMessage } from "@/client/lib/api";
 import { fullDateTime } from "@/client/lib/time";
@@ -23,14 +23,6 @@ const LIFETIMES: Array<{ label: string; seconds: number | undefined }> = [
 ];
 
 const absolute = (path: string) => new URL(path, window.location.origin).toString();
-
-export function ShareButton({ onClick }: { onClick: () => void }) {
-  return (
-    <IconButton label="Share room" onClick={onClick}>
-      <Link2 />
-    </IconButton>
-  );
-}
 
 export function ShareDialog({
   roomId,

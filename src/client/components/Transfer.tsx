@@ -11,24 +11,10 @@ import { cn } from "@/client/lib/cn";
 import { roomPath } from "@/client/lib/routes";
 import { type ImportResult, MAX_IMPORT_BYTES } from "@/shared/transfer";
 import { Button, buttonClass, IconButton } from "./ui/Button";
-import { HeaderPopover } from "./ui/HeaderPopover";
 
-const menuItem = "block w-full rounded-lg px-3 py-1.5 text-left text-sm text-fg-control hover:bg-surface-2";
-
-/** The room header's export menu. */
-export function ExportMenu({ roomId }: { roomId: string }) {
-  const base = `/api/rooms/${encodeURIComponent(roomId)}/export`;
-  return (
-    <HeaderPopover label="Export room" icon={<Download />} className="right-4 w-56">
-      <a className={menuItem} href={`${base}?format=json`} download>
-        Export as JSON (re-importable)
-      </a>
-      <a className={menuItem} href={`${base}?format=markdown`} download>
-        Export as Markdown
-      </a>
-    </HeaderPopover>
-  );
-}
+/** Where a room's export downloads from, as JSON (re-importable) or Markdown. */
+export const exportHref = (roomId: string, format: "json" | "markdown") =>
+  `/api/rooms/${encodeURIComponent(roomId)}/export?format=${format}`;
 
 function upload(file: File, onProgress: (fraction: number) => void): Promise<ImportResult> {
   return new Promise((resolve, reject) => {

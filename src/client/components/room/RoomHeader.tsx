@@ -1,18 +1,28 @@
 /**
  * The room's header: its name, connection, model and token count, who is
- * here, and the room's actions (on a phone, the secondary ones behind "…").
+ * here, and the room's actions: Find, Copy link, Share and Settings, and the
+ * rest named in text under "More room actions".
  */
-import { Ellipsis, Pencil, Search, Settings2, Trash2 } from "lucide-react";
-import type { ReactNode } from "react";
+import {
+  Check,
+  Download,
+  Ellipsis,
+  FileText,
+  Info,
+  Link,
+  Pencil,
+  Search,
+  Settings2,
+  Share2,
+  Trash2
+} from "lucide-react";
 import { useAppUI } from "@/client/app-ui";
-import { CopyLinkButton } from "@/client/components/CopyLinkButton";
+import { useCopyLink } from "@/client/components/CopyLinkButton";
 import { MemoryButton } from "@/client/components/memory/MemoryPanel";
-import { RoomInfoButton } from "@/client/components/RoomInfo";
 import { OpenSidebarButton } from "@/client/components/RoomStates";
-import { ShareButton } from "@/client/components/ShareDialog";
-import { ExportMenu } from "@/client/components/Transfer";
-import { IconButton } from "@/client/components/ui/Button";
-import { HeaderPopover } from "@/client/components/ui/HeaderPopover";
+import { exportHref } from "@/client/components/Transfer";
+import { ActionMenu, ActionMenuItem, ActionMenuLink } from "@/client/components/ui/ActionMenu";
+import { Button, IconButton } from "@/client/components/ui/Button";
 import type { ConnectionStatus } from "@/client/hooks/use-room-list";
 import type { RoomSocket } from "@/client/hooks/use-room-socket";
 import { cn } from "@/client/lib/cn";
@@ -40,21 +50,6 @@ function ConnectionBadge({ status }: { status: ConnectionStatus }) {
       />
       {label}
     </span>
-  );
-}
-
-/**
- * On a phone the header has room for the title and two or three buttons, not
- * seven: the room's secondary actions move behind one "More room actions"
- * button, into a popover row (the same buttons, so their own menus and
- * dialogs work unchanged; a modal dialog closes the popover as it opens).
- */
-function PhoneOverflow({ phone, children }: { phone: boolean; children: ReactNode }) {
-  if (!phone) return <>{children}</>;
-  return (
-    <HeaderPopover label="More room actions" icon={<Ellipsis />}>
-      <div className="flex items-center gap-1">{children}</div>
-    </HeaderPopover>
   );
 }
 
@@ -89,58 +84,130 @@ function RoomTitle({ name, state, status }: { name: string; state: RoomState | u
   );
 }
 
+export type RoomHeaderAction = "rename" | "settings" | "delete" | "share" | "info" | "find";
+
+/** "Copy link" with its text, saying "Link copied" once it is. */
+function CopyLinkTextButton({ roomId, name }: { roomId: string; name: string }) {
+  const { state, label, copy } = useCopyLink(roomId, name);
+  return (
+    <Button size="sm" variant="ghost" aria-label={label} onClick={() => void copy()}>
+      {state === "copied" ? (
+        <Check className="size-4 text-success" aria-hidden="true" />
+      ) : (
+        <Link className="size-4" aria-hidden="true" />
+      )}
+      {state === "copied" ? "Link copied" : "Copy link"}
+    </Button>
+  );
+}
+
+/**
+ * The room's other actions, each with its name in text. On a phone the
+ * header keeps the title and settings: find, share and copy link move here
+ * too; renaming and deleting live in the settings sheet there.
+ */
+function RoomMenu({
+  roomId,
+  name,
+  phone,
+  onAction
+}: {
+  roomId: string;
+  name: string;
+  phone: boolean;
+  onAction: (action: RoomHeaderAction) => void;
+}) {
+  const link = useCopyLink(roomId, name);
+  return (
+    <ActionMenu label="More room actions" icon={<Ellipsis />}>
+      {(close) => {
+        const choose = (action: RoomHeaderAction) => () => {
+          close();
+          onAction(action);
+        };
+        return (
+          <>
+            {phone && (
+              <>
+                <ActionMenuItem icon={<Search />} onSelect={choose("find")}>
+                  Find in room
+                </ActionMenuItem>
+                <ActionMenuItem icon={<Share2 />} label="Share room" onSelect={choose("share")}>
+                  Share room…
+                </ActionMenuItem>
+                <ActionMenuItem
+                  icon={link.state === "copied" ? <Check className="text-success" /> : <Link />}
+                  label={link.label}
+                  onSelect={() => void link.copy()}
+                >
+                  {link.state === "copied" ? "Link copied" : "Copy link"}
+                </ActionMenuItem>
+              </>
+            )}
+            {!phone && (
+              <ActionMenuItem icon={<Pencil />} label="Rename room" onSelect={choose("rename")}>
+                Rename room…
+              </ActionMenuItem>
+            )}
+            <ActionMenuLink icon={<Download />} href={exportHref(roomId, "json")}>
+              Export as JSON (re-importable)
+            </ActionMenuLink>
+            <ActionMenuLink icon={<FileText />} href={exportHref(roomId, "markdown")}>
+              Export as Markdown
+            </ActionMenuLink>
+            <ActionMenuItem icon={<Info />} label="Room info" onSelect={choose("info")}>
+              Room info
+            </ActionMenuItem>
+            {!phone && (
+              <ActionMenuItem icon={<Trash2 />} tone="danger" label="Delete room" onSelect={choose("delete")}>
+                Delete room…
+              </ActionMenuItem>
+            )}
+          </>
+        );
+      }}
+    </ActionMenu>
+  );
+}
+
 export function RoomHeader({
   roomId,
   name,
   state,
   socket,
-  onRename,
-  onSettings,
-  onDelete,
-  onShare,
-  onFind
+  onAction
 }: {
   roomId: string;
   name: string;
   state: RoomState | undefined;
   socket: RoomSocket;
-  onRename: () => void;
-  onSettings: () => void;
-  onDelete: () => void;
-  onShare: () => void;
-  onFind: () => void;
+  onAction: (action: RoomHeaderAction) => void;
 }) {
   const ui = useAppUI();
+  const phone = !ui.isDesktop;
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-edge-quiet px-2 sm:px-4">
-      {!ui.isDesktop && <OpenSidebarButton />}
+      {phone && <OpenSidebarButton />}
       <RoomTitle name={name} state={state} status={socket.status} />
       <PresenceButton users={socket.presence} selfId={socket.selfId} />
-      <div className="flex items-center">
-        {/* On phones, renaming and deleting live in the settings sheet. */}
-        {ui.isDesktop && (
-          <IconButton label="Rename room" onClick={onRename}>
-            <Pencil />
-          </IconButton>
+      <div className="flex items-center gap-0.5">
+        {!phone && (
+          <>
+            <IconButton label="Find in room" title="Find in room (Ctrl+F)" onClick={() => onAction("find")}>
+              <Search />
+            </IconButton>
+            <CopyLinkTextButton roomId={roomId} name={name} />
+            <Button size="sm" variant="secondary" aria-label="Share room" onClick={() => onAction("share")}>
+              <Share2 className="size-4" aria-hidden="true" />
+              Share
+            </Button>
+          </>
         )}
-        <PhoneOverflow phone={!ui.isDesktop}>
-          <IconButton label="Find in room" title="Find in room (Ctrl+F)" onClick={onFind}>
-            <Search />
-          </IconButton>
-          <CopyLinkButton roomId={roomId} roomName={name} />
-          <ShareButton onClick={onShare} />
-          <ExportMenu roomId={roomId} />
-          <RoomInfoButton roomId={roomId} />
-        </PhoneOverflow>
         <MemoryButton roomId={roomId} revision={state?.memory?.revision ?? 0} />
-        <IconButton label="Room settings" onClick={onSettings}>
+        <IconButton label="Room settings" onClick={() => onAction("settings")}>
           <Settings2 />
         </IconButton>
-        {ui.isDesktop && (
-          <IconButton label="Delete room" tone="danger" onClick={onDelete}>
-            <Trash2 />
-          </IconButton>
-        )}
+        <RoomMenu roomId={roomId} name={name} phone={phone} onAction={onAction} />
       </div>
     </header>
   );
