@@ -42,7 +42,8 @@ export function JumpView({
   messageId,
   onLeave,
   renderActions,
-  keepFocus = false
+  keepFocus = false,
+  openVersion
 }: {
   roomId: string;
   messageId: string;
@@ -51,6 +52,8 @@ export function JumpView({
   keepFocus?: boolean;
   /** Extra per-message actions (e.g. fork), when the viewer may take them. */
   renderActions?: (message: RoomMessage) => React.ReactNode;
+  /** Open the linked message's versions at this earlier one (where someone's message went). */
+  openVersion?: number;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrolledTo = useRef<string | null>(null);
@@ -124,6 +127,7 @@ export function JumpView({
                     canEdit={false}
                     onRegenerate={noop}
                     onEdit={noop}
+                    openVersion={target ? openVersion : undefined}
                   />
                   {renderActions?.(message)}
                 </div>

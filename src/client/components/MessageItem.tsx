@@ -8,6 +8,7 @@ import { AlertTriangle, RotateCcw } from "lucide-react";
 import { memo, useState } from "react";
 import { useParams } from "react-router";
 import { cn } from "@/client/lib/cn";
+import { isGrouped } from "@/client/lib/message-grouping";
 import { messageText, type RoomMessage } from "@/client/lib/messages";
 import { countRender } from "@/client/lib/render-probe";
 import { messageTime } from "@/client/lib/time";
@@ -35,6 +36,35 @@ export interface MessageItemProps {
   onEdit: (messageId: string, text: string) => void;
   /** "Fork from here", when offered. */
   onFork?: (messageId: string) => void;
+  /** Part of an earlier version shown inside another message: read-only, no versions of its own. */
+  earlier?: boolean;
+  /** Open this message's versions at this earlier one (a link to where someone's message went). */
+  openVersion?: number;
+  /** Says what an edit of this message does to the messages after it. */
+  describeEdit?: (messageId: string) => string;
+}
+
+const noop = () => {};
+
+/** An earlier version's messages, as the room showed them: authors, personas and Markdown, read-only. */
+function EarlierMessages({ messages }: { messages: RoomMessage[] }) {
+  return (
+    <div>
+      {messages.map((m, i) => (
+        <MessageItem
+          key={m.id}
+          message={m}
+          grouped={isGrouped(messages[i - 1], m)}
+          streaming={false}
+          canRegenerate={false}
+          canEdit={false}
+          onRegenerate={noop}
+          onEdit={noop}
+          earlier
+        />
+      ))}
+    </div>
+  );
 }
 
 function AnswerFailed({ error, canRetry, onRetry }: { error: string; canRetry: boolean; onRetry: () => void }) {
@@ -68,7 +98,10 @@ export const MessageItem = memo(function MessageItem({
   canEdit,
   onRegenerate,
   onEdit,
-  onFork
+  onFork,
+  earlier = false,
+  openVersion,
+  describeEdit
 }: MessageItemProps) {
   countRender(message.id);
   const { roomId = "" } = useParams();
@@ -87,7 +120,8 @@ export const MessageItem = memo(function MessageItem({
 
   return (
     <article
-      data-message-id={message.id}
+      data-message-id={earlier ? undefined : message.id}
+      data-earlier-message-id={earlier ? message.id : undefined}
       data-role={message.role}
       aria-label={`${author}${createdAt ? `, ${messageTime(createdAt, Date.now())}` : ""}`}
       aria-busy={streaming || undefined}
@@ -101,11 +135,19 @@ export const MessageItem = memo(function MessageItem({
       <div className="min-w-0 flex-1">
         {grouped ? <h3 className="sr-only">{author}</h3> : <MessageHeader message={message} author={author} />}
 
-        {(meta.version ?? 1) >= 2 && <VersionSwitcher messageId={message.id} version={meta.version ?? 2} />}
+        {!earlier && (meta.version ?? 1) >= 2 && (
+          <VersionSwitcher
+            messageId={message.id}
+            version={meta.version ?? 2}
+            openVersion={openVersion}
+            renderMessages={(messages) => <EarlierMessages messages={messages} />}
+          />
+        )}
 
         {editing ? (
           <EditForm
             initial={text}
+            consequence={describeEdit?.(message.id)}
             onCancel={() => setEditing(false)}
             onSave={(next) => {
               setEditing(false);
@@ -126,7 +168,7 @@ export const MessageItem = memo(function MessageItem({
 
         {failed && <AnswerFailed error={meta.error ?? ""} canRetry={canRegenerate} onRetry={onRegenerate} />}
 
-        {!editing && isAssistant && (
+        {!editing && !earlier && isAssistant && (
           <AnswerActions
             message={message}
             text={text}
@@ -137,7 +179,7 @@ export const MessageItem = memo(function MessageItem({
             onFork={onFork}
           />
         )}
-        {!editing && !isAssistant && (
+        {!editing && !earlier && !isAssistant && (
           <QuestionActions
             messageId={message.id}
             text={text}

@@ -12,9 +12,11 @@
  */
 import { type Ref, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef } from "react";
 import type { RoomChat } from "@/client/hooks/use-chat-room";
+import { useMovedMessages } from "@/client/hooks/use-moved-messages";
 import { useStickToBottom } from "@/client/hooks/use-stick-to-bottom";
 import { useTranscriptRows } from "@/client/hooks/use-transcript-rows";
 import type { NewMessagesStart } from "@/client/hooks/use-unread";
+import { editConsequence } from "@/client/lib/versions";
 import { EmptyTranscript, JumpToLatest, TranscriptStart } from "./transcript/TranscriptEdges";
 import { isWaitingForAnswer, TranscriptNotices } from "./transcript/TranscriptNotices";
 import { TranscriptRows } from "./transcript/TranscriptRows";
@@ -63,6 +65,8 @@ export function MessageList({
   const showsLoadOlder = !reachedStart && messages.length > 0;
   const { virtualizer, indexOf } = useTranscriptRows(scrollRef, messages, showsLoadOlder);
   const follow = useStickToBottom(scrollRef, contentRef, stickSignal);
+  const moved = useMovedMessages(messages, selfId);
+  const describeEdit = useLatest((messageId: string) => editConsequence(messages, messageId, selfId));
 
   useImperativeHandle(
     ref,
@@ -131,9 +135,10 @@ export function MessageList({
               connected={connected}
               newMessages={newMessages}
               onFork={fork}
+              describeEdit={describeEdit}
             />
           )}
-          <TranscriptNotices chat={chat} connected={connected} />
+          <TranscriptNotices chat={chat} connected={connected} moved={moved.moved} onDismissMoved={moved.dismiss} />
         </div>
       </div>
       <JumpToLatest hidden={follow.atBottom} onJump={() => follow.scrollToBottom(true)} />

@@ -3,20 +3,32 @@
  * newest version; earlier ones are kept by the server (nothing an edit or a
  * regeneration replaces is deleted) and fetched only when someone asks, so an
  * ordinary room load costs nothing extra. An earlier version is shown in place,
- * read-only, with the messages that followed it on its own branch.
+ * read-only, as the room showed it (authors, personas, Markdown), with the
+ * messages that followed it on its own branch.
  */
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useParams } from "react-router";
 import { api, errorMessage } from "@/client/lib/api";
-import { messageText } from "@/client/lib/messages";
-import type { MessageVersions } from "@/shared/protocol";
+import { fromChatMessage, type RoomMessage } from "@/client/lib/messages";
 import { IconButton } from "./ui/Button";
 import { ErrorNotice } from "./ui/Field";
 
-export function VersionSwitcher({ messageId, version }: { messageId: string; version: number }) {
+export function VersionSwitcher({
+  messageId,
+  version,
+  openVersion,
+  renderMessages
+}: {
+  messageId: string;
+  version: number;
+  /** Open at this earlier version (a link to where someone's message went). */
+  openVersion?: number;
+  /** Draws an earlier version's messages (MessageItem's, without an import circle). */
+  renderMessages: (messages: RoomMessage[]) => ReactNode;
+}) {
   const { roomId } = useParams();
-  const [versions, setVersions] = useState<MessageVersions["versions"] | null>(null);
+  const [versions, setVersions] = useState<RoomMessage[][] | null>(null);
   const [shown, setShown] = useState(version);
   const [error, setError] = useState<string | null>(null);
   const total = versions?.length ?? version;
@@ -26,7 +38,7 @@ export function VersionSwitcher({ messageId, version }: { messageId: string; ver
     let list = versions;
     if (!list) {
       try {
-        list = (await api.messageVersions(roomId, messageId)).versions;
+        list = (await api.messageVersions(roomId, messageId)).versions.map((v) => v.messages.map(fromChatMessage));
       } catch (failure) {
         setError(errorMessage(failure));
         return;
@@ -36,6 +48,11 @@ export function VersionSwitcher({ messageId, version }: { messageId: string; ver
     setError(null);
     setShown(Math.min(Math.max(1, next), list.length));
   }
+  const showRef = useRef(show);
+  showRef.current = show;
+  useEffect(() => {
+    if (openVersion !== undefined) void showRef.current(openVersion);
+  }, [openVersion]);
 
   const earlier = versions && shown < versions.length ? versions[shown - 1] : null;
   return (
@@ -61,19 +78,12 @@ export function VersionSwitcher({ messageId, version }: { messageId: string; ver
         <section
           aria-label={`Version ${shown} of ${total}`}
           data-earlier-version
-          className="mt-1 rounded-lg border border-edge-raised bg-surface-well p-2 text-sm"
+          className="mt-1 -ml-11 rounded-lg border border-edge-raised bg-surface-well pb-2"
         >
-          <p className="mb-1 text-xs font-medium text-fg-soft">
+          <p className="px-4 pt-2 text-xs font-medium text-fg-soft sm:px-6">
             Earlier version {shown} of {total}, kept as it was
           </p>
-          <ol className="space-y-1">
-            {earlier.messages.map((m) => (
-              <li key={m.id}>
-                <span className="font-medium">{m.role === "assistant" ? "Assistant" : "Question"}: </span>
-                <span className="whitespace-pre-wrap">{messageText(m)}</span>
-              </li>
-            ))}
-          </ol>
+          {renderMessages(earlier)}
         </section>
       )}
     </div>

@@ -75,6 +75,7 @@ function RoomTranscript({
       messageId={jumpTo}
       onLeave={() => setParams({}, { replace: true })}
       keepFocus={finding > 0}
+      openVersion={Number(params.get("v")) || undefined}
       renderActions={(m) => (
         <div className="flex justify-end px-6 pb-1">
           <ForkButton onFork={() => onFork(m.id)} />

@@ -3,18 +3,26 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/client/components/ui/Button";
 import { MAX_MESSAGE_LENGTH } from "@/shared/constants";
 
+/** What saving does, when the transcript cannot say more (a message of an older page). */
+const DEFAULT_CONSEQUENCE =
+  "Sends your edit as a new version. This version and the messages after it are kept: ‹ › beside the message shows them.";
+
 export function EditForm({
   initial,
+  consequence = DEFAULT_CONSEQUENCE,
   onCancel,
   onSave
 }: {
   initial: string;
+  /** What saving does to this version and the messages after it. */
+  consequence?: string;
   onCancel: () => void;
   onSave: (text: string) => void;
 }) {
   const [text, setText] = useState(initial);
   const ref = useRef<HTMLTextAreaElement>(null);
   const id = useId();
+  const noteId = useId();
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -59,10 +67,13 @@ export function EditForm({
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
         rows={2}
+        aria-describedby={noteId}
         className="block w-full resize-none bg-transparent px-1.5 py-1 text-[15px] leading-7 focus:outline-none"
       />
+      <p id={noteId} className="px-1.5 pt-1 text-xs text-fg-muted" data-edit-consequence>
+        {consequence}
+      </p>
       <div className="flex items-center justify-end gap-2 pt-1">
-        <span className="mr-auto pl-1.5 text-xs text-fg-muted">Sending replaces every message after this one.</span>
         <Button size="sm" variant="ghost" onClick={onCancel}>
           Cancel
         </Button>

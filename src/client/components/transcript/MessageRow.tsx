@@ -7,23 +7,8 @@
 import { MessageItem, type MessageItemProps } from "@/client/components/MessageItem";
 import { NewMessagesDivider } from "@/client/components/NewMessages";
 import { dayLabel, startsNewDay } from "@/client/lib/day-dividers";
+import { isGrouped } from "@/client/lib/message-grouping";
 import type { RoomMessage } from "@/client/lib/messages";
-import { authorId, authorName } from "@/shared/identity";
-
-const GROUP_WINDOW_MS = 5 * 60_000;
-
-/** Legacy messages carry a bare name; identity-era ones an id. */
-const authorKey = (author: unknown) => authorId(author) ?? authorName(author);
-
-function isGrouped(prev: RoomMessage | undefined, message: RoomMessage): boolean {
-  if (!prev || prev.role !== message.role) return false;
-  if (prev.metadata?.error) return false;
-  if (prev.metadata?.persona?.id !== message.metadata?.persona?.id) return false;
-  if (message.role === "user" && authorKey(prev.metadata?.author) !== authorKey(message.metadata?.author)) return false;
-  const a = prev.metadata?.createdAt;
-  const b = message.metadata?.createdAt;
-  return a !== undefined && b !== undefined && b - a < GROUP_WINDOW_MS;
-}
 
 /** "Today", "Yesterday", a date: a labelled separator, so screen readers name it too. */
 function DayDivider({ timestamp }: { timestamp: number }) {

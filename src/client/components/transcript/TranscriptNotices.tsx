@@ -5,12 +5,15 @@
  */
 import { AlertTriangle, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { Alert } from "@/client/components/ui/Alert";
 import { AssistantAvatar } from "@/client/components/ui/Avatar";
 import { Button } from "@/client/components/ui/Button";
 import { TypingDots } from "@/client/components/ui/Spinner";
 import type { RoomChat } from "@/client/hooks/use-chat-room";
 import { cn } from "@/client/lib/cn";
+import { messageText } from "@/client/lib/messages";
+import type { MovedMessages } from "@/client/lib/versions";
 
 /**
  * A notice under the transcript, aligned with the messages' text, with an
@@ -19,12 +22,15 @@ import { cn } from "@/client/lib/cn";
  */
 function RoomNotice({
   tone,
+  role,
   action,
   onDismiss,
   className,
   children
 }: {
-  tone: "error" | "warning";
+  tone: "error" | "warning" | "info";
+  /** Speaks for itself (the room's status region does not know of it). */
+  role?: "status";
   action?: ReactNode;
   onDismiss?: () => void;
   className?: string;
@@ -34,7 +40,8 @@ function RoomNotice({
     <div className="px-4 pt-2 sm:px-6">
       <Alert
         tone={tone}
-        silent
+        role={role}
+        silent={!role}
         icon={<AlertTriangle className="size-4 shrink-0" aria-hidden="true" />}
         action={
           onDismiss ? (
@@ -60,7 +67,38 @@ export function isWaitingForAnswer(chat: RoomChat): boolean {
   );
 }
 
-export function TranscriptNotices({ chat, connected }: { chat: RoomChat; connected: boolean }) {
+/** "Your message moved to version 1 when Ann edited her message", with a link to it there. */
+function MovedNotice({ moved, onDismiss }: { moved: MovedMessages; onDismiss: () => void }) {
+  const first = messageText(moved.mine[0]).trim();
+  const what =
+    moved.mine.length === 1
+      ? `Your message “${first.length > 60 ? `${first.slice(0, 60)}…` : first}”`
+      : `Your ${moved.mine.length} messages`;
+  const cause = moved.by ? `${moved.by} edited a message before it` : "the answer before it was regenerated";
+  return (
+    <RoomNotice tone="info" role="status" onDismiss={onDismiss}>
+      <span data-moved-notice>
+        {what} moved to version {moved.version} when {cause}. Nothing is lost:{" "}
+        <Link className="font-medium text-accent-fg underline" to={`?m=${moved.messageId}&v=${moved.version}`}>
+          show version {moved.version}
+        </Link>
+        .
+      </span>
+    </RoomNotice>
+  );
+}
+
+export function TranscriptNotices({
+  chat,
+  connected,
+  moved,
+  onDismissMoved
+}: {
+  chat: RoomChat;
+  connected: boolean;
+  moved: MovedMessages | null;
+  onDismissMoved: () => void;
+}) {
   const last = chat.messages.at(-1);
   const showStreamError =
     chat.error && chat.status === "error" && !(last?.role === "assistant" && last.metadata?.error);
@@ -98,6 +136,8 @@ export function TranscriptNotices({ chat, connected }: { chat: RoomChat; connect
           {chat.serverError}
         </RoomNotice>
       )}
+
+      {moved && <MovedNotice moved={moved} onDismiss={onDismissMoved} />}
 
       {chat.actionError && (
         <RoomNotice tone="error" onDismiss={chat.dismissActionError}>

@@ -16,7 +16,8 @@ export function TranscriptRows({
   selfId,
   connected,
   newMessages,
-  onFork
+  onFork,
+  describeEdit
 }: {
   virtualizer: ReactVirtualizer<HTMLElement, Element>;
   chat: RoomChat;
@@ -24,6 +25,7 @@ export function TranscriptRows({
   connected: boolean;
   newMessages?: NewMessagesStart | null;
   onFork?: (messageId: string) => void;
+  describeEdit?: (messageId: string) => string;
 }) {
   const { messages, busy, reachedStart } = chat;
   return (
@@ -57,6 +59,7 @@ export function TranscriptRows({
                 onRegenerate={chat.regenerate}
                 onEdit={chat.editAndResend}
                 onFork={onFork}
+                describeEdit={describeEdit}
               />
             </MessageErrorBoundary>
           </div>
