@@ -7,7 +7,7 @@ import type { ErrorBody } from "../../src/shared/errors";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
 import type { ImportResult } from "../../src/shared/transfer";
 import chatgpt from "../fixtures/chatgpt-conversations.json";
-import { api, createRoom, type RoomList, uniqueName } from "./helpers";
+import { api, connect, createRoom, type RoomList, signIn, uniqueName } from "./helpers";
 
 const base = (ws: string) => `/api/workspaces/${ws}/rooms`;
 const send = async (ws: string, roomId: string, text: string) => {
@@ -107,6 +107,8 @@ describe("import", () => {
     await send(ws, room.id, "second");
     const first = await exportText(ws, room.id);
 
+    // The source goes first, so the import keeps its name (a taken name is told apart: see below).
+    await api(`${base(ws)}/${room.id}`, { method: "DELETE" });
     const imported = await importFile(ws, first);
     expect(imported.status).toBe(201);
     const made = (await imported.json<ImportResult>()).rooms;
@@ -115,13 +117,48 @@ describe("import", () => {
     expect(normalise(second)).toBe(normalise(first));
 
     // And once more: a fixed point, authors included.
+    await api(`${base(ws)}/${made[0].id}`, { method: "DELETE" });
     const again = (await (await importFile(ws, second)).json<ImportResult>()).rooms[0];
     expect(normalise(await exportText(ws, again.id))).toBe(normalise(second));
     // Imported questions keep their author's name as data, under the reserved id.
     const data = JSON.parse(second);
     expect(data.messages[0].metadata.author).toEqual({ id: "imported", name: "API" });
     // The registry knows the imported room like any other.
-    await expect.poll(async () => (await list(ws)).find((r) => r.id === made[0].id)?.messageCount).toBe(4);
+    await expect.poll(async () => (await list(ws)).find((r) => r.id === again.id)?.messageCount).toBe(4);
+  });
+
+  it("tells an import apart from a room of the same name, and the importer has read what it holds", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await createRoom(ws, { name: "Trip planning" });
+    await send(ws, room.id, "one");
+    const file = await exportText(ws, room.id);
+    const made: ImportResult["rooms"] = [];
+    for (let i = 0; i < 2; i++) {
+      const response = await api(`${base(ws)}/import`, {
+        method: "POST",
+        body: file,
+        headers: { "content-type": "application/json", ...ann.headers }
+      });
+      expect(response.status).toBe(201);
+      made.push(...(await response.json<ImportResult>()).rooms);
+    }
+    expect(made.map((r) => r.name)).toEqual(["Trip planning (imported)", "Trip planning (imported 2)"]);
+    expect((await list(ws)).map((r) => r.name).sort()).toEqual([
+      "Trip planning",
+      "Trip planning (imported)",
+      "Trip planning (imported 2)"
+    ]);
+
+    // Ann's list: both imports read to their end (no "2 new messages"); the source, which she never opened, is not.
+    const socket = await connect(`/agents/overseer-agent/${ws}`, ann.headers);
+    try {
+      const frame = await socket.next((f) => f?.type === "read_marks" && f.replace);
+      const counts = Object.fromEntries(frame.marks.map((m: { roomId: string; count: number }) => [m.roomId, m.count]));
+      expect(counts).toEqual({ [made[0].id]: 2, [made[1].id]: 2 });
+    } finally {
+      socket.ws.close();
+    }
   });
 
   it("imports a ChatGPT conversations.json, one room per conversation, along the current branch", async () => {
@@ -220,7 +257,8 @@ describe("fork", () => {
       expect(response.status).toBe(201);
       const fork = await response.json<RoomDetail>();
       expect(fork.settings).toEqual({
-        name: "Origin (fork)",
+        // One "(fork)" per fork: numbered, so three forks are three names.
+        name: cut === 0 ? "Origin (fork)" : cut === 2 ? "Origin (fork 2)" : "Origin (fork 3)",
         systemPrompt: "Pirate voice.",
         model: null,
         temperature: 0.7

@@ -149,7 +149,9 @@ function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspac
       access.roomCreated(row.id, owner, visibility);
       lists.announce(row);
     },
-    visibility: (id) => access.visibility(id)
+    visibility: (id) => access.visibility(id),
+    // Whoever imports or forks a room has read it (reports is made below; called after).
+    markRead: (identityId, roomId, count) => reports.reads(roomId, [{ identityId, count, messageId: null }])
   });
   /** The rooms as facets, in step with their rows and access records (overseer/workspace-rooms.ts). */
   const rooms = new WorkspaceRooms({

@@ -13,7 +13,7 @@ import type { Caller } from "@/server/domain/access/caller";
 import { generateRoomId, type RoomRow } from "@/server/domain/rooms/room-rows";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import { withPersonaIds } from "@/server/domain/transfer/room-import";
-import { MAX_ROOM_NAME_LENGTH } from "@/shared/constants";
+import { distinctRoomName } from "@/server/domain/transfer/room-names";
 import type { RoomVisibility } from "@/shared/permissions";
 import type { PersonaRef } from "@/shared/personas";
 import type { ChatMessage, RoomSettings } from "@/shared/protocol";
@@ -23,12 +23,6 @@ import type { RoomRegistry } from "./registry";
 
 /** Messages per import RPC: keeps each call's payload small. */
 const IMPORT_BATCH = 500;
-
-/** "Design" → "Design (fork)", within the name limit. */
-function forkName(name: string): string {
-  const suffix = " (fork)";
-  return name.slice(0, MAX_ROOM_NAME_LENGTH - suffix.length) + suffix;
-}
 
 /** What transfers need from the overseer. */
 interface TransferHost {
@@ -42,6 +36,11 @@ interface TransferHost {
   registered(row: RoomRow, owner: Caller, visibility: RoomVisibility): void;
   /** Who may see a room now. */
   visibility(id: string): RoomVisibility;
+  /**
+   * Marks a room read up to `count` for one person: whoever imports or forks
+   * a room has seen what it holds, so it must not open as "1,000 new messages".
+   */
+  markRead(identityId: string, roomId: string, count: number): void;
 }
 
 export class WorkspaceTransfer {
@@ -88,12 +87,15 @@ export class WorkspaceTransfer {
     this.host.admission.admitNewRooms(caller);
     const release = this.host.admission.holdRooms(rooms.length);
     const made: Array<{ id: string; settings: RoomSettings }> = [];
+    const taken = this.#names();
     try {
       for (const imported of rooms) {
         const id = generateRoomId();
-        made.push({ id, settings: imported.settings });
+        const settings = { ...imported.settings, name: distinctRoomName(imported.settings.name, "imported", taken) };
+        taken.add(settings.name);
+        made.push({ id, settings });
         const room = await this.host.room(id);
-        await room.initialize(imported.settings);
+        await room.initialize(settings);
         // Personas first: their new ids go on the answers they wrote.
         const personaIds = new Map<string, PersonaRef>();
         for (const persona of imported.personas) {
@@ -126,6 +128,7 @@ export class WorkspaceTransfer {
     const result: ImportResult = { rooms: [] };
     for (const { id, settings } of made) {
       const { messageCount } = await this.#register(id, settings, caller, "workspace");
+      this.host.markRead(caller.identity.id, id, messageCount);
       result.rooms.push({ id, name: settings.name, messageCount });
     }
     return result;
@@ -144,7 +147,7 @@ export class WorkspaceTransfer {
       throw new AppError("not_found:message", 404, `Message "${messageId}" is not in this room.`);
     }
     const { settings } = await source.describe();
-    const forkSettings: RoomSettings = { ...settings, name: forkName(settings.name) };
+    const forkSettings: RoomSettings = { ...settings, name: distinctRoomName(settings.name, "fork", this.#names()) };
     const release = this.host.admission.holdRooms(1);
     const newId = generateRoomId();
     try {
@@ -160,8 +163,19 @@ export class WorkspaceTransfer {
       release();
     }
     // A fork of a private room is private: what was said there stays among its members.
-    await this.#register(newId, forkSettings, caller, this.host.visibility(id));
+    const { messageCount } = await this.#register(newId, forkSettings, caller, this.host.visibility(id));
+    this.host.markRead(caller.identity.id, newId, messageCount);
     return newId;
+  }
+
+  /**
+   * The names of the workspace's rooms that everyone in it can see: a private
+   * room's name must not show through an import's name ("(imported)" would
+   * tell an outsider that a room called so exists).
+   */
+  #names(): Set<string> {
+    const visible = this.host.registry.list().filter((row) => this.host.visibility(row.id) === "workspace");
+    return new Set(visible.map((row) => row.name));
   }
 
   async #discard(ids: string[]) {
