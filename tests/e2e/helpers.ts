@@ -193,6 +193,59 @@ export async function seedRoom(base: string, roomId: string, count: number) {
   if (!seeded.ok) throw new Error(seeded.reason);
 }
 
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * A room of `count` messages spread evenly over the last `days` days (the
+ * newest now), made through the import route (the server keeps imported
+ * timestamps): a Rooms export of a small room, its two messages cloned
+ * `count / 2` times with new ids and times. `as` imports it as that person
+ * (their browser context's requests carry their session), who then has it
+ * read; without it, no one has.
+ */
+export async function importRoom(
+  base: string,
+  name: string,
+  count: number,
+  days: number,
+  textOf: (i: number) => string = (i) => `Message number ${i}. A line of ordinary chat length, with a clause or two.`,
+  as?: BrowserContext
+): Promise<string> {
+  const source = await rest.createRoom(base, { name });
+  await rest.send(base, source.id, "template question");
+  const exported = (await (await fetch(`${base}/api/rooms/${source.id}/export`)).json()) as {
+    messages: Array<{ id: string; role: string; metadata?: Record<string, unknown> }>;
+  };
+  await rest.deleteRoom(base, source.id);
+  const [question, answer] = exported.messages;
+  const start = Date.now() - days * DAY_MS;
+  const step = (days * DAY_MS) / Math.max(1, count - 1);
+  const prefix = crypto.randomUUID().slice(0, 8);
+  exported.messages = Array.from({ length: count }, (_, i) => {
+    const template = i % 2 === 0 ? question : answer;
+    return {
+      ...template,
+      id: `long-${prefix}-${i}`,
+      parts: [{ type: "text", text: textOf(i) }],
+      metadata: { ...template.metadata, createdAt: Math.round(start + i * step) }
+    };
+  });
+  const body = JSON.stringify(exported);
+  const url = `${base}/api/rooms/import`;
+  const headers = { "content-type": "application/json" };
+  let reply: { status: number; text: string };
+  if (as) {
+    const response = await as.request.post(url, { headers, data: body });
+    reply = { status: response.status(), text: await response.text() };
+  } else {
+    const response = await fetch(url, { method: "POST", headers, body });
+    reply = { status: response.status, text: await response.text() };
+  }
+  if (reply.status !== 201) throw new Error(`import: ${reply.status} ${reply.text}`);
+  const { rooms } = JSON.parse(reply.text) as { rooms: Array<{ id: string }> };
+  return rooms[0].id;
+}
+
 export const roomUrl = (base: string, id: string) => `${base}/sub/chat-room/${id}`;
 
 /** The conversation log and its messages. */

@@ -6,52 +6,21 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { log, messageRows, newUser, rest, roomUrl, sendFromComposer, uniqueName, useAppAndBrowser } from "./helpers";
+import {
+  importRoom,
+  log,
+  messageRows,
+  newUser,
+  rest,
+  roomUrl,
+  sendFromComposer,
+  uniqueName,
+  useAppAndBrowser
+} from "./helpers";
 
 const ctx = useAppAndBrowser();
 const DAY_MS = 24 * 60 * 60_000;
 const LONG_ROOM_MESSAGES = 1_000;
-
-/**
- * A room of `count` messages spread evenly over the last `days` days (the
- * newest now), made through the
- * import route (the server keeps imported timestamps): a Rooms export of a
- * small room, its two messages cloned `count / 2` times with new ids and times.
- */
-async function importRoom(
-  base: string,
-  name: string,
-  count: number,
-  days: number,
-  textOf: (i: number) => string = (i) => `Message number ${i}. A line of ordinary chat length, with a clause or two.`
-): Promise<string> {
-  const source = await rest.createRoom(base, { name });
-  await rest.send(base, source.id, "template question");
-  const exported = (await (await fetch(`${base}/api/rooms/${source.id}/export`)).json()) as {
-    messages: Array<{ id: string; role: string; metadata?: Record<string, unknown> }>;
-  };
-  await rest.deleteRoom(base, source.id);
-  const [question, answer] = exported.messages;
-  const start = Date.now() - days * DAY_MS;
-  const step = (days * DAY_MS) / (count - 1);
-  exported.messages = Array.from({ length: count }, (_, i) => {
-    const template = i % 2 === 0 ? question : answer;
-    return {
-      ...template,
-      id: `long-${i}`,
-      parts: [{ type: "text", text: textOf(i) }],
-      metadata: { ...template.metadata, createdAt: Math.round(start + i * step) }
-    };
-  });
-  const response = await fetch(`${base}/api/rooms/import`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(exported)
-  });
-  if (!response.ok) throw new Error(`import: ${response.status} ${await response.text()}`);
-  const { rooms } = (await response.json()) as { rooms: Array<{ id: string }> };
-  return rooms[0].id;
-}
 
 const loadedMessages = (page: Page) =>
   page

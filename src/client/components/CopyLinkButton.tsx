@@ -34,11 +34,13 @@ export function useCopyLink(roomId: string, roomName: string) {
 export function CopyLinkButton({
   roomId,
   roomName,
-  className
+  className,
+  tabIndex
 }: {
   roomId: string;
   roomName: string;
   className?: string;
+  tabIndex?: number;
 }) {
   const { state, label, copy } = useCopyLink(roomId, roomName);
   return (
@@ -46,6 +48,7 @@ export function CopyLinkButton({
       label={label}
       title={state === "idle" ? "Copy link" : label}
       className={className}
+      tabIndex={tabIndex}
       onClick={(event) => {
         // Inside a room row (a link): copy, do not navigate.
         event.preventDefault();

@@ -37,6 +37,46 @@ function PageButton({
   );
 }
 
+/** A message of the linked page; the linked one highlighted, focusable and, when asked, open at a version. */
+function JumpRow({
+  message,
+  target,
+  targetRef,
+  openVersion,
+  actions
+}: {
+  message: RoomMessage;
+  target: boolean;
+  targetRef: React.RefObject<HTMLDivElement | null>;
+  openVersion?: number;
+  actions: React.ReactNode;
+}) {
+  return (
+    <div
+      ref={target ? targetRef : undefined}
+      data-jump-target={target || undefined}
+      aria-current={target || undefined}
+      tabIndex={target ? -1 : undefined}
+      className={cn(
+        "relative outline-none",
+        target && "jump-highlight rounded-lg bg-warning-bg ring-2 ring-highlight-ring"
+      )}
+    >
+      <MessageItem
+        message={message}
+        grouped={false}
+        streaming={false}
+        canRegenerate={false}
+        canEdit={false}
+        onRegenerate={noop}
+        onEdit={noop}
+        openVersion={target ? openVersion : undefined}
+      />
+      {actions}
+    </div>
+  );
+}
+
 export function JumpView({
   roomId,
   messageId,
@@ -105,34 +145,16 @@ export function JumpView({
         {loaded && (
           <div className="mx-auto w-full max-w-3xl pb-6">
             {loaded.olderCursor && <PageButton page="older" busy={busy} onClick={loadOlder} />}
-            {loaded.messages.map((message) => {
-              const target = message.id === messageId;
-              return (
-                <div
-                  key={message.id}
-                  ref={target ? targetRef : undefined}
-                  data-jump-target={target || undefined}
-                  aria-current={target || undefined}
-                  tabIndex={target ? -1 : undefined}
-                  className={cn(
-                    "relative outline-none",
-                    target && "jump-highlight rounded-lg bg-warning-bg ring-2 ring-highlight-ring"
-                  )}
-                >
-                  <MessageItem
-                    message={message}
-                    grouped={false}
-                    streaming={false}
-                    canRegenerate={false}
-                    canEdit={false}
-                    onRegenerate={noop}
-                    onEdit={noop}
-                    openVersion={target ? openVersion : undefined}
-                  />
-                  {renderActions?.(message)}
-                </div>
-              );
-            })}
+            {loaded.messages.map((message) => (
+              <JumpRow
+                key={message.id}
+                message={message}
+                target={message.id === messageId}
+                targetRef={targetRef}
+                openVersion={openVersion}
+                actions={renderActions?.(message)}
+              />
+            ))}
             {loaded.newerCursor && <PageButton page="newer" busy={busy} onClick={loadNewer} />}
           </div>
         )}

@@ -42,6 +42,8 @@ export interface MessageItemProps {
   openVersion?: number;
   /** Says what an edit of this message does to the messages after it. */
   describeEdit?: (messageId: string) => string;
+  /** This message is the transcript's one tab stop (hooks/use-message-focus.ts); false: focusable by arrows only. */
+  tabStop?: boolean;
 }
 
 const noop = () => {};
@@ -101,7 +103,8 @@ export const MessageItem = memo(function MessageItem({
   onFork,
   earlier = false,
   openVersion,
-  describeEdit
+  describeEdit,
+  tabStop
 }: MessageItemProps) {
   countRender(message.id);
   const { roomId = "" } = useParams();
@@ -125,8 +128,10 @@ export const MessageItem = memo(function MessageItem({
       data-role={message.role}
       aria-label={`${author}${createdAt ? `, ${messageTime(createdAt, Date.now())}` : ""}`}
       aria-busy={streaming || undefined}
+      tabIndex={tabStop === undefined ? undefined : tabStop ? 0 : -1}
       className={cn(
-        "message-row group relative flex gap-3 px-4 transition-colors sm:px-6",
+        "message-row group relative flex gap-3 px-4 transition-colors outline-none sm:px-6",
+        "focus-visible:bg-row-hover focus-visible:ring-2 focus-visible:ring-accent-line focus-visible:ring-inset",
         grouped ? "pt-0.5" : "pt-3",
         "hover:bg-row-hover"
       )}

@@ -10,19 +10,18 @@
  * Anything meant to sit above the transcript (a "new messages" bar) goes in
  * the outer wrapper, outside the scroll container.
  */
-import { type Ref, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef } from "react";
+import { type Ref, useCallback, useImperativeHandle, useLayoutEffect, useRef } from "react";
 import type { RoomChat } from "@/client/hooks/use-chat-room";
+import { useMessageFocus } from "@/client/hooks/use-message-focus";
 import { useMovedMessages } from "@/client/hooks/use-moved-messages";
 import { useStickToBottom } from "@/client/hooks/use-stick-to-bottom";
-import { useTranscriptRows } from "@/client/hooks/use-transcript-rows";
+import { useLoadOlderNearTop, useTranscriptRows } from "@/client/hooks/use-transcript-rows";
 import type { NewMessagesStart } from "@/client/hooks/use-unread";
 import { editConsequence } from "@/client/lib/versions";
 import { EmptyTranscript, JumpToLatest, TranscriptStart } from "./transcript/TranscriptEdges";
 import { isWaitingForAnswer, TranscriptNotices } from "./transcript/TranscriptNotices";
 import { TranscriptRows } from "./transcript/TranscriptRows";
 import type { MessageListHandle } from "./transcript/transcript-handle";
-
-const LOAD_OLDER_THRESHOLD_PX = 600;
 
 /** A callback with a stable identity that always runs the latest closure (a new onFork must not re-render every row). */
 function useLatest<A extends unknown[], R>(fn: ((...args: A) => R) | undefined) {
@@ -66,6 +65,13 @@ export function MessageList({
   const { virtualizer, indexOf } = useTranscriptRows(scrollRef, messages, showsLoadOlder);
   const follow = useStickToBottom(scrollRef, contentRef, stickSignal);
   const moved = useMovedMessages(messages, selfId);
+  const focus = useMessageFocus({
+    containerRef: contentRef,
+    messages,
+    reachedStart,
+    loadOlder,
+    scrollToIndex: (index) => virtualizer.scrollToIndex(index, { align: "auto" })
+  });
   const describeEdit = useLatest((messageId: string) => editConsequence(messages, messageId, selfId));
 
   useImperativeHandle(
@@ -86,15 +92,7 @@ export function MessageList({
     [virtualizer, indexOf, follow.release]
   );
 
-  const maybeLoadOlder = useCallback(() => {
-    const el = scrollRef.current;
-    if (!el || reachedStart || loadingOlder) return;
-    if (el.scrollTop < LOAD_OLDER_THRESHOLD_PX && el.scrollHeight > el.clientHeight) void loadOlder();
-  }, [reachedStart, loadingOlder, loadOlder]);
-  // Still near the top after a page (short messages)? Keep loading.
-  useEffect(() => {
-    if (!loadingOlder) maybeLoadOlder();
-  }, [loadingOlder, maybeLoadOlder]);
+  const maybeLoadOlder = useLoadOlderNearTop(scrollRef, { reachedStart, loadingOlder, loadOlder });
 
   return (
     <div className="relative min-h-0 flex-1">
@@ -113,8 +111,11 @@ export function MessageList({
         aria-live="off"
         aria-label={`Messages in ${roomName}`}
         aria-busy={busy}
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it
-        tabIndex={0}
+        // Not a tab stop itself: one message is (hooks/use-message-focus.ts), which
+        // also lets the keyboard scroll the log. Focusable for "N new messages".
+        tabIndex={-1}
+        onKeyDown={focus.onKeyDown}
+        onFocus={focus.onFocus}
       >
         <div ref={contentRef} className="mx-auto flex min-h-full w-full max-w-3xl flex-col pt-4 pb-6">
           {messages.length > 0 && (
@@ -136,6 +137,7 @@ export function MessageList({
               newMessages={newMessages}
               onFork={fork}
               describeEdit={describeEdit}
+              tabStopId={focus.tabStopId}
             />
           )}
           <TranscriptNotices chat={chat} connected={connected} moved={moved.moved} onDismissMoved={moved.dismiss} />

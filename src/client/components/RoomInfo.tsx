@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import { api, errorMessage } from "@/client/lib/api";
 import { cn } from "@/client/lib/cn";
-import { formatCount } from "@/client/lib/time";
+import { countOf, formatCount } from "@/client/lib/time";
 import type { AgentNode, AgentTree, BudgetUse } from "@/shared/introspection";
 import { Dialog } from "./ui/Dialog";
 import { ErrorNotice } from "./ui/Field";
@@ -61,7 +61,7 @@ function Node({ node, depth }: { node: AgentNode; depth: number }) {
         {node.activity && <span className="text-xs text-fg-muted">{node.activity}</span>}
       </div>
       <p className="text-xs text-fg-muted tabular-nums" style={{ paddingLeft: `${depth}rem` }}>
-        {node.messages ?? "—"} messages · {bytes(node.storageBytes)} ·{" "}
+        {node.messages === null ? "— messages" : countOf(node.messages, "message")} · {bytes(node.storageBytes)} ·{" "}
         {node.tokens
           ? `${formatCount(node.tokens.today)} tokens today, ${formatCount(node.tokens.total.totalTokens)} in all`
           : "no tokens yet"}

@@ -4,7 +4,7 @@ import { usePendingAction } from "@/client/hooks/use-pending-action";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { api, errorMessage } from "@/client/lib/api";
 import { draftInvalid, draftOf, type SettingsDraft, settingsPatch, validateRoomName } from "@/client/lib/room-settings";
-import { formatCount, fullDateTime } from "@/client/lib/time";
+import { countOf, formatCount, fullDateTime } from "@/client/lib/time";
 import { MAX_SYSTEM_PROMPT_LENGTH } from "@/shared/constants";
 import type { RoomState, RoomSummary } from "@/shared/protocol";
 import { PersonasSection } from "./personas/PersonasSection";
@@ -145,7 +145,7 @@ function RoomSettingsForm({
           {summary && (
             <>
               {" "}
-              · {summary.messageCount.toLocaleString()} messages · created{" "}
+              · {countOf(summary.messageCount, "message")} · created{" "}
               <time dateTime={new Date(summary.createdAt).toISOString()}>{fullDateTime(summary.createdAt)}</time>
             </>
           )}

@@ -3,19 +3,37 @@
  * full-text search), the live room list with unread counts, and who I am.
  */
 import { MessageSquarePlus } from "lucide-react";
-import { useDeferredValue, useEffect, useMemo, useState } from "react";
-import { useLocation, useNavigate } from "react-router";
+import { type KeyboardEvent, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { useLocation, useMatch, useNavigate } from "react-router";
 import { useAppUI } from "@/client/app-ui";
 import { useNow } from "@/client/hooks/use-now";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { cn } from "@/client/lib/cn";
-import { roomPath } from "@/client/lib/routes";
+import { ROOM_ROUTE, roomPath } from "@/client/lib/routes";
 import type { RoomSummary } from "@/shared/protocol";
 import { unreadCount } from "@/shared/unread";
 import { MessageSearchResults } from "./MessageSearch";
 import { RoomRow } from "./sidebar/RoomRow";
 import { RoomFilter, SidebarFooter, SidebarHeading } from "./sidebar/SidebarParts";
 import { Button } from "./ui/Button";
+
+/** ↑/↓, Home and End move focus between the listed rooms' links. */
+function moveBetweenRooms(event: KeyboardEvent<HTMLUListElement>) {
+  if (!["ArrowUp", "ArrowDown", "Home", "End"].includes(event.key) || event.altKey || event.ctrlKey || event.metaKey) {
+    return;
+  }
+  const links = [...event.currentTarget.querySelectorAll<HTMLAnchorElement>("a[data-room-id]")];
+  const at = links.indexOf(event.target as HTMLAnchorElement);
+  if (at < 0) return;
+  event.preventDefault();
+  const next =
+    event.key === "Home"
+      ? 0
+      : event.key === "End"
+        ? links.length - 1
+        : Math.min(links.length - 1, Math.max(0, at + (event.key === "ArrowDown" ? 1 : -1)));
+  links[next].focus();
+}
 
 function filterRooms(rooms: RoomSummary[], query: string): RoomSummary[] {
   const q = query.trim().toLowerCase();
@@ -30,6 +48,7 @@ export function Sidebar({ className }: { className?: string }) {
   const ui = useAppUI();
   const navigate = useNavigate();
   const location = useLocation();
+  const openRoomId = useMatch(ROOM_ROUTE)?.params.roomId;
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
   const now = useNow();
@@ -85,14 +104,18 @@ export function Sidebar({ className }: { className?: string }) {
             No rooms match “<span className="font-medium break-words text-fg-3">{deferredQuery.trim()}</span>”
           </div>
         ) : (
-          <ul className="space-y-0.5" id="room-list">
+          <ul className="space-y-0.5" id="room-list" onKeyDown={moveBetweenRooms}>
             {visible.map((room) => (
               <RoomRow
                 key={room.id}
                 room={room}
                 now={now}
-                unread={readMarks ? unreadCount(room.messageCount, readMarks.get(room.id)) : null}
+                // The room being read shows no badge: its new messages are in front of the reader.
+                unread={
+                  room.id === openRoomId ? 0 : readMarks ? unreadCount(room.messageCount, readMarks.get(room.id)) : null
+                }
                 onSelect={closeDrawer}
+                tabStop={room.id === (visible.some((r) => r.id === openRoomId) ? openRoomId : visible[0].id)}
               />
             ))}
           </ul>

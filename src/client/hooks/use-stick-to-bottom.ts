@@ -19,6 +19,52 @@ const RESUME_THRESHOLD_PX = 80;
 /** How long after a key or the end of a touch the view's moves are still the reader's (momentum). */
 const GESTURE_TAIL_MS = 700;
 
+/**
+ * Until when the view's moves are the reader's own: a key in the log counts
+ * for a moment (momentum), a touch or the scrollbar while held and a moment
+ * after. A wheel turned up is the reader leaving at once (`onWheelUp`).
+ */
+function useReaderGestures(scrollRef: RefObject<HTMLElement | null>, onWheelUp: () => void) {
+  const gestureUntilRef = useRef(0);
+  const onWheelUpRef = useRef(onWheelUp);
+  onWheelUpRef.current = onWheelUp;
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const onWheel = (event: WheelEvent) => {
+      if (event.deltaY < 0 && el.scrollTop > 0) onWheelUpRef.current();
+    };
+    const held = () => {
+      gestureUntilRef.current = Number.POSITIVE_INFINITY;
+    };
+    const keyed = () => {
+      gestureUntilRef.current = performance.now() + GESTURE_TAIL_MS;
+    };
+    const released = () => {
+      if (gestureUntilRef.current === Number.POSITIVE_INFINITY) keyed();
+    };
+    // The scrollbar is the log itself under the pointer; a row is not.
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.target === el) held();
+    };
+    const listeners: [string, EventListener][] = [
+      ["wheel", onWheel as EventListener],
+      ["keydown", keyed],
+      ["touchstart", held],
+      ["touchend", released],
+      ["touchcancel", released],
+      ["pointerdown", onPointerDown as EventListener]
+    ];
+    for (const [type, listener] of listeners) el.addEventListener(type, listener, { passive: true });
+    window.addEventListener("pointerup", released);
+    return () => {
+      for (const [type, listener] of listeners) el.removeEventListener(type, listener);
+      window.removeEventListener("pointerup", released);
+    };
+  }, [scrollRef]);
+  return gestureUntilRef;
+}
+
 export function useStickToBottom(
   scrollRef: RefObject<HTMLElement | null>,
   contentRef: RefObject<HTMLElement | null>,
@@ -29,13 +75,14 @@ export function useStickToBottom(
   const [following, setFollowingState] = useState(true);
   /** `scrollTop` as of the last scroll event or our own write, to tell up from down. */
   const lastTopRef = useRef(0);
-  /** Until when the view's moves are the reader's own (Infinity while a touch or the scrollbar is held). */
-  const gestureUntilRef = useRef(0);
 
   const setFollowing = useCallback((next: boolean) => {
     followingRef.current = next;
     setFollowingState(next);
   }, []);
+  const gestureUntilRef = useReaderGestures(scrollRef, () => {
+    if (followingRef.current) setFollowing(false);
+  });
 
   const pin = useCallback(() => {
     const el = scrollRef.current;
@@ -70,39 +117,8 @@ export function useStickToBottom(
     observer.observe(content);
     observer.observe(el);
     pin();
-    // A wheel turned up is the reader leaving, even before the view moves.
-    const onWheel = (event: WheelEvent) => {
-      if (event.deltaY < 0 && el.scrollTop > 0 && followingRef.current) setFollowing(false);
-    };
-    const held = () => {
-      gestureUntilRef.current = Number.POSITIVE_INFINITY;
-    };
-    const keyed = () => {
-      gestureUntilRef.current = performance.now() + GESTURE_TAIL_MS;
-    };
-    const released = () => {
-      if (gestureUntilRef.current === Number.POSITIVE_INFINITY) keyed();
-    };
-    // The scrollbar is the log itself under the pointer; a row is not.
-    const onPointerDown = (event: PointerEvent) => {
-      if (event.target === el) held();
-    };
-    const listeners: [string, EventListener][] = [
-      ["wheel", onWheel as EventListener],
-      ["keydown", keyed],
-      ["touchstart", held],
-      ["touchend", released],
-      ["touchcancel", released],
-      ["pointerdown", onPointerDown as EventListener]
-    ];
-    for (const [type, listener] of listeners) el.addEventListener(type, listener, { passive: true });
-    window.addEventListener("pointerup", released);
-    return () => {
-      observer.disconnect();
-      for (const [type, listener] of listeners) el.removeEventListener(type, listener);
-      window.removeEventListener("pointerup", released);
-    };
-  }, [scrollRef, contentRef, pin, setFollowing]);
+    return () => observer.disconnect();
+  }, [scrollRef, contentRef, pin]);
 
   useEffect(() => {
     if (stickSignal > 0) scrollToBottom();

@@ -6,7 +6,7 @@
  * messages" goes away with focus on it, focus goes to the log.
  */
 import { defaultRangeExtractor, type Range, useVirtualizer } from "@tanstack/react-virtual";
-import { type RefObject, useCallback, useLayoutEffect, useRef } from "react";
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef } from "react";
 import type { RoomMessage } from "@/client/lib/messages";
 
 /** A first guess at a row's height; each row is measured once rendered. */
@@ -84,4 +84,26 @@ export function useTranscriptRows(
   const indexOf = useCallback((messageId: string) => messagesRef.current.findIndex((m) => m.id === messageId), []);
 
   return { virtualizer, indexOf };
+}
+
+const LOAD_OLDER_THRESHOLD_PX = 600;
+
+/**
+ * Loads an older page when the reader nears the top; and again after each
+ * page while still near it (short messages). Returns the check, for the
+ * container's scroll handler.
+ */
+export function useLoadOlderNearTop(
+  scrollRef: RefObject<HTMLElement | null>,
+  { reachedStart, loadingOlder, loadOlder }: { reachedStart: boolean; loadingOlder: boolean; loadOlder: () => unknown }
+) {
+  const maybeLoadOlder = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el || reachedStart || loadingOlder) return;
+    if (el.scrollTop < LOAD_OLDER_THRESHOLD_PX && el.scrollHeight > el.clientHeight) void loadOlder();
+  }, [scrollRef, reachedStart, loadingOlder, loadOlder]);
+  useEffect(() => {
+    if (!loadingOlder) maybeLoadOlder();
+  }, [loadingOlder, maybeLoadOlder]);
+  return maybeLoadOlder;
 }

@@ -31,3 +31,8 @@ export function fullDateTime(timestamp: number): string {
 export function formatCount(n: number): string {
   return new Intl.NumberFormat(undefined, { notation: n >= 10_000 ? "compact" : "standard" }).format(n);
 }
+
+/** "1 message", "1,234 messages": a count with its noun, singular for one. */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? singular : plural}`;
+}

@@ -18,6 +18,7 @@ import { OutboxTray } from "@/client/components/OutboxTray";
 import { RoomGone } from "@/client/components/RoomStates";
 import { ForkButton, useFork } from "@/client/components/Transfer";
 import type { MessageListHandle } from "@/client/components/transcript/transcript-handle";
+import { anyDialogOpen } from "@/client/components/ui/Dialog";
 import { type RoomChat, useRoomChat } from "@/client/hooks/use-chat-room";
 import { type FileUploads, useFileUploads } from "@/client/hooks/use-file-uploads";
 import { useMediaQuery } from "@/client/hooks/use-media-query";
@@ -28,6 +29,7 @@ import type { ConnectionStatus } from "@/client/hooks/use-room-list";
 import type { RoomSocket } from "@/client/hooks/use-room-socket";
 import { TaskRunsContext, useTaskRunsSource } from "@/client/hooks/use-task-runs";
 import { useUnread } from "@/client/hooks/use-unread";
+import { answeringQuestionOf } from "@/client/lib/answering";
 import { authorOf } from "@/shared/identity";
 import { PANEL_PREFIX } from "@/shared/personas";
 
@@ -137,6 +139,22 @@ function RoomComposer({
       ui.composerFocusRef.current = null;
     };
   }, [ui.composerFocusRef, composerRef]);
+  // Escape stops the answer to your own question (Stop stops anyone's).
+  const messagesRef = useRef(chat.messages);
+  messagesRef.current = chat.messages;
+  const { busy, stop } = chat;
+  useEffect(() => {
+    if (!busy) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented || event.shiftKey || event.altKey) return;
+      if (event.ctrlKey || event.metaKey || anyDialogOpen() || document.querySelector(":popover-open")) return;
+      if (!answeringQuestionOf(messagesRef.current, socket.selfId)) return;
+      event.preventDefault();
+      stop();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [busy, stop, socket.selfId]);
   const personas = socket.state?.personas;
   const mentionNames = useMemo(() => (personas ?? []).map((p) => p.name), [personas]);
   const typingUsers = useMemo(

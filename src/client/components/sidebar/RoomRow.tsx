@@ -5,7 +5,7 @@ import { CopyLinkButton } from "@/client/components/CopyLinkButton";
 import { cn } from "@/client/lib/cn";
 import { plainPreview } from "@/client/lib/messages";
 import { roomPath } from "@/client/lib/routes";
-import { fullDateTime, relativeTime } from "@/client/lib/time";
+import { countOf, fullDateTime, relativeTime } from "@/client/lib/time";
 import type { RoomSummary } from "@/shared/protocol";
 
 /** "99+" past 99: the badge stays one size; its label says the exact count. */
@@ -15,19 +15,23 @@ export const RoomRow = memo(function RoomRow({
   room,
   now,
   unread,
-  onSelect
+  onSelect,
+  tabStop
 }: {
   room: RoomSummary;
   now: number;
   /** Messages I have not read here; null while my read marks are not known yet. */
   unread: number | null;
   onSelect: () => void;
+  /** The list's one tab stop (↑/↓ move between rooms: Sidebar.tsx). */
+  tabStop: boolean;
 }) {
   return (
     <li className="group/row relative">
       <NavLink
         to={roomPath(room.id)}
         onClick={onSelect}
+        tabIndex={tabStop ? 0 : -1}
         data-room-id={room.id}
         data-unread={unread ?? undefined}
         className={({ isActive }) =>
@@ -60,7 +64,7 @@ export const RoomRow = memo(function RoomRow({
           {!!unread && (
             <span
               className="shrink-0 rounded-full bg-accent-fill px-1.5 text-[11px] leading-4 font-semibold text-on-fill tabular-nums"
-              title={`${unread.toLocaleString()} unread of ${room.messageCount.toLocaleString()} messages`}
+              title={`${unread.toLocaleString()} unread of ${countOf(room.messageCount, "message")}`}
             >
               <span aria-hidden="true">{badgeCount(unread)}</span>
               <span className="sr-only">{`${unread} unread ${unread === 1 ? "message" : "messages"}`}</span>
@@ -69,7 +73,9 @@ export const RoomRow = memo(function RoomRow({
         </div>
       </NavLink>
       {/* Beside the link, not inside it: a button may not sit in a link. */}
+      {/* Mouse and touch only: the keyboard copies the open room's link from its header. */}
       <CopyLinkButton
+        tabIndex={-1}
         roomId={room.id}
         roomName={room.name}
         className="absolute top-1 right-1 bg-sidebar opacity-0 group-hover/row:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100"

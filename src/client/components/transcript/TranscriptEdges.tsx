@@ -32,10 +32,12 @@ export function TranscriptStart({
             </Button>
           </span>
         ) : (
-          // One button, loading or not, so focus stays on it across a load.
+          // One button, loading or not, so focus stays on it across a load. Not a
+          // tab stop: the keyboard loads earlier messages with ↑ on the first one.
           <Button
             size="sm"
             variant="ghost"
+            tabIndex={-1}
             data-load-older
             aria-disabled={loadingOlder || undefined}
             onClick={() => !loadingOlder && onLoadOlder()}

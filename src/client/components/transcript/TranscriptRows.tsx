@@ -17,7 +17,8 @@ export function TranscriptRows({
   connected,
   newMessages,
   onFork,
-  describeEdit
+  describeEdit,
+  tabStopId
 }: {
   virtualizer: ReactVirtualizer<HTMLElement, Element>;
   chat: RoomChat;
@@ -26,8 +27,13 @@ export function TranscriptRows({
   newMessages?: NewMessagesStart | null;
   onFork?: (messageId: string) => void;
   describeEdit?: (messageId: string) => string;
+  /** The message holding the transcript's one tab stop; the last rendered one when it is not in the page. */
+  tabStopId: string | null;
 }) {
   const { messages, busy, reachedStart } = chat;
+  const items = virtualizer.getVirtualItems();
+  const rendered = items.some((item) => messages[item.index]?.id === tabStopId);
+  const stop = rendered ? tabStopId : messages[items.at(-1)?.index ?? -1]?.id;
   return (
     <div
       ref={virtualizer.containerRef}
@@ -35,7 +41,7 @@ export function TranscriptRows({
       data-loaded-messages={messages.length}
       data-last-message-id={messages.at(-1)?.id}
     >
-      {virtualizer.getVirtualItems().map((item) => {
+      {items.map((item) => {
         const message = messages[item.index];
         if (!message) return null;
         const isLast = item.index === messages.length - 1;
@@ -60,6 +66,7 @@ export function TranscriptRows({
                 onEdit={chat.editAndResend}
                 onFork={onFork}
                 describeEdit={describeEdit}
+                tabStop={message.id === stop}
               />
             </MessageErrorBoundary>
           </div>

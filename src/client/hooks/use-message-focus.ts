@@ -1,0 +1,187 @@
+/**
+ * The transcript is one tab stop, however many messages it holds: one
+ * message at a time is tabbable (the last, until the reader moves), ↑/↓
+ * move between messages (Home/End to the first and last loaded, ↑ on the
+ * first loads earlier ones), and a message's own controls (Copy, Edit, a
+ * link in an answer, a code block's Copy) are reached from it with → or
+ * Enter, walked with ←/→, and left with Escape. Tab from anywhere in a
+ * message goes on to what follows the transcript (the composer).
+ *
+ * Everything focusable inside a message is taken out of the tab order as it
+ * appears (Markdown streams links and code blocks in as an answer grows), so
+ * no component has to know it sits in a transcript. The edit form is left
+ * alone: it is where the person is typing.
+ */
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  type RefObject,
+  useCallback,
+  useLayoutEffect,
+  useRef,
+  useState
+} from "react";
+import type { RoomMessage } from "@/client/lib/messages";
+
+const FOCUSABLE = 'a[href], button, summary, input, select, textarea, [tabindex]:not([tabindex="-1"])';
+const MESSAGE = "article[data-message-id]";
+
+const messageOf = (el: Element | null) => el?.closest<HTMLElement>(MESSAGE) ?? null;
+
+/** The controls inside a message, in order, as they show now. */
+function controlsOf(message: HTMLElement): HTMLElement[] {
+  return [...message.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => el !== message && !el.closest("form") && el.getClientRects().length > 0
+  );
+}
+
+/** Takes a message's inner controls out of the tab order (not the edit form's). */
+function untab(root: Element) {
+  const found = root.matches(FOCUSABLE)
+    ? [root, ...root.querySelectorAll(FOCUSABLE)]
+    : root.querySelectorAll(FOCUSABLE);
+  for (const el of found) {
+    if (el.matches(MESSAGE) || !messageOf(el) || el.closest("form")) continue;
+    if (el.getAttribute("tabindex") !== "-1") el.setAttribute("tabindex", "-1");
+  }
+}
+
+/** A key in the transcript: between messages on a message, among its controls inside one. */
+function messageKey(event: KeyboardEvent<HTMLElement>, move: (from: string, key: string) => void) {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target as HTMLElement;
+  const message = messageOf(target);
+  if (!message || target.closest("form")) return;
+  const id = message.dataset.messageId ?? "";
+  if (target === message) {
+    if (["ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) {
+      event.preventDefault();
+      move(id, event.key);
+    } else if (event.key === "ArrowRight" || event.key === "Enter") {
+      const first = controlsOf(message)[0];
+      if (first) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+    return;
+  }
+  // Inside a message: walk its controls, or go back to it.
+  if (event.key === "Escape") {
+    event.preventDefault();
+    event.stopPropagation();
+    message.focus();
+  } else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+    const controls = controlsOf(message);
+    const at = controls.indexOf(target);
+    if (at < 0) return;
+    event.preventDefault();
+    const step = event.key === "ArrowRight" ? 1 : -1;
+    controls[(at + step + controls.length) % controls.length].focus();
+  } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+    if (target.matches("input, select, textarea, summary")) return;
+    event.preventDefault();
+    move(id, event.key);
+  }
+}
+
+export function useMessageFocus({
+  containerRef,
+  messages,
+  reachedStart,
+  loadOlder,
+  scrollToIndex
+}: {
+  /** What holds the rows (rows come and go as the reader scrolls). */
+  containerRef: RefObject<HTMLElement | null>;
+  messages: RoomMessage[];
+  reachedStart: boolean;
+  loadOlder: () => Promise<void> | void;
+  /** Brings a message's row into the page (the list is virtual). */
+  scrollToIndex: (index: number) => void;
+}) {
+  /** The message that holds the tab stop, once the reader has moved; else the last. */
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const messagesRef = useRef(messages);
+  messagesRef.current = messages;
+  /** A message to focus once its row is rendered. */
+  const pendingRef = useRef<string | null>(null);
+
+  // Inner controls leave the tab order as rows and Markdown appear.
+  useLayoutEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    untab(container);
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) if (node instanceof Element) untab(node);
+      }
+    });
+    observer.observe(container, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  });
+
+  const focusMessage = useCallback(
+    (id: string) => {
+      setChosenId(id);
+      const row = containerRef.current?.querySelector<HTMLElement>(`${MESSAGE}[data-message-id="${CSS.escape(id)}"]`);
+      if (row) {
+        row.focus({ preventScroll: true });
+        row.scrollIntoView({ block: "nearest" });
+        return;
+      }
+      pendingRef.current = id;
+      const index = messagesRef.current.findIndex((m) => m.id === id);
+      if (index >= 0) scrollToIndex(index);
+    },
+    [containerRef, scrollToIndex]
+  );
+
+  // A message asked for before its row existed: focus it once it does.
+  useLayoutEffect(() => {
+    const id = pendingRef.current;
+    if (!id) return;
+    const row = containerRef.current?.querySelector<HTMLElement>(`${MESSAGE}[data-message-id="${CSS.escape(id)}"]`);
+    if (!row) return;
+    pendingRef.current = null;
+    row.focus({ preventScroll: true });
+    row.scrollIntoView({ block: "nearest" });
+  });
+
+  /** Moves from the message at `index` by `step` (or to an end); ↑ past the first loads earlier messages. */
+  const move = (from: string, key: string) => {
+    const list = messagesRef.current.filter((m) => m.role !== "system");
+    const index = list.findIndex((m) => m.id === from);
+    if (index < 0) return;
+    if (key === "ArrowUp" && index === 0 && !reachedStart) {
+      pendingRef.current = null;
+      void Promise.resolve(loadOlder()).then(() => {
+        const now = messagesRef.current.filter((m) => m.role !== "system");
+        const at = now.findIndex((m) => m.id === from);
+        if (at > 0) focusMessage(now[at - 1].id);
+      });
+      return;
+    }
+    const target =
+      key === "Home"
+        ? 0
+        : key === "End"
+          ? list.length - 1
+          : Math.min(list.length - 1, Math.max(0, index + (key === "ArrowDown" ? 1 : -1)));
+    if (target !== index) focusMessage(list[target].id);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => messageKey(event, move);
+
+  const onFocus = (event: FocusEvent<HTMLElement>) => {
+    const message = messageOf(event.target);
+    const id = message?.dataset.messageId;
+    if (id && id !== chosenId) setChosenId(id);
+  };
+
+  let last: string | null = null;
+  for (let i = messages.length - 1; i >= 0 && last === null; i--)
+    if (messages[i].role !== "system") last = messages[i].id;
+  const chosen = chosenId && messages.some((m) => m.id === chosenId) ? chosenId : last;
+  return { tabStopId: chosen, onKeyDown, onFocus };
+}
