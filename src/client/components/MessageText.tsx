@@ -1,8 +1,26 @@
-import { Component, lazy, type ReactNode, Suspense } from "react";
+import { Component, type ComponentType, lazy, type ReactNode, Suspense } from "react";
 import { retryingImport } from "@/client/lib/retrying-import";
 
-// Markdown (parser and highlighter) is its own chunk, loaded on first use.
-const Markdown = lazy(retryingImport(() => import("./Markdown")));
+type MarkdownProps = { text: string; streaming: boolean };
+
+/**
+ * Markdown (parser and highlighter) is its own chunk. It starts loading as
+ * soon as this module does (with the room view), not when the first answer
+ * needs it: loaded on first use, a session's first answer showed its raw
+ * Markdown until the chunk arrived. Once here, answers render it directly,
+ * without suspending even once.
+ */
+let loaded: ComponentType<MarkdownProps> | null = null;
+const loadMarkdown = retryingImport(() =>
+  import("./Markdown").then((m) => {
+    loaded = m.default;
+    return m;
+  })
+);
+const markdownModule = loadMarkdown();
+// A failure shows up in the first answer that renders (plain text, PlainTextOnError).
+markdownModule.catch(() => {});
+const LazyMarkdown = lazy(() => markdownModule);
 
 export function PlainText({ text }: { text: string }) {
   return <div className="text-[15px] leading-7 break-words whitespace-pre-wrap">{text}</div>;
@@ -26,12 +44,17 @@ class PlainTextOnError extends Component<{ text: string; children: ReactNode }, 
 }
 
 /** A text part of an answer: Markdown once its chunk is here, plain text until then. */
-export function MessageText({ text, streaming }: { text: string; streaming: boolean }) {
+export function MessageText({ text, streaming }: MarkdownProps) {
+  const Markdown = loaded;
   return (
     <PlainTextOnError text={text}>
-      <Suspense fallback={<PlainText text={text} />}>
+      {Markdown ? (
         <Markdown text={text} streaming={streaming} />
-      </Suspense>
+      ) : (
+        <Suspense fallback={<PlainText text={text} />}>
+          <LazyMarkdown text={text} streaming={streaming} />
+        </Suspense>
+      )}
     </PlainTextOnError>
   );
 }

@@ -8,6 +8,7 @@
  */
 import { ChevronRight, Square, Waypoints } from "lucide-react";
 import { memo } from "react";
+import { MessageText } from "@/client/components/MessageText";
 import { StatusLabel, type StatusTone } from "@/client/components/ui/StatusLabel";
 import { type TaskRun, type TaskRunPart, useTaskRuns } from "@/client/hooks/use-task-runs";
 import type { ToolPartView } from "@/client/lib/messages";
@@ -55,7 +56,11 @@ function stepsOf(parts: readonly TaskRunPart[]): number {
 
 function WorkPart({ part }: { part: TaskRunPart }) {
   if (part.type === "text") {
-    return part.text ? <p className="whitespace-pre-wrap text-fg-2">{part.text}</p> : null;
+    return part.text ? (
+      <div className="text-fg-2">
+        <MessageText text={part.text} streaming={false} />
+      </div>
+    ) : null;
   }
   if (part.type.startsWith("tool-")) {
     return (
@@ -80,7 +85,14 @@ export const TaskCard = memo(function TaskCard({ tool }: { tool: ToolPartView })
       ? tool.errorText
       : (str(output?.limit) ?? (output?.ok === true ? undefined : (str(output?.error) ?? run?.error)));
   const result = str(output?.result) ?? run?.summary;
-  const work = run?.parts.filter((part) => part.type === "text" || part.type.startsWith("tool-")) ?? [];
+  // The result is shown once, below; the work lists what led to it (the text
+  // that is the result is not repeated there).
+  const work =
+    run?.parts.filter(
+      (part) =>
+        (part.type === "text" && part.text.trim() !== result?.trim()) ||
+        (part.type !== "text" && part.type.startsWith("tool-"))
+    ) ?? [];
 
   return (
     <section
@@ -130,7 +142,9 @@ export const TaskCard = memo(function TaskCard({ tool }: { tool: ToolPartView })
           {ending ? (
             <p className="text-danger-strong">{ending}</p>
           ) : (
-            <p className="line-clamp-6 whitespace-pre-wrap text-fg-2">{result}</p>
+            <div className="text-fg-2" data-task-result>
+              <MessageText text={result ?? ""} streaming={false} />
+            </div>
           )}
         </div>
       )}
