@@ -24,7 +24,7 @@ function Shell() {
   const [dialog, setDialog] = useState<null | "create" | "shortcuts" | "name">(null);
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const filterRef = useRef<HTMLInputElement>(null);
-  const sidebarHeadingRef = useRef<HTMLHeadingElement>(null);
+  const sidebarHeadingRef = useRef<HTMLParagraphElement>(null);
   const listedRoomIdsRef = useRef<string[] | null>(null);
   const composerFocusRef = useRef<(() => void) | null>(null);
   const openRoomId = useMatch(ROOM_ROUTE)?.params.roomId ?? null;

@@ -9,8 +9,8 @@ export interface AppUI {
   setDrawerOpen(open: boolean): void;
   isDesktop: boolean;
   filterRef: RefObject<HTMLInputElement | null>;
-  /** The sidebar's heading, focused when the drawer opens. */
-  sidebarHeadingRef: RefObject<HTMLHeadingElement | null>;
+  /** The sidebar's title, focused when the drawer opens. */
+  sidebarHeadingRef: RefObject<HTMLParagraphElement | null>;
   /** The rooms the sidebar lists, in its order and under its filter (Alt+↑/↓ step through these). */
   listedRoomIdsRef: RefObject<string[] | null>;
   /** The open room registers how to focus its composer (Shift+Esc). */

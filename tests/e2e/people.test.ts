@@ -298,7 +298,7 @@ describe("screen readers", () => {
     await expect
       .poll(async () => {
         const [headings, rows] = await Promise.all([
-          alice.page.getByRole("log").getByRole("heading", { level: 3 }).count(),
+          alice.page.getByRole("log").getByRole("heading", { level: 2 }).count(),
           messageRows(alice.page).count()
         ]);
         return rows > 0 && headings === rows;

@@ -138,7 +138,7 @@ export const MessageItem = memo(function MessageItem({
     >
       <div className="w-8 shrink-0 pt-0.5">{!grouped && <MessageAvatar message={message} author={author} />}</div>
       <div className="min-w-0 flex-1">
-        {grouped ? <h3 className="sr-only">{author}</h3> : <MessageHeader message={message} author={author} />}
+        {grouped ? <h2 className="sr-only">{author}</h2> : <MessageHeader message={message} author={author} />}
 
         {!earlier && (meta.version ?? 1) >= 2 && (
           <VersionSwitcher

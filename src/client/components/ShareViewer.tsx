@@ -5,16 +5,19 @@
  * address and the live room from the link's own socket, which the server
  * routes to the one room the link names as a readonly connection.
  */
-import { Eye, LinkIcon } from "lucide-react";
+import { Eye, LinkIcon, LogIn } from "lucide-react";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { useRoomChat } from "@/client/hooks/use-chat-room";
 import type { HistorySource } from "@/client/hooks/use-older-pages";
 import { useRoomSocket } from "@/client/hooks/use-room-socket";
 import { ApiError, api, errorMessage } from "@/client/lib/api";
+import { roomPath } from "@/client/lib/routes";
 import type { Identity } from "@/shared/identity";
 import { SHARE_CLOSED_CODE, type ShareView } from "@/shared/shares";
 import { MessageList } from "./MessageList";
+import { PersonaColoursProvider } from "./personas/persona-colours";
 import { CenteredState } from "./RoomStates";
+import { buttonClass } from "./ui/Button";
 import { Spinner } from "./ui/Spinner";
 
 /** Who the viewer is to the page: no one the room knows, so nothing is theirs to edit. */
@@ -112,8 +115,13 @@ function SharedRoom({ token, view }: { token: string; view: ShareView }) {
       >
         <SharedConversation token={token} view={view} socket={socket} />
       </Suspense>
-      <p className="shrink-0 border-t border-edge-quiet px-4 py-2 text-center text-xs text-fg-muted">
-        You are watching a shared room. Only its members can write here.
+      <p className="flex shrink-0 flex-wrap items-center justify-center gap-x-3 gap-y-1 border-t border-edge-quiet px-4 py-2 text-center text-xs text-fg-muted">
+        <span>You are watching a shared room. Only its members can write here.</span>
+        {/* The room's own address: the sign-in screen first, then the room, for anyone it lets in. */}
+        <a href={roomPath(view.roomId)} className={buttonClass({ variant: "primary", size: "sm" })}>
+          <LogIn className="size-3.5" aria-hidden="true" />
+          Sign in to take part
+        </a>
       </p>
     </>
   );
@@ -135,5 +143,9 @@ function SharedConversation({
   const chat = useRoomChat(socket, view.roomId, source);
   if (chat.initialError?.status === 404) return <LinkGone />;
   // `connected` false: a viewer is offered no edit, regenerate or retry.
-  return <MessageList chat={chat} roomName={view.roomName} selfId={VIEWER.id} connected={false} stickSignal={0} />;
+  return (
+    <PersonaColoursProvider personas={socket.state?.personas}>
+      <MessageList chat={chat} roomName={view.roomName} selfId={VIEWER.id} connected={false} stickSignal={0} />
+    </PersonaColoursProvider>
+  );
 }

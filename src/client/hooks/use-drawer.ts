@@ -6,7 +6,7 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 
-export function useDrawer(isDesktop: boolean, headingRef: RefObject<HTMLHeadingElement | null>) {
+export function useDrawer(isDesktop: boolean, headingRef: RefObject<HTMLElement | null>) {
   const [drawerOpen, setDrawerOpenState] = useState(false);
   const drawerOpenerRef = useRef<HTMLElement | null>(null);
   const location = useLocation();

@@ -109,7 +109,8 @@ export class MessageIdentityCache {
 }
 
 /**
- * Stable, pleasant colour per name (for avatars): dark enough for white
+ * Stable, pleasant colour per person (for avatars), from their identity's id
+ * (their name when there is none): dark enough for white
  * initials at WCAG AA. Raw palette classes on purpose: twelve categorical
  * hues that tell people apart, the same on both themes, not UI roles.
  */
@@ -128,10 +129,11 @@ const AVATAR_COLORS = [
   "bg-pink-700"
 ];
 
-export function avatarColor(name: string): string {
-  let hash = 0;
-  for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) | 0;
-  return AVATAR_COLORS[Math.abs(hash) % AVATAR_COLORS.length];
+export function avatarColor(seed: string): string {
+  // FNV-1a: ids that differ in one character still land far apart.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) hash = Math.imul(hash ^ seed.charCodeAt(i), 0x01000193);
+  return AVATAR_COLORS[(hash >>> 0) % AVATAR_COLORS.length];
 }
 
 export function initials(name: string): string {

@@ -47,7 +47,7 @@ export function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfI
       >
         <span className="flex -space-x-1">
           {shown.map((u) => (
-            <Avatar key={u.name} name={u.name} size="sm" className="ring-2 ring-background" />
+            <Avatar key={u.id} name={u.name} seed={u.id} size="sm" className="ring-2 ring-background" />
           ))}
         </span>
         {unique.length > shown.length && (
@@ -66,7 +66,7 @@ export function PresenceButton({ users, selfId }: { users: PresenceUser[]; selfI
         <ul aria-label="People in this room">
           {unique.map((u) => (
             <li key={u.name} className="flex items-center gap-2 rounded-lg px-2 py-1.5 text-sm">
-              <Avatar name={u.name} size="sm" />
+              <Avatar name={u.name} seed={u.id} size="sm" />
               <span className="min-w-0 flex-1 truncate">
                 {u.name}
                 {u.self && <span className="text-fg-muted"> (you)</span>}

@@ -7,7 +7,7 @@ import { Keyboard, Search, X } from "lucide-react";
 import type { KeyboardEvent } from "react";
 import { useAppUI } from "@/client/app-ui";
 import { MOD } from "@/client/components/AppDialogs";
-import { SignOutButton } from "@/client/components/AuthGate";
+import { SignOutButton, useAuth } from "@/client/components/AuthGate";
 import { Avatar } from "@/client/components/ui/Avatar";
 import { IconButton } from "@/client/components/ui/Button";
 import { Kbd } from "@/client/components/ui/Field";
@@ -32,15 +32,16 @@ export function SidebarHeading({ status }: { status: ConnectionStatus }) {
             <path d="M4 6.5A2.5 2.5 0 0 1 6.5 4h11A2.5 2.5 0 0 1 20 6.5v7a2.5 2.5 0 0 1-2.5 2.5H10l-4.5 4v-4A2.5 2.5 0 0 1 4 13.5z" />
           </svg>
         </span>
-        {/* The drawer focuses this heading on open (App.tsx), not the filter: a soft keyboard would cover the list. */}
-        <h2
+        {/* The drawer focuses this title on open (App.tsx), not the filter: a soft keyboard would cover the list.
+            Not a heading: the page's own h1 (the room's name) comes first in the outline. */}
+        <p
           ref={ui.sidebarHeadingRef}
           id="sidebar-heading"
           tabIndex={-1}
           className="text-[15px] font-semibold tracking-tight focus:outline-none"
         >
           Rooms
-        </h2>
+        </p>
         {status !== "open" && (
           <span className="ml-1 inline-flex items-center gap-1 text-xs text-warning" role="status">
             <span className="size-1.5 animate-pulse rounded-full bg-current" />
@@ -119,6 +120,7 @@ export function RoomFilter({
 export function SidebarFooter() {
   const ui = useAppUI();
   const [displayName] = useDisplayName();
+  const { user } = useAuth();
   return (
     <div className="flex items-center gap-1 border-t border-edge-quiet p-2">
       <button
@@ -126,7 +128,7 @@ export function SidebarFooter() {
         onClick={ui.openDisplayName}
         className="flex min-w-0 flex-1 cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 pointer-coarse:min-h-11 text-left hover:bg-surface-3/50"
       >
-        <Avatar name={displayName} size="sm" />
+        <Avatar name={displayName} seed={user.id} size="sm" />
         <span className="min-w-0 flex-1">
           <span className="block truncate text-sm font-medium">{displayName}</span>
           <span className="block text-[11px] text-fg-muted">Change display name</span>

@@ -8,12 +8,13 @@ import { PersonaAvatar, PersonaName } from "@/client/components/personas/persona
 import { AssistantAvatar, Avatar } from "@/client/components/ui/Avatar";
 import type { RoomMessage } from "@/client/lib/messages";
 import { fullDateTime, messageTime } from "@/client/lib/time";
+import { authorId } from "@/shared/identity";
 
 export function MessageAvatar({ message, author }: { message: RoomMessage; author: string }) {
   const persona = message.role === "assistant" ? message.metadata?.persona : undefined;
   if (persona) return <PersonaAvatar persona={persona} />;
   if (message.role === "assistant") return <AssistantAvatar />;
-  return <Avatar name={author} />;
+  return <Avatar name={author} seed={authorId(message.metadata?.author) ?? undefined} />;
 }
 
 export function MessageHeader({ message, author }: { message: RoomMessage; author: string }) {
@@ -23,9 +24,9 @@ export function MessageHeader({ message, author }: { message: RoomMessage; autho
   const createdAt = meta.createdAt;
   return (
     <header className="flex min-w-0 items-baseline gap-2">
-      <h3 className="min-w-0 truncate text-sm font-semibold text-fg">
+      <h2 className="min-w-0 truncate text-sm font-semibold text-fg">
         {persona ? <PersonaName persona={persona} /> : author}
-      </h3>
+      </h2>
       {meta.panel && (
         <span className="rounded-md bg-accent-bg px-1.5 py-px text-[11px] font-medium text-accent-fg">
           {meta.panel === "synthesis" ? "panel synthesis" : "panel"}
