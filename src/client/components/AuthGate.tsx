@@ -106,7 +106,12 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
   const [token, setToken] = useState("");
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** Set by a submit with something missing: the button is never disabled without saying why. */
+  const [tried, setTried] = useState(false);
   const normalized = normalizeDisplayName(name);
+  const nameError = tried && normalized.length === 0 ? "Enter the name others will see on your messages." : null;
+  const tokenError =
+    tried && options.tokenRequired && token.trim().length === 0 ? "Enter the access token you were given." : null;
   const ready = normalized.length > 0 && (!options.tokenRequired || token.trim().length > 0);
 
   if (options.access) {
@@ -121,7 +126,12 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!ready) return;
+    if (!ready) {
+      setTried(true);
+      const form = event.currentTarget as HTMLFormElement;
+      requestAnimationFrame(() => form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus());
+      return;
+    }
     setPending(true);
     setError(null);
     try {
@@ -150,7 +160,7 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
             ? "This server is private. Choose the name others will see, and enter the access token you were given."
             : "Choose the name others will see on your messages."}
         </p>
-        <Field label="Your name" error={null}>
+        <Field label="Your name" error={nameError}>
           {(props) => (
             <input
               {...props}
@@ -165,7 +175,7 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
           )}
         </Field>
         {options.tokenRequired && (
-          <Field label="Access token" error={null} className="mt-3">
+          <Field label="Access token" error={tokenError} className="mt-3">
             {(props) => (
               <input
                 {...props}
@@ -179,7 +189,7 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
           </Field>
         )}
         {error && <ErrorNotice className="mt-3">{error}</ErrorNotice>}
-        <Button variant="primary" type="submit" className="mt-5 w-full" disabled={pending || !ready}>
+        <Button variant="primary" type="submit" className="mt-5 w-full" disabled={pending}>
           {pending && <Spinner className="[&_svg]:size-3.5" />}
           Sign in
         </Button>

@@ -38,6 +38,8 @@ export interface ComposerProps {
    */
   offlineReason: string | null;
   connecting: boolean;
+  /** "Reconnect now", while the connection is lost. */
+  onReconnect?: () => void;
   /** An answer is streaming in the room (anyone's): Stop is offered beside Send. */
   busy: boolean;
   typingUsers: PresenceUser[];
@@ -175,6 +177,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         <ComposerHint
           id={hintId}
           offlineReason={props.offlineReason}
+          onReconnect={props.onReconnect}
           connecting={props.connecting}
           coarsePointer={coarsePointer}
           length={text.length}

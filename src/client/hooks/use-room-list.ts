@@ -17,6 +17,7 @@ import {
 } from "react";
 import { api } from "@/client/lib/api";
 import { earlyRoomList } from "@/client/lib/early-room-list";
+import { RECONNECT_OPTIONS, reconnectOnReturn } from "@/client/lib/reconnect";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
 import { OverseerFrameSchema, type RoomSummary } from "@/shared/protocol";
 import type { ReadMark } from "@/shared/unread";
@@ -113,9 +114,10 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
     setDeletedIds((prev) => new Set(prev).add(id));
   }, []);
 
-  useAgent({
+  const list = useAgent({
     agent: "OverseerAgent",
     name: DEFAULT_WORKSPACE,
+    ...RECONNECT_OPTIONS,
     onOpen: () => setStatus("open"),
     onClose: () => setStatus("reconnecting"),
     onConnectionError: () => setStatus("closed"),
@@ -157,6 +159,16 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
   });
 
   useEarlyRoomList(setRooms, gotFrame);
+  const statusRef = useRef(status);
+  statusRef.current = status;
+  useEffect(
+    () =>
+      reconnectOnReturn(
+        () => statusRef.current !== "open",
+        () => list.reconnect()
+      ),
+    [list]
+  );
 
   const sorted = useMemo(() => (rooms ? [...rooms.values()].sort(byActivity) : null), [rooms]);
   const value = useMemo<RoomListValue>(

@@ -11,6 +11,7 @@
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { RECONNECT_OPTIONS, reconnectOnReturn } from "@/client/lib/reconnect";
 import { type RoomFrameEvent, readRoomFrame } from "@/client/lib/room-socket-frames";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
 import type { Identity } from "@/shared/identity";
@@ -65,6 +66,7 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     agent: "OverseerAgent",
     name: DEFAULT_WORKSPACE,
     sub,
+    ...RECONNECT_OPTIONS,
     ...(options.basePath ? { basePath: options.basePath } : {}),
     onOpen: () => setStatus("open"),
     onClose: () => {
@@ -103,6 +105,11 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     agent.reconnect();
   }, [self.name, agent]);
 
+  const statusRef = useRef(status);
+  statusRef.current = status;
+  const reconnectNow = useCallback(() => agent.reconnect(), [agent]);
+  useEffect(() => reconnectOnReturn(() => statusRef.current !== "open", reconnectNow), [reconnectNow]);
+
   const onFrame = useCallback((listener: (data: string) => void) => {
     frameListenersRef.current.add(listener);
     return () => {
@@ -125,6 +132,8 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     serverError,
     clearServerError: useCallback(() => setServerError(null), []),
     cancelActiveTurn,
+    /** Try the connection again now, not at the next back-off step. */
+    reconnectNow,
     /** A persona or panel turn runs in the room (anyone's). */
     liveTurnRunning: turn.liveTurnRunning
   };

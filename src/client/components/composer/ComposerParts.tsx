@@ -39,6 +39,7 @@ export function ComposerHint({
   id,
   offlineReason,
   connecting,
+  onReconnect,
   coarsePointer,
   length,
   canSend,
@@ -47,6 +48,7 @@ export function ComposerHint({
   id: string;
   offlineReason: string | null;
   connecting: boolean;
+  onReconnect?: () => void;
   coarsePointer: boolean;
   length: number;
   canSend: boolean;
@@ -59,6 +61,15 @@ export function ComposerHint({
         <span className="flex items-center gap-1.5 font-medium text-warning">
           {connecting ? <Spinner className="[&_svg]:size-3" /> : <WifiOff className="size-3.5" aria-hidden="true" />}
           {offlineReason}
+          {onReconnect && (
+            <button
+              type="button"
+              onClick={onReconnect}
+              className="ml-1 cursor-pointer rounded-md px-1.5 py-0.5 pointer-coarse:min-h-11 font-semibold text-accent-fg underline hover:bg-accent-bg"
+            >
+              Reconnect now
+            </button>
+          )}
         </span>
       ) : coarsePointer ? null : (
         <span className="hidden sm:inline">
@@ -66,11 +77,14 @@ export function ComposerHint({
         </span>
       )}
       {onAskPanel && (
+        // Looks like the button it is: bordered, full strength. With nothing
+        // written it says why it does nothing yet rather than fading out.
         <button
           type="button"
-          disabled={!canSend}
-          onClick={onAskPanel}
-          className="ml-auto inline-flex cursor-pointer items-center gap-1 rounded-md px-2 py-0.5 pointer-coarse:min-h-11 font-medium text-accent-fg hover:bg-accent-bg disabled:cursor-not-allowed disabled:opacity-50"
+          aria-disabled={!canSend || undefined}
+          title={canSend ? "Send this to every persona of the room" : "Write a question first"}
+          onClick={() => canSend && onAskPanel()}
+          className="ml-auto inline-flex cursor-pointer items-center gap-1.5 rounded-lg border border-edge-strong bg-surface px-2.5 py-1 pointer-coarse:min-h-11 font-medium text-accent-fg shadow-xs hover:bg-accent-bg aria-disabled:cursor-default aria-disabled:hover:bg-surface"
         >
           <Users className="size-3.5" aria-hidden="true" />
           Ask the panel

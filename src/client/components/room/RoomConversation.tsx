@@ -38,7 +38,7 @@ function offlineReason(status: ConnectionStatus): string | null {
   if (status === "connecting") return "Connecting to the room… You can write now; messages are sent once connected.";
   if (status === "reconnecting")
     return "Connection lost. Reconnecting… Messages you send wait and go out on reconnect.";
-  return "Disconnected. Messages you send wait here; reload the page to reconnect.";
+  return "Disconnected. Messages you send wait here and go out once connected.";
 }
 
 /** The live transcript with its "N new messages" bar, or the page around a linked message (`?m=`). */
@@ -167,6 +167,7 @@ function RoomComposer({
       roomId={roomId}
       roomName={roomName}
       offlineReason={offlineReason(socket.status)}
+      onReconnect={socket.status === "open" || socket.status === "connecting" ? undefined : socket.reconnectNow}
       connecting={socket.status === "connecting" || socket.status === "reconnecting"}
       busy={chat.busy}
       typingUsers={typingUsers}
