@@ -5,6 +5,7 @@
  *   npm run bench -- --quick           reduced sizes, under 2 minutes
  *   npm run bench -- --only relay,memory
  *   npm run bench -- --only floor      Rooms beside a bare AIChatAgent facet (the framework's floor)
+ *   npm run bench -- --only scroll --target preview   scrolling back through 1,000 messages, production build
  *   npm run bench -- --out results.json   write the results there instead
  *   npm run bench -- --target preview  the production build under `vite preview`
  *                                      instead of `vite dev` (no Vite module runner
@@ -46,6 +47,7 @@ import { memory } from "./sections/memory.ts";
 import { panel } from "./sections/panel.ts";
 import { registry } from "./sections/registry.ts";
 import { relay } from "./sections/relay.ts";
+import { scroll } from "./sections/scroll.ts";
 import { throughput } from "./sections/throughput.ts";
 
 export const SECTIONS: Array<{ key: string; title: string; run: Section }> = [
@@ -60,7 +62,8 @@ export const SECTIONS: Array<{ key: string; title: string; run: Section }> = [
   { key: "findshare", title: "9. Search across rooms and export", run: findshare },
   { key: "crowd", title: "10. A crowded workspace: one room's turn, 100 sockets open in other rooms", run: crowd },
   { key: "floor", title: "11. The framework's floor: a bare AIChatAgent facet beside Rooms", run: floor },
-  { key: "files", title: "12. Files: uploads, indexing a PDF, turns in a room of 200 documents", run: files }
+  { key: "files", title: "12. Files: uploads, indexing a PDF, turns in a room of 200 documents", run: files },
+  { key: "scroll", title: "13. Scrolling back through 1,000 messages in the browser", run: scroll }
 ];
 
 function arg(name: string): string | undefined {

@@ -23,7 +23,8 @@ const SECTIONS = [
   "findshare",
   "crowd",
   "floor",
-  "files"
+  "files",
+  "scroll"
 ];
 
 const dir = mkdtempSync(path.join(tmpdir(), "rooms-bench-test-"));
