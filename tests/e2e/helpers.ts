@@ -261,6 +261,22 @@ export async function roomMenuAction(page: Page, name: string) {
   await header.getByRole("button", { name, exact: true }).click();
 }
 
+const AXE = path.join(ROOT, "node_modules/axe-core/axe.min.js");
+
+/** axe-core's serious and critical findings on the page as it is now, each named with `where` and its elements. */
+export async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    type Found = { id: string; impact: string; nodes: Array<{ target: string[]; failureSummary: string }> };
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Found[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} (${n.failureSummary})`).join("; ")}`);
+  });
+  return violations.map((v) => `${where}: ${v}`);
+}
+
 export async function sendFromComposer(page: Page, text: string) {
   const box = composer(page);
   await box.fill(text);

@@ -62,6 +62,9 @@ describe("the keyboard", () => {
     }
     expect(stops.at(-1), stops.join(" → ")).toMatch(/^textarea/);
     expect(stops.length, stops.join(" → ")).toBeLessThanOrEqual(15);
+    console.log(
+      `Tab stops from the page start to the composer, 100-message room: ${stops.length}: ${stops.join(" → ")}`
+    );
     // One stop for the whole transcript: the newest message.
     const lastId = await messageRows(page).last().getAttribute("data-message-id");
     expect(stops.filter((s) => s.startsWith("message"))).toEqual([`message ${lastId}`]);

@@ -2,10 +2,8 @@
  * A room for people: talking while the AI answers, stopping with a name,
  * and an outbox that keeps what you send while the connection is down.
  */
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../support/dev-server";
 import {
   composer,
   messageRows,
@@ -16,6 +14,7 @@ import {
   roomMenuAction,
   roomUrl,
   sendFromComposer,
+  seriousViolations,
   uniqueName,
   useAppAndBrowser
 } from "./helpers";
@@ -356,21 +355,6 @@ describe("screen readers", () => {
 });
 
 describe("accessibility (axe-core)", () => {
-  const AXE = path.join(ROOT, "node_modules/axe-core/axe.min.js");
-
-  /** Serious and critical axe violations on the page as it is now. */
-  async function seriousViolations(page: Page, where: string): Promise<string[]> {
-    if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<any> } }).axe;
-      const result = await axe.run(document, { resultTypes: ["violations"] });
-      return (result.violations as any[])
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.nodes.map((n: any) => `${n.target.join(" ")} (${n.failureSummary})`).join("; ")}`);
-    });
-    return violations.map((v) => `${where}: ${v}`);
-  }
-
   it.each(["light", "dark"] as const)("finds no serious or critical violation in the %s theme", async (colorScheme) => {
     const room = await rest.createRoom(setup.app.url, { name: uniqueName(`Axe ${colorScheme}`) });
     await rest.send(setup.app.url, room.id, "A question with `code` and **bold**", "Axel");

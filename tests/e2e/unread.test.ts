@@ -70,6 +70,10 @@ describe("unread counts", () => {
     }
     await expect.poll(() => unreadIn(ben.page, room.id)).toBe(3);
     await expect(row(ben.page, room.id).getByText("3 unread messages").count()).resolves.toBe(1);
+    // The row's accessible name says the count once, its parts apart.
+    const name = await row(ben.page, room.id).ariaSnapshot();
+    expect(name).toContain(`${room.name} `);
+    expect(name.match(/unread/g)).toHaveLength(1);
     // Ann wrote and sees them: nothing is unread for her, on her open tab or a new one.
     await expect.poll(() => unreadIn(ann.page, room.id)).toBe(0);
     const annSecondTab = await ann.context.newPage();
@@ -85,6 +89,15 @@ describe("unread counts", () => {
     expect(await divider.evaluate((el, next) => el.nextElementSibling === next, await firstNew.elementHandle())).toBe(
       true
     );
+    await expect.poll(() => unreadIn(ben.page, room.id)).toBe(0);
+    // The room being read shows no badge while more arrive; the server counts them read once they show.
+    await sendFromComposer(ann.page, "Ann while Ben reads");
+    await ben.page.getByText("Ann while Ben reads", { exact: true }).waitFor();
+    expect(
+      await row(ben.page, room.id)
+        .locator(".sr-only", { hasText: /unread/ })
+        .count()
+    ).toBe(0);
     await expect.poll(() => unreadIn(ben.page, room.id)).toBe(0);
 
     // Kept on the server: a reload, and another tab of Ben's, show it read.

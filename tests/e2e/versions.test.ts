@@ -82,7 +82,7 @@ describe("versions between two people", () => {
       for (const name of ["Ann", "Ben", "Assistant"]) {
         expect(await earlier.getByRole("heading", { name, exact: true }).count()).toBeGreaterThan(0);
       }
-      expect(await earlier.locator("strong", { hasText: "bold" }).count()).toBe(1);
+      await expect.poll(() => earlier.getByText("Echo: Ben's reply, bold", { exact: true }).count()).toBe(1);
       await edited.getByRole("button", { name: "Next version" }).click();
       await expect.poll(() => earlier.count()).toBe(0);
       await edited.locator("[data-version-position]").getByText("2/2").waitFor();

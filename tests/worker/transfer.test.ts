@@ -146,8 +146,8 @@ describe("import", () => {
     expect(made.map((r) => r.name)).toEqual(["Trip planning (imported)", "Trip planning (imported 2)"]);
     expect((await list(ws)).map((r) => r.name).sort()).toEqual([
       "Trip planning",
-      "Trip planning (imported)",
-      "Trip planning (imported 2)"
+      "Trip planning (imported 2)",
+      "Trip planning (imported)"
     ]);
 
     // Ann's list: both imports read to their end (no "2 new messages"); the source, which she never opened, is not.

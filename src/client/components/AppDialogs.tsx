@@ -90,6 +90,10 @@ const SHORTCUTS: Array<{ keys: string[][]; label: string }> = [
     label: "Previous / next room"
   },
   { keys: [["Shift", "Esc"]], label: "Focus the message box" },
+  { keys: [["↑"], ["↓"]], label: "Previous / next message (in the conversation)" },
+  { keys: [["Home"], ["End"]], label: "First / last loaded message" },
+  { keys: [["→"], ["Enter"]], label: "A message's actions (← → between them, Esc back)" },
+  { keys: [["Esc"]], label: "Stop the answer to your question" },
   { keys: [["Enter"]], label: "Send message" },
   { keys: [["Shift", "Enter"]], label: "New line in a message" },
   { keys: [["Esc"]], label: "Close dialog or menu" },

@@ -18,7 +18,7 @@ export function Highlighted({ text, marks }: { text: string; marks: TextRange[] 
     <>
       {pieces.map((piece) =>
         piece.marked ? (
-          <mark key={piece.at} className="rounded-sm bg-highlight px-0.5 text-inherit">
+          <mark key={piece.at} className="rounded-sm bg-highlight px-0.5 text-fg">
             {piece.text}
           </mark>
         ) : (

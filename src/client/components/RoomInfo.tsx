@@ -61,7 +61,8 @@ function Node({ node, depth }: { node: AgentNode; depth: number }) {
         {node.activity && <span className="text-xs text-fg-muted">{node.activity}</span>}
       </div>
       <p className="text-xs text-fg-muted tabular-nums" style={{ paddingLeft: `${depth}rem` }}>
-        {node.messages === null ? "— messages" : countOf(node.messages, "message")} · {bytes(node.storageBytes)} ·{" "}
+        {typeof node.messages === "number" ? countOf(node.messages, "message") : "— messages"} ·{" "}
+        {bytes(node.storageBytes)} ·{" "}
         {node.tokens
           ? `${formatCount(node.tokens.today)} tokens today, ${formatCount(node.tokens.total.totalTokens)} in all`
           : "no tokens yet"}

@@ -110,10 +110,8 @@ export function Sidebar({ className }: { className?: string }) {
                 key={room.id}
                 room={room}
                 now={now}
-                // The room being read shows no badge: its new messages are in front of the reader.
-                unread={
-                  room.id === openRoomId ? 0 : readMarks ? unreadCount(room.messageCount, readMarks.get(room.id)) : null
-                }
+                unread={readMarks ? unreadCount(room.messageCount, readMarks.get(room.id)) : null}
+                reading={room.id === openRoomId}
                 onSelect={closeDrawer}
                 tabStop={room.id === (visible.some((r) => r.id === openRoomId) ? openRoomId : visible[0].id)}
               />

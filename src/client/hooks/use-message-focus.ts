@@ -85,6 +85,22 @@ function messageKey(event: KeyboardEvent<HTMLElement>, move: (from: string, key:
   }
 }
 
+/** Inner controls leave the tab order as rows and Markdown appear. */
+function useUntabbedControls(containerRef: RefObject<HTMLElement | null>) {
+  useLayoutEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    untab(container);
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) if (node instanceof Element) untab(node);
+      }
+    });
+    observer.observe(container, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [containerRef]);
+}
+
 export function useMessageFocus({
   containerRef,
   messages,
@@ -106,20 +122,10 @@ export function useMessageFocus({
   messagesRef.current = messages;
   /** A message to focus once its row is rendered. */
   const pendingRef = useRef<string | null>(null);
+  /** ↑ on the first loaded message asked for earlier ones: move up from it once they arrive. */
+  const upFromRef = useRef<string | null>(null);
 
-  // Inner controls leave the tab order as rows and Markdown appear.
-  useLayoutEffect(() => {
-    const container = containerRef.current;
-    if (!container) return;
-    untab(container);
-    const observer = new MutationObserver((records) => {
-      for (const record of records) {
-        for (const node of record.addedNodes) if (node instanceof Element) untab(node);
-      }
-    });
-    observer.observe(container, { childList: true, subtree: true });
-    return () => observer.disconnect();
-  });
+  useUntabbedControls(containerRef);
 
   const focusMessage = useCallback(
     (id: string) => {
@@ -136,6 +142,19 @@ export function useMessageFocus({
     },
     [containerRef, scrollToIndex]
   );
+
+  // Earlier messages arrived after ↑ on the first one: move up from it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the messages arriving is the trigger
+  useLayoutEffect(() => {
+    const from = upFromRef.current;
+    if (!from) return;
+    const list = messages.filter((m) => m.role !== "system");
+    const at = list.findIndex((m) => m.id === from);
+    if (at > 0) {
+      upFromRef.current = null;
+      focusMessage(list[at - 1].id);
+    }
+  }, [messages]);
 
   // A message asked for before its row existed: focus it once it does.
   useLayoutEffect(() => {
@@ -154,12 +173,9 @@ export function useMessageFocus({
     const index = list.findIndex((m) => m.id === from);
     if (index < 0) return;
     if (key === "ArrowUp" && index === 0 && !reachedStart) {
-      pendingRef.current = null;
-      void Promise.resolve(loadOlder()).then(() => {
-        const now = messagesRef.current.filter((m) => m.role !== "system");
-        const at = now.findIndex((m) => m.id === from);
-        if (at > 0) focusMessage(now[at - 1].id);
-      });
+      // Earlier messages first; the move happens once they are in the list (below).
+      upFromRef.current = from;
+      void loadOlder();
       return;
     }
     const target =

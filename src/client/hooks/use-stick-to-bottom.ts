@@ -10,7 +10,8 @@
  * once), and the virtualizer moves `scrollTop` itself as rows are measured,
  * so neither "far from the bottom" nor "moved up" in a scroll event means the
  * reader left. The reader leaving is a wheel turned up, or the view moving up
- * during their own gesture in the log: a key, a touch, the scrollbar.
+ * during their own gesture in the log (a key, a touch, the scrollbar), or
+ * moving up to well away from the bottom.
  */
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 
@@ -129,18 +130,22 @@ export function useStickToBottom(
     const el = scrollRef.current;
     if (!el) return;
     const top = el.scrollTop;
-    const movedUp = top < lastTopRef.current - 0.5 && performance.now() < gestureUntilRef.current;
+    const movedUp = top < lastTopRef.current - 0.5;
     lastTopRef.current = top;
     const distance = el.scrollHeight - top - el.clientHeight;
     if (distance <= 1) {
       if (!followingRef.current) setFollowing(true);
-    } else if (movedUp) {
+    } else if (movedUp && (performance.now() < gestureUntilRef.current || distance > RESUME_THRESHOLD_PX)) {
+      // Up during the reader's own gesture, or up and well away from the bottom
+      // (a scroll the page did for them, or one we cannot see, like a script's):
+      // growth never moves scrollTop, and the virtualizer's own corrections keep
+      // the distance, so neither lands here.
       if (followingRef.current) setFollowing(false);
     } else if (!followingRef.current && distance < RESUME_THRESHOLD_PX) {
       setFollowing(true);
       pin();
     }
-  }, [scrollRef, setFollowing, pin]);
+  }, [scrollRef, setFollowing, pin, gestureUntilRef]);
 
   /** Stop following (the view is about to show something further up). */
   const release = useCallback(() => setFollowing(false), [setFollowing]);

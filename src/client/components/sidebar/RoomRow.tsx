@@ -16,7 +16,8 @@ export const RoomRow = memo(function RoomRow({
   now,
   unread,
   onSelect,
-  tabStop
+  tabStop,
+  reading
 }: {
   room: RoomSummary;
   now: number;
@@ -25,7 +26,14 @@ export const RoomRow = memo(function RoomRow({
   onSelect: () => void;
   /** The list's one tab stop (↑/↓ move between rooms: Sidebar.tsx). */
   tabStop: boolean;
+  /**
+   * The room open now: no badge, its new messages are in front of the reader
+   * (`data-unread` still says what the server counts, until the read reaches it).
+   */
+  reading: boolean;
 }) {
+  const badge = reading ? 0 : unread;
+  const when = relativeTime(room.lastActiveAt, now);
   return (
     <li className="group/row relative">
       <NavLink
@@ -42,16 +50,16 @@ export const RoomRow = memo(function RoomRow({
         }
       >
         <div className="flex items-baseline gap-2">
-          <span className={cn("min-w-0 flex-1 truncate text-sm text-fg", unread ? "font-semibold" : "font-medium")}>
+          <span className={cn("min-w-0 flex-1 truncate text-sm text-fg", badge ? "font-semibold" : "font-medium")}>
             {room.name}
-          </span>
+          </span>{" "}
           <time
             dateTime={new Date(room.lastActiveAt).toISOString()}
             title={fullDateTime(room.lastActiveAt)}
             className="shrink-0 text-[11px] text-fg-muted tabular-nums"
           >
-            {relativeTime(room.lastActiveAt, now)}
-          </time>
+            {when}
+          </time>{" "}
         </div>
         <div className="mt-0.5 flex items-center gap-2">
           <span className="min-w-0 flex-1 truncate text-[13px] text-fg-muted">
@@ -61,13 +69,13 @@ export const RoomRow = memo(function RoomRow({
               <span className="italic">No messages yet</span>
             )}
           </span>
-          {!!unread && (
+          {!!badge && (
             <span
               className="shrink-0 rounded-full bg-accent-fill px-1.5 text-[11px] leading-4 font-semibold text-on-fill tabular-nums"
-              title={`${unread.toLocaleString()} unread of ${countOf(room.messageCount, "message")}`}
+              title={`${badge.toLocaleString()} unread of ${countOf(room.messageCount, "message")}`}
             >
-              <span aria-hidden="true">{badgeCount(unread)}</span>
-              <span className="sr-only">{`${unread} unread ${unread === 1 ? "message" : "messages"}`}</span>
+              <span aria-hidden="true">{badgeCount(badge)}</span>
+              <span className="sr-only">{`${badge} unread ${badge === 1 ? "message" : "messages"}`}</span>
             </span>
           )}
         </div>
