@@ -112,6 +112,9 @@ async function scrollBack(
           if (!log) throw new Error("no log");
           const frames: number[] = [];
           const moved: boolean[] = [];
+          // A wheel turned up first, as a reader's scroll starts: the transcript
+          // stops following the bottom (it leaves only on the reader's gesture).
+          log.dispatchEvent(new WheelEvent("wheel", { deltaY: -1, bubbles: true }));
           let lastTop = log.scrollTop;
           const deadline = performance.now() + 120_000;
           const tick = (now: number) => {

@@ -10,8 +10,7 @@
  * once), and the virtualizer moves `scrollTop` itself as rows are measured,
  * so neither "far from the bottom" nor "moved up" in a scroll event means the
  * reader left. The reader leaving is a wheel turned up, or the view moving up
- * during their own gesture in the log (a key, a touch, the scrollbar), or
- * moving up to well away from the bottom.
+ * during their own gesture in the log: a key, a touch, the scrollbar.
  */
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 
@@ -74,8 +73,9 @@ export function useStickToBottom(
 ) {
   const followingRef = useRef(true);
   const [following, setFollowingState] = useState(true);
-  /** `scrollTop` as of the last scroll event or our own write, to tell up from down. */
+  /** `scrollTop` and `scrollHeight` as of the last scroll event or our own write, to tell up from down. */
   const lastTopRef = useRef(0);
+  const lastHeightRef = useRef(0);
 
   const setFollowing = useCallback((next: boolean) => {
     followingRef.current = next;
@@ -90,6 +90,7 @@ export function useStickToBottom(
     if (!el) return;
     el.scrollTop = el.scrollHeight;
     lastTopRef.current = el.scrollTop;
+    lastHeightRef.current = el.scrollHeight;
   }, [scrollRef]);
 
   const scrollToBottom = useCallback(
@@ -130,16 +131,18 @@ export function useStickToBottom(
     const el = scrollRef.current;
     if (!el) return;
     const top = el.scrollTop;
-    const movedUp = top < lastTopRef.current - 0.5;
+    const height = el.scrollHeight;
+    const up = lastTopRef.current - top;
     lastTopRef.current = top;
-    const distance = el.scrollHeight - top - el.clientHeight;
+    lastHeightRef.current = height;
+    const movedUp = up > 0.5;
+    const distance = height - top - el.clientHeight;
     if (distance <= 1) {
       if (!followingRef.current) setFollowing(true);
-    } else if (movedUp && (performance.now() < gestureUntilRef.current || distance > RESUME_THRESHOLD_PX)) {
-      // Up during the reader's own gesture, or up and well away from the bottom
-      // (a scroll the page did for them, or one we cannot see, like a script's):
-      // growth never moves scrollTop, and the virtualizer's own corrections keep
-      // the distance, so neither lands here.
+    } else if (movedUp && performance.now() < gestureUntilRef.current) {
+      // Up during the reader's own gesture. Nothing else leaves: the virtualizer
+      // moves scrollTop as rows are measured and lists re-anchor, by amounts no
+      // rule on positions tells apart from a reader reliably.
       if (followingRef.current) setFollowing(false);
     } else if (!followingRef.current && distance < RESUME_THRESHOLD_PX) {
       setFollowing(true);
