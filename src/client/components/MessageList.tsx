@@ -17,7 +17,7 @@ import { useMovedMessages } from "@/client/hooks/use-moved-messages";
 import { useStickToBottom } from "@/client/hooks/use-stick-to-bottom";
 import { useLoadOlderNearTop, useTranscriptRows } from "@/client/hooks/use-transcript-rows";
 import type { NewMessagesStart } from "@/client/hooks/use-unread";
-import { editConsequence } from "@/client/lib/versions";
+import { editConsequence } from "@/client/lib/version-moves";
 import { EmptyTranscript, JumpToLatest, TranscriptStart } from "./transcript/TranscriptEdges";
 import { isWaitingForAnswer, TranscriptNotices } from "./transcript/TranscriptNotices";
 import { TranscriptRows } from "./transcript/TranscriptRows";

@@ -1,7 +1,7 @@
 /** The reader's own messages that just moved to an earlier version (lib/versions.ts), until dismissed. */
 import { useCallback, useEffect, useState } from "react";
 import type { RoomMessage } from "@/client/lib/messages";
-import { type MovedMessages, MovedMessagesTracker } from "@/client/lib/versions";
+import { type MovedMessages, MovedMessagesTracker } from "@/client/lib/version-moves";
 
 export function useMovedMessages(messages: RoomMessage[], selfId: string) {
   const [tracker] = useState(() => new MovedMessagesTracker(selfId));

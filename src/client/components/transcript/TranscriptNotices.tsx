@@ -13,7 +13,7 @@ import { TypingDots } from "@/client/components/ui/Spinner";
 import type { RoomChat } from "@/client/hooks/use-chat-room";
 import { cn } from "@/client/lib/cn";
 import { messageText } from "@/client/lib/messages";
-import type { MovedMessages } from "@/client/lib/versions";
+import type { MovedMessages } from "@/client/lib/version-moves";
 
 /**
  * A notice under the transcript, aligned with the messages' text, with an

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RoomMessage } from "@/client/lib/messages";
-import { editConsequence, MovedMessagesTracker } from "@/client/lib/versions";
+import { editConsequence, MovedMessagesTracker } from "@/client/lib/version-moves";
 
 const ann = { id: "ann", name: "Ann" };
 const ben = { id: "ben", name: "Ben" };
