@@ -96,7 +96,7 @@ describe("axe on every page", () => {
     await page.getByRole("dialog", { name: "Share room" }).getByText("No links yet.").waitFor();
     await check(page, "share dialog");
     await page.keyboard.press("Escape");
-    await page.getByRole("button", { name: "Find in room" }).click();
+    await roomMenuAction(page, "Find in room");
     await page.getByRole("searchbox", { name: "Find in this room" }).fill("question");
     await page.locator("[data-find-current]").waitFor({ timeout: 30_000 });
     await check(page, "find in room, at a match");

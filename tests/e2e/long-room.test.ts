@@ -12,6 +12,7 @@ import {
   messageRows,
   newUser,
   rest,
+  roomMenuAction,
   roomUrl,
   sendFromComposer,
   uniqueName,
@@ -233,7 +234,7 @@ describe("find in room", () => {
       expect(new URL(page.url()).searchParams.get("m")).toBeNull();
 
       // A word nowhere in the room.
-      await page.getByRole("button", { name: "Find in room" }).click();
+      await roomMenuAction(page, "Find in room");
       await box.fill(`absent${word}`);
       await expect.poll(() => status.textContent()).toBe("No matches");
     } finally {

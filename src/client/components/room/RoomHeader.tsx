@@ -1,7 +1,7 @@
 /**
  * The room's header: its name, connection, model and token count, who is
- * here, and the room's actions: Find, Copy link, Share and Settings, and the
- * rest named in text under "More room actions".
+ * here, and the room's actions: Copy link, Share and Settings, and the rest
+ * (Find, Rename, Export, Room info, Delete) named in text under "More room actions".
  */
 import {
   Check,
@@ -127,11 +127,11 @@ function RoomMenu({
         };
         return (
           <>
+            <ActionMenuItem icon={<Search />} label="Find in room" onSelect={choose("find")}>
+              Find in room
+            </ActionMenuItem>
             {phone && (
               <>
-                <ActionMenuItem icon={<Search />} onSelect={choose("find")}>
-                  Find in room
-                </ActionMenuItem>
                 <ActionMenuItem icon={<Share2 />} label="Share room" onSelect={choose("share")}>
                   Share room…
                 </ActionMenuItem>
@@ -193,9 +193,6 @@ export function RoomHeader({
       <div className="flex items-center gap-0.5">
         {!phone && (
           <>
-            <IconButton label="Find in room" title="Find in room (Ctrl+F)" onClick={() => onAction("find")}>
-              <Search />
-            </IconButton>
             <CopyLinkTextButton roomId={roomId} name={name} />
             <Button size="sm" variant="secondary" aria-label="Share room" onClick={() => onAction("share")}>
               <Share2 className="size-4" aria-hidden="true" />
