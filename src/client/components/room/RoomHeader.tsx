@@ -190,7 +190,8 @@ export function RoomHeader({
       {phone && <OpenSidebarButton />}
       <RoomTitle name={name} state={state} status={socket.status} />
       <PresenceButton users={socket.presence} selfId={socket.selfId} />
-      <div className="flex items-center gap-0.5">
+      {/* No gaps on a phone: every pixel there is the room's name's. */}
+      <div className={cn("flex items-center", !phone && "gap-0.5")}>
         {!phone && (
           <>
             <CopyLinkTextButton roomId={roomId} name={name} />
