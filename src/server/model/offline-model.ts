@@ -313,63 +313,73 @@ export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOp
         }
       ];
 
-      let index = 0;
-      let done = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let wake: (() => void) | undefined;
-
-      const cleanup = () => {
-        done = true;
-        if (timer !== undefined) clearTimeout(timer);
-        timer = undefined;
-        signal?.removeEventListener("abort", onAbort);
-        wake?.();
-        wake = undefined;
-      };
-
-      let controllerRef: ReadableStreamDefaultController<LanguageModelV4StreamPart> | undefined;
-      function onAbort() {
-        if (done) return;
-        cleanup();
-        try {
-          controllerRef?.error(abortError());
-        } catch {
-          // already closed
-        }
-      }
-
-      const stream = new ReadableStream<LanguageModelV4StreamPart>({
-        start(controller) {
-          controllerRef = controller;
-          signal?.addEventListener("abort", onAbort, { once: true });
-        },
-        async pull(controller) {
-          if (done) return;
-          const part = parts[index];
-          if (!part) throw new Error("The offline model read past its last part.");
-          // Pause before each text delta after the first, so it looks like streaming.
-          if (delayMs > 0 && part.type === "text-delta" && parts[index - 1]?.type === "text-delta") {
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-              timer = setTimeout(resolve, delayMs);
-            });
-            timer = undefined;
-            wake = undefined;
-            if (done) return;
-          }
-          controller.enqueue(part);
-          index++;
-          if (index >= parts.length) {
-            cleanup();
-            controller.close();
-          }
-        },
-        cancel() {
-          cleanup();
-        }
-      });
-
-      return { stream };
+      return { stream: pacedStream(parts, delayMs, signal) };
     }
   };
+}
+
+/**
+ * The parts as a stream, a pause before each text delta after the first
+ * (so it looks like streaming), ended at once by an abort.
+ */
+function pacedStream(
+  parts: LanguageModelV4StreamPart[],
+  delayMs: number,
+  signal: AbortSignal | undefined
+): ReadableStream<LanguageModelV4StreamPart> {
+  let index = 0;
+  let done = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: (() => void) | undefined;
+
+  const cleanup = () => {
+    done = true;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    signal?.removeEventListener("abort", onAbort);
+    wake?.();
+    wake = undefined;
+  };
+
+  let controllerRef: ReadableStreamDefaultController<LanguageModelV4StreamPart> | undefined;
+  function onAbort() {
+    if (done) return;
+    cleanup();
+    try {
+      controllerRef?.error(abortError());
+    } catch {
+      // already closed
+    }
+  }
+
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    start(controller) {
+      controllerRef = controller;
+      signal?.addEventListener("abort", onAbort, { once: true });
+    },
+    async pull(controller) {
+      if (done) return;
+      const part = parts[index];
+      if (!part) throw new Error("The offline model read past its last part.");
+      // Pause before each text delta after the first, so it looks like streaming.
+      if (delayMs > 0 && part.type === "text-delta" && parts[index - 1]?.type === "text-delta") {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, delayMs);
+        });
+        timer = undefined;
+        wake = undefined;
+        if (done) return;
+      }
+      controller.enqueue(part);
+      index++;
+      if (index >= parts.length) {
+        cleanup();
+        controller.close();
+      }
+    },
+    cancel() {
+      cleanup();
+    }
+  });
 }

@@ -73,14 +73,14 @@ export interface RoomInternals {
   streaming(): boolean;
 }
 
-export function roomJobs(room: RoomCore, internals: RoomInternals) {
-  const { env, ctx } = internals;
+/** The room's stores and logs: what it keeps and counts of itself, its memory and files, its overseer link. */
+function storeJobs(room: RoomCore, { env, ctx, streaming }: RoomInternals) {
   const sql = room.sql.bind(room);
   /** Keeps `room.messages` to the hydration window while the room is awake (see TurnSequence.finish). */
   const window = new BoundedWindow(room.hydrationByteBudget);
   const activity = new RoomActivityLog(sql, () => room.sessions.session().sessionId);
   /** Edits and regenerations, written as new versions beside what they replace (room/branches.ts). */
-  const branches = new RoomBranches(room, activity, () => internals.streaming());
+  const branches = new RoomBranches(room, activity, () => streaming());
   /** Where a fork came from (room/origin.ts). */
   const origin = new RoomOriginRecord(sql);
   /** Trace of every turn (room/turn-trace.ts). Spans left open by an eviction are closed on wake. */
@@ -90,6 +90,38 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
     isStoredBeyondWindow: async (id) => (await room.sessions.session().getMessage(id)) !== null,
     getConnection: (id) => room.getConnection(id)
   });
+  /** Provider-reported tokens per UTC day (budgets, status). */
+  const usageLedger = new UsageLedger(ctx.storage.sql);
+  /** The room's one stub to its overseer, for every call the room makes to it (room/overseer-link.ts). */
+  const overseer = new OverseerLink(env, () => room.parentPath.at(-1)?.name);
+  /** Pins, summaries and what each answer saw (room/room-memory.ts). */
+  const memory = new RoomMemory({
+    sql: ctx.storage.sql,
+    session: () => room.sessions.session(),
+    config: () => readModelConfig(env),
+    settings: () => room.state.settings,
+    messages: () => room.messages,
+    historyStartsAtRoot: () => activity.visibleCount() <= room.messages.length,
+    charge: (usage) => usageLedger.add(usage),
+    keepAlive: () => room.keepAlive(),
+    changed: () => room.setState({ ...room.state, memory: { revision: (room.state.memory?.revision ?? 0) + 1 } })
+  });
+  /** The room's files: records and their index (room/room-files.ts); the bytes are in R2. */
+  const files = new RoomFiles({ sql: ctx.storage.sql, broadcast: (message) => room.broadcast(message) });
+  /** The room's files as messages and turns use them (room/room-attachments.ts). */
+  const attachments = new RoomAttachments({
+    files,
+    env,
+    roomId: () => room.name,
+    parentPath: () => room.parentPath,
+    settings: () => room.state.settings
+  });
+  return { sql, window, activity, branches, origin, tracer, outbox, usageLedger, overseer, memory, files, attachments };
+}
+
+/** What people and models do in the room: frames, sends, presence, personas, tasks, read marks, transfers. */
+function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: ReturnType<typeof storeJobs>) {
+  const { sql, activity, branches, origin, tracer, outbox, usageLedger, overseer, memory, attachments } = stores;
   const frameGuard = new FrameGuard(
     {
       get messages() {
@@ -106,8 +138,6 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
     outbox
   );
   const rest = new RestTurnBridge(room, tracer);
-  /** Provider-reported tokens per UTC day (budgets, status). */
-  const usageLedger = new UsageLedger(ctx.storage.sql);
   const personas = new RoomPersonas(
     room,
     () => readModelConfig(env),
@@ -126,8 +156,6 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
   const presence = new RoomPresence(room);
   /** Persona and panel turns, announced so anyone in the room can stop them (room/live-turns.ts). */
   const liveTurns = new LiveTurns(room);
-  /** The room's one stub to its overseer, for every call the room makes to it (room/overseer-link.ts). */
-  const overseer = new OverseerLink(env, () => room.parentPath.at(-1)?.name);
   /** Readers' `rooms_read` frames, turned into read marks at the overseer (room/room-reads.ts). */
   const reads = new RoomReads(
     { messages: () => room.messages, messageCount: () => activity.visibleCount() },
@@ -144,9 +172,30 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
       charge: (usage) => usageLedger.add(usage)
     }
   );
+  /** Export, import and fork, the room's half (room/room-transfer.ts). */
+  const transfer = new RoomTransfer({
+    roomId: () => room.name,
+    session: () => room.sessions.session(),
+    sql,
+    settings: () => room.state.settings,
+    personas: () => personas.personas(),
+    origin,
+    originChanged: (from) => room.setState({ ...room.state, origin: from }),
+    memory
+  });
+  return { frameGuard, rest, personas, presence, liveTurns, reads, delegation, transfer };
+}
+
+/** What the room knows of itself and tells its overseer: budgets, introspection, activity reports. */
+function reportingJobs(
+  room: RoomCore,
+  { env, ctx }: RoomInternals,
+  { tracer, usageLedger, overseer, activity }: ReturnType<typeof storeJobs>,
+  { personas }: ReturnType<typeof conversationJobs>
+) {
   /** Daily token budgets, the room's and its workspace's (room/budget.ts). */
   const budget = new RoomBudget({
-    env: env,
+    env,
     dailyTokenBudget: () => room.state.settings.dailyTokenBudget,
     usedToday: () => usageLedger.today(),
     roomId: () => room.name,
@@ -166,39 +215,6 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
     personas,
     budget
   );
-  /** Pins, summaries and what each answer saw (room/room-memory.ts). */
-  const memory = new RoomMemory({
-    sql: ctx.storage.sql,
-    session: () => room.sessions.session(),
-    config: () => readModelConfig(env),
-    settings: () => room.state.settings,
-    messages: () => room.messages,
-    historyStartsAtRoot: () => activity.visibleCount() <= room.messages.length,
-    charge: (usage) => usageLedger.add(usage),
-    keepAlive: () => room.keepAlive(),
-    changed: () => room.setState({ ...room.state, memory: { revision: (room.state.memory?.revision ?? 0) + 1 } })
-  });
-  /** The room's files: records and their index (room/room-files.ts); the bytes are in R2. */
-  const files = new RoomFiles({ sql: ctx.storage.sql, broadcast: (message) => room.broadcast(message) });
-  /** Export, import and fork, the room's half (room/room-transfer.ts). */
-  const transfer = new RoomTransfer({
-    roomId: () => room.name,
-    session: () => room.sessions.session(),
-    sql,
-    settings: () => room.state.settings,
-    personas: () => personas.personas(),
-    origin,
-    originChanged: (from) => room.setState({ ...room.state, origin: from }),
-    memory
-  });
-  /** The room's files as messages and turns use them (room/room-attachments.ts). */
-  const attachments = new RoomAttachments({
-    files,
-    env,
-    roomId: () => room.name,
-    parentPath: () => room.parentPath,
-    settings: () => room.state.settings
-  });
   /** Activity reports to the overseer, coalesced: at most one per interval (room/activity.ts). */
   const reports = new ThrottledReports(
     () =>
@@ -211,45 +227,18 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
       }),
     (promise) => ctx.waitUntil(promise)
   );
+  return { budget, introspection, reports };
+}
+
+export function roomJobs(room: RoomCore, internals: RoomInternals) {
+  const stores = storeJobs(room, internals);
+  const conversation = conversationJobs(room, internals, stores);
+  const reporting = reportingJobs(room, internals, stores, conversation);
   /** The turn, in order (room/turn-sequence.ts). */
-  const turns = new TurnSequence(room, () => readModelConfig(env), {
-    rest,
-    tracer,
-    reports,
-    budget,
-    branches,
-    personas,
-    outbox,
-    liveTurns,
-    delegation,
-    memory,
-    attachments,
-    usageLedger,
-    window
+  const turns = new TurnSequence(room, () => readModelConfig(internals.env), {
+    ...stores,
+    ...conversation,
+    ...reporting
   });
-  return {
-    turns,
-    window,
-    activity,
-    branches,
-    origin,
-    tracer,
-    outbox,
-    frameGuard,
-    rest,
-    usageLedger,
-    personas,
-    presence,
-    liveTurns,
-    overseer,
-    reads,
-    delegation,
-    budget,
-    introspection,
-    memory,
-    files,
-    attachments,
-    transfer,
-    reports
-  };
+  return { ...stores, ...conversation, ...reporting, turns };
 }
