@@ -107,6 +107,41 @@ function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return cycles;
 }
 
+/**
+ * What each layer of src/ may import, besides itself: every import points
+ * down (CONTRIBUTING.md, "The layers"). A file belongs to the first layer
+ * whose path starts its own; type imports count.
+ */
+const SHARED = "src/shared/";
+const ERRORS = ["src/server/app-error.ts", "src/server/log.ts"];
+const DOMAIN = "src/server/domain/";
+const CONTRACTS = "src/server/contracts/";
+const ENV = "src/server/env.ts";
+const MODEL = "src/server/model/";
+/** The facet classes a room's jobs spawn (they never import the room back: agents/room/parent.ts). */
+const FACETS = [
+  "src/server/agents/persona-agent.ts",
+  "src/server/agents/persona-turns.ts",
+  "src/server/agents/task-agent.ts"
+];
+const LAYERS: ReadonlyArray<readonly [layer: string, mayImport: readonly string[]]> = [
+  [SHARED, []],
+  ["src/client/", [SHARED]],
+  ["src/server/app-error.ts", [SHARED]],
+  ["src/server/log.ts", [SHARED]],
+  [DOMAIN, [...ERRORS, SHARED]],
+  [CONTRACTS, [DOMAIN, ...ERRORS, SHARED]],
+  [ENV, [CONTRACTS]],
+  [MODEL, [DOMAIN, ...ERRORS, ENV, SHARED]],
+  ["src/server/files/", [DOMAIN, CONTRACTS, ...ERRORS, ENV, SHARED]],
+  ["src/server/http/", [DOMAIN, CONTRACTS, ...ERRORS, ENV, SHARED]],
+  ["src/server/agents/overseer/", [CONTRACTS, DOMAIN, MODEL, ...ERRORS, ENV, SHARED]],
+  ["src/server/agents/room/", [...FACETS, CONTRACTS, DOMAIN, MODEL, ...ERRORS, ENV, SHARED]],
+  ["src/server/agents/", [CONTRACTS, DOMAIN, MODEL, ...ERRORS, ENV, SHARED]],
+  ["src/server/routes/", ["src/server/http/", "src/server/files/", CONTRACTS, DOMAIN, ...ERRORS, ENV, SHARED]],
+  ["src/server/index.ts", ["src/server/", SHARED]]
+];
+
 describe("module graph", () => {
   it("reads every import, and which are type-only", () => {
     const text = [
@@ -174,6 +209,22 @@ describe("module graph", () => {
     expect(typeEdges).toBeGreaterThan(valueEdges);
     const circles = cyclesOf(graph).map((cycle) => cycle.map((file) => relative(ROOT, file)).join(" -> "));
     expect(circles).toEqual(KNOWN_TYPE_CIRCLES);
+  });
+
+  it("points every import down the layers, type imports included", () => {
+    const layerOf = (file: string) => LAYERS.find(([layer]) => file.startsWith(layer));
+    const wrong: string[] = [];
+    for (const file of sourceFiles(join(ROOT, "src")).map((path) => relative(ROOT, path))) {
+      const layer = layerOf(file);
+      if (!layer) continue;
+      const [own, mayImport] = layer;
+      for (const target of projectImports(join(ROOT, file), "all").map((path) => relative(ROOT, path))) {
+        if (target.startsWith(own) || mayImport.some((allowed) => target.startsWith(allowed))) continue;
+        wrong.push(`${file} -> ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(layerOf("src/server/agents/room/room-jobs.ts")?.[0]).toBe("src/server/agents/room/");
   });
 
   it("keeps the agent layer off http/: agents and domain take their errors from src/server/app-error.ts", () => {

@@ -8,27 +8,21 @@
  * The token names its workspace and room; anything forged, expired, revoked
  * or of a deleted room is one 404 (`not_found:invite`).
  */
-import { getAgentByName } from "agents";
 import { type Context, Hono } from "hono";
 
-import type { OverseerAgent } from "@/server/agents/overseer-agent";
 import { unwrap } from "@/server/app-error";
 import { hashShareToken } from "@/server/domain/access/share-token";
 import { type InviteClaims, inviteGone, readInviteToken } from "@/server/domain/roles/invite-token";
 import { type AppEnv, requireCaller, sessionSecret } from "@/server/http/access";
-
-type InviteRpc = {
-  viewInvite(...args: Parameters<OverseerAgent["viewInvite"]>): ReturnType<OverseerAgent["viewInvite"]>;
-  acceptInvite(...args: Parameters<OverseerAgent["acceptInvite"]>): ReturnType<OverseerAgent["acceptInvite"]>;
-};
+import { type OverseerRpc, overseerOf } from "./overseer-stub";
 
 async function openInvite(
   c: Context<AppEnv>
-): Promise<{ claims: InviteClaims; tokenHash: string; overseer: InviteRpc }> {
+): Promise<{ claims: InviteClaims; tokenHash: string; overseer: OverseerRpc }> {
   const token = c.req.param("token") ?? "";
   const claims = await readInviteToken(token, await sessionSecret(c.env));
   if (!claims) throw inviteGone();
-  const overseer = (await getAgentByName(c.env.OverseerAgent, claims.workspace)) as unknown as InviteRpc;
+  const overseer = await overseerOf(c.env, claims.workspace);
   return { claims, tokenHash: await hashShareToken(token), overseer };
 }
 

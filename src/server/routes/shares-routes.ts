@@ -22,7 +22,6 @@
 import { zValidator } from "@hono/zod-validator";
 import { routeAgentRequest } from "agents";
 import { type Context, Hono } from "hono";
-import { authorOfRow } from "@/server/agents/overseer/share-links";
 import { AppError, unwrap } from "@/server/app-error";
 import type { ShareRow } from "@/server/contracts/overseer-api";
 import {
@@ -33,6 +32,7 @@ import {
   type ShareClaims,
   shareExpiry
 } from "@/server/domain/access/share-token";
+import { storedAuthor } from "@/server/domain/access/stored-author";
 import { type AppEnv, clientAddress, requireCaller, sessionSecret } from "@/server/http/access";
 import { forwardToAgents } from "@/server/http/agent-forward";
 import { rejectInvalid } from "@/server/http/validation";
@@ -69,7 +69,7 @@ async function toShareLink(row: ShareRow, workspace: string, secret: string): Pr
     path: `/share/${token}`,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
-    createdBy: authorOfRow(row)
+    createdBy: storedAuthor(row)
   };
 }
 

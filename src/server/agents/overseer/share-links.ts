@@ -68,14 +68,6 @@ export class ShareTable {
   }
 }
 
-export function authorOfRow(row: ShareRow): MessageAuthor {
-  try {
-    return JSON.parse(row.created_by) as MessageAuthor;
-  } catch {
-    return { id: "unknown", name: "Unknown" };
-  }
-}
-
 const shareGone = () => new AppError("not_found:share", 404, "This share link is no longer valid.");
 
 /** What share links need from the overseer. */

@@ -9,11 +9,12 @@
  * is good only while that row exists and matches. Signing is deterministic,
  * so the members panel can show a link again without the server storing it.
  */
+
 import { sign, verify } from "hono/jwt";
 import { z } from "zod";
 import { AppError } from "@/server/app-error";
+import { storedAuthor } from "@/server/domain/access/stored-author";
 import { WORKSPACE_PATTERN } from "@/shared/constants";
-import type { MessageAuthor } from "@/shared/identity";
 import { INVITE_ID_PATTERN, MAX_INVITE_TOKEN_LENGTH } from "@/shared/members";
 
 export interface InviteClaims {
@@ -46,13 +47,7 @@ export const inviteGone = () =>
   new AppError("not_found:invite", 404, "This invitation is not valid any more: ask for a new one.");
 
 /** Who made an invitation, from its stored row. */
-export function inviterOf(row: { created_by: string }): MessageAuthor {
-  try {
-    return JSON.parse(row.created_by) as MessageAuthor;
-  } catch {
-    return { id: "unknown", name: "Unknown" };
-  }
-}
+export const inviterOf = storedAuthor;
 
 export function newInviteId(): string {
   return `in_${crypto.randomUUID()}`;
