@@ -54,6 +54,7 @@ const ERROR_CODES = [
   "conflict:persona_name",
   "conflict:share_limit",
   "conflict:pin_limit",
+  "conflict:reaction_limit",
   "payload_too_large:body",
   "unauthorized:token",
   "unauthorized:session",

@@ -20,6 +20,7 @@ import type { RoomAccess } from "./members";
 import { ModelName, SystemPrompt, Temperature } from "./model-settings";
 import { ROOM_VISIBILITIES, type RoomVisibility } from "./permissions";
 import { DEFAULT_RESPONDERS, type DefaultResponder, type Persona, type PersonaRef } from "./personas";
+import type { ReactionsByMessage } from "./reactions";
 import { type ReadMark, ReadMarkSchema } from "./unread";
 
 // ── Room settings and summaries ──
@@ -216,6 +217,8 @@ export interface MessagePage {
   nextCursor: string | null;
   /** With `around` or `after`: pass as `after` for the next newer page; null when the page reaches the newest. */
   newerCursor?: string | null;
+  /** The page's messages' reactions (those with none are left out), see shared/reactions.ts. */
+  reactions?: ReactionsByMessage;
 }
 
 export interface SendMessageResult {
@@ -292,7 +295,9 @@ export type RoomServerFrame =
    * A persona or panel turn started or ended (agents/room/live-turns.ts):
    * its request id is what anyone in the room cancels to stop it.
    */
-  | { type: "rooms_turn"; requestId: string; kind: LiveTurnKind; running: boolean };
+  | { type: "rooms_turn"; requestId: string; kind: LiveTurnKind; running: boolean }
+  /** Reactions of these messages now (a message's whole list; `[]`: none left), see room/room-reactions.ts. */
+  | { type: "rooms_reactions"; reactions: ReactionsByMessage };
 
 export type LiveTurnKind = "personas" | "panel";
 

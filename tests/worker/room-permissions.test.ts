@@ -20,6 +20,7 @@ const MEMBER_MAY = new Set([
   "POST /rooms",
   "POST /rooms/import",
   "POST /rooms/:id/messages",
+  "POST /rooms/:id/messages/:messageId/reactions",
   "POST /rooms/:id/fork",
   "POST /rooms/:id/files",
   "POST /rooms/:id/memory/pins",

@@ -19,6 +19,7 @@ import { AssistantBody } from "./transcript/AssistantBody";
 import { EditForm } from "./transcript/EditForm";
 import { AnswerActions, QuestionActions } from "./transcript/MessageActions";
 import { MessageAvatar, MessageHeader } from "./transcript/MessageHeader";
+import { MessageReactions } from "./transcript/MessageReactions";
 import { Alert } from "./ui/Alert";
 import { Button } from "./ui/Button";
 import { VersionSwitcher } from "./VersionSwitcher";
@@ -116,7 +117,6 @@ export const MessageItem = memo(function MessageItem({
   // Persona answers stream outside the chat hook's own turn (see persona-turns.ts).
   const personaPending = !!persona && !meta.usage && !meta.error && !meta.stopped;
   const text = messageText(message);
-  const createdAt = meta.createdAt;
   const failed = isAssistant && typeof meta.error === "string";
 
   if (message.role === "system") return null;
@@ -126,7 +126,7 @@ export const MessageItem = memo(function MessageItem({
       data-message-id={earlier ? undefined : message.id}
       data-earlier-message-id={earlier ? message.id : undefined}
       data-role={message.role}
-      aria-label={`${author}${createdAt ? `, ${messageTime(createdAt, Date.now())}` : ""}`}
+      aria-label={`${author}${meta.createdAt ? `, ${messageTime(meta.createdAt, Date.now())}` : ""}`}
       aria-busy={streaming || undefined}
       tabIndex={tabStop === undefined ? undefined : tabStop ? 0 : -1}
       className={cn(
@@ -171,6 +171,7 @@ export const MessageItem = memo(function MessageItem({
           </>
         )}
 
+        {!earlier && <MessageReactions roomId={roomId} messageId={message.id} />}
         {failed && <AnswerFailed error={meta.error ?? ""} canRetry={canRegenerate} onRetry={onRegenerate} />}
 
         {!editing && !earlier && isAssistant && (

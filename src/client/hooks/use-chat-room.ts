@@ -12,6 +12,7 @@ import { useAgentChat } from "@cloudflare/ai-chat/react";
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import { api, errorMessage } from "@/client/lib/api";
 import { messageText, type RoomMessage } from "@/client/lib/messages";
+import { reactionStore } from "@/client/lib/reaction-store";
 import { newTraceparent } from "@/client/lib/trace";
 import type { MessageAuthor } from "@/shared/identity";
 import type { RoomState } from "@/shared/protocol";
@@ -29,7 +30,12 @@ function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...a
 
 const roomHistory = (roomId: string): HistorySource => ({
   key: roomId,
-  page: (query) => api.listMessages(roomId, query)
+  // A page carries its messages' reactions (lib/reaction-store.ts).
+  page: async (query) => {
+    const page = await api.listMessages(roomId, query);
+    reactionStore(roomId).merge(page.reactions);
+    return page;
+  }
 });
 
 type AgentChat = ReturnType<typeof useAgentChat<RoomState, RoomMessage>>;

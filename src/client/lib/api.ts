@@ -17,6 +17,7 @@ import type {
   RoomSummary,
   UpdateRoomBody
 } from "@/shared/protocol";
+import type { ReactionToggleResult } from "@/shared/reactions";
 import type { SearchResponse } from "@/shared/search";
 import type { ShareLink, ShareList, ShareView } from "@/shared/shares";
 import type { TraceDetail } from "@/shared/traces";
@@ -167,6 +168,12 @@ export const api = {
     request<{ startedAt: number }>(`${roomPath(roomId)}/memory/summaries/rebuild`, { method: "POST", json: {} }),
   answerContext: (roomId: string, messageId: string, signal?: AbortSignal) =>
     request<AnswerContext>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/context`, { signal }),
+  /** Adds my reaction to a message, or takes it back (docs/conversations.md#reactions). */
+  toggleReaction: (roomId: string, messageId: string, emoji: string) =>
+    request<ReactionToggleResult>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/reactions`, {
+      method: "POST",
+      json: { emoji }
+    }),
   messageVersions: (roomId: string, messageId: string) =>
     request<MessageVersions>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/versions`),
   listMessages: (

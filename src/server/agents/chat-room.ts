@@ -62,6 +62,7 @@ import type {
   SendMessageBody,
   SendMessageResult
 } from "@/shared/protocol";
+import type { ReactionToggleResult } from "@/shared/reactions";
 import type { SearchHit } from "@/shared/search";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ExportedMemory, ExportedVersion, RoomOrigin } from "@/shared/transfer";
@@ -145,13 +146,23 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
 
   /** One page of history before a cursor, newest page first (agents/room/history-pages.ts). */
   async listMessages(query: { before?: string; limit: number }): Promise<MessagePage> {
-    return pageBefore(this.sessions.session(), query.before, query.limit);
+    return this.#withReactions(await pageBefore(this.sessions.session(), query.before, query.limit));
   }
 
   /** The page around a message, or just after it (deep links; see agents/room/history-pages.ts). */
   async listMessagesNear(query: MessagesQuery): Promise<RpcResult<MessagePage>> {
     const session = this.sessions.session();
-    return asResult(() => pageNear(session, this.sql.bind(this), query));
+    return asResult(async () => this.#withReactions(await pageNear(session, this.sql.bind(this), query)));
+  }
+
+  /** A page carries its messages' reactions (room/room-reactions.ts). */
+  #withReactions(page: MessagePage): MessagePage {
+    return { ...page, reactions: this.#jobs.reactions.of(page.messages.map((m) => m.id)) };
+  }
+
+  /** Adds the caller's reaction to a message of this room, or takes it back (room/room-reactions.ts). */
+  toggleReaction(messageId: string, emoji: string, who: MessageAuthor): Promise<RpcResult<ReactionToggleResult>> {
+    return asResult(() => this.#jobs.reactions.toggle(messageId, emoji, who));
   }
 
   /**
@@ -405,7 +416,13 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   // ── Sockets: presence, typing, read marks, task stops ──
 
   async onConnect(connection: Connection<ConnectionInfo>, ctx: ConnectionContext) {
-    if (this.#jobs.presence.join(connection, ctx)) this.#jobs.liveTurns.greet(connection);
+    if (this.#jobs.presence.join(connection, ctx)) {
+      this.#jobs.liveTurns.greet(connection);
+      this.#jobs.reactions.greet(
+        connection,
+        this.messages.map((m) => m.id)
+      );
+    }
     this.reportActivity(); // the overseer's socket count
   }
 

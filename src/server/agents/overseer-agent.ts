@@ -60,6 +60,7 @@ import type {
   SendMessageResult,
   UpdateRoomBody
 } from "@/shared/protocol";
+import type { ReactionBody, ReactionToggleResult } from "@/shared/reactions";
 import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ImportResult, RoomOrigin } from "@/shared/transfer";
@@ -121,6 +122,20 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
   messageVersions(id: string, messageId: string, caller: Caller): Promise<RpcResult<MessageVersions>> {
     return asResult(() =>
       this.#room(id, caller, "room.read", async (room) => unwrap(await room.messageVersions(messageId)))
+    );
+  }
+
+  /** Adds the caller's reaction to a message, or takes it back (room/room-reactions.ts). */
+  toggleReaction(
+    id: string,
+    messageId: string,
+    body: ReactionBody,
+    caller: Caller
+  ): Promise<RpcResult<ReactionToggleResult>> {
+    return asResult(() =>
+      this.#room(id, caller, "room.react", async (room) =>
+        unwrap(await room.toggleReaction(messageId, body.emoji, authorOf(caller.identity)))
+      )
     );
   }
 

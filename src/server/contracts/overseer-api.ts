@@ -36,6 +36,7 @@ import type {
   SendMessageResult,
   UpdateRoomBody
 } from "@/shared/protocol";
+import type { ReactionBody, ReactionToggleResult } from "@/shared/reactions";
 import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { ShareView } from "@/shared/shares";
 import type { TraceDetail, TraceList } from "@/shared/traces";
@@ -82,6 +83,13 @@ export interface OverseerRestApi {
   // Messages
   listMessages(id: string, query: MessagesQuery, caller: Caller): Promise<RpcResult<MessagePage>>;
   messageVersions(id: string, messageId: string, caller: Caller): Promise<RpcResult<MessageVersions>>;
+  /** Adds the caller's reaction to a message, or takes it back (`room.react`). */
+  toggleReaction(
+    id: string,
+    messageId: string,
+    body: ReactionBody,
+    caller: Caller
+  ): Promise<RpcResult<ReactionToggleResult>>;
   sendMessage(
     id: string,
     body: SendMessageBody,

@@ -28,6 +28,7 @@ import type {
   SendMessageBody,
   SendMessageResult
 } from "@/shared/protocol";
+import type { ReactionToggleResult } from "@/shared/reactions";
 import type { SearchHit } from "@/shared/search";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ExportedMemory, ExportedVersion, RoomOrigin } from "@/shared/transfer";
@@ -77,6 +78,8 @@ export interface ChatRoomApi {
     arrival?: RestArrival
   ): Promise<ReadableStream<Uint8Array>>;
   searchMessages(query: string, limit: number): Promise<SearchHit[]>;
+  /** Adds `who`'s reaction to a message of this room, or takes it back; 404 for a message it lacks. */
+  toggleReaction(messageId: string, emoji: string, who: MessageAuthor): Promise<RpcResult<ReactionToggleResult>>;
   // Personas
   listPersonas(): Persona[];
   createPersona(body: CreatePersonaBody): Promise<RpcResult<Persona>>;

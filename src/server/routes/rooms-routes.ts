@@ -13,6 +13,7 @@ import { MAX_TRACES_PER_ROOM } from "@/server/domain/tracing/trace-spans";
 import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "@/shared/protocol";
+import { ReactionBody } from "@/shared/reactions";
 import { fileRoutes } from "./files-routes";
 import { memoryRoutes } from "./memory-routes";
 import { overseerFor } from "./overseer-stub";
@@ -81,6 +82,18 @@ export const roomRoutes = new Hono<AppEnv>()
       throw new AppError("bad_request:query", 400, "A message id has at most 128 characters.");
     return c.json(unwrap(await overseer.messageVersions(c.req.param("id"), messageId, requireCaller(c))));
   })
+  .post(
+    "/:id/messages/:messageId/reactions",
+    zValidator("json", ReactionBody, rejectInvalid("bad_request:body")),
+    async (c) => {
+      const messageId = c.req.param("messageId");
+      if (messageId.length > 128)
+        throw new AppError("bad_request:query", 400, "A message id has at most 128 characters.");
+      const overseer = await overseerFor(c);
+      const caller = requireCaller(c);
+      return c.json(unwrap(await overseer.toggleReaction(c.req.param("id"), messageId, c.req.valid("json"), caller)));
+    }
+  )
   .post("/:id/messages", zValidator("json", SendMessageBody, rejectInvalid("bad_request:body")), async (c) => {
     // When the Worker got it: the trace's root span (and its queue wait) starts here.
     const arrival = { traceparent: c.req.header("traceparent") ?? null, receivedAt: Date.now() };

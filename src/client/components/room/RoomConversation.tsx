@@ -17,6 +17,7 @@ import { NewMessagesBar } from "@/client/components/NewMessages";
 import { OutboxTray } from "@/client/components/OutboxTray";
 import { RoomGone } from "@/client/components/RoomStates";
 import { ForkButton, useFork } from "@/client/components/Transfer";
+import { ReactingContext } from "@/client/components/transcript/MessageReactions";
 import type { MessageListHandle } from "@/client/components/transcript/transcript-handle";
 import { anyDialogOpen } from "@/client/components/ui/Dialog";
 import { type RoomChat, useRoomChat } from "@/client/hooks/use-chat-room";
@@ -24,6 +25,7 @@ import { type FileUploads, useFileUploads } from "@/client/hooks/use-file-upload
 import { useMediaQuery } from "@/client/hooks/use-media-query";
 import { useOutbox } from "@/client/hooks/use-outbox";
 import { useTypingSignal } from "@/client/hooks/use-presence";
+import { useReactionsFeed } from "@/client/hooks/use-reactions-feed";
 import { useRoomAnnouncer } from "@/client/hooks/use-room-announcer";
 import type { ConnectionStatus } from "@/client/hooks/use-room-list";
 import type { RoomSocket } from "@/client/hooks/use-room-socket";
@@ -203,6 +205,8 @@ export function RoomConversation({
 }) {
   const chat = useRoomChat(socket, roomId);
   const taskRuns = useTaskRunsSource(socket);
+  useReactionsFeed(roomId, socket);
+  const reacting = useMemo(() => ({ roomId, selfId: socket.selfId }), [roomId, socket.selfId]);
   const composerRef = useRef<ComposerHandle>(null);
   const transcriptRef = useRef<MessageListHandle>(null);
   const [stickSignal, setStickSignal] = useState(0);
@@ -231,47 +235,49 @@ export function RoomConversation({
 
   return (
     <TaskRunsContext.Provider value={taskRuns}>
-      {forking.error && (
-        <p
-          role="alert"
-          className="shrink-0 border-b border-danger-line bg-danger-bg px-4 py-1.5 text-xs text-danger-fg"
-        >
-          Could not fork: {forking.error}
-        </p>
-      )}
-      {finding > 0 && (
-        <FindInRoom
+      <ReactingContext.Provider value={reacting}>
+        {forking.error && (
+          <p
+            role="alert"
+            className="shrink-0 border-b border-danger-line bg-danger-bg px-4 py-1.5 text-xs text-danger-fg"
+          >
+            Could not fork: {forking.error}
+          </p>
+        )}
+        {finding > 0 && (
+          <FindInRoom
+            roomId={roomId}
+            focusSignal={finding}
+            onShow={(id) => setParams({ m: id }, { replace: true })}
+            onClose={() => {
+              onCloseFind();
+              if (jumpTo) leaveJump();
+              composerRef.current?.focus();
+            }}
+          />
+        )}
+        <RoomTranscript
+          chat={chat}
+          socket={socket}
           roomId={roomId}
-          focusSignal={finding}
-          onShow={(id) => setParams({ m: id }, { replace: true })}
-          onClose={() => {
-            onCloseFind();
-            if (jumpTo) leaveJump();
-            composerRef.current?.focus();
-          }}
+          roomName={roomName}
+          finding={finding}
+          stickSignal={stickSignal}
+          transcriptRef={transcriptRef}
+          onFork={(id) => void forking.fork(id)}
         />
-      )}
-      <RoomTranscript
-        chat={chat}
-        socket={socket}
-        roomId={roomId}
-        roomName={roomName}
-        finding={finding}
-        stickSignal={stickSignal}
-        transcriptRef={transcriptRef}
-        onFork={(id) => void forking.fork(id)}
-      />
-      <LiveAnnouncer message={announcement} />
-      <OutboxTray outbox={outbox} online={socket.status === "open"} />
-      <RoomComposer
-        socket={socket}
-        chat={chat}
-        roomId={roomId}
-        roomName={roomName}
-        composerRef={composerRef}
-        onSend={sendText}
-        uploads={uploads}
-      />
+        <LiveAnnouncer message={announcement} />
+        <OutboxTray outbox={outbox} online={socket.status === "open"} />
+        <RoomComposer
+          socket={socket}
+          chat={chat}
+          roomId={roomId}
+          roomName={roomName}
+          composerRef={composerRef}
+          onSend={sendText}
+          uploads={uploads}
+        />
+      </ReactingContext.Provider>
     </TaskRunsContext.Provider>
   );
 }

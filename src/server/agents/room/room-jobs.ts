@@ -29,6 +29,7 @@
  * - files: records and their index (room/room-files.ts), the bytes in R2;
  * - history pages, export, import and fork (room/history-pages.ts,
  *   room/room-transfer.ts, room/origin.ts);
+ * - emoji reactions on messages, in a table of their own (room/room-reactions.ts);
  * - the turn's order: trace, budget, who answers, the answer, how it ends
  *   (room/turn-sequence.ts).
  *
@@ -58,6 +59,7 @@ import { RoomFiles } from "./room-files";
 import { RoomIntrospection } from "./room-introspection";
 import { RoomMemory } from "./room-memory";
 import { RoomPersonas } from "./room-personas";
+import { RoomReactions } from "./room-reactions";
 import { RoomReads, reportReadsToOverseer } from "./room-reads";
 import { RoomTransfer } from "./room-transfer";
 import { RoomTraceStore } from "./trace-store";
@@ -154,6 +156,12 @@ function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: R
     }
   );
   const presence = new RoomPresence(room);
+  /** Emoji reactions on messages (room/room-reactions.ts). */
+  const reactions = new RoomReactions({
+    sql: ctx.storage.sql,
+    hasMessage: async (id) => (await room.sessions.session().getMessage(id)) !== null,
+    broadcast: (message) => room.broadcast(message)
+  });
   /** Persona and panel turns, announced so anyone in the room can stop them (room/live-turns.ts). */
   const liveTurns = new LiveTurns(room);
   /** Readers' `rooms_read` frames, turned into read marks at the overseer (room/room-reads.ts). */
@@ -181,9 +189,10 @@ function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: R
     personas: () => personas.personas(),
     origin,
     originChanged: (from) => room.setState({ ...room.state, origin: from }),
-    memory
+    memory,
+    reactions
   });
-  return { frameGuard, rest, personas, presence, liveTurns, reads, delegation, transfer };
+  return { frameGuard, rest, personas, presence, reactions, liveTurns, reads, delegation, transfer };
 }
 
 /** What the room knows of itself and tells its overseer: budgets, introspection, activity reports. */

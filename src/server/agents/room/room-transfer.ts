@@ -16,6 +16,7 @@ import {
 } from "@/server/domain/transfer/room-export";
 import type { Persona } from "@/shared/personas";
 import type { ChatMessage, MessageMetadata, RoomSettings } from "@/shared/protocol";
+import type { ReactionsByMessage } from "@/shared/reactions";
 import type {
   ExportedMemory,
   ExportedPin,
@@ -158,6 +159,8 @@ export interface TransferHost {
   originChanged(origin: RoomOrigin): void;
   /** The room's pins and summaries, as exports carry them (room/room-memory.ts). */
   memory: { exportMemory(): ExportedMemory; importMemory(memory: ExportedMemory): Promise<void> };
+  /** Reactions on messages, which people's exports carry (room/room-reactions.ts). */
+  reactions: { of(messageIds: readonly string[]): ReactionsByMessage };
 }
 
 /** The room's half of export, import and fork, as its RPC methods call it. */
@@ -174,9 +177,9 @@ export class RoomTransfer {
       personas: host.personas(),
       origin: host.origin.get()
     });
-    if (format === "markdown") return exportMarkdown(session, host.sql, header);
+    if (format === "markdown") return exportMarkdown(session, host.sql, header, host.reactions);
     const memory = host.memory.exportMemory();
-    if (format === "json") return exportJson(session, host.sql, header, memory);
+    if (format === "json") return exportJson(session, host.sql, header, memory, host.reactions);
     return exportNdjson(session, host.sql, header, memory, leafId);
   }
 
@@ -213,30 +216,48 @@ function exportJson(
   session: Session,
   sql: Sql,
   header: RoomExportHeader,
-  memory: ExportedMemory
+  memory: ExportedMemory,
+  reactions: TransferHost["reactions"]
 ): ReadableStream<Uint8Array> {
   return streamOf(
     (async function* () {
       const head = JSON.stringify(header);
       yield `${head.slice(0, -1)},"messages":[`;
-      const anyMessage = yield* jsonArrayItems(batches(session, sql), "\n");
+      // Only messages someone reacted to are kept here: a few next to the transcript.
+      const reacted: ReactionsByMessage = {};
+      async function* noting(source: AsyncGenerator<ChatMessage[]>) {
+        for await (const batch of source) {
+          Object.assign(reacted, reactions.of(batch.map((m) => m.id)));
+          yield batch;
+        }
+      }
+      const anyMessage = yield* jsonArrayItems(noting(batches(session, sql)), "\n");
       yield anyMessage ? "\n]" : "]";
       // Earlier versions only when there are some, so a room without edits exports as before.
       const anyVersion = yield* jsonArrayItems(offBranch(session, sql), ',"versions":[\n');
       if (anyVersion) yield "\n]";
       // The room's memory only when it has some, so a room without any exports as before.
       if (memory.pins.length > 0 || memory.summaries.length > 0) yield `,"memory":${JSON.stringify(memory)}`;
+      // Reactions by message id, only when there are some.
+      if (Object.keys(reacted).length > 0) yield `,"reactions":${JSON.stringify(reacted)}`;
       yield "}\n";
     })()
   );
 }
 
-function exportMarkdown(session: Session, sql: Sql, header: RoomExportHeader): ReadableStream<Uint8Array> {
+function exportMarkdown(
+  session: Session,
+  sql: Sql,
+  header: RoomExportHeader,
+  reactions: TransferHost["reactions"]
+): ReadableStream<Uint8Array> {
   return streamOf(
     (async function* () {
       yield renderMarkdownHeader(header);
-      for await (const batch of batches(session, sql))
-        yield batch.map((message) => renderMarkdownMessage(message)).join("");
+      for await (const batch of batches(session, sql)) {
+        const reacted = reactions.of(batch.map((m) => m.id));
+        yield batch.map((message) => renderMarkdownMessage(message, undefined, reacted[message.id])).join("");
+      }
       let opened = false;
       for await (const batch of offBranch(session, sql)) {
         const section = batch.map(({ message }) => renderMarkdownMessage(message, "earlier version")).join("");

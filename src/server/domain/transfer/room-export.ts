@@ -1,5 +1,7 @@
 /** The readable (Markdown) transcript of a room export. Pure. */
+
 import type { ChatMessage } from "@/shared/protocol";
+import type { Reaction } from "@/shared/reactions";
 import type { RoomExportHeader } from "@/shared/transfer";
 
 function iso(ms: number | undefined): string {
@@ -25,7 +27,7 @@ export function renderMarkdownHeader(header: RoomExportHeader): string {
 }
 
 /** One message as a `###` section; `label` (e.g. "earlier version") is appended to its heading. */
-export function renderMarkdownMessage(message: ChatMessage, label?: string): string {
+export function renderMarkdownMessage(message: ChatMessage, label?: string, reactions?: readonly Reaction[]): string {
   const meta = message.metadata ?? {};
   const who =
     message.role === "assistant"
@@ -45,6 +47,9 @@ export function renderMarkdownMessage(message: ChatMessage, label?: string): str
   const notes: string[] = [];
   if (meta.stopped) notes.push("_Stopped before it finished._");
   if (meta.error) notes.push(`_The answer failed: ${meta.error}_`);
+  if (reactions?.length) {
+    notes.push(`_Reactions: ${reactions.map((r) => `${r.emoji} ${r.by.map((p) => p.name).join(", ")}`).join(" · ")}_`);
+  }
   const when = iso(meta.createdAt);
   return `### ${who}${when ? ` · ${when}` : ""}${label ? ` · ${label}` : ""}\n\n${[...body, ...notes].join("\n\n") || "_(empty)_"}\n\n`;
 }

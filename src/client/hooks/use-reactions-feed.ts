@@ -1,0 +1,19 @@
+/**
+ * Feeds an open room's reactions store (lib/reaction-store.ts) from the
+ * room socket: the greeting on connect and every change anyone makes.
+ */
+import { useEffect } from "react";
+import { reactionStore, reactionsInFrame } from "@/client/lib/reaction-store";
+import type { RoomSocket } from "./use-room-socket";
+
+export function useReactionsFeed(roomId: string, socket: Pick<RoomSocket, "onFrame">) {
+  const { onFrame } = socket;
+  useEffect(
+    () =>
+      onFrame((data) => {
+        const reactions = reactionsInFrame(data);
+        if (reactions) reactionStore(roomId).merge(reactions);
+      }),
+    [roomId, onFrame]
+  );
+}

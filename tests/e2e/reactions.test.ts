@@ -1,0 +1,69 @@
+/**
+ * Reactions with three people in one room: Ann reacts to Bob's question
+ * from the message's actions, Bob and Carol see it at once with who
+ * reacted, Carol joins it with one click and Ann takes hers back; a reload
+ * still shows them (history carries them).
+ */
+import type { Page } from "playwright-core";
+import { afterEach, expect, it } from "vitest";
+import {
+  composer,
+  messageRows,
+  newUser,
+  rest,
+  roomUrl,
+  sendFromComposer,
+  uniqueName,
+  useAppAndBrowser
+} from "./helpers";
+
+const setup = useAppAndBrowser();
+
+const contexts: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
+});
+
+async function person(displayName: string, roomId: string) {
+  const user = await newUser(setup.browser, { displayName });
+  contexts.push(user.context);
+  await user.page.goto(roomUrl(setup.app.url, roomId));
+  await composer(user.page).waitFor();
+  return user.page;
+}
+
+const question = (page: Page, text: string) => messageRows(page, "user").filter({ hasText: text });
+const chip = (page: Page, text: string, emoji: string) => question(page, text).locator(`[data-reaction="${emoji}"]`);
+
+it("a reaction shows live for everyone, with who reacted, and each person toggles their own", async () => {
+  const room = await rest.createRoom(setup.app.url, { name: uniqueName("Reactions") });
+  const [ann, bob, carol] = [
+    await person("Ann", room.id),
+    await person("Bob", room.id),
+    await person("Carol", room.id)
+  ];
+  const text = uniqueName("Lunch at noon?");
+  await sendFromComposer(bob, text);
+  await question(ann, text).waitFor();
+
+  await question(ann, text).hover();
+  await question(ann, text).getByRole("button", { name: "Add reaction" }).click();
+  await ann.getByRole("button", { name: "React with 👍" }).click();
+
+  for (const page of [ann, bob, carol]) {
+    await chip(page, text, "👍").waitFor();
+    await expect.poll(() => chip(page, text, "👍").innerText()).toContain("1");
+  }
+  expect(await chip(bob, text, "👍").getAttribute("title")).toBe("👍 by Ann");
+  expect(await chip(ann, text, "👍").getAttribute("aria-pressed")).toBe("true");
+  expect(await chip(carol, text, "👍").getAttribute("aria-pressed")).toBe("false");
+
+  await chip(carol, text, "👍").click();
+  await expect.poll(() => chip(bob, text, "👍").getAttribute("title")).toBe("👍 by Ann, Carol");
+  await chip(ann, text, "👍").click();
+  await expect.poll(() => chip(bob, text, "👍").getAttribute("title")).toBe("👍 by Carol");
+  await expect.poll(() => chip(ann, text, "👍").getAttribute("aria-pressed")).toBe("false");
+
+  await bob.reload();
+  await expect.poll(() => chip(bob, text, "👍").getAttribute("title")).toBe("👍 by Carol");
+});
