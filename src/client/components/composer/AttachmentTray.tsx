@@ -60,6 +60,8 @@ export function AttachButton({ onFiles, disabled }: { onFiles: (files: FileList)
         type="file"
         multiple
         hidden
+        // Hidden, but a field still needs a name: assistive tech can reach it.
+        aria-label="Files to attach"
         data-testid="attach-input"
         onChange={(event) => {
           if (event.target.files?.length) onFiles(event.target.files);
@@ -70,7 +72,7 @@ export function AttachButton({ onFiles, disabled }: { onFiles: (files: FileList)
         type="button"
         disabled={disabled}
         onClick={() => input.current?.click()}
-        className="mb-0.5 rounded-lg p-2 text-fg-muted hover:bg-surface-hover hover:text-fg disabled:opacity-50"
+        className="mb-0.5 inline-flex items-center justify-center rounded-lg p-2 text-fg-muted hover:bg-surface-hover hover:text-fg disabled:opacity-50 pointer-coarse:size-11"
         aria-label="Attach files"
         title="Attach files (or drop or paste them here)"
       >
