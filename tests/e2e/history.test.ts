@@ -70,9 +70,12 @@ describe("long rooms", () => {
     // At the bottom: the newest answer is in view.
     await expect.poll(() => messageRows(page).last().isVisible()).toBe(true);
 
-    // Scroll to the top: the next page arrives, and the first message we had (at the top then) stays in view.
+    // Read back to the top with the wheel, as a reader does (the view follows
+    // the bottom until the reader's own gesture leaves it): the next page
+    // arrives, and the first message we had (at the top then) stays in view.
     const firstId = (await rest.messages(app.url, roomId, 50)).messages[0].id;
-    await log(page).evaluate((el) => (el.scrollTop = 0));
+    await log(page).hover();
+    await page.mouse.wheel(0, -20_000);
     await expect.poll(() => loadedMessages(page)).toBe(TURNS * 2);
     const anchor = page.locator(`[data-message-id="${firstId}"]`);
     const box = await anchor.boundingBox();
@@ -88,7 +91,9 @@ describe("long rooms", () => {
     const { context, page } = await newUser(browser);
     await page.goto(roomUrl(app.url, roomId));
     await opened(page);
-    await log(page).evaluate((el) => el.scrollBy(0, -900));
+    // Up a little with the wheel: the reader leaves the bottom.
+    await log(page).hover();
+    await page.mouse.wheel(0, -900);
     const jump = page.getByRole("button", { name: "Jump to latest" });
     await expect.poll(() => jump.isVisible()).toBe(true);
     // The row at the top of the viewport, and where it is.
