@@ -57,7 +57,7 @@ describe("the room info panel", () => {
     // The persona that answered is listed under the room, with what it used.
     const ada = tree.locator(`[data-agent]:not([data-agent="${room.id}"])`).filter({ hasText: "@Ada" });
     await expect.poll(() => ada.count()).toBe(1);
-    await expect.poll(() => ada.textContent()).toMatch(/[1-9]\d* messages.*tokens today, [1-9]/);
+    await expect.poll(() => ada.textContent()).toMatch(/[1-9]\d* messages? · .* tokens today, [1-9]/);
     // Usage today (the persona's answer counts) against the room's budget.
     const budget = dialog.getByTestId("room-budget");
     await expect.poll(() => budget.textContent()).toMatch(/[1-9][\d,]* of 1,000,000 tokens used today/);
