@@ -2,7 +2,8 @@
  * Rooms benchmarks.
  *
  *   npm run bench                      full run (~10-15 min on 2 cores)
- *   npm run bench -- --quick           reduced sizes, under 2 minutes
+ *   npm run bench -- --quick           reduced sizes, the plain-app sections on one shared
+ *                                      server: checks that every section runs
  *   npm run bench -- --only relay,memory
  *   npm run bench -- --only floor      Rooms beside a bare AIChatAgent facet (the framework's floor)
  *   npm run bench -- --only scroll --target preview   scrolling back through 1,000 messages, production build
@@ -22,7 +23,8 @@
  *
  * Every section starts its own servers (the app under `vite dev` with a
  * fast fake model, see bench/lib), measures from Node clients on loopback,
- * and stops them. A full run writes its results to
+ * and stops them; in --quick the sections that need only a plain app share
+ * one (lib/section.ts). A full run writes its results to
  * bench/results/<mode>[-<sections>]-<timestamp>.json, one file per run; a
  * --quick run writes outside the tree (bench/lib/results-path.ts says why);
  * --out names the file instead. A summary is printed at the end.
@@ -34,7 +36,15 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { buildBenchApp, ROOT } from "./lib/dev-server.ts";
 import { resultsPath, runMode } from "./lib/results-path.ts";
-import { appTarget, type BenchContext, emptyResult, type Section, type SectionResult } from "./lib/section.ts";
+import {
+  appTarget,
+  type BenchContext,
+  emptyResult,
+  type Section,
+  type SectionResult,
+  sharing,
+  stopSharedApp
+} from "./lib/section.ts";
 import { fmt } from "./lib/stats.ts";
 import { client } from "./sections/client.ts";
 import { concurrency } from "./sections/concurrency.ts";
@@ -144,6 +154,8 @@ async function main() {
     ctx.log("building the app for vite preview …");
     await buildBenchApp(appTarget.outDir);
   }
+  // A quick run's plain-app sections share one server (lib/section.ts says why).
+  sharing.quick = quick;
   for (const section of SECTIONS) {
     if (only && !only.includes(section.key)) continue;
     ctx.log(`${section.title} …`);
@@ -161,6 +173,7 @@ async function main() {
     results[section.key] = result;
     ctx.log(`${section.title} done in ${(result.durationMs / 1000).toFixed(0)} s`);
   }
+  await stopSharedApp();
   if (appTarget.outDir) rmSync(appTarget.outDir, { recursive: true, force: true });
   const report = {
     mode,

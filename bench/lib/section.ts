@@ -78,20 +78,79 @@ export function appVars(fake: FakeOpenAI): Record<string, string> {
   };
 }
 
-/** Runs `fn` with a fresh fake provider and a fresh app server, stopping both after. */
+/**
+ * Worker variables some sections add to appVars (findshare waits out the
+ * whole search fan-out). The shared quick server runs with all of them; a
+ * section asking for a value it does not have gets a server of its own.
+ */
+const SHARED_EXTRA_VARS: Record<string, string> = { SEARCH_DEADLINE_MS: "30000" };
+
+/**
+ * `--quick` checks that every section runs and reports finite figures, and
+ * there a dev server's boot (10–30 s on two busy cores) was most of a
+ * section's time: so in quick mode the sections that need only a plain app
+ * (every `withApp` caller) share one server and one fake, started on first
+ * use and stopped by run.ts (`stopSharedApp`). Each works in workspaces of
+ * its own; its figures then include what earlier sections left running,
+ * which a quick run does not report on. A full run gives every section a
+ * fresh server, as its figures need.
+ */
+export const sharing = { quick: false };
+let shared: Promise<{ app: BenchServer; fake: FakeOpenAI }> | null = null;
+
+async function startApp(extraVars: Record<string, string>, stateDir?: string) {
+  const fake = await startBenchFake();
+  try {
+    const app = await startBenchServer({
+      vars: { ...appVars(fake), ...extraVars },
+      stateDir,
+      ...targetOptions()
+    });
+    return { app, fake };
+  } catch (error) {
+    await fake.close();
+    throw error;
+  }
+}
+
+/** Whether `fn` runs on the shared quick server: quick mode, and every extra variable it asks for is the shared one's. */
+function onShared(opts: { stateDir?: string; vars?: Record<string, string> }): boolean {
+  if (!sharing.quick || opts.stateDir) return false;
+  return Object.entries(opts.vars ?? {}).every(([k, v]) => SHARED_EXTRA_VARS[k] === v);
+}
+
+/**
+ * Runs `fn` with a fake provider and an app server: fresh ones, stopped
+ * after (a full run), or the shared quick server (see `sharing`).
+ */
 export async function withApp<T>(
   fn: (app: BenchServer, fake: FakeOpenAI) => Promise<T>,
-  opts: { stateDir?: string } = {}
+  opts: { stateDir?: string; vars?: Record<string, string> } = {}
 ): Promise<T> {
-  const fake = await startBenchFake();
-  let app: BenchServer | undefined;
+  if (onShared(opts)) {
+    shared ??= startApp(SHARED_EXTRA_VARS);
+    const { app, fake } = await shared.catch((error) => {
+      shared = null; // the next section tries again, and fails with its own error
+      throw error;
+    });
+    return fn(app, fake);
+  }
+  const { app, fake } = await startApp(opts.vars ?? {}, opts.stateDir);
   try {
-    app = await startBenchServer({ vars: appVars(fake), stateDir: opts.stateDir, ...targetOptions() });
     return await fn(app, fake);
   } finally {
-    await app?.stop();
+    await app.stop();
     await fake.close();
   }
+}
+
+/** Stops the shared quick server, if one was started. */
+export async function stopSharedApp(): Promise<void> {
+  const started = await shared?.catch(() => null);
+  shared = null;
+  if (!started) return;
+  await started.app.stop();
+  await started.fake.close();
 }
 
 export function uniqueWorkspace(prefix: string): string {

@@ -6,14 +6,10 @@
  * beside one with none (retrieval must not make a turn dearer with the
  * room's files; target within 10 %).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { makePdf } from "../../tests/support/files.ts";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
-import { type BenchServer, startBenchServer } from "../lib/dev-server.ts";
 import { workerdRssKiB } from "../lib/proc.ts";
-import { appVars, type Section, startBenchFake, targetOptions, uniqueWorkspace, value } from "../lib/section.ts";
+import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
 
 const MiB = 1024 * 1024;
@@ -70,19 +66,15 @@ async function peakRssGrowthMiB(pid: number, work: () => Promise<unknown>): Prom
 
 export const files: Section = async (ctx, out) => {
   const sizes = ctx.quick ? [5, 10] : [5, 20];
-  const pdfPages = ctx.quick ? 30 : 300;
-  const documents = ctx.quick ? 40 : 200;
+  const pdfPages = ctx.quick ? 10 : 300;
+  const documents = ctx.quick ? 20 : 200;
   const turnRuns = ctx.quick ? 3 : 10;
   out.notes.push(
     "Uploads: one multipart POST each from a Node client on loopback, timed from request to 201 (MB/s = MiB / s); workerd RSS is the peak growth during the upload, sampled every 50 ms (/proc), after one warm-up upload.",
     `PDF: ${pdfPages} pages of generated text, timed from the upload's 201 to the file reading state "indexed" (polled every 100 ms): the Worker's extraction with unpdf, the passages sent to the room in batches, FTS5 inserts.`,
     `Turns: ${documents} indexed text documents (~2 KB each, words shared with the question) in one room, none in another; ${turnRuns} timed WebSocket turns of a 20-chunk answer each after 2 untimed, a question that matches the documents; send → first text-delta at the client.`
   );
-  const fake = await startBenchFake();
-  const stateDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-files-"));
-  let app: BenchServer | undefined;
-  try {
-    app = await startBenchServer({ vars: appVars(fake), stateDir, ...targetOptions() });
+  await withApp(async (app) => {
     const api = new Api(app.url);
     const ws = uniqueWorkspace("files");
     const room = await api.createRoom(ws, "uploads");
@@ -92,7 +84,7 @@ export const files: Section = async (ctx, out) => {
       let ms = 0;
       const growth = await peakRssGrowthMiB(app.pid, async () => {
         const t = performance.now();
-        await upload(app!.url, ws, room.id, bytes, `${mb}mb.png`);
+        await upload(app.url, ws, room.id, bytes, `${mb}mb.png`);
         ms = performance.now() - t;
       });
       out.figures[`upload ${mb} MB: throughput`] = value(mb / (ms / 1000), "MB/s", 1);
@@ -148,9 +140,5 @@ export const files: Section = async (ctx, out) => {
     }
     const ratio = medians[`${documents} documents`]! / medians["no documents"]!;
     out.figures[`send → first token: ${documents} documents / none (median)`] = value(ratio, "×", 2);
-  } finally {
-    await app?.stop();
-    await fake.close();
-    rmSync(stateDir, { recursive: true, force: true });
-  }
+  });
 };

@@ -5,17 +5,8 @@
  * large room's JSON export, and forking that room at its end.
  */
 import { Api, pool } from "../lib/client.ts";
-import { startBenchServer } from "../lib/dev-server.ts";
 import { workerdRssKiB } from "../lib/proc.ts";
-import {
-  appVars,
-  type Section,
-  type SectionResult,
-  startBenchFake,
-  targetOptions,
-  uniqueWorkspace,
-  value
-} from "../lib/section.ts";
+import { type Section, type SectionResult, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { seedViaRoute } from "../lib/seed.ts";
 import { summarize } from "../lib/stats.ts";
 
@@ -76,9 +67,9 @@ async function searchFigures(
 export const findshare: Section = async (ctx, out) => {
   const roomCount = ctx.quick ? 100 : 1_000;
   const perRoom = 10;
-  const bigRooms = ctx.quick ? 10 : 100;
-  const perBigRoom = ctx.quick ? 2_000 : 10_000;
-  const exportSize = ctx.quick ? 10_000 : 100_000;
+  const bigRooms = ctx.quick ? 4 : 100;
+  const perBigRoom = ctx.quick ? 1_000 : 10_000;
+  const exportSize = ctx.quick ? 2_000 : 100_000;
   const runs = ctx.quick ? 3 : 10;
   // A message that exists once in every big room: "Seeded question #<rare>." (even numbers are questions).
   const rare = Math.floor(perBigRoom / 4) * 2;
@@ -88,105 +79,100 @@ export const findshare: Section = async (ctx, out) => {
     "first search: each room builds its full-text index on its first search (a one-time SQL backfill); warm: later searches.",
     `export: GET /api/workspaces/<ws>/rooms/<id>/export?format=json of a ${n(exportSize)}-message room, read to the end at the client; fork: POST …/fork at that room's last message. workerd RSS sampled every 100 ms during each.`
   );
-  const fake = await startBenchFake();
-  const app = await startBenchServer({
-    vars: { ...appVars(fake), SEARCH_DEADLINE_MS: "30000" },
-    ...targetOptions()
-  });
-  try {
-    const api = new Api(app.url);
-    const ws = uniqueWorkspace("find");
-    const t0 = performance.now();
-    await pool(
-      Array.from({ length: roomCount }, (_, i) => i),
-      8,
-      async (i) => {
-        const room = await api.createRoom(ws, `search-${i}`);
-        const seeded = await seedViaRoute(api, ws, room.id, perRoom);
-        if (!seeded.ok) throw new Error(seeded.reason);
-      }
-    );
-    ctx.log(`findshare: ${n(roomCount)} rooms made in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    await searchFigures(api, out, ws, `search ${n(roomCount)} rooms`, "closing remark", runs, 20);
+  await withApp(
+    async (app) => {
+      const api = new Api(app.url);
+      const ws = uniqueWorkspace("find");
+      const t0 = performance.now();
+      await pool(
+        Array.from({ length: roomCount }, (_, i) => i),
+        8,
+        async (i) => {
+          const room = await api.createRoom(ws, `search-${i}`);
+          const seeded = await seedViaRoute(api, ws, room.id, perRoom);
+          if (!seeded.ok) throw new Error(seeded.reason);
+        }
+      );
+      ctx.log(`findshare: ${n(roomCount)} rooms made in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      await searchFigures(api, out, ws, `search ${n(roomCount)} rooms`, "closing remark", runs, 20);
 
-    // Many messages in fewer rooms: a workspace of its own, so the rooms above are not searched again.
-    const bigWs = uniqueWorkspace("findbig");
-    const t1 = performance.now();
-    await pool(
-      Array.from({ length: bigRooms }, (_, i) => i),
-      2,
-      async (i) => {
-        const room = await api.createRoom(bigWs, `big-${i}`);
-        const seeded = await seedViaRoute(api, bigWs, room.id, perBigRoom);
-        if (!seeded.ok) throw new Error(seeded.reason);
-        if ((i + 1) % 10 === 0) ctx.log(`findshare: ${i + 1} of ${bigRooms} large rooms seeded`);
-      }
-    );
-    const seedSeconds = (performance.now() - t1) / 1000;
-    ctx.log(`findshare: ${n(bigRooms)} × ${n(perBigRoom)} messages seeded in ${seedSeconds.toFixed(0)} s`);
-    const big = `search ${n(bigRooms)} rooms × ${n(perBigRoom)} messages`;
-    await searchFigures(api, out, bigWs, `${big}, every message matches`, "closing remark", runs, 20);
-    await searchFigures(
-      api,
-      out,
-      bigWs,
-      `${big}, one match per room`,
-      `question ${rare}`,
-      runs,
-      Math.min(bigRooms, 100)
-    );
+      // Many messages in fewer rooms: a workspace of its own, so the rooms above are not searched again.
+      const bigWs = uniqueWorkspace("findbig");
+      const t1 = performance.now();
+      await pool(
+        Array.from({ length: bigRooms }, (_, i) => i),
+        2,
+        async (i) => {
+          const room = await api.createRoom(bigWs, `big-${i}`);
+          const seeded = await seedViaRoute(api, bigWs, room.id, perBigRoom);
+          if (!seeded.ok) throw new Error(seeded.reason);
+          if ((i + 1) % 10 === 0) ctx.log(`findshare: ${i + 1} of ${bigRooms} large rooms seeded`);
+        }
+      );
+      const seedSeconds = (performance.now() - t1) / 1000;
+      ctx.log(`findshare: ${n(bigRooms)} × ${n(perBigRoom)} messages seeded in ${seedSeconds.toFixed(0)} s`);
+      const big = `search ${n(bigRooms)} rooms × ${n(perBigRoom)} messages`;
+      await searchFigures(api, out, bigWs, `${big}, every message matches`, "closing remark", runs, 20);
+      await searchFigures(
+        api,
+        out,
+        bigWs,
+        `${big}, one match per room`,
+        `question ${rare}`,
+        runs,
+        Math.min(bigRooms, 100)
+      );
 
-    const room = await api.createRoom(ws, "export-big");
-    const seeded = await seedViaRoute(api, ws, room.id, exportSize, (done) => {
-      if (done % 20_000 === 0) ctx.log(`findshare: seeding export room ${done}`);
-    });
-    if (!seeded.ok) throw new Error(seeded.reason);
-
-    const exported = await withRss(app.pid, async () => {
-      const t = performance.now();
-      const response = await fetch(`${app.url}/api/workspaces/${ws}/rooms/${room.id}/export?format=json`);
-      if (!response.ok || !response.body) throw new Error(`export: ${response.status}`);
-      let bytes = 0;
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value: chunk } = await reader.read();
-        if (done) break;
-        bytes += chunk.byteLength;
-      }
-      return { bytes, seconds: (performance.now() - t) / 1000 };
-    });
-    const { bytes, seconds } = exported.result;
-    out.figures[`export ${n(exportSize)} messages: time`] = value(seconds, "s", 1);
-    out.figures[`export ${n(exportSize)} messages: size`] = value(bytes / 1e6, "MB", 1);
-    out.figures[`export ${n(exportSize)} messages: rate`] = value(exportSize / seconds, "messages/s", 0);
-    out.figures[`export ${n(exportSize)} messages: workerd RSS growth during download`] = value(
-      exported.growthMiB,
-      "MiB",
-      1
-    );
-
-    const [last] = (await api.page(ws, room.id, 1)).messages;
-    const forked = await withRss(app.pid, async () => {
-      const t = performance.now();
-      const { body } = await api.json(`${api.roomsPath(ws)}/${room.id}/fork`, {
-        method: "POST",
-        body: { messageId: last.id },
-        expect: [201]
+      const room = await api.createRoom(ws, "export-big");
+      const seeded = await seedViaRoute(api, ws, room.id, exportSize, (done) => {
+        if (done % 20_000 === 0) ctx.log(`findshare: seeding export room ${done}`);
       });
-      return { seconds: (performance.now() - t) / 1000, messageCount: body.messageCount as number };
-    });
-    if (forked.result.messageCount !== exportSize) {
-      throw new Error(`fork: expected ${exportSize} messages, the new room has ${forked.result.messageCount}`);
-    }
-    out.figures[`fork ${n(exportSize)} messages at the last: time`] = value(forked.result.seconds, "s", 1);
-    out.figures[`fork ${n(exportSize)} messages at the last: rate`] = value(
-      exportSize / forked.result.seconds,
-      "messages/s",
-      0
-    );
-    out.figures[`fork ${n(exportSize)} messages at the last: workerd RSS growth`] = value(forked.growthMiB, "MiB", 1);
-  } finally {
-    await app.stop();
-    await fake.close();
-  }
+      if (!seeded.ok) throw new Error(seeded.reason);
+
+      const exported = await withRss(app.pid, async () => {
+        const t = performance.now();
+        const response = await fetch(`${app.url}/api/workspaces/${ws}/rooms/${room.id}/export?format=json`);
+        if (!response.ok || !response.body) throw new Error(`export: ${response.status}`);
+        let bytes = 0;
+        const reader = response.body.getReader();
+        for (;;) {
+          const { done, value: chunk } = await reader.read();
+          if (done) break;
+          bytes += chunk.byteLength;
+        }
+        return { bytes, seconds: (performance.now() - t) / 1000 };
+      });
+      const { bytes, seconds } = exported.result;
+      out.figures[`export ${n(exportSize)} messages: time`] = value(seconds, "s", 1);
+      out.figures[`export ${n(exportSize)} messages: size`] = value(bytes / 1e6, "MB", 1);
+      out.figures[`export ${n(exportSize)} messages: rate`] = value(exportSize / seconds, "messages/s", 0);
+      out.figures[`export ${n(exportSize)} messages: workerd RSS growth during download`] = value(
+        exported.growthMiB,
+        "MiB",
+        1
+      );
+
+      const [last] = (await api.page(ws, room.id, 1)).messages;
+      const forked = await withRss(app.pid, async () => {
+        const t = performance.now();
+        const { body } = await api.json(`${api.roomsPath(ws)}/${room.id}/fork`, {
+          method: "POST",
+          body: { messageId: last.id },
+          expect: [201]
+        });
+        return { seconds: (performance.now() - t) / 1000, messageCount: body.messageCount as number };
+      });
+      if (forked.result.messageCount !== exportSize) {
+        throw new Error(`fork: expected ${exportSize} messages, the new room has ${forked.result.messageCount}`);
+      }
+      out.figures[`fork ${n(exportSize)} messages at the last: time`] = value(forked.result.seconds, "s", 1);
+      out.figures[`fork ${n(exportSize)} messages at the last: rate`] = value(
+        exportSize / forked.result.seconds,
+        "messages/s",
+        0
+      );
+      out.figures[`fork ${n(exportSize)} messages at the last: workerd RSS growth`] = value(forked.growthMiB, "MiB", 1);
+    },
+    { vars: { SEARCH_DEADLINE_MS: "30000" } }
+  );
 };

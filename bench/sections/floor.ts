@@ -71,7 +71,7 @@ export const floor: Section = async (ctx, out) => {
     "floor = bench/floor/worker.ts: `FloorParent extends Agent` (empty) with `FloorChat extends AIChatAgent` facets whose onChatMessage is `streamText({ model: openai.chat(...), messages: convertToModelMessages(this.messages) }).toUIMessageStreamResponse()`; reached at /agents/floor-parent/<ws>/sub/floor-chat/<id> with the same cf_agent_use_chat_request frames and the same fake provider as Rooms.",
     `turns: ${burstRuns} turns of a ${BURST_CHUNKS}-chunk answer (written at once), then ${burstRuns} of a 1-chunk answer, in one room with one socket, after 3 warm-up turns; workerd CPU is the server's workerd processes' user+system time (/proc, 10 ms ticks) over the turns ÷ turns; per further chunk = (${BURST_CHUNKS}-chunk − 1-chunk) ÷ ${BURST_CHUNKS - 1}.`,
     `concurrency: ${clients} sockets over ${roomCount} rooms of one workspace (one parent), ${perClient} messages each, closed loop, ${ANSWER_CHUNKS}-chunk answers; first token = send → the sender's first text-delta.`,
-    "relay = gadgets-chat's design in the same Worker (RelayParent/RelayRoom): the parent's own socket, a plain Agent facet that calls an RpcTarget per UI chunk, which sends it to that one socket; no AIChatAgent. Served by its own server.",
+    "relay = gadgets-chat's design in the same Worker (RelayParent/RelayRoom): the parent's own socket, a plain Agent facet that calls an RpcTarget per UI chunk, which sends it to that one socket; no AIChatAgent. Served by its own server (in --quick, by the floor's).",
     "The servers run at once; phases alternate Rooms, floor, relay, so each set shares the machine's load at the time."
   );
   const targets: ChatTarget[] = [];
@@ -84,16 +84,17 @@ export const floor: Section = async (ctx, out) => {
       ctx.log("floor: building the floor Worker for vite preview …");
       await buildFloor(floorBuild);
     }
-    targets.push(await startFloor(floorBuild));
-    targets.push(await startRelay(floorBuild));
+    const floorTarget = await startFloor(floorBuild);
+    targets.push(floorTarget);
+    // Both designs are in the floor Worker: a quick run (which checks that
+    // they run) serves them from one server; a full run gives each its own.
+    targets.push(await startRelay(floorBuild, ctx.quick ? floorTarget : undefined));
 
     for (const t of targets) await burst(ctx, out, t, burstRuns);
     for (const t of targets) await concurrency(ctx, out, t, { clients, roomCount, perClient });
   } finally {
-    for (const t of targets) {
-      await t.server.stop();
-      await t.fake.close();
-    }
+    for (const server of new Set(targets.map((t) => t.server))) await server.stop();
+    for (const fake of new Set(targets.map((t) => t.fake))) await fake.close();
     if (floorBuild) rmSync(floorBuild, { recursive: true, force: true });
   }
 };
@@ -121,12 +122,8 @@ async function startRooms(): Promise<ChatTarget> {
 }
 
 /** gadgets-chat's design (bench/floor/worker.ts RelayParent/RelayRoom), served by its own floor Worker. */
-async function startRelay(buildDir: string | undefined): Promise<ChatTarget> {
-  const fake = await startBenchFake();
-  const server = await startFloorServer(fake, { buildDir }).catch(async (error) => {
-    await fake.close();
-    throw error;
-  });
+async function startRelay(buildDir: string | undefined, on?: ChatTarget): Promise<ChatTarget> {
+  const { server, fake } = on ?? (await startFloorTarget(buildDir));
   return {
     label: "relay",
     server,
@@ -139,12 +136,17 @@ async function startRelay(buildDir: string | undefined): Promise<ChatTarget> {
   };
 }
 
-async function startFloor(buildDir: string | undefined): Promise<ChatTarget> {
+async function startFloorTarget(buildDir: string | undefined): Promise<Pick<ChatTarget, "server" | "fake">> {
   const fake = await startBenchFake();
   const server = await startFloorServer(fake, { buildDir }).catch(async (error) => {
     await fake.close();
     throw error;
   });
+  return { server, fake };
+}
+
+async function startFloor(buildDir: string | undefined): Promise<ChatTarget> {
+  const { server, fake } = await startFloorTarget(buildDir);
   return {
     label: "floor",
     server,

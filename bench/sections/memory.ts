@@ -5,7 +5,7 @@
 import { Api, pool, RoomSocket, roomSocketUrl, signIn } from "../lib/client.ts";
 import type { BenchServer } from "../lib/dev-server.ts";
 import { processGroup, workerdProcesses, workerdRssKiB } from "../lib/proc.ts";
-import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
+import { type Section, sharing, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { median, sleep } from "../lib/stats.ts";
 
 export const memory: Section = async (ctx, out) => {
@@ -20,6 +20,10 @@ export const memory: Section = async (ctx, out) => {
     "RSS only grows in these runs (V8 and the allocator keep freed memory), so a figure is a high-water mark: garbage made while connecting counts too.",
     "Per-room and per-socket figures are differences divided by the count; RSS includes allocator slack and V8 heap growth, so they are estimates, not exact object sizes."
   );
+  if (sharing.quick)
+    out.notes.push(
+      "--quick: both halves ran on the quick run's shared server, not fresh ones: the figures only show the section runs."
+    );
   const measure = (app: BenchServer) => {
     if (workerdProcesses(app.pid).length === 0)
       throw new Error("no workerd process found in the dev server's process group");

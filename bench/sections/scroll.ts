@@ -9,17 +9,15 @@
  * `--target preview` measures the production build; the default target is
  * the dev build (React's development mode, unminified, Vite's module graph).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { findChromium, launchBrowser, NO_CHROMIUM } from "../../tests/support/browser.ts";
 import { Api } from "../lib/client.ts";
-import { type BenchServer, startBenchServer } from "../lib/dev-server.ts";
-import { type Section, targetOptions, value } from "../lib/section.ts";
+import { type Section, value, withApp } from "../lib/section.ts";
 import { seedViaRoute } from "../lib/seed.ts";
 import { summarize } from "../lib/stats.ts";
 
+/** The room's size; a quick run scrolls back through fewer (it checks the section runs, not its figures). */
 const MESSAGES = 1_000;
+const QUICK_MESSAGES = 300;
 /** Pixels scrolled per frame: a quick flick of a wheel, about a row every frame. */
 const STEP_PX = 120;
 
@@ -33,8 +31,9 @@ interface ScrollRecord {
 
 export const scroll: Section = async (ctx, out) => {
   const runs = ctx.quick ? 1 : 3;
+  const messages = ctx.quick ? QUICK_MESSAGES : MESSAGES;
   out.notes.push(
-    `A room of ${MESSAGES.toLocaleString("en")} messages (the bench seeding route), opened at its newest message in headless Chromium (1280×800, a fresh context per run, ${runs} runs after one untimed run). Then every animation frame scrolls the log ${STEP_PX} px up (scrollTop, in a requestAnimationFrame loop in the page) until "This is the start of" the room shows; older pages load on the way as they would for a reader.`,
+    `A room of ${messages.toLocaleString("en")} messages (the bench seeding route), opened at its newest message in headless Chromium (1280×800, a fresh context per run, ${runs} runs after one untimed run). Then every animation frame scrolls the log ${STEP_PX} px up (scrollTop, in a requestAnimationFrame loop in the page) until "This is the start of" the room shows; older pages load on the way as they would for a reader.`,
     "fps = frames in which the view moved ÷ the time they took; frame time = the interval between consecutive frames in which the view moved (frames spent waiting at the top for a page to arrive are not counted: nothing was drawn there). Long frames: over 33 ms (under 30 fps).",
     `Target: ${ctx.target === "preview" ? "the production build under vite preview" : "the dev build under vite dev (React development mode)"}.`
   );
@@ -42,13 +41,10 @@ export const scroll: Section = async (ctx, out) => {
     out.skipped.push(NO_CHROMIUM);
     return;
   }
-  const stateDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-scroll-"));
-  let app: BenchServer | undefined;
-  try {
-    app = await startBenchServer({ stateDir, ...targetOptions() });
+  await withApp(async (app) => {
     const api = new Api(app.url);
     const room = await api.createRoom("default", `Scroll back ${Date.now().toString(36)}`);
-    const seeded = await seedViaRoute(api, "default", room.id, MESSAGES);
+    const seeded = await seedViaRoute(api, "default", room.id, messages);
     if (!seeded.ok) {
       out.skipped.push(seeded.reason);
       return;
@@ -81,14 +77,11 @@ export const scroll: Section = async (ctx, out) => {
     } finally {
       await browser.close();
     }
-    out.figures["scroll back 1,000 messages: fps"] = summarize(fps, "fps");
+    out.figures[`scroll back ${messages.toLocaleString("en")} messages: fps`] = summarize(fps, "fps");
     out.figures["frame time while scrolling"] = summarize(frameMs, "ms");
     out.figures["long frames (> 33 ms)"] = value((longFrames / Math.max(1, movedFrames)) * 100, "% of frames", 1);
     out.figures["elements in the page at the start of the room"] = value(maxElements, "elements", 0);
-  } finally {
-    await app?.stop();
-    rmSync(stateDir, { recursive: true, force: true });
-  }
+  });
 };
 
 async function scrollBack(

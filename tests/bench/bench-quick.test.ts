@@ -58,6 +58,10 @@ describe("npm run bench -- --quick", () => {
     expect(report.mode).toBe("quick");
     expect(report.machine.nproc).toBeGreaterThan(0);
     expect(Object.keys(report.sections).sort()).toEqual([...SECTIONS].sort());
+    // Where a quick run's time goes, for whoever keeps the suite fast.
+    console.log(
+      `bench --quick: ${report.durationS} s; ${SECTIONS.map((k) => `${k} ${Math.round(report.sections[k].durationMs / 1000)} s`).join(", ")}`
+    );
     for (const key of SECTIONS) {
       const section = report.sections[key];
       expect(section.error, `${key} failed`).toBeUndefined();
