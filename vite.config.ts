@@ -2,8 +2,8 @@ import path from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import agents from "agents/vite";
 import { defineConfig, type UserConfig } from "vite";
+import { agentsPlugins } from "./scripts/agents-vite.ts";
 import { DEV_SECURITY_HEADERS, SECURITY_HEADERS } from "./src/server/http/security-headers.ts";
 
 /**
@@ -29,9 +29,9 @@ export function appConfig(wranglerConfig?: string): UserConfig {
   return {
     // Dev servers started side by side must not re-optimise one shared cache.
     ...(stateDir ? { cacheDir: path.join(stateDir, "vite-cache") } : {}),
-    // agents() before cloudflare(): it compiles the TC39 decorators agents uses.
+    // The agents SDK's plugin (less its Babel pass: scripts/agents-vite.ts) before cloudflare().
     plugins: [
-      agents(),
+      ...agentsPlugins(),
       react(),
       cloudflare({
         ...(wranglerConfig ? { configPath: wranglerConfig } : {}),

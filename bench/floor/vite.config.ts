@@ -1,6 +1,6 @@
 /**
  * The framework-floor Worker under the same Vite plugins as the app
- * (agents() then cloudflare(), so the same workerd build and Node dev
+ * (the agents SDK's plugin then cloudflare(), so the same workerd build and Node dev
  * proxy), with the app's bench settings: a private state folder and Vite
  * cache per server (ROOMS_STATE_DIR, set by tests/support/dev-server.ts), no
  * inspector (unless ROOMS_INSPECTOR_PORT), no file watching. Started by bench/sections/floor.ts with
@@ -8,8 +8,8 @@
  */
 import path from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
-import agents from "agents/vite";
 import { defineConfig } from "vite";
+import { agentsPlugins } from "../../scripts/agents-vite.ts";
 
 const stateDir = process.env.ROOMS_STATE_DIR;
 
@@ -21,7 +21,7 @@ export default defineConfig({
   root: import.meta.dirname,
   cacheDir: stateDir ? path.join(stateDir, "vite-cache") : "../../node_modules/.vite-bench-floor",
   plugins: [
-    agents(),
+    ...agentsPlugins(),
     cloudflare({
       configPath: "./wrangler.jsonc",
       persistState: stateDir ? { path: stateDir } : false,

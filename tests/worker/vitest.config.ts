@@ -1,13 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
-import agents from "agents/vite";
 import { defineConfig } from "vitest/config";
+import { agentsPlugins } from "../../scripts/agents-vite.ts";
 import { testLayer } from "../support/layer.ts";
 
 // Tests that run inside workerd against the real Worker and Durable Objects.
 export default defineConfig({
   plugins: [
-    agents(),
+    ...agentsPlugins(),
     cloudflareTest({ wrangler: { configPath: fileURLToPath(new URL("./wrangler.jsonc", import.meta.url)) } })
   ],
   test: {
