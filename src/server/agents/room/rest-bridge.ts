@@ -70,12 +70,16 @@ export class RestTurnBridge {
         controller = c;
       }
     });
+    // Once the HTTP client went away (or stopped reading: an MCP post that
+    // does not wait), the turn carries on for the room without it: said once, not per chunk.
+    let clientGone = false;
     const emit = (event: string, data: unknown) => {
+      if (clientGone) return;
       try {
         controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
       } catch (error) {
-        // The HTTP client went away; the turn itself carries on for the room.
-        console.warn("[ChatRoom] SSE client gone:", error);
+        clientGone = true;
+        console.warn("[ChatRoom] SSE client gone, the answer goes on:", String(error));
       }
     };
     emit("user-message", toChatMessage(userMessage));
@@ -92,6 +96,7 @@ export class RestTurnBridge {
         emit("error", toErrorBody(error));
       })
       .finally(() => {
+        if (clientGone) return;
         try {
           controller.close();
         } catch (error) {
