@@ -3,6 +3,7 @@
  *
  *   /api/*      REST (Hono), see routes/rooms-routes.ts and routes/session-routes.ts;
  *               /api/share/<token>/* is a share link's read-only viewer (routes/shares-routes.ts)
+ *   /mcp        the workspace as an MCP server, for a named API token (routes/mcp-endpoint-routes.ts)
  *   /agents/*   agents router: the overseer's room-list socket and, under
  *               /sub/chat-room/<id>, each room's socket
  *               (both behind http/access.ts: who is calling, Origin checks;
@@ -17,6 +18,7 @@ import { forwardToAgents } from "@/server/http/agent-forward";
 import { handleError } from "@/server/http/error-response";
 import { securityHeaders } from "@/server/http/security-headers";
 import { inviteRoutes } from "@/server/routes/invite-routes";
+import { MCP_PATH, mcpEndpointRoutes } from "@/server/routes/mcp-endpoint-routes";
 import { roomMemberRoutes } from "@/server/routes/members-routes";
 import { roomRoutes } from "@/server/routes/rooms-routes";
 import { searchRoutes } from "@/server/routes/search-routes";
@@ -92,6 +94,7 @@ const app = new Hono<AppEnv>()
   .use("/api/*", identify)
   .use("/agents/*", identify)
   .route("/api", api)
+  .route(MCP_PATH, mcpEndpointRoutes)
   .all("/agents/*", async (c) => {
     const response = await routeAgentRequest(forwardToAgents(c.req.raw, requireCaller(c)), c.env);
     if (response) return response;

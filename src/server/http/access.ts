@@ -231,6 +231,30 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * `identify` for /mcp: only a named API token (`Authorization: Bearer rt.…`)
+ * opens it, whatever else the request carries (a session cookie, the
+ * bootstrap ACCESS_TOKEN, an open server): an MCP client acts as one named
+ * member of one workspace, the token's (routes/mcp-endpoint-routes.ts).
+ */
+export const identifyApiToken: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const bearer = bearerToken(c);
+  if (!bearer || !looksLikeApiToken(bearer)) {
+    throw new AppError(
+      "unauthorized:token",
+      401,
+      "The MCP endpoint needs a personal API token: send Authorization: Bearer rt.<workspace>.<id>.<secret> (a workspace admin makes one: POST /api/tokens)."
+    );
+  }
+  const address = clientAddress(c.req.raw);
+  const caller = await apiTokenCaller(c.env, address, bearer);
+  if (!caller)
+    throw new AppError("unauthorized:token", 401, "This API token is not valid: it was revoked, or mistyped.");
+  c.set("caller", { ...caller, address });
+  c.set("callerSource", "api_token");
+  await next();
+};
+
 /** The caller of a route that `identify` guards (every route but sign-in). */
 export function requireCaller(c: Context<AppEnv>): Caller {
   const caller = c.get("caller");
