@@ -510,8 +510,9 @@ describe("fake OpenAI server driven by the real AI SDK client", () => {
     const request = await own.waitForRequest(undefined, 5_000);
     // Once it has answered 200 (headers and the first chunk), the fake waits
     // 500 ms for the next chunk: its timer is pending when close() comes.
+    // The timer starts just after the status is set: wait for it, not for the status alone.
     await vi.waitFor(() => expect(request.status).toBe(200), { timeout: 5_000 });
-    expect(timeouts()).toBeGreaterThan(before);
+    await vi.waitFor(() => expect(timeouts()).toBeGreaterThan(before), { timeout: 5_000 });
     await own.close();
     await drained;
     const timeoutsAfter = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
