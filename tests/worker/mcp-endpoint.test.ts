@@ -7,7 +7,7 @@
  * revoked one or with anything but an API token it is refused.
  */
 import { exports } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CreatedApiToken } from "@/shared/members";
 import type { RoomDetail } from "@/shared/protocol";
 import { connectMcp, type McpSession } from "../support/mcp-client";
@@ -63,6 +63,13 @@ async function workspaceWithRooms() {
   ]);
   return { ws, admin, token, secret: uniqueName("drawer"), openRoom, privateRoom };
 }
+
+// The file's first MCP exchange loads the SDK on both sides (the test's client,
+// the Worker's server): a one-off cost that belongs to setup, not to a test.
+beforeAll(async () => {
+  const { token } = await workspaceWithRooms();
+  await (await mcp(token.token)).toolNames();
+});
 
 describe("the MCP endpoint", () => {
   it("offers the five tools and lists only the rooms the token's identity can see", async () => {
