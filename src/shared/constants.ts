@@ -59,6 +59,12 @@ export const ADDRESS_LIMIT_FACTOR = 4;
 /** Open sockets one room accepts, and one identity may hold in one room. */
 export const MAX_SOCKETS_PER_ROOM = 200;
 export const MAX_SOCKETS_PER_IDENTITY = 8;
+/**
+ * Open sockets one address (an IPv6 /64) may hold in one room, whoever is
+ * signed in on them: a quarter of the room, so one client minting
+ * identities cannot fill it, while people behind one office NAT still fit.
+ */
+export const MAX_SOCKETS_PER_ADDRESS = MAX_SOCKETS_PER_ROOM / 4;
 /** Presence frames a room sends at most this often (changes in between are coalesced). */
 export const PRESENCE_INTERVAL_MS = 250;
 

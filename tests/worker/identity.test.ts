@@ -13,7 +13,13 @@ import { CALLER_HEADER, encodeCaller } from "@/server/domain/access/caller";
 import { gateFingerprint, issueSession } from "@/server/domain/access/session-token";
 import { sessionSecret } from "@/server/http/access";
 import app from "@/server/index";
-import { MAX_SOCKETS_PER_IDENTITY, MAX_SOCKETS_PER_ROOM, PRESENCE_INTERVAL_MS, RATE_LIMITS } from "@/shared/constants";
+import {
+  MAX_SOCKETS_PER_ADDRESS,
+  MAX_SOCKETS_PER_IDENTITY,
+  MAX_SOCKETS_PER_ROOM,
+  PRESENCE_INTERVAL_MS,
+  RATE_LIMITS
+} from "@/shared/constants";
 import type { ErrorBody } from "@/shared/errors";
 import type { Identity } from "@/shared/identity";
 import {
@@ -276,7 +282,8 @@ describe("socket attacks", () => {
     const people = Math.ceil(MAX_SOCKETS_PER_ROOM / MAX_SOCKETS_PER_IDENTITY);
     const sockets = [];
     for (let person = 0; person < people; person++) {
-      const { headers } = await signIn(`Guest ${person}`);
+      // Each from an address of their own, so the per-address cap is not what stops them.
+      const headers = { ...(await signIn(`Guest ${person}`)).headers, "cf-connecting-ip": `198.51.100.${person}` };
       for (let i = 0; i < MAX_SOCKETS_PER_IDENTITY && sockets.length < MAX_SOCKETS_PER_ROOM; i++) {
         sockets.push(await connect(roomPath(ws, room.id), headers));
       }
@@ -294,6 +301,45 @@ describe("socket attacks", () => {
     const next = await connect(roomPath(ws, room.id), (await signIn("Next")).headers);
     await next.next((f) => f?.type === "rooms_presence" && f.users.some((u: { name: string }) => u.name === "Next"));
     for (const socket of [...sockets, next]) socket.ws.close();
+  }, 120_000);
+
+  it("caps the sockets one address holds in a room, however many people sign in from it (IPv6 by its /64)", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const prefix = "2001:db8:1:7";
+    const sockets = [];
+    for (let person = 0; sockets.length < MAX_SOCKETS_PER_ADDRESS; person++) {
+      // Fresh identities, and a fresh address in the same /64 for each.
+      const headers = { ...(await signIn(`Minted ${person}`)).headers, "cf-connecting-ip": `${prefix}::${person + 1}` };
+      for (let i = 0; i < MAX_SOCKETS_PER_IDENTITY && sockets.length < MAX_SOCKETS_PER_ADDRESS; i++) {
+        sockets.push(await connect(roomPath(ws, room.id), headers));
+      }
+    }
+    const oneMore = await connect(roomPath(ws, room.id), {
+      ...(await signIn("One more")).headers,
+      "cf-connecting-ip": `${prefix}:0:0:0:ffff`
+    });
+    const closed = await oneMore.closed;
+    expect(closed.code).toBe(4429);
+    expect(closed.reason).toContain(`${MAX_SOCKETS_PER_ADDRESS} connections`);
+    // Someone on another network still gets in, and the room is far from full.
+    const elsewhere = await connect(roomPath(ws, room.id), {
+      ...(await signIn("Elsewhere")).headers,
+      "cf-connecting-ip": "2001:db8:ffff:1::1"
+    });
+    await elsewhere.next(
+      (f) => f?.type === "rooms_presence" && f.users.some((u: { name: string }) => u.name === "Elsewhere")
+    );
+    // One of the network's sockets closes: its next one gets in.
+    const leaving = sockets.pop();
+    leaving?.ws.close();
+    await leaving?.closed;
+    const back = await connect(roomPath(ws, room.id), {
+      ...(await signIn("Back")).headers,
+      "cf-connecting-ip": `${prefix}::abcd`
+    });
+    await back.next((f) => f?.type === "rooms_presence" && f.users.some((u: { name: string }) => u.name === "Back"));
+    for (const socket of [...sockets, elsewhere, back]) socket.ws.close();
   }, 120_000);
 
   it("validates workspace names on sockets too, and routes nothing but the overseer", async () => {

@@ -24,6 +24,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { AppError, rateLimited } from "@/server/app-error";
 import { accessConfig, remoteAccessKeys, verifyAccessAssertion } from "@/server/domain/access/access-jwt";
+import { addressKey } from "@/server/domain/access/address-key";
 import { type Caller, RESERVED_HEADER_PREFIXES } from "@/server/domain/access/caller";
 import { rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import { gateFingerprint, readSession, SESSION_COOKIE } from "@/server/domain/access/session-token";
@@ -108,7 +109,7 @@ export async function checkAccessToken(env: Env, address: string, given: string)
   const expected = env.ACCESS_TOKEN;
   if (!expected) return true;
   const correct = await tokenMatches(given, expected);
-  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${address}`));
+  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${addressKey(address)}`));
   const admission = await keeper.tokenAttempt(
     correct,
     scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE))
@@ -153,7 +154,7 @@ async function apiTokenCaller(env: Env, address: string, bearer: string): Promis
   const parts = parseApiToken(bearer);
   const overseer = parts ? env.OverseerAgent.get(env.OverseerAgent.idFromName(parts.workspace)) : null;
   const token = parts && overseer ? await overseer.verifyApiToken(parts.tokenId, await hashApiToken(bearer)) : null;
-  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${address}`));
+  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${addressKey(address)}`));
   const admission = await keeper.tokenAttempt(
     token !== null,
     scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE))

@@ -6,12 +6,18 @@
  * One entry per identity (domain/sockets/presence-list.ts). Updates go out only when the
  * list changed and at most every PRESENCE_INTERVAL_MS per room, so bursts
  * of hellos, typing flips or reconnects cannot be amplified into floods.
- * Sockets per room and per identity are capped at connect.
+ * Sockets per room, per identity and per address are capped at connect, and
+ * a refused socket is closed with 4429.
  */
 import type { Connection, ConnectionContext, WSMessage } from "agents";
 import { type Caller, callerOf, isViewer, limitKeys, rememberCaller } from "@/server/domain/access/caller";
 import { Coalescer, presenceList } from "@/server/domain/sockets/presence-list";
-import { MAX_SOCKETS_PER_IDENTITY, MAX_SOCKETS_PER_ROOM, PRESENCE_INTERVAL_MS } from "@/shared/constants";
+import {
+  MAX_SOCKETS_PER_ADDRESS,
+  MAX_SOCKETS_PER_IDENTITY,
+  MAX_SOCKETS_PER_ROOM,
+  PRESENCE_INTERVAL_MS
+} from "@/shared/constants";
 import { RoomClientFrame, type RoomServerFrame } from "@/shared/protocol";
 import { MAX_VIEWER_SOCKETS_PER_ROOM } from "@/shared/shares";
 import { parseJson, sendRoomError } from "./frames";
@@ -99,15 +105,18 @@ export class RoomPresence {
   }
 
   #capRefusal(selfId: string, caller: Caller): string | null {
-    const mine = limitKeys(caller).identity;
+    const mine = limitKeys(caller);
     let total = 0;
     let same = 0;
+    let sameAddress = 0;
     let viewers = 0;
     for (const other of this.room.getConnections()) {
       if (other.id === selfId) continue;
       total += 1;
       if (isViewer(other)) viewers += 1;
-      if (limitKeys(callerOf(other)).identity === mine) same += 1;
+      const keys = limitKeys(callerOf(other));
+      if (keys.identity === mine.identity) same += 1;
+      if (keys.address === mine.address) sameAddress += 1;
     }
     if (caller.viewerOf !== undefined && viewers >= MAX_VIEWER_SOCKETS_PER_ROOM) {
       return `This room has ${MAX_VIEWER_SOCKETS_PER_ROOM} viewers through share links, the most it takes.`;
@@ -117,6 +126,10 @@ export class RoomPresence {
     }
     if (same >= MAX_SOCKETS_PER_IDENTITY) {
       return `You have ${MAX_SOCKETS_PER_IDENTITY} connections open to this room; close one first.`;
+    }
+    // Identities are cheap (every sign-in mints one): the address caps them together.
+    if (sameAddress >= MAX_SOCKETS_PER_ADDRESS) {
+      return `Your network has ${MAX_SOCKETS_PER_ADDRESS} connections open to this room, the most it may hold; close one first.`;
     }
     return null;
   }

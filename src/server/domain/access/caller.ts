@@ -15,6 +15,7 @@
  */
 import type { Connection } from "agents";
 import { Identity } from "@/shared/identity";
+import { addressKey } from "./address-key";
 
 export interface Caller {
   identity: Identity;
@@ -118,7 +119,9 @@ export function callerOf(connection: Connection): Caller | null {
 /** Rate-limit keys: reconnecting or opening more sockets never yields a fresh bucket. */
 export function limitKeys(caller: Caller | null): { identity: string; address: string } {
   if (!caller) return { identity: "id:unknown", address: "ip:unknown" };
-  const { identity, address } = caller;
+  const { identity } = caller;
+  // An IPv6 client is limited by its /64 (domain/access/address-key.ts).
+  const address = addressKey(caller.address);
   // Viewers of one link are told apart by address, like anonymous callers.
   if (caller.viewerOf !== undefined)
     return { identity: `id:viewer:${caller.viewerOf}@${address}`, address: `ip:${address}` };
