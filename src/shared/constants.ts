@@ -50,8 +50,17 @@ export const RATE_LIMITS = {
   restSend: { burst: 60, perMinute: 60 },
   socketSend: { burst: 10, perMinute: 60 },
   socketTyping: { burst: 20, perMinute: 300 },
-  tokenAttempts: { burst: 5, perMinute: 5 }
+  tokenAttempts: { burst: 5, perMinute: 5 },
+  restSearch: { burst: 10, perMinute: 30 }
 } as const;
+
+/**
+ * Searches running at once in one workspace, and for one identity: a search
+ * fans out over the rooms on the workspace's one thread, so unbounded
+ * parallel searches slow every other request of the workspace.
+ */
+export const MAX_SEARCHES_PER_WORKSPACE = 8;
+export const MAX_SEARCHES_PER_IDENTITY = 3;
 
 /** An address may send this many times an identity's allowance (people behind one NAT). */
 export const ADDRESS_LIMIT_FACTOR = 4;

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SEARCH_CONCURRENCY } from "@/server/domain/search/search-ranking";
 import { ChatRoom } from "@/server/index";
+import { RATE_LIMITS } from "@/shared/constants";
+import type { ErrorBody } from "@/shared/errors";
 import { api, createRoom, uniqueName } from "./helpers";
 
 const send = async (ws: string, roomId: string, text: string) => {
@@ -117,6 +119,34 @@ describe("search across rooms", () => {
     expect(rest).toMatchObject({ partial: false, roomsSearched: 1, missingCount: 0, missingRooms: [] });
     expect(rest.results.length).toBeGreaterThan(0);
     expect(rest.results.every((r: any) => r.roomId === slow.id)).toBe(true);
+  });
+
+  it("throttles each person's searches: a burst, then a steady rate, answered 429 with Retry-After", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    await send(ws, room.id, "tapir tracks");
+    // Anonymous callers are told apart by address.
+    const from = (address: string) =>
+      api(`/api/workspaces/${ws}/search?q=tapir`, { headers: { "cf-connecting-ip": address } });
+    const { burst, perMinute } = RATE_LIMITS.restSearch;
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    const started = Date.now();
+    // Until the first refusal: on a slow machine the bucket refills while the burst is spent.
+    for (let i = 0; i < burst * 2 && !limited; i++) {
+      const response = await from("203.0.113.60");
+      statuses.push(response.status);
+      if (response.status === 429) limited = response;
+    }
+    const refills = Math.ceil(((Date.now() - started) / 60_000) * perMinute);
+    const answered = statuses.filter((s) => s === 200).length;
+    expect(answered).toBeGreaterThanOrEqual(burst);
+    expect(answered).toBeLessThanOrEqual(burst + refills);
+    expect(limited).toBeDefined();
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await limited!.json<ErrorBody>()).error.code).toBe("rate_limited:requests");
+    // Someone else searches on.
+    expect((await from("203.0.113.61")).status).toBe(200);
   });
 
   it("refuses a rooms list that is not room ids", async () => {

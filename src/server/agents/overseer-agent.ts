@@ -167,9 +167,14 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
    * index; late rooms are reported, not waited for (overseer/workspace-search.ts).
    */
   search(query: SearchQuery, caller: Caller): Promise<RpcResult<SearchResponse>> {
-    return asResult(() => {
+    return asResult(async () => {
       this.jobs.access.requireWorkspace(caller, "workspace.read");
-      return this.jobs.search(query, this.jobs.access.visibleFilter(caller));
+      const release = this.jobs.admission.admitSearch(caller);
+      try {
+        return await this.jobs.search(query, this.jobs.access.visibleFilter(caller));
+      } finally {
+        release();
+      }
     });
   }
 

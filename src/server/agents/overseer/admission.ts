@@ -1,20 +1,32 @@
 /**
- * What the overseer lets in over REST: rate limits on new rooms and sends,
- * per identity and per address in this workspace (RATE_LIMIT_SCALE=0 turns
- * them off), and the workspace's room cap, counting rooms still being made
+ * What the overseer lets in over REST: rate limits on new rooms, sends and
+ * searches, per identity and per address in this workspace, searches running
+ * at once (RATE_LIMIT_SCALE=0 turns all of these off), and the workspace's room cap, counting rooms still being made
  * so concurrent creations, imports and forks cannot overshoot it.
  */
 
 import { AppError, rateLimited } from "@/server/app-error";
 import { type Caller, limitKeys } from "@/server/domain/access/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
-import { ADDRESS_LIMIT_FACTOR, MAX_ROOMS_PER_WORKSPACE, RATE_LIMITS } from "@/shared/constants";
+import {
+  ADDRESS_LIMIT_FACTOR,
+  MAX_ROOMS_PER_WORKSPACE,
+  MAX_SEARCHES_PER_IDENTITY,
+  MAX_SEARCHES_PER_WORKSPACE,
+  RATE_LIMITS
+} from "@/shared/constants";
 
 export class WorkspaceAdmission {
   #createLimiter: RateLimiter;
   #createAddressLimiter: RateLimiter;
   #sendLimiter: RateLimiter;
   #sendAddressLimiter: RateLimiter;
+  #searchLimiter: RateLimiter;
+  #searchAddressLimiter: RateLimiter;
+  /** Searches running now, by identity key; none are counted when limits are off. */
+  #searching = new Map<string, number>();
+  #searchingTotal = 0;
+  #limitsOn: boolean;
   /**
    * Rooms between their cap check and their registry insert. Spawning a
    * facet awaits, and other creations run meanwhile: counting them here,
@@ -33,6 +45,46 @@ export class WorkspaceAdmission {
     this.#createAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.restRoomCreate, scale * ADDRESS_LIMIT_FACTOR));
     this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, scale));
     this.#sendAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, scale * ADDRESS_LIMIT_FACTOR));
+    this.#searchLimiter = new RateLimiter(scaled(RATE_LIMITS.restSearch, scale));
+    this.#searchAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.restSearch, scale * ADDRESS_LIMIT_FACTOR));
+    this.#limitsOn = scale > 0;
+  }
+
+  /**
+   * Admits a search (rate limit, then searches running at once for this
+   * identity and in the workspace) and returns its release, to call when it
+   * ends; throws a 429 AppError.
+   */
+  admitSearch(caller: Caller): () => void {
+    admit(this.#searchLimiter, this.#searchAddressLimiter, caller, "searches");
+    if (!this.#limitsOn) return () => {};
+    const key = limitKeys(caller).identity;
+    const mine = this.#searching.get(key) ?? 0;
+    if (mine >= MAX_SEARCHES_PER_IDENTITY)
+      throw new AppError(
+        "rate_limited:requests",
+        429,
+        `You have ${MAX_SEARCHES_PER_IDENTITY} searches running; wait for one to finish.`,
+        1
+      );
+    if (this.#searchingTotal >= MAX_SEARCHES_PER_WORKSPACE)
+      throw new AppError(
+        "rate_limited:requests",
+        429,
+        `${MAX_SEARCHES_PER_WORKSPACE} searches are running in this workspace; try again in a moment.`,
+        1
+      );
+    this.#searching.set(key, mine + 1);
+    this.#searchingTotal += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#searchingTotal -= 1;
+      const left = (this.#searching.get(key) ?? 1) - 1;
+      if (left > 0) this.#searching.set(key, left);
+      else this.#searching.delete(key);
+    };
   }
 
   /** Rate limit on creating, importing and forking rooms; throws a 429 AppError. */
