@@ -102,6 +102,29 @@ describe("REST personas", () => {
     expect(rename.status).toBe(409);
   });
 
+  it("refuses names that read as the assistant or look like a persona already in the room", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ada = await addPersona(ws, room.id, { name: "Ada" });
+    for (const name of ["Assistant", "system", "\u0410da", "\uff21da"]) {
+      const refused = await api(personas(ws, room.id), { method: "POST", json: { name } });
+      expect(refused.status, name).toBe(409);
+      expect((await refused.json<ErrorBody>()).error, name).toMatchObject({ code: "conflict:persona_name" });
+    }
+    const bob = await addPersona(ws, room.id, { name: "Bob" });
+    const rename = await api(`${personas(ws, room.id)}/${bob.id}`, {
+      method: "PATCH",
+      json: { name: "\u0391d\u03b1" }
+    });
+    expect(rename.status).toBe(409);
+    // Nothing was added or renamed.
+    const listed = await (await api(personas(ws, room.id))).json<{ personas: { id: string; name: string }[] }>();
+    expect(listed.personas.map((p) => [p.id, p.name])).toEqual([
+      [ada.id, "Ada"],
+      [bob.id, "Bob"]
+    ]);
+  });
+
   it(`holds at most ${MAX_PERSONAS_PER_ROOM} personas`, async () => {
     const ws = uniqueName();
     const room = await createRoom(ws);

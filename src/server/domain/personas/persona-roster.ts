@@ -13,6 +13,7 @@ import {
   type Persona,
   type UpdatePersonaBody
 } from "@/shared/personas";
+import { isReservedName, looksAlike } from "./persona-names";
 
 const personaNotFound = (id: string) =>
   new AppError("not_found:persona", 404, `Persona "${id}" does not exist in this room.`);
@@ -22,9 +23,23 @@ export function sameName(a: string, b: string): boolean {
   return a.localeCompare(b, undefined, { sensitivity: "accent" }) === 0;
 }
 
+/** A new or changed name: not reserved, and not looking like another persona's (persona-names.ts). */
 function requireUniqueName(list: readonly Persona[], name: string, exceptId?: string) {
-  const clash = list.find((p) => p.id !== exceptId && sameName(p.name, name));
-  if (clash) throw new AppError("conflict:persona_name", 409, `This room already has a persona named @${clash.name}.`);
+  if (isReservedName(name))
+    throw new AppError(
+      "conflict:persona_name",
+      409,
+      `@${name} is reserved: it reads as the room's assistant or the model.`
+    );
+  const clash = list.find((p) => p.id !== exceptId && (sameName(p.name, name) || looksAlike(p.name, name)));
+  if (clash)
+    throw new AppError(
+      "conflict:persona_name",
+      409,
+      sameName(clash.name, name)
+        ? `This room already has a persona named @${clash.name}.`
+        : `@${name} looks like @${clash.name}, already in this room: pick a name people can tell apart.`
+    );
 }
 
 export function addPersona(
