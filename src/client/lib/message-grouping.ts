@@ -1,6 +1,6 @@
 /**
  * Whether a message sits under the previous one's header (same author, or
- * same persona, within five minutes): the transcript, a linked page and an
+ * same persona, within five minutes; answers only when they answer the same question): the transcript, a linked page and an
  * earlier version group messages alike.
  */
 import { authorId, authorName } from "@/shared/identity";
@@ -15,6 +15,8 @@ export function isGrouped(prev: RoomMessage | undefined, message: RoomMessage): 
   if (!prev || prev.role !== message.role) return false;
   if (prev.metadata?.error) return false;
   if (prev.metadata?.persona?.id !== message.metadata?.persona?.id) return false;
+  // Answers to different questions never share a header: each says whom it replies to.
+  if (message.role === "assistant" && prev.metadata?.answers !== message.metadata?.answers) return false;
   if (message.role === "user" && authorKey(prev.metadata?.author) !== authorKey(message.metadata?.author)) return false;
   const a = prev.metadata?.createdAt;
   const b = message.metadata?.createdAt;

@@ -4,7 +4,7 @@
  * until the newest page of history has loaded (hooks/use-chat-room.ts).
  */
 
-import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useAppUI } from "@/client/app-ui";
 import { useAuth } from "@/client/components/AuthGate";
@@ -18,6 +18,7 @@ import { OutboxTray } from "@/client/components/OutboxTray";
 import { RoomGone } from "@/client/components/RoomStates";
 import { ForkButton, useFork } from "@/client/components/Transfer";
 import { ReactingContext } from "@/client/components/transcript/MessageReactions";
+import { MessageLookupContext } from "@/client/components/transcript/ReplyChip";
 import type { MessageListHandle } from "@/client/components/transcript/transcript-handle";
 import { anyDialogOpen } from "@/client/components/ui/Dialog";
 import { type RoomChat, useRoomChat } from "@/client/hooks/use-chat-room";
@@ -207,6 +208,10 @@ export function RoomConversation({
   const taskRuns = useTaskRunsSource(socket);
   useReactionsFeed(roomId, socket);
   const reacting = useMemo(() => ({ roomId, selfId: socket.selfId }), [roomId, socket.selfId]);
+  // Stable, so a streamed token re-renders no "Replying to" chip (transcript/ReplyChip.tsx).
+  const messagesRef = useRef(chat.messages);
+  messagesRef.current = chat.messages;
+  const lookup = useCallback((id: string) => messagesRef.current.find((m) => m.id === id), []);
   const composerRef = useRef<ComposerHandle>(null);
   const transcriptRef = useRef<MessageListHandle>(null);
   const [stickSignal, setStickSignal] = useState(0);
@@ -236,47 +241,49 @@ export function RoomConversation({
   return (
     <TaskRunsContext.Provider value={taskRuns}>
       <ReactingContext.Provider value={reacting}>
-        {forking.error && (
-          <p
-            role="alert"
-            className="shrink-0 border-b border-danger-line bg-danger-bg px-4 py-1.5 text-xs text-danger-fg"
-          >
-            Could not fork: {forking.error}
-          </p>
-        )}
-        {finding > 0 && (
-          <FindInRoom
+        <MessageLookupContext.Provider value={lookup}>
+          {forking.error && (
+            <p
+              role="alert"
+              className="shrink-0 border-b border-danger-line bg-danger-bg px-4 py-1.5 text-xs text-danger-fg"
+            >
+              Could not fork: {forking.error}
+            </p>
+          )}
+          {finding > 0 && (
+            <FindInRoom
+              roomId={roomId}
+              focusSignal={finding}
+              onShow={(id) => setParams({ m: id }, { replace: true })}
+              onClose={() => {
+                onCloseFind();
+                if (jumpTo) leaveJump();
+                composerRef.current?.focus();
+              }}
+            />
+          )}
+          <RoomTranscript
+            chat={chat}
+            socket={socket}
             roomId={roomId}
-            focusSignal={finding}
-            onShow={(id) => setParams({ m: id }, { replace: true })}
-            onClose={() => {
-              onCloseFind();
-              if (jumpTo) leaveJump();
-              composerRef.current?.focus();
-            }}
+            roomName={roomName}
+            finding={finding}
+            stickSignal={stickSignal}
+            transcriptRef={transcriptRef}
+            onFork={(id) => void forking.fork(id)}
           />
-        )}
-        <RoomTranscript
-          chat={chat}
-          socket={socket}
-          roomId={roomId}
-          roomName={roomName}
-          finding={finding}
-          stickSignal={stickSignal}
-          transcriptRef={transcriptRef}
-          onFork={(id) => void forking.fork(id)}
-        />
-        <LiveAnnouncer message={announcement} />
-        <OutboxTray outbox={outbox} online={socket.status === "open"} />
-        <RoomComposer
-          socket={socket}
-          chat={chat}
-          roomId={roomId}
-          roomName={roomName}
-          composerRef={composerRef}
-          onSend={sendText}
-          uploads={uploads}
-        />
+          <LiveAnnouncer message={announcement} />
+          <OutboxTray outbox={outbox} online={socket.status === "open"} />
+          <RoomComposer
+            socket={socket}
+            chat={chat}
+            roomId={roomId}
+            roomName={roomName}
+            composerRef={composerRef}
+            onSend={sendText}
+            uploads={uploads}
+          />
+        </MessageLookupContext.Provider>
       </ReactingContext.Provider>
     </TaskRunsContext.Provider>
   );

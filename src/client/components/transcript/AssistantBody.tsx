@@ -1,10 +1,11 @@
-/** An answer's parts in order: Markdown text, reasoning (folded), tool calls and delegated tasks. */
+/** Which question an answer replies to, then its parts in order: Markdown text, reasoning (folded), tool calls and delegated tasks. */
 
 import { MessageText } from "@/client/components/MessageText";
 import { ToolPart } from "@/client/components/ToolPart";
 import { TaskCard } from "@/client/components/tasks/TaskCard";
 import { TypingDots } from "@/client/components/ui/Spinner";
 import { asToolPart, type RoomMessage } from "@/client/lib/messages";
+import { ReplyChip } from "./ReplyChip";
 
 export function AssistantBody({ message, streaming }: { message: RoomMessage; streaming: boolean }) {
   const parts = message.parts;
@@ -15,6 +16,7 @@ export function AssistantBody({ message, streaming }: { message: RoomMessage; st
   const hasVisible = parts.some((p) => (p.type === "text" && p.text) || asToolPart(p) || p.type === "reasoning");
   return (
     <div className="min-w-0 text-[15px] leading-7">
+      <ReplyChip questionId={message.metadata?.answers} />
       {parts.map((part, index) => {
         if (part.type === "text") {
           if (!part.text) return null;

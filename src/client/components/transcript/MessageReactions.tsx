@@ -30,6 +30,11 @@ function whoReacted(reaction: Reaction, selfId: string | undefined): string {
   return `${reaction.emoji} by ${names.join(", ")}`;
 }
 
+/**
+ * The quick choices, in the flow of the actions bar rather than a popover:
+ * a transcript row is its own stacking context, so anything floating out of
+ * it would sit under the next row.
+ */
 function Picker({ onPick, onClose }: { onPick: (emoji: string) => void; onClose: () => void }) {
   const ref = useRef<HTMLFieldSetElement>(null);
   useEffect(() => {
@@ -50,7 +55,7 @@ function Picker({ onPick, onClose }: { onPick: (emoji: string) => void; onClose:
         event.stopPropagation();
         onClose();
       }}
-      className="absolute bottom-full left-0 z-20 m-0 mb-1 flex min-w-0 gap-0.5 border-0 rounded-lg bg-surface p-1 shadow-md ring-1 ring-edge-raised"
+      className="m-0 ml-1 flex min-w-0 flex-wrap gap-0.5 rounded-lg border-0 bg-surface p-0.5 ring-1 ring-edge-raised"
     >
       {QUICK_REACTIONS.map((emoji) => (
         <button
