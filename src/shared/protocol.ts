@@ -235,7 +235,8 @@ export interface SendMessageResult {
 export type OverseerFrame =
   | { type: "rooms"; rooms: RoomSummary[] }
   | { type: "room_upserted"; room: RoomSummary }
-  | { type: "room_deleted"; id: string }
+  /** Gone for this reader: deleted, or (`reason: "access"`) no longer theirs to see (removed, made private). */
+  | { type: "room_deleted"; id: string; reason?: "access" }
   /** This person's own read marks (never anyone else's): all of them on connect (`replace`), then changes. */
   | { type: "read_marks"; marks: ReadMark[]; replace: boolean }
   | { type: "error"; code: ErrorCode; message: string };
@@ -253,7 +254,7 @@ const RoomSummarySchema = z.object({
 export const OverseerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("rooms"), rooms: z.array(RoomSummarySchema) }),
   z.object({ type: z.literal("room_upserted"), room: RoomSummarySchema }),
-  z.object({ type: z.literal("room_deleted"), id: z.string() }),
+  z.object({ type: z.literal("room_deleted"), id: z.string(), reason: z.literal("access").optional() }),
   z.object({ type: z.literal("read_marks"), marks: z.array(ReadMarkSchema), replace: z.boolean() }),
   // The one error model's schema (src/shared/errors.ts): only declared codes parse.
   WireError.extend({ type: z.literal("error") })

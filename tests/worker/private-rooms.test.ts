@@ -319,7 +319,7 @@ describe("members and invitations", () => {
     expect(Date.now() - removedAt).toBeLessThan(1000);
     expect(closed.code).toBe(4403);
     expect(closed.reason).toMatch(/no longer a member/);
-    await guestList.next((f) => f.type === "room_deleted" && f.id === room.id);
+    await guestList.next((f) => f.type === "room_deleted" && f.id === room.id && f.reason === "access");
     // From then on it does not exist for them.
     expect((await api(`${rooms(ws)}/${room.id}`, as(guest))).status).toBe(404);
     expect(await closeCode(await socketAs(guest, ws, room.id))).toBe(4404);

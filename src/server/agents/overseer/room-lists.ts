@@ -93,7 +93,7 @@ export class RoomLists {
     const row = registry.row(roomId);
     if (!row) return;
     const upsert = JSON.stringify({ type: "room_upserted", room: this.summary(row) } satisfies OverseerFrame);
-    const gone = JSON.stringify({ type: "room_deleted", id: roomId } satisfies OverseerFrame);
+    const gone = JSON.stringify({ type: "room_deleted", id: roomId, reason: "access" } satisfies OverseerFrame);
     const lost = new Set<string>();
     for (const connection of this.host.connections(identityId === undefined ? LIST_TAG : readerTag(identityId))) {
       const caller = callerOf(connection);
