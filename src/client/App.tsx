@@ -13,12 +13,52 @@ import { RoomListProvider } from "./hooks/use-room-list";
 import { cn } from "./lib/cn";
 import { trapTab } from "./lib/focus-trap";
 import { retryingImport } from "./lib/retrying-import";
-import { ROOM_ROUTE } from "./lib/routes";
+import { INVITE_ROUTE, PEOPLE_ROUTE, ROOM_ROUTE } from "./lib/routes";
 
 /** The room view (chat runtime, AI SDK) is its own chunk; start loading it early on deep links. */
 const loadRoomView = () => import("./components/RoomView");
 if (/^\/sub\/chat-room\//.test(window.location.pathname)) void loadRoomView();
 const RoomPage = lazy(retryingImport(() => loadRoomView().then((m) => ({ default: m.RoomPage }))));
+const PeoplePage = lazy(
+  retryingImport(() => import("./components/people/PeoplePage").then((m) => ({ default: m.PeoplePage })))
+);
+const InvitePage = lazy(
+  retryingImport(() => import("./components/members/InvitePage").then((m) => ({ default: m.InvitePage })))
+);
+
+/** The pages: home, a room, an invitation, the workspace's people. */
+function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<Home />} />
+      <Route
+        path={ROOM_ROUTE}
+        element={
+          <Suspense fallback={null}>
+            <RoomPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path={INVITE_ROUTE}
+        element={
+          <Suspense fallback={null}>
+            <InvitePage />
+          </Suspense>
+        }
+      />
+      <Route
+        path={PEOPLE_ROUTE}
+        element={
+          <Suspense fallback={null}>
+            <PeoplePage />
+          </Suspense>
+        }
+      />
+      <Route path="*" element={<PageNotFound />} />
+    </Routes>
+  );
+}
 
 function Shell() {
   const [dialog, setDialog] = useState<null | "create" | "shortcuts" | "name">(null);
@@ -97,18 +137,7 @@ function Shell() {
           <Sidebar />
         </div>
         <main id="main" inert={behindDrawer} className="flex min-w-0 flex-1 flex-col">
-          <Routes>
-            <Route path="/" element={<Home />} />
-            <Route
-              path={ROOM_ROUTE}
-              element={
-                <Suspense fallback={null}>
-                  <RoomPage />
-                </Suspense>
-              }
-            />
-            <Route path="*" element={<PageNotFound />} />
-          </Routes>
+          <AppRoutes />
         </main>
       </div>
       <CreateRoomDialog open={dialog === "create"} onClose={() => setDialog(null)} />

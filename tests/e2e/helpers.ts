@@ -306,3 +306,40 @@ export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return path.join(SCREENSHOT_DIR, `${name}.png`);
 }
+
+/**
+ * Every control on the page smaller than 44 × 44 pixels (WCAG 2.5.5), for a
+ * touch viewport (inside `within`): skips what is off-screen until focused, inert, hidden or
+ * inside rendered Markdown.
+ */
+export function smallTouchTargets(
+  page: Page,
+  /** Only inside this element (a CSS selector); the whole page without it. */
+  within = "body"
+): Promise<Array<{ name: string | undefined; w: number; h: number }>> {
+  return page.evaluate(
+    (root) =>
+      [
+        ...(document.querySelector(root) ?? document).querySelectorAll<HTMLElement>(
+          "button, a[href], input:not([type=hidden]), textarea, select, [role=button], [role=switch]"
+        )
+      ]
+        .filter((el) => {
+          if (el.closest("[inert], .sr-only") || el.closest(".markdown, [data-markdown]")) return false;
+          const style = getComputedStyle(el);
+          if (style.visibility === "hidden" || style.opacity === "0") return false;
+          const rect = el.getBoundingClientRect();
+          return rect.width > 0 && rect.height > 0;
+        })
+        .map((el) => {
+          const rect = el.getBoundingClientRect();
+          return {
+            name: el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30),
+            w: Math.round(rect.width),
+            h: Math.round(rect.height)
+          };
+        })
+        .filter((r) => r.w < 44 || r.h < 44),
+    within
+  );
+}

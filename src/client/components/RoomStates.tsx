@@ -1,4 +1,4 @@
-import { ArrowLeft, Menu, MessageSquarePlus, SearchX, Trash2 } from "lucide-react";
+import { ArrowLeft, Lock, Menu, MessageSquarePlus, SearchX, Trash2 } from "lucide-react";
 import type { ReactNode, Ref } from "react";
 import { Link } from "react-router";
 import { useAppUI } from "@/client/app-ui";
@@ -61,14 +61,33 @@ export function CenteredState({
   );
 }
 
-export function RoomGone({ kind }: { kind: "deleted" | "not-found" }) {
+const GONE = {
+  deleted: {
+    icon: <Trash2 className="size-6" />,
+    title: "This room was deleted",
+    text: "Someone deleted this room and all of its messages. Pick another room or start a new one."
+  },
+  "not-found": {
+    icon: <SearchX className="size-6" />,
+    title: "Room not found",
+    text: "There is no room at this address. It may have been deleted, or the link is wrong."
+  },
+  revoked: {
+    icon: <Lock className="size-6" />,
+    title: "You no longer have access to this room",
+    text: "You were removed from this private room, or it was made private. Ask its owner for a new invitation to come back."
+  }
+} as const;
+
+export function RoomGone({ kind }: { kind: keyof typeof GONE }) {
   const ui = useAppUI();
+  const gone = GONE[kind];
   return (
     <div className="flex h-full flex-col">
       <MobileTopBar title="Rooms" />
       <CenteredState
-        icon={kind === "deleted" ? <Trash2 className="size-6" /> : <SearchX className="size-6" />}
-        title={kind === "deleted" ? "This room was deleted" : "Room not found"}
+        icon={gone.icon}
+        title={gone.title}
         actions={
           <>
             <Link to="/" className={buttonClass()}>
@@ -82,9 +101,7 @@ export function RoomGone({ kind }: { kind: "deleted" | "not-found" }) {
           </>
         }
       >
-        {kind === "deleted"
-          ? "Someone deleted this room and all of its messages. Pick another room or start a new one."
-          : "There is no room at this address. It may have been deleted, or the link is wrong."}
+        {gone.text}
       </CenteredState>
     </div>
   );

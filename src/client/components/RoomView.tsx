@@ -8,8 +8,10 @@ import { useNavigate, useParams } from "react-router";
 import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { useRoomSocket } from "@/client/hooks/use-room-socket";
+import { ACCESS_REVOKED_CODE } from "@/shared/members";
 import type { RoomState, RoomSummary } from "@/shared/protocol";
 import { useAuth } from "./AuthGate";
+import { MembersDialog } from "./members/MembersPanel";
 import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
 import { RoomInfoDialog } from "./RoomInfo";
@@ -30,7 +32,7 @@ type RoomDialog = null | Exclude<RoomHeaderAction, "find">;
 function RoomView({ roomId }: { roomId: string }) {
   const { user } = useAuth();
   const socket = useRoomSocket(roomId, user);
-  const { rooms, deletedIds } = useRoomList();
+  const { rooms, deletedIds, revokedIds } = useRoomList();
   const [dialog, setDialog] = useState<RoomDialog>(null);
   const [finding, setFinding] = useFindShortcut(roomId);
   const summary: RoomSummary | undefined = useMemo(() => rooms?.find((r) => r.id === roomId), [rooms, roomId]);
@@ -44,6 +46,9 @@ function RoomView({ roomId }: { roomId: string }) {
     };
   }, [name]);
 
+  // Removed, or the room made private: the list says so, and the socket closes with ACCESS_REVOKED_CODE.
+  if (revokedIds.has(roomId) || socket.connectionError?.code === ACCESS_REVOKED_CODE)
+    return <RoomGone kind="revoked" />;
   if (deletedIds.has(roomId)) return <RoomGone kind="deleted" />;
   if (socket.connectionError && socket.connectionError.code >= 4000 && socket.connectionError.code < 5000) {
     return <RoomGone kind="not-found" />;
@@ -54,6 +59,7 @@ function RoomView({ roomId }: { roomId: string }) {
       <RoomHeader
         roomId={roomId}
         name={name || "Loading…"}
+        isPrivate={summary?.visibility === "private"}
         state={state}
         socket={socket}
         onAction={(action) => (action === "find" ? setFinding((n) => n + 1) : setDialog(action))}
@@ -97,6 +103,13 @@ function RoomDialogs({
     <>
       <RenameRoomDialog room={room} open={dialog === "rename"} onClose={close} />
       <ShareDialog roomId={roomId} roomName={room.name} open={dialog === "share"} onClose={close} />
+      <MembersDialog
+        roomId={roomId}
+        roomName={room.name}
+        open={dialog === "members"}
+        onClose={close}
+        onLeft={() => navigate("/", { replace: true, state: { focusHeading: true } })}
+      />
       <RoomInfoDialog roomId={roomId} open={dialog === "info"} onClose={close} />
       <RoomSettingsDialog
         roomId={roomId}

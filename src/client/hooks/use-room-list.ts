@@ -30,19 +30,28 @@ export interface RoomListValue {
   status: ConnectionStatus;
   /** Rooms deleted while this page was open (to tell "deleted" from "not found"). */
   deletedIds: ReadonlySet<string>;
+  /** Rooms I lost access to while this page was open (removed, or made private), until I am let in again. */
+  revokedIds: ReadonlySet<string>;
   /**
    * How far I have read each room (my own marks only, kept by the server):
    * null until the socket sends them, so no unread count is guessed before.
    */
   readMarks: ReadonlyMap<string, ReadMark> | null;
   upsert(room: RoomSummary): void;
-  remove(id: string): void;
+  /** Gone from my list: deleted, or (`"access"`) no longer mine to see. */
+  remove(id: string, reason?: "access"): void;
 }
 
 const RoomListContext = createContext<RoomListValue | null>(null);
 
 function byActivity(a: RoomSummary, b: RoomSummary): number {
   return b.lastActiveAt - a.lastActiveAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function withoutId(set: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  const next = new Set(set);
+  next.delete(id);
+  return next;
 }
 
 function toSummary(room: RoomSummary): RoomSummary {
@@ -87,6 +96,7 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
   const [rooms, setRooms] = useState<Map<string, RoomSummary> | null>(null);
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [deletedIds, setDeletedIds] = useState<ReadonlySet<string>>(() => new Set());
+  const [revokedIds, setRevokedIds] = useState<ReadonlySet<string>>(() => new Set());
   const gotFrame = useRef(false);
   const [readMarks, setReadMarks] = useState<ReadonlyMap<string, ReadMark> | null>(null);
 
@@ -102,16 +112,19 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
       }
       return next;
     });
+    // Let in again (an invitation accepted): it is mine to open once more.
+    setRevokedIds((prev) => (prev.has(room.id) ? withoutId(prev, room.id) : prev));
   }, []);
 
-  const remove = useCallback((id: string) => {
+  const remove = useCallback((id: string, reason?: "access") => {
     setRooms((prev) => {
       if (!prev?.has(id)) return prev;
       const next = new Map(prev);
       next.delete(id);
       return next;
     });
-    setDeletedIds((prev) => new Set(prev).add(id));
+    if (reason === "access") setRevokedIds((prev) => new Set(prev).add(id));
+    else setDeletedIds((prev) => new Set(prev).add(id));
   }, []);
 
   const list = useAgent({
@@ -141,7 +154,7 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
           upsert(frame.room);
           break;
         case "room_deleted":
-          remove(frame.id);
+          remove(frame.id, frame.reason);
           break;
         case "read_marks":
           setReadMarks((prev) => {
@@ -172,8 +185,8 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
 
   const sorted = useMemo(() => (rooms ? [...rooms.values()].sort(byActivity) : null), [rooms]);
   const value = useMemo<RoomListValue>(
-    () => ({ rooms: sorted, status, deletedIds, readMarks, upsert, remove }),
-    [sorted, status, deletedIds, readMarks, upsert, remove]
+    () => ({ rooms: sorted, status, deletedIds, revokedIds, readMarks, upsert, remove }),
+    [sorted, status, deletedIds, revokedIds, readMarks, upsert, remove]
   );
   return createElement(RoomListContext.Provider, { value }, children);
 }

@@ -42,7 +42,7 @@ function errorFromBody(body: unknown, status: number): ApiError {
   return new ApiError(`The server answered with an unexpected error (HTTP ${status}).`, status);
 }
 
-async function request<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+export async function request<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const { json, headers, ...rest } = init;
   let response: Response;
   try {

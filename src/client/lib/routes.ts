@@ -5,6 +5,12 @@ export function roomPath(id: string): string {
   return `/sub/chat-room/${encodeURIComponent(id)}`;
 }
 
+/** An invitation's landing page (members/InvitePage.tsx). */
+export const INVITE_ROUTE = "/invite/:token";
+
+/** The workspace's people, roles and API tokens (people/PeoplePage.tsx). */
+export const PEOPLE_ROUTE = "/people";
+
 /** A room opened at one message (search results, links to a message). */
 export function messagePath(roomId: string, messageId: string): string {
   return `${roomPath(roomId)}?m=${encodeURIComponent(messageId)}`;

@@ -1,7 +1,8 @@
 /**
  * The room's header: its name, connection, model and token count, who is
  * here, and the room's actions: Copy link, Share and Settings, and the rest
- * (Find, Rename, Export, Room info, Delete) named in text under "More room actions".
+ * (Find, Members, Rename, Export, Room info, Delete) named in text under
+ * "More room actions". A private room's name carries a lock.
  */
 import {
   Check,
@@ -10,11 +11,13 @@ import {
   FileText,
   Info,
   Link,
+  Lock,
   Pencil,
   Search,
   Settings2,
   Share2,
-  Trash2
+  Trash2,
+  Users
 } from "lucide-react";
 import { useAppUI } from "@/client/app-ui";
 import { useCopyLink } from "@/client/components/CopyLinkButton";
@@ -54,10 +57,28 @@ function ConnectionBadge({ status }: { status: ConnectionStatus }) {
 }
 
 /** The room's name, and under it its connection, model and token count. */
-function RoomTitle({ name, state, status }: { name: string; state: RoomState | undefined; status: ConnectionStatus }) {
+function RoomTitle({
+  name,
+  isPrivate,
+  state,
+  status
+}: {
+  name: string;
+  isPrivate: boolean;
+  state: RoomState | undefined;
+  status: ConnectionStatus;
+}) {
   return (
     <div className="min-w-0 flex-1 px-1">
-      <h1 className="truncate text-[15px] leading-5 font-semibold text-fg">{name}</h1>
+      <h1 className="flex min-w-0 items-center gap-1 text-[15px] leading-5 font-semibold text-fg">
+        {isPrivate && (
+          <span title="Private room: only its members and admins see it" className="shrink-0 text-fg-muted">
+            <Lock className="size-3.5" aria-hidden="true" />
+            <span className="sr-only">Private room: </span>
+          </span>
+        )}
+        <span className="truncate">{name}</span>
+      </h1>
       <div className="flex min-w-0 items-center gap-2 text-xs leading-4 text-fg-muted">
         <ConnectionBadge status={status} />
         {state && (
@@ -84,7 +105,7 @@ function RoomTitle({ name, state, status }: { name: string; state: RoomState | u
   );
 }
 
-export type RoomHeaderAction = "rename" | "settings" | "delete" | "share" | "info" | "find";
+export type RoomHeaderAction = "rename" | "settings" | "delete" | "share" | "info" | "find" | "members";
 
 /** "Copy link" with its text, saying "Link copied" once it is. */
 function CopyLinkTextButton({ roomId, name }: { roomId: string; name: string }) {
@@ -130,6 +151,9 @@ function RoomMenu({
             <ActionMenuItem icon={<Search />} label="Find in room" onSelect={choose("find")}>
               Find in room
             </ActionMenuItem>
+            <ActionMenuItem icon={<Users />} label="Members" onSelect={choose("members")}>
+              Members…
+            </ActionMenuItem>
             {phone && (
               <>
                 <ActionMenuItem icon={<Share2 />} label="Share room" onSelect={choose("share")}>
@@ -173,12 +197,14 @@ function RoomMenu({
 export function RoomHeader({
   roomId,
   name,
+  isPrivate,
   state,
   socket,
   onAction
 }: {
   roomId: string;
   name: string;
+  isPrivate: boolean;
   state: RoomState | undefined;
   socket: RoomSocket;
   onAction: (action: RoomHeaderAction) => void;
@@ -188,7 +214,7 @@ export function RoomHeader({
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-edge-quiet px-2 sm:px-4">
       {phone && <OpenSidebarButton />}
-      <RoomTitle name={name} state={state} status={socket.status} />
+      <RoomTitle name={name} isPrivate={isPrivate} state={state} status={socket.status} />
       <PresenceButton users={socket.presence} selfId={socket.selfId} />
       {/* No gaps on a phone: every pixel there is the room's name's. */}
       <div className={cn("flex items-center", !phone && "gap-0.5")}>

@@ -1,4 +1,5 @@
-/** One room in the sidebar: name, last activity, a preview of its last message, my unread count, and Copy link. */
+/** One room in the sidebar: name (with a lock when private), last activity, a preview of its last message, my unread count, and Copy link. */
+import { Lock } from "lucide-react";
 import { memo } from "react";
 import { NavLink } from "react-router";
 import { CopyLinkButton } from "@/client/components/CopyLinkButton";
@@ -51,6 +52,12 @@ export const RoomRow = memo(function RoomRow({
       >
         <div className="flex items-baseline gap-2">
           <span className={cn("min-w-0 flex-1 truncate text-sm text-fg", badge ? "font-semibold" : "font-medium")}>
+            {room.visibility === "private" && (
+              <span title="Private room" data-private="">
+                <Lock className="mr-1 inline size-3 align-[-1px] text-fg-muted" aria-hidden="true" />
+                <span className="sr-only">Private: </span>
+              </span>
+            )}
             {room.name}
           </span>{" "}
           <time

@@ -1,10 +1,11 @@
 /**
  * The sidebar's fixed parts: its heading with the room list's connection,
  * the filter box (Ctrl+K, /), and the footer with the display name,
- * shortcuts and sign out.
+ * people and access, shortcuts and sign out.
  */
-import { Keyboard, Search, X } from "lucide-react";
+import { Keyboard, Search, Users, X } from "lucide-react";
 import type { KeyboardEvent } from "react";
+import { useNavigate } from "react-router";
 import { useAppUI } from "@/client/app-ui";
 import { MOD } from "@/client/components/AppDialogs";
 import { SignOutButton, useAuth } from "@/client/components/AuthGate";
@@ -13,6 +14,7 @@ import { IconButton } from "@/client/components/ui/Button";
 import { Kbd } from "@/client/components/ui/Field";
 import { useDisplayName } from "@/client/hooks/use-display-name";
 import type { ConnectionStatus } from "@/client/hooks/use-room-list";
+import { PEOPLE_ROUTE } from "@/client/lib/routes";
 
 export function SidebarHeading({ status }: { status: ConnectionStatus }) {
   const ui = useAppUI();
@@ -121,6 +123,7 @@ export function SidebarFooter() {
   const ui = useAppUI();
   const [displayName] = useDisplayName();
   const { user } = useAuth();
+  const navigate = useNavigate();
   return (
     <div className="flex items-center gap-1 border-t border-edge-quiet p-2">
       <button
@@ -134,6 +137,15 @@ export function SidebarFooter() {
           <span className="block text-[11px] text-fg-muted">Change display name</span>
         </span>
       </button>
+      <IconButton
+        label="People and access"
+        onClick={() => {
+          navigate(PEOPLE_ROUTE);
+          if (!ui.isDesktop) ui.setDrawerOpen(false);
+        }}
+      >
+        <Users />
+      </IconButton>
       <IconButton label="Keyboard shortcuts" onClick={ui.openShortcuts}>
         <Keyboard />
       </IconButton>

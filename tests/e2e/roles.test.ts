@@ -1,0 +1,156 @@
+/**
+ * Private rooms, members and invitations in the browser, with people each in
+ * their own browser context: Alice makes her room private and Bob loses it
+ * (list and search); she invites him by link, he joins and talks; she
+ * removes him and his open room says so while the room leaves his list.
+ * axe on every new page in both themes; 44 px targets on a phone.
+ *
+ * On the shared server Alice may or may not be the workspace's admin (its
+ * first person); Bob never is, as Alice comes first, and nothing here needs
+ * more than Alice owning her room.
+ */
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  composer,
+  messageRows,
+  newUser,
+  PHONE,
+  roomMenuAction,
+  roomUrl,
+  sendFromComposer,
+  seriousViolations,
+  smallTouchTargets,
+  uniqueName,
+  useAppAndBrowser
+} from "./helpers";
+
+const setup = useAppAndBrowser();
+
+const contexts: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
+});
+
+async function person(displayName: string, options: Parameters<typeof newUser>[1] = {}) {
+  const user = await newUser(setup.browser, { displayName, ...options });
+  contexts.push(user.context);
+  return user;
+}
+
+/** axe in the light theme and then the dark one, on the page as it is. */
+async function axeBothThemes(page: Page, where: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    found.push(...(await seriousViolations(page, `${where} (${colorScheme})`)));
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  return found;
+}
+
+const roomLink = (page: Page, roomId: string) => page.locator(`#room-list a[data-room-id="${roomId}"]`);
+const membersDialog = (page: Page) => page.getByRole("dialog", { name: "Members" });
+
+describe("private rooms, invitations and removal", () => {
+  it("keeps a private room from Bob until he is invited, and takes it away live when he is removed", async () => {
+    const found: string[] = [];
+    const alice = await person("Alice");
+    await alice.page.goto(setup.app.url);
+    await alice.page.getByRole("button", { name: "New room" }).first().waitFor();
+    const name = uniqueName("Plans");
+    const created = await alice.context.request.post(`${setup.app.url}/api/rooms`, { data: { name } });
+    expect(created.status()).toBe(201);
+    const room = (await created.json()) as { id: string };
+    const marker = uniqueName("secretword");
+    await alice.page.goto(roomUrl(setup.app.url, room.id));
+    // The room's chunk may still be compiling on a first visit to a busy server.
+    await composer(alice.page).waitFor({ timeout: 60_000 });
+    await sendFromComposer(alice.page, `The plan is ${marker}`);
+    await messageRows(alice.page, "assistant").filter({ hasText: marker }).waitFor({ timeout: 30_000 });
+
+    const bob = await person("Bob");
+    await bob.page.goto(setup.app.url);
+    await roomLink(bob.page, room.id).waitFor();
+
+    // Alice makes it private from the members panel.
+    await roomMenuAction(alice.page, "Members");
+    const panel = membersDialog(alice.page);
+    const lock = panel.getByRole("switch", { name: "Private room" });
+    expect(await lock.getAttribute("aria-checked")).toBe("false");
+    await lock.click();
+    await expect.poll(() => lock.getAttribute("aria-checked")).toBe("true");
+    await alice.page.locator("main header h1").getByText("Private room:").waitFor({ state: "attached" });
+    await roomLink(alice.page, room.id).locator("[data-private]").waitFor();
+
+    // Bob's list loses it at once, and search does not find it.
+    await roomLink(bob.page, room.id).waitFor({ state: "detached" });
+    await bob.page.getByRole("searchbox", { name: "Filter rooms and search messages" }).fill(marker);
+    await bob.page.getByText("No messages match.").waitFor();
+    expect(await bob.page.getByText(marker).count()).toBe(0);
+
+    // Alice invites Bob by link.
+    await panel.getByRole("button", { name: "Create invitation link" }).click();
+    const link = await panel.getByRole("textbox", { name: "Invitation link" }).first().inputValue();
+    expect(link).toMatch(/\/invite\//);
+    found.push(...(await axeBothThemes(alice.page, "members panel")));
+
+    await bob.page.goto(link);
+    await bob.page.getByRole("heading", { name: `Join “${name}”` }).waitFor();
+    await bob.page.getByText("Alice invited you").waitFor();
+    found.push(...(await axeBothThemes(bob.page, "invitation page")));
+    await bob.page.getByRole("button", { name: "Join room" }).click();
+    await expect.poll(() => new URL(bob.page.url()).pathname).toBe(`/sub/chat-room/${room.id}`);
+    await roomLink(bob.page, room.id).waitFor();
+    await expect.poll(() => composer(bob.page).isEnabled()).toBe(true);
+    await sendFromComposer(bob.page, "Glad to be in");
+    await messageRows(alice.page, "user").filter({ hasText: "Glad to be in" }).waitFor();
+
+    // Bob, a plain member, is told who may invite and remove instead of being offered it.
+    await roomMenuAction(bob.page, "Members");
+    const bobPanel = membersDialog(bob.page);
+    await bobPanel.getByText("Only the room's owner or a workspace admin can invite people to this room.").waitFor();
+    expect(await bobPanel.getByRole("switch", { name: "Private room" }).isDisabled()).toBe(true);
+    expect(await bobPanel.getByRole("button", { name: /^Remove/ }).count()).toBe(0);
+    await bob.page.keyboard.press("Escape");
+
+    // Alice removes Bob: his open room says so, and leaves his list.
+    await alice.page.keyboard.press("Escape");
+    await roomMenuAction(alice.page, "Members");
+    await panel.getByRole("button", { name: "Remove: Bob" }).click();
+    await panel.getByRole("button", { name: "Remove Bob" }).click();
+    await panel.locator("li[data-member-id]").filter({ hasText: "Bob" }).waitFor({ state: "detached" });
+    await bob.page.getByRole("heading", { name: "You no longer have access to this room" }).waitFor();
+    await roomLink(bob.page, room.id).waitFor({ state: "detached" });
+    found.push(...(await axeBothThemes(bob.page, "access lost")));
+
+    // The used link still works until it expires: Bob could come back; a bad one says it no longer works.
+    await bob.page.goto(`${setup.app.url}/invite/not-a-real-token`);
+    await bob.page.getByRole("heading", { name: "This invitation no longer works" }).waitFor();
+
+    expect(found).toEqual([]);
+  });
+
+  it("gives the members panel and the invitation page 44 px targets on a phone", async () => {
+    const phone = { viewport: PHONE, hasTouch: true, isMobile: true } as const;
+    const owner = await person("Olive", phone);
+    await owner.page.goto(setup.app.url);
+    const created = await owner.context.request.post(`${setup.app.url}/api/rooms`, {
+      data: { name: uniqueName("Phone members"), visibility: "private" }
+    });
+    const room = (await created.json()) as { id: string };
+    await owner.page.goto(roomUrl(setup.app.url, room.id));
+    await expect.poll(() => composer(owner.page).isEnabled()).toBe(true);
+    await roomMenuAction(owner.page, "Members");
+    const panel = membersDialog(owner.page);
+    await panel.getByRole("button", { name: "Create invitation link" }).tap();
+    const link = await panel.getByRole("textbox", { name: "Invitation link" }).first().inputValue();
+    // The panel's own controls (the room behind it has its own test in people.test.ts).
+    expect(await smallTouchTargets(owner.page, "dialog[open]")).toEqual([]);
+
+    const guest = await person("Gus", phone);
+    await guest.page.goto(link);
+    await guest.page.getByRole("button", { name: "Join room" }).waitFor();
+    expect(await smallTouchTargets(guest.page)).toEqual([]);
+  });
+});
