@@ -129,7 +129,8 @@ describe("private rooms, invitations and removal", () => {
     await bob.page.getByRole("heading", { name: "This invitation no longer works" }).waitFor();
 
     expect(found).toEqual([]);
-  });
+    // Three people, a model's answer and axe six times over, on a shared dev server.
+  }, 300_000);
 
   it("gives the members panel and the invitation page 44 px targets on a phone", async () => {
     const phone = { viewport: PHONE, hasTouch: true, isMobile: true } as const;
