@@ -12,6 +12,7 @@ import { ACCESS_REVOKED_CODE } from "@/shared/members";
 import type { RoomState, RoomSummary } from "@/shared/protocol";
 import { useAuth } from "./AuthGate";
 import { MembersDialog } from "./members/MembersPanel";
+import { RoomFilesPanel } from "./files/FilesPanel";
 import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
 import { RoomInfoDialog } from "./RoomInfo";
@@ -77,6 +78,13 @@ function RoomView({ roomId }: { roomId: string }) {
         </PersonaColoursProvider>
       </Suspense>
       <RoomDialogs roomId={roomId} name={name} summary={summary} state={state} dialog={dialog} setDialog={setDialog} />
+      <RoomFilesPanel
+        roomId={roomId}
+        selfId={socket.selfId}
+        onFrame={socket.onFrame}
+        open={dialog === "files"}
+        onClose={() => setDialog(null)}
+      />
     </div>
   );
 }

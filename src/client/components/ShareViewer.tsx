@@ -5,7 +5,7 @@
  * address and the live room from the link's own socket, which the server
  * routes to the one room the link names as a readonly connection.
  */
-import { Eye, LinkIcon, LogIn } from "lucide-react";
+import { Eye, Files, LinkIcon, LogIn } from "lucide-react";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { useRoomChat } from "@/client/hooks/use-chat-room";
 import type { HistorySource } from "@/client/hooks/use-older-pages";
@@ -14,10 +14,12 @@ import { ApiError, api, errorMessage } from "@/client/lib/api";
 import { roomPath } from "@/client/lib/routes";
 import type { Identity } from "@/shared/identity";
 import { SHARE_CLOSED_CODE, type ShareView } from "@/shared/shares";
+import { FilesPanel, type FilesSource } from "./files/FilesPanel";
+import { FileLinksContext, shareFileLinks } from "./files/file-links";
 import { MessageList } from "./MessageList";
 import { PersonaColoursProvider } from "./personas/persona-colours";
 import { CenteredState } from "./RoomStates";
-import { buttonClass } from "./ui/Button";
+import { buttonClass, IconButton } from "./ui/Button";
 import { Spinner } from "./ui/Spinner";
 
 /** Who the viewer is to the page: no one the room knows, so nothing is theirs to edit. */
@@ -81,6 +83,17 @@ export function ShareViewerPage({ token }: { token: string }) {
 function SharedRoom({ token, view }: { token: string; view: ShareView }) {
   const basePath = `api/share/${encodeURIComponent(token)}/socket`;
   const socket = useRoomSocket(view.roomId, VIEWER, { basePath });
+  const links = useMemo(() => shareFileLinks(token), [token]);
+  const [filesOpen, setFilesOpen] = useState(false);
+  // Read-only: a link lists and opens the room's files, and has no way to add or remove one.
+  const files = useMemo<FilesSource>(
+    () => ({
+      roomId: view.roomId,
+      list: (query, signal) => api.shareFiles(token, query, signal),
+      onFrame: socket.onFrame
+    }),
+    [token, view.roomId, socket.onFrame]
+  );
   const closedCode = socket.connectionError?.code;
   if (closedCode === SHARE_CLOSED_CODE || (closedCode !== undefined && closedCode >= 4000 && closedCode < 5000)) {
     return <LinkGone />;
@@ -89,7 +102,7 @@ function SharedRoom({ token, view }: { token: string; view: ShareView }) {
     socket.status
   ];
   return (
-    <>
+    <FileLinksContext.Provider value={links}>
       <header className="flex h-14 shrink-0 items-center gap-3 border-b border-edge-quiet px-4">
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-[15px] leading-5 font-semibold text-fg">{view.roomName}</h1>
@@ -101,6 +114,9 @@ function SharedRoom({ token, view }: { token: string; view: ShareView }) {
             <span>{view.expiresAt ? `Link expires ${new Date(view.expiresAt).toLocaleString()}` : "Shared link"}</span>
           </p>
         </div>
+        <IconButton label="Files" onClick={() => setFilesOpen(true)}>
+          <Files />
+        </IconButton>
         <span className="inline-flex items-center gap-1.5 rounded-full bg-surface-2 px-2.5 py-1 text-xs font-medium text-fg-3">
           <Eye className="size-3.5" aria-hidden="true" />
           Read-only
@@ -123,7 +139,8 @@ function SharedRoom({ token, view }: { token: string; view: ShareView }) {
           Sign in to take part
         </a>
       </p>
-    </>
+      <FilesPanel open={filesOpen} onClose={() => setFilesOpen(false)} source={files} />
+    </FileLinksContext.Provider>
   );
 }
 

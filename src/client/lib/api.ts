@@ -5,6 +5,7 @@
  */
 
 import { type ErrorCode, parseWireError } from "@/shared/errors";
+import type { FilePage } from "@/shared/files";
 import type { SessionInfo, SignInOptions } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
 import type { AnswerContext, CreatePinBody, Pin, RoomMemory, UpdatePinBody } from "@/shared/memory";
@@ -100,6 +101,15 @@ async function currentSession(): Promise<SessionState> {
   throw errorFromBody(body, response.status);
 }
 
+/** A page of a room's files: newest first, older ones `before` a file's id. */
+export type FilePageQuery = { before?: string; limit: number };
+
+function pageParams(query: FilePageQuery): string {
+  const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.before) params.set("before", query.before);
+  return params.toString();
+}
+
 export const api = {
   session: currentSession,
   signIn: (name: string, token?: string) =>
@@ -153,6 +163,13 @@ export const api = {
     request<SearchResponse>(`/api/search?${new URLSearchParams({ q, limit: String(limit), room: roomId })}`, {
       signal
     }),
+  // The room's files (docs/files.md); uploads go through lib/file-uploads.ts, for their progress
+  listFiles: (roomId: string, query: FilePageQuery, signal?: AbortSignal) =>
+    request<FilePage>(`${roomPath(roomId)}/files?${pageParams(query)}`, { signal }),
+  deleteFile: (roomId: string, fileId: string) =>
+    request<void>(`${roomPath(roomId)}/files/${encodeURIComponent(fileId)}`, { method: "DELETE" }),
+  shareFiles: (token: string, query: FilePageQuery, signal?: AbortSignal) =>
+    request<FilePage>(`/api/share/${encodeURIComponent(token)}/files?${pageParams(query)}`, { signal }),
   // The room's memory (docs/memory.md)
   memory: (roomId: string, signal?: AbortSignal) => request<RoomMemory>(`${roomPath(roomId)}/memory`, { signal }),
   addPin: (roomId: string, body: CreatePinBody) =>

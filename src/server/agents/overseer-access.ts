@@ -6,10 +6,19 @@
  * (overseer-agent.ts) extends this with the rest of the RPC surface, and
  * this extends the framework half (overseer-core.ts).
  */
-import { asResult, type RpcResult } from "@/server/app-error";
-import type { InviteRow, NewApiToken, NewInvite, NewShare, ShareRow } from "@/server/contracts/overseer-api";
+import { asResult, type RpcResult, unwrap } from "@/server/app-error";
+import type {
+  InviteRow,
+  NewApiToken,
+  NewInvite,
+  NewShare,
+  SharedRoom,
+  ShareRow
+} from "@/server/contracts/overseer-api";
 import type { Caller } from "@/server/domain/access/caller";
+import { fileKey } from "@/server/domain/files/file-limits";
 import type { InviteClaims } from "@/server/domain/roles/invite-token";
+import type { FilePage, FilesQuery, RoomFile } from "@/shared/files";
 import type {
   AcceptedInvite,
   ApiTokenInfo,
@@ -55,13 +64,29 @@ export abstract class OverseerAccess extends OverseerCore {
   }
 
   /** A page of history for a viewer holding a valid token (the link is the right to read). */
-  sharedMessages(
-    share: { shareId: string; roomId: string; tokenHash: string },
-    query: { before?: string; limit: number }
-  ): Promise<RpcResult<MessagePage>> {
+  sharedMessages(share: SharedRoom, query: { before?: string; limit: number }): Promise<RpcResult<MessagePage>> {
     return asResult(() => {
       this.jobs.shares.open(share.shareId, share.roomId, share.tokenHash);
       return this.jobs.rooms.callChecked(share.roomId, (room) => room.listMessages(query));
+    });
+  }
+
+  /** The room's files for a viewer holding a valid token: read-only (there is no upload or delete for a link). */
+  sharedFiles(share: SharedRoom, query: FilesQuery): Promise<RpcResult<FilePage>> {
+    return asResult(() => {
+      this.jobs.shares.open(share.shareId, share.roomId, share.tokenHash);
+      return this.jobs.rooms.callChecked(share.roomId, async (room) => unwrap(await room.listFiles(query)));
+    });
+  }
+
+  /** One file's record and where its bytes are, for a viewer holding a valid token. */
+  sharedFile(share: SharedRoom, fileId: string): Promise<RpcResult<{ file: RoomFile; key: string }>> {
+    return asResult(() => {
+      this.jobs.shares.open(share.shareId, share.roomId, share.tokenHash);
+      return this.jobs.rooms.callChecked(share.roomId, async (room) => ({
+        file: unwrap(await room.getFile(fileId)),
+        key: fileKey(this.name, share.roomId, fileId)
+      }));
     });
   }
 

@@ -136,10 +136,9 @@ export interface OverseerRestApi {
   listShares(roomId: string, caller: Caller): Promise<RpcResult<ShareRow[]>>;
   revokeShare(roomId: string, shareId: string, caller: Caller): Promise<RpcResult<void>>;
   openShare(shareId: string, roomId: string, tokenHash: string): Promise<RpcResult<ShareView>>;
-  sharedMessages(
-    share: { shareId: string; roomId: string; tokenHash: string },
-    query: { before?: string; limit: number }
-  ): Promise<RpcResult<MessagePage>>;
+  sharedMessages(share: SharedRoom, query: { before?: string; limit: number }): Promise<RpcResult<MessagePage>>;
+  sharedFiles(share: SharedRoom, query: FilesQuery): Promise<RpcResult<FilePage>>;
+  sharedFile(share: SharedRoom, fileId: string): Promise<RpcResult<{ file: RoomFile; key: string }>>;
   // Members and invitations
   listMembers(id: string, caller: Caller): Promise<RpcResult<MemberList>>;
   removeMember(id: string, userId: string, caller: Caller): Promise<RpcResult<void>>;
@@ -156,6 +155,13 @@ export interface OverseerRestApi {
   createApiToken(input: NewApiToken, caller: Caller): Promise<RpcResult<ApiTokenInfo>>;
   listApiTokens(caller: Caller): Promise<RpcResult<ApiTokenInfo[]>>;
   revokeApiToken(tokenId: string, caller: Caller): Promise<RpcResult<void>>;
+}
+
+/** A share link as its viewer presents it: the link's id, its room and the token's hash. */
+export interface SharedRoom {
+  shareId: string;
+  roomId: string;
+  tokenHash: string;
 }
 
 /** What the Worker calls before routing: whether a presented API token is good (http/access.ts). */

@@ -13,37 +13,20 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { AppError, unwrap } from "@/server/app-error";
-import { isInline, sanitizeFileName } from "@/server/domain/files/file-types";
+import { sanitizeFileName } from "@/server/domain/files/file-types";
 import { boundaryOf, MultipartError, openFilePart } from "@/server/domain/files/multipart-stream";
 import { extractPassages } from "@/server/files/extract-passages";
+import { requireFileId, serveFile } from "@/server/files/serve-file";
 import { storeUpload } from "@/server/files/store-upload";
 import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { MAX_FILE_NAME_LENGTH } from "@/shared/constants";
-import { FILE_ID_PATTERN, FilesQuery, type RoomFile } from "@/shared/files";
+import { FilesQuery, type RoomFile } from "@/shared/files";
 import { authorOf } from "@/shared/identity";
 import { overseerFor } from "./overseer-stub";
 
 /** Bytes of a multipart body beyond its file: boundaries and part headers. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-
-/** A file's bytes never run as a page: no scripts, no plugins, no same-origin access. */
-const FILE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
-/**
- * Browsers refuse to show a PDF under `sandbox`; PDFs keep the app's policy
- * minus everything a page could do (their viewer is the browser's own).
- */
-const PDF_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; object-src 'self'";
-
-function requireFileId(fileId: string) {
-  if (!FILE_ID_PATTERN.test(fileId)) throw new AppError("not_found:file", 404, `No file "${fileId.slice(0, 40)}".`);
-}
-
-/** `attachment` or `inline`, with the name as RFC 6266 wants it (ASCII fallback and UTF-8). */
-function disposition(file: RoomFile): string {
-  const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `${isInline(file.contentType) ? "inline" : "attachment"}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`;
-}
 
 export const fileRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
@@ -121,19 +104,7 @@ export const fileRoutes = new Hono<AppEnv>()
     requireFileId(fileId);
     const overseer = await overseerFor(c);
     const { file, key } = unwrap(await overseer.getFile(c.req.param("id") as string, fileId, caller));
-    const object = await c.env.FILES.get(key);
-    if (!object) throw new AppError("not_found:file", 404, `The bytes of "${file.name}" are missing.`);
-    return new Response(object.body, {
-      headers: {
-        "content-type": file.contentType,
-        "content-length": String(object.size),
-        "content-disposition": disposition(file),
-        "content-security-policy": file.contentType === "application/pdf" ? PDF_CSP : FILE_CSP,
-        "x-content-type-options": "nosniff",
-        "cache-control": "private, no-cache",
-        etag: `"${file.sha256}"`
-      }
-    });
+    return serveFile(c.env.FILES, file, key);
   })
   .delete("/:fileId", async (c) => {
     const caller = requireCaller(c);

@@ -11,6 +11,8 @@
  *   GET /api/share/:token            the room's name and the link's expiry
  *   GET /api/share/:token/messages   pages of history (before, limit)
  *   GET /api/share/:token/socket     the live room, as a WebSocket
+ *   GET /api/share/:token/files      the room's files, read-only (no upload or delete)
+ *   GET /api/share/:token/files/:fileId   a file's bytes, as the member's route serves them
  *
  * The viewer's socket is a room socket like any other, so new messages and
  * streams reach it through AIChatAgent's own broadcast; what makes it a
@@ -33,10 +35,12 @@ import {
   shareExpiry
 } from "@/server/domain/access/share-token";
 import { storedAuthor } from "@/server/domain/access/stored-author";
+import { requireFileId, serveFile } from "@/server/files/serve-file";
 import { type AppEnv, clientAddress, requireCaller, sessionSecret } from "@/server/http/access";
 import { forwardToAgents } from "@/server/http/agent-forward";
 import { rejectInvalid } from "@/server/http/validation";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
+import { FilesQuery } from "@/shared/files";
 import { authorOf, type Identity } from "@/shared/identity";
 import {
   CreateShareBody,
@@ -149,6 +153,19 @@ export const shareViewerRoutes = new Hono<AppEnv>()
     const { claims, view, overseer, tokenHash } = await openShare(c);
     const share = { shareId: claims.shareId, roomId: view.roomId, tokenHash };
     return c.json(unwrap(await overseer.sharedMessages(share, c.req.valid("query"))));
+  })
+  .get("/:token/files", zValidator("query", FilesQuery, rejectInvalid("bad_request:query")), async (c) => {
+    const { claims, view, overseer, tokenHash } = await openShare(c);
+    const share = { shareId: claims.shareId, roomId: view.roomId, tokenHash };
+    return c.json(unwrap(await overseer.sharedFiles(share, c.req.valid("query"))));
+  })
+  .get("/:token/files/:fileId", async (c) => {
+    const fileId = c.req.param("fileId");
+    requireFileId(fileId);
+    const { claims, view, overseer, tokenHash } = await openShare(c);
+    const share = { shareId: claims.shareId, roomId: view.roomId, tokenHash };
+    const { file, key } = unwrap(await overseer.sharedFile(share, fileId));
+    return serveFile(c.env.FILES, file, key);
   })
   .get("/:token/socket", async (c) => {
     if ((c.req.header("upgrade") ?? "").toLowerCase() !== "websocket") {

@@ -7,8 +7,8 @@
 import { FileText, Quote } from "lucide-react";
 import { useState } from "react";
 import { Dialog } from "@/client/components/ui/Dialog";
-import { roomFilesPath } from "@/client/lib/file-uploads";
 import type { RoomMessage } from "@/client/lib/messages";
+import { type FileLinks, useFileLinks } from "./file-links";
 
 type FilePart = { type: "file"; url: string; mediaType: string; filename?: string };
 type SourcePart = {
@@ -22,7 +22,11 @@ type SourcePart = {
 const RASTER = /^image\/(png|jpeg|gif|webp)$/;
 
 export function MessageFiles({ message }: { message: RoomMessage }) {
-  const files = message.parts.filter((p) => p.type === "file") as unknown as FilePart[];
+  const links = useFileLinks();
+  const files = (message.parts.filter((p) => p.type === "file") as unknown as FilePart[]).map((file) => ({
+    ...file,
+    url: links.byUrl(file.url)
+  }));
   const [open, setOpen] = useState<FilePart | null>(null);
   if (files.length === 0) return null;
   return (
@@ -59,20 +63,21 @@ export function MessageFiles({ message }: { message: RoomMessage }) {
 }
 
 /** Where a citation opens: its file, at the page for a PDF. */
-function citationHref(roomId: string, source: SourcePart): string | null {
+function citationHref(links: FileLinks, roomId: string, source: SourcePart): string | null {
   const rooms = source.providerMetadata?.rooms;
   if (!rooms?.fileId) return null;
-  const url = `${roomFilesPath(roomId)}/${rooms.fileId}`;
+  const url = links.byId(roomId, rooms.fileId);
   return source.mediaType === "application/pdf" && rooms.page ? `${url}#page=${rooms.page}` : url;
 }
 
 export function Citations({ message, roomId }: { message: RoomMessage; roomId: string }) {
+  const links = useFileLinks();
   const sources = message.parts.filter((p) => p.type === "source-document") as unknown as SourcePart[];
   if (sources.length === 0) return null;
   return (
     <ol aria-label="Sources" className="mt-2 flex flex-wrap gap-2 text-xs">
       {sources.map((source) => {
-        const href = citationHref(roomId, source);
+        const href = citationHref(links, roomId, source);
         const n = source.providerMetadata?.rooms?.n;
         const label = `${n ? `[${n}] ` : ""}${source.title}`;
         return (

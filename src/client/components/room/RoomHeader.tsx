@@ -1,13 +1,14 @@
 /**
  * The room's header: its name, connection, model and token count, who is
  * here, and the room's actions: Copy link, Share and Settings, and the rest
- * (Find, Members, Rename, Export, Room info, Delete) named in text under
- * "More room actions". A private room's name carries a lock.
+ * (Find, Members, Files, Rename, Export, Room info, Delete) named in text
+ * under "More room actions". A private room's name carries a lock.
  */
 import {
   Check,
   Download,
   Ellipsis,
+  Files,
   FileText,
   Info,
   Link,
@@ -105,7 +106,7 @@ function RoomTitle({
   );
 }
 
-export type RoomHeaderAction = "rename" | "settings" | "delete" | "share" | "info" | "find" | "members";
+export type RoomHeaderAction = "rename" | "settings" | "delete" | "share" | "info" | "find" | "members" | "files";
 
 /** "Copy link" with its text, saying "Link copied" once it is. */
 function CopyLinkTextButton({ roomId, name }: { roomId: string; name: string }) {
@@ -153,6 +154,8 @@ function RoomMenu({
             </ActionMenuItem>
             <ActionMenuItem icon={<Users />} label="Members" onSelect={choose("members")}>
               Members…
+            <ActionMenuItem icon={<Files />} label="Files" onSelect={choose("files")}>
+              Files
             </ActionMenuItem>
             {phone && (
               <>
