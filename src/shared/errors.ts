@@ -37,6 +37,7 @@ const ERROR_CODES = [
   "conflict:room_full",
   "conflict:not_latest",
   "conflict:message_id",
+  "conflict:file",
   "forbidden:not_author",
   "forbidden:read_only",
   /** Permission refusals (shared/permissions.ts): each message says who can. */

@@ -94,3 +94,36 @@ export function fileIdFromUrl(url: string, roomId: string): string | null {
   if (!match || decodeURIComponent(match[1] ?? "") !== roomId) return null;
   return match[2] ?? null;
 }
+
+/**
+ * A file's record and its index as they travel with a room (a fork, a
+ * `.zip` export): the same id, author and time, its first line and its
+ * passages, so the copy is searchable without reading the bytes again.
+ */
+export interface FileCopy {
+  file: RoomFile;
+  firstLine: string | null;
+  passages: Array<{ text: string; page?: number; lineFrom?: number; lineTo?: number }>;
+}
+
+/**
+ * A message's file parts pointed at this room: an imported or forked
+ * message names its files by the route of the room it came from, and the
+ * copy of each file keeps its id here. Other parts are left as they are.
+ */
+export function rehomeFileParts<M extends { parts: readonly unknown[] }>(
+  message: M,
+  urlOf: (fileId: string) => string
+): M {
+  let changed = false;
+  const parts = message.parts.map((part) => {
+    const p = part as { type?: unknown; url?: unknown };
+    if (p.type !== "file" || typeof p.url !== "string" || !FILE_URL_PATTERN.test(p.url)) return part;
+    const fileId = p.url.slice(p.url.lastIndexOf("/") + 1);
+    const url = urlOf(fileId);
+    if (url === p.url) return part;
+    changed = true;
+    return { ...p, url };
+  });
+  return changed ? { ...message, parts } : message;
+}

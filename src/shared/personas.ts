@@ -24,7 +24,7 @@ const MAX_PERSONA_NAME_LENGTH = 24;
 const PERSONA_NAME_PATTERN = /^[\p{L}][\p{L}\p{N}_-]*$/u;
 
 /** Tools a persona may be allowed to use. */
-export const PERSONA_TOOLS = ["get_current_time", "search_room_history", "remember", "recall"] as const;
+export const PERSONA_TOOLS = ["get_current_time", "search_room_history", "search_files", "remember", "recall"] as const;
 export type PersonaTool = (typeof PERSONA_TOOLS)[number];
 
 const PersonaName = z

@@ -6,6 +6,8 @@
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+// The Worker's modules, loaded with the file: a file run alone otherwise loads them inside its first request.
+import "@/server/index";
 import type { ErrorBody } from "@/shared/errors";
 import type { FilePage, RoomFile } from "@/shared/files";
 import type { ShareLink } from "@/shared/shares";

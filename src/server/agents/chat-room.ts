@@ -45,10 +45,10 @@ import { isKeptMessage, normalizeMessage, unreadableMessage } from "@/server/dom
 import { acceptFacetSpan } from "@/server/domain/tracing/facet-spans";
 import { lazyKeepAlive } from "@/server/domain/turns/lazy-keep-alive";
 import { memoryWindowBytes } from "@/server/domain/turns/memory-window";
-import type { HistorySearchHit } from "@/server/domain/turns/room-tools";
+import type { FileSearchHit, HistorySearchHit } from "@/server/domain/turns/room-tools";
 import type { Env } from "@/server/env";
 import { readModelConfig } from "@/server/model/provider";
-import type { FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
+import type { FileCopy, FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
@@ -268,6 +268,19 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     return this.#jobs.transfer.hasMessage(messageId);
   }
 
+  /** The files a fork at `messageId` copies (their bytes are copied in R2 by the overseer). */
+  forkFiles(messageId: string): Promise<RoomFile[]> {
+    return this.#jobs.transfer.filesUpTo(messageId);
+  }
+
+  copyFileOut(fileId: string): Promise<RpcResult<FileCopy>> {
+    return asResult(() => this.#jobs.transfer.copyFileOut(fileId));
+  }
+
+  copyFileIn(copy: FileCopy): Promise<RpcResult<void>> {
+    return asResult(() => this.#jobs.transfer.copyFileIn(copy));
+  }
+
   async importMessages(messages: ChatMessage[], after?: string | null): Promise<void> {
     await this.#jobs.transfer.importMessages(messages, after);
   }
@@ -315,6 +328,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   /** Full-text search over this room's own transcript (the model's tool, and its personas'). */
   async searchHistory(query: string, limit: number): Promise<HistorySearchHit[]> {
     return searchHistory(this.sessions.session(), query, limit);
+  }
+
+  /** Full-text search over this room's files (a persona's `search_files` tool). */
+  async searchFiles(query: string, limit: number): Promise<FileSearchHit[]> {
+    return this.#jobs.attachments.search(query, limit);
   }
 
   // ── The turn (room/turn-sequence.ts) ──

@@ -195,7 +195,8 @@ export class PersonaAgent extends Agent<Env> {
   #tools(persona: Persona): ToolSet {
     const room = createRoomTools({
       now: () => new Date(),
-      searchHistory: (query, limit) => this.#searchRoom(query, limit)
+      searchHistory: (query, limit) => this.#searchRoom(query, limit),
+      searchFiles: async (query, limit) => (await this.parentAgent(CHAT_ROOM_PARENT)).searchFiles(query, limit)
     });
     const all: ToolSet = {
       ...room,

@@ -12,8 +12,8 @@
 import type { RpcResult } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
-import type { HistorySearchHit } from "@/server/domain/turns/room-tools";
-import type { FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
+import type { FileSearchHit, HistorySearchHit } from "@/server/domain/turns/room-tools";
+import type { FileCopy, FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
 import type { AnswerContext, CreatePinBody, Pin, RoomMemory, UpdatePinBody } from "@/shared/memory";
@@ -95,6 +95,11 @@ export interface ChatRoomApi {
   exportRoom(format: "json" | "markdown" | "ndjson", leafId?: string): RpcResult<ReadableStream<Uint8Array>>;
   /** Whether a message is on this room's history (forks check before they create anything). */
   hasMessage(messageId: string): Promise<boolean>;
+  /** The files a fork at `messageId` copies: those added no later than that message. */
+  forkFiles(messageId: string): Promise<RoomFile[]>;
+  /** A file's record and index, to copy into another room; its record into this one (same id). */
+  copyFileOut(fileId: string): Promise<RpcResult<FileCopy>>;
+  copyFileIn(copy: FileCopy): Promise<RpcResult<void>>;
   /** Imports a batch of already-validated messages after the current leaf. */
   importMessages(messages: ChatMessage[], after?: string | null): Promise<void>;
   /** Imports kept earlier versions, each under its parent (before the transcript). */
@@ -131,4 +136,6 @@ export interface RoomParentApi {
   reportSpan(report: unknown): void;
   /** Full-text search over the room's transcript (a persona's history tool). */
   searchHistory(query: string, limit: number): Promise<HistorySearchHit[]>;
+  /** Full-text search over the room's files (a persona's `search_files` tool). */
+  searchFiles(query: string, limit: number): Promise<FileSearchHit[]>;
 }

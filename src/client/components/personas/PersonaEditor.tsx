@@ -7,6 +7,7 @@ import { PERSONA_TOOLS, type PersonaTool } from "@/shared/personas";
 const TOOL_LABELS: Record<PersonaTool, string> = {
   get_current_time: "Current time",
   search_room_history: "Search room history",
+  search_files: "Search the room's files",
   remember: "Remember (private notes)",
   recall: "Recall (private notes)"
 };

@@ -11,6 +11,7 @@ import { AppError, rateLimited } from "@/server/app-error";
 import { type Caller, limitKeys } from "@/server/domain/access/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import {
+  copyRefusal,
   type FileLimits,
   fileKey,
   generateFileId,
@@ -100,6 +101,30 @@ export class WorkspaceFiles {
       roomId,
       size
     );
+  }
+
+  /** Whether `bytes` more of copied files fit the workspace; throws 413 with what is used if not. */
+  checkCopyFits(bytes: number) {
+    const used = this.sql.exec<{ bytes: number | null }>("SELECT SUM(bytes) AS bytes FROM room_file_usage").one();
+    const refusal = copyRefusal(this.limits(), used.bytes ?? 0, bytes);
+    if (refusal) throw new AppError("payload_too_large:quota", 413, refusal);
+  }
+
+  /**
+   * Copies one file's bytes to another room (a fork) and counts them there;
+   * false when the source's bytes are gone (deleted meanwhile). The bytes
+   * stream R2 to R2; a fixed-length stream tells R2 the size up front.
+   */
+  async copy(workspace: string, fromRoom: string, toRoom: string, fileId: string): Promise<boolean> {
+    const { bucket } = this.purgeHost;
+    const object = await bucket.get(fileKey(workspace, fromRoom, fileId));
+    if (!object) return false;
+    const { readable, writable } = new FixedLengthStream(object.size);
+    const piping = object.body.pipeTo(writable);
+    await bucket.put(fileKey(workspace, toRoom, fileId), readable, { httpMetadata: object.httpMetadata });
+    await piping;
+    this.added(toRoom, object.size);
+    return true;
   }
 
   /** A file's record is gone: its bytes go next. */

@@ -151,7 +151,12 @@ function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspac
     },
     visibility: (id) => access.visibility(id),
     // Whoever imports or forks a room has read it (reports is made below; called after).
-    markRead: (identityId, roomId, count) => reports.reads(roomId, [{ identityId, count, messageId: null }])
+    markRead: (identityId, roomId, count) => reports.reads(roomId, [{ identityId, count, messageId: null }]),
+    files: {
+      checkCopyFits: (bytes) => files.checkCopyFits(bytes),
+      copy: (from, to, fileId) => files.copy(agent.workspace(), from, to, fileId),
+      discarded: (roomId) => files.roomDeleted(agent.workspace(), roomId)
+    }
   });
   /** The rooms as facets, in step with their rows and access records (overseer/workspace-rooms.ts). */
   const rooms = new WorkspaceRooms({

@@ -41,6 +41,14 @@ interface TransferHost {
    * a room has seen what it holds, so it must not open as "1,000 new messages".
    */
   markRead(identityId: string, roomId: string, count: number): void;
+  /** Files' bytes and quotas (overseer/workspace-files.ts). */
+  files: {
+    checkCopyFits(bytes: number): void;
+    /** Copies a file's bytes between rooms; false when the source's are gone. */
+    copy(fromRoom: string, toRoom: string, fileId: string): Promise<boolean>;
+    /** A room made and discarded again: whatever of its files was copied goes. */
+    discarded(roomId: string): void;
+  };
 }
 
 export class WorkspaceTransfer {
@@ -155,6 +163,7 @@ export class WorkspaceTransfer {
       await room.initialize(forkSettings);
       const stream = unwrap(await source.exportRoom("ndjson", messageId));
       await room.importStream(stream, { roomId: id, roomName: sourceRow.name, messageId });
+      await this.#copyFiles(source, id, room, newId, messageId);
     } catch (error) {
       await this.#discard([newId]);
       if (!this.host.registry.row(id)) throw roomNotFound(id);
@@ -169,6 +178,30 @@ export class WorkspaceTransfer {
   }
 
   /**
+   * A fork's files: each file the source had at the fork point, its bytes
+   * copied in R2 and its record and index into the fork with the same id
+   * (the copied messages' file parts are pointed at the fork's route), so
+   * the fork keeps its files whatever happens to the source. A file deleted
+   * meanwhile is left out.
+   */
+  async #copyFiles(
+    source: Remote<ChatRoomApi>,
+    sourceId: string,
+    fork: Remote<ChatRoomApi>,
+    forkId: string,
+    messageId: string
+  ) {
+    const files = await source.forkFiles(messageId);
+    this.host.files.checkCopyFits(files.reduce((sum, f) => sum + f.size, 0));
+    for (const { id } of files) {
+      const copy = await source.copyFileOut(id);
+      if (!copy.ok) continue; // deleted meanwhile
+      if (!(await this.host.files.copy(sourceId, forkId, id))) continue;
+      unwrap(await fork.copyFileIn(copy.value));
+    }
+  }
+
+  /**
    * The names of the workspace's rooms that everyone in it can see: a private
    * room's name must not show through an import's name ("(imported)" would
    * tell an outsider that a room called so exists).
@@ -180,6 +213,7 @@ export class WorkspaceTransfer {
 
   async #discard(ids: string[]) {
     for (const id of ids) {
+      this.host.files.discarded(id);
       await this.host
         .deleteRoom(id)
         .catch((error: unknown) => console.warn(`[OverseerAgent] could not discard half-made room ${id}:`, error));

@@ -21,10 +21,8 @@ import {
 import { toTokenUsage } from "@/server/domain/budgets/token-usage";
 import {
   type AttachmentSource,
-  attachedFileIds,
   attachmentsForModel,
   citeSources,
-  passagesSection,
   type RetrievedPassage
 } from "@/server/domain/files/file-context";
 import type { AssembledContext, ContextSection } from "@/server/domain/memory/context-assembly";
@@ -37,6 +35,7 @@ import { MODEL_MAX_RETRIES, type ModelConfig, resolveModel } from "@/server/mode
 import type { AnswerErrorCode } from "@/shared/errors";
 import type { MessageMetadata, RoomSettings } from "@/shared/protocol";
 import type { TurnInput } from "./room-personas";
+import { searchFiles, turnPassages } from "./turn-passages";
 import type { TurnTrace } from "./turn-trace";
 
 // Deployed, model and tool calls become native Workers spans (Workers
@@ -80,26 +79,11 @@ export interface AssistantTurn {
     retrieve(question: string, limit: number, attached: readonly string[]): RetrievedPassage[];
     /** The id of this room's file a file part's url names, or null. */
     idOf(url: string): string | null;
+    /** Whether any file of the room is indexed. */
+    hasPassages(): boolean;
     /** How file parts reach the model (domain/files/file-context.ts). */
     attachments: AttachmentSource;
   };
-}
-
-/** Passages a turn retrieves at most, and their share of the context budget. */
-const PASSAGES_PER_TURN = 6;
-const passageBudget = (contextTokens: number) => Math.min(2_000, Math.floor(contextTokens / 4));
-
-/** The message a turn answers (the last user message). */
-function lastUserMessage(messages: readonly UIMessage[]): UIMessage | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i] as UIMessage;
-    if (message.role === "user") return message;
-  }
-  return undefined;
-}
-
-function questionOf(message: UIMessage): string {
-  return message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
 }
 
 /** A tool definition's estimated tokens: its name and description (input schemas are short). */
@@ -118,7 +102,12 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
   const tools: ToolSet | undefined = panel
     ? undefined
     : {
-        ...createRoomTools({ now: () => new Date(), searchHistory: a.searchHistory }),
+        ...createRoomTools({
+          now: () => new Date(),
+          searchHistory: a.searchHistory,
+          // Offered only where there is something to search: a room without documents pays no tokens for it.
+          ...(a.files.hasPassages() ? { searchFiles: async (query, limit) => searchFiles(a.files, query, limit) } : {})
+        }),
         propose_pin: proposePinTool((text) => a.memory.proposePin(text)),
         delegate: a.delegate()
       };
@@ -126,9 +115,9 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
   // recent messages, within the context budget; a panel's synthesis reads
   // the panel's answers instead of the window (domain/memory/context-assembly.ts).
   // Passages of the room's files that the question finds (domain/files/file-context.ts).
-  const asked = panel ? undefined : lastUserMessage(turn.messages);
-  const attached = attachedFileIds(asked, (url) => a.files.idOf(url));
-  const passages = asked ? a.files.retrieve(questionOf(asked), PASSAGES_PER_TURN, attached) : [];
+  const { passages, extra } = panel
+    ? { passages: [], extra: [] }
+    : turnPassages(turn.messages, a.files, config.contextTokenBudget);
   const context = a.memory.assemble({
     systemPrompt: panel ? [settings.systemPrompt, panel.system].filter(Boolean).join("\n\n") : settings.systemPrompt,
     history: panel ? [] : turn.messages,
@@ -138,7 +127,7 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
           tokens: toolTokens(name, typeof t.description === "string" ? t.description : undefined)
         }))
       : [],
-    extra: passages.length > 0 ? [passagesSection(passages, passageBudget(config.contextTokenBudget))] : []
+    extra
   });
   a.memory.saw(trace.traceId, "assistant", context);
 

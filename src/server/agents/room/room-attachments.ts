@@ -8,12 +8,14 @@
 import type { AgentPathStep } from "agents";
 import { fileKey } from "@/server/domain/files/file-limits";
 import { acceptsImages } from "@/server/domain/files/image-input";
+import type { FileSearchHit } from "@/server/domain/turns/room-tools";
 import type { Env } from "@/server/env";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
-import { type FileRef, fileIdFromUrl } from "@/shared/files";
+import { type FileRef, fileIdFromUrl, fileUrl } from "@/shared/files";
 import type { RoomSettings } from "@/shared/protocol";
 import type { AssistantTurn } from "./assistant-turn";
 import type { RoomFiles } from "./room-files";
+import { searchFiles } from "./turn-passages";
 
 /** What attachments need of their room. */
 export interface AttachmentsHost {
@@ -31,6 +33,11 @@ export class RoomAttachments {
   /** The workspace: the overseer's name. */
   #workspace(): string {
     return this.host.parentPath().at(-1)?.name ?? DEFAULT_WORKSPACE;
+  }
+
+  /** This room's route of a file (which is also a file part's url). */
+  url(fileId: string): string {
+    return fileUrl(this.#workspace(), this.host.roomId(), fileId);
   }
 
   /** The file parts for these files of the room; one that is not the room's throws its 404. */
@@ -54,6 +61,11 @@ export class RoomAttachments {
     return file ? this.host.files.ref(this.#workspace(), this.host.roomId(), file) : null;
   }
 
+  /** The `search_files` tool's search (a persona's, through its room). */
+  search(query: string, limit: number): FileSearchHit[] {
+    return this.host.files.hasPassages() ? searchFiles(this.host.files, query, limit) : [];
+  }
+
   /** What a turn reads of the room's files (room/assistant-turn.ts). */
   forTurn(): AssistantTurn["files"] {
     const { files, env, roomId } = this.host;
@@ -61,6 +73,7 @@ export class RoomAttachments {
       // A room without indexed documents pays one indexed lookup, no search.
       retrieve: (question, limit, attached) => (files.hasPassages() ? files.retrieve(question, limit, attached) : []),
       idOf: (url) => fileIdFromUrl(url, roomId()),
+      hasPassages: () => files.hasPassages(),
       attachments: {
         describe: (url) => {
           const id = fileIdFromUrl(url, roomId());

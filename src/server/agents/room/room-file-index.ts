@@ -40,6 +40,21 @@ export class RoomFileIndex {
     }
   }
 
+  /** A file's passages in the order they were added (a copy of the file for a fork or an export). */
+  passagesOf(fileId: string): Passage[] {
+    return this.sql
+      .exec<{ text: string; page: number | null; line_from: number | null; line_to: number | null }>(
+        "SELECT text, page, line_from, line_to FROM room_file_passages WHERE file_id = ? ORDER BY rowid",
+        fileId
+      )
+      .toArray()
+      .map((row) => ({
+        text: row.text,
+        ...(row.page !== null ? { page: row.page } : {}),
+        ...(row.line_from !== null && row.line_to !== null ? { lineFrom: row.line_from, lineTo: row.line_to } : {})
+      }));
+  }
+
   deleteFile(fileId: string) {
     this.sql.exec("DELETE FROM room_file_passages WHERE file_id = ?", fileId);
   }

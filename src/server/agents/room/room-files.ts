@@ -10,6 +10,7 @@ import { AppError } from "@/server/app-error";
 import type { RetrievedPassage } from "@/server/domain/files/file-context";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
 import {
+  type FileCopy,
   type FileKind,
   type FilePage,
   type FileRef,
@@ -239,6 +240,52 @@ export class RoomFiles {
         .exec<{ first_line: string | null }>("SELECT first_line FROM room_files WHERE id = ?", id)
         .toArray()[0]?.first_line ?? null
     );
+  }
+
+  /** Files added no later than `until` (all when null), oldest first: what a fork copies. */
+  upTo(until: number | null): RoomFile[] {
+    return this.host.sql
+      .exec<FileRow>(
+        "SELECT * FROM room_files WHERE created_at <= ? ORDER BY created_at, id",
+        until ?? Number.MAX_SAFE_INTEGER
+      )
+      .toArray()
+      .map(toFile);
+  }
+
+  /** A file's record and index, to copy into another room (its bytes are copied in R2 by the overseer). */
+  copyOut(id: string): FileCopy {
+    const file = this.require(id);
+    return { file, firstLine: this.firstLine(id), passages: this.#index.passagesOf(id) };
+  }
+
+  /**
+   * A copy of another room's file, with its id, author and time. One still
+   * being read there is kept as failed (its reading does not follow it here):
+   * upload it again to search it.
+   */
+  copyIn({ file, firstLine, passages }: FileCopy) {
+    if (this.get(file.id)) throw new AppError("conflict:file", 409, `File "${file.id}" is already in this room.`);
+    const unfinished = file.state === "indexing";
+    this.host.sql.exec(
+      `INSERT INTO room_files (id, name, content_type, kind, size, sha256, author_id, author_name, created_at, state,
+       pages, chunks, error, first_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      file.id,
+      file.name,
+      file.contentType,
+      file.kind,
+      file.size,
+      file.sha256,
+      file.author.id,
+      file.author.name,
+      file.createdAt,
+      unfinished ? "failed" : file.state,
+      file.pages,
+      unfinished ? 0 : passages.length,
+      unfinished ? "It was still being read when the room was copied; upload it again to search it." : file.error,
+      firstLine
+    );
+    if (!unfinished) this.#index.add(file.id, passages);
   }
 
   /** A message's part naming this file (its route is the url; shared/files.ts). */

@@ -123,7 +123,7 @@ function storeJobs(room: RoomCore, { env, ctx, streaming }: RoomInternals) {
 
 /** What people and models do in the room: frames, sends, presence, personas, tasks, read marks, transfers. */
 function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: ReturnType<typeof storeJobs>) {
-  const { sql, activity, branches, origin, tracer, outbox, usageLedger, overseer, memory, attachments } = stores;
+  const { sql, activity, branches, origin, tracer, outbox, usageLedger, overseer, memory, files, attachments } = stores;
   const frameGuard = new FrameGuard(
     {
       get messages() {
@@ -152,7 +152,8 @@ function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: R
       memory: {
         assemble: (request) => memory.assemble(request),
         saw: (traceId, speaker, context) => memory.saw(traceId, speaker, context)
-      }
+      },
+      files: attachments.forTurn()
     }
   );
   const presence = new RoomPresence(room);
@@ -190,7 +191,9 @@ function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: R
     origin,
     originChanged: (from) => room.setState({ ...room.state, origin: from }),
     memory,
-    reactions
+    reactions,
+    files,
+    fileUrl: (fileId) => attachments.url(fileId)
   });
   return { frameGuard, rest, personas, presence, reactions, liveTurns, reads, delegation, transfer };
 }

@@ -17,7 +17,7 @@ import {
   runPersonaAnswers
 } from "@/server/agents/persona-turns";
 import { addUsage } from "@/server/domain/budgets/token-usage";
-import type { AssembledContext } from "@/server/domain/memory/context-assembly";
+import type { AssembledContext, ContextSection } from "@/server/domain/memory/context-assembly";
 import { planTurn, type TurnPlan } from "@/server/domain/personas/mentions";
 import {
   type PanelResult,
@@ -32,13 +32,18 @@ import { activeModelId, isOffline, type ModelConfig } from "@/server/model/provi
 import type { MessageAuthor } from "@/shared/identity";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type { MessageMetadata, RoomState, TokenUsage } from "@/shared/protocol";
+import { type PassageSource, turnPassages } from "./turn-passages";
 import type { AgentRun } from "./turn-trace";
 
 type RoomAgent = AIChatAgent<Env, RoomState> & { messageCount(): number };
 
 /** What persona turns need of the room's memory (room/room-memory.ts). */
 interface PersonaMemory {
-  assemble(request: { systemPrompt: string; history: readonly UIMessage[] }): AssembledContext;
+  assemble(request: {
+    systemPrompt: string;
+    history: readonly UIMessage[];
+    extra?: readonly ContextSection[];
+  }): AssembledContext;
   saw(traceId: string, speaker: string, context: AssembledContext): void;
 }
 
@@ -79,6 +84,8 @@ export class RoomPersonas {
       charge?: (usage: TokenUsage) => void;
       /** The room's memory: personas see the same pins and summaries as the assistant (room/room-memory.ts). */
       memory: PersonaMemory;
+      /** The room's files: personas get the same passages for a question as the assistant (room/turn-passages.ts). */
+      files?: PassageSource;
     }
   ) {}
 
@@ -229,7 +236,9 @@ export class RoomPersonas {
       contextFor: async (persona, traceId) => {
         const history = transcriptFor(persona.id, turn.messages);
         const memory = this.hooks.memory;
-        const context = memory.assemble({ systemPrompt: persona.systemPrompt, history });
+        const files = this.hooks.files;
+        const { extra } = files ? turnPassages(history, files, config.contextTokenBudget) : { extra: [] };
+        const context = memory.assemble({ systemPrompt: persona.systemPrompt, history, extra });
         if (traceId) memory.saw(traceId, persona.id, context);
         return { messages: await convertToModelMessages(context.messages), memory: context.memory };
       },

@@ -14,6 +14,7 @@ import {
   renderMarkdownMessage,
   renderMarkdownVersionsHeading
 } from "@/server/domain/transfer/room-export";
+import { type FileCopy, type RoomFile, rehomeFileParts } from "@/shared/files";
 import type { Persona } from "@/shared/personas";
 import type { ChatMessage, MessageMetadata, RoomSettings } from "@/shared/protocol";
 import type { ReactionsByMessage } from "@/shared/reactions";
@@ -26,6 +27,7 @@ import type {
   RoomOrigin
 } from "@/shared/transfer";
 import { exportHeader, type RoomOriginRecord } from "./origin";
+import type { RoomFiles } from "./room-files";
 
 const BATCH = 100;
 /** Path steps read per segment; under the framework's 10,000-step walk cap, and ids only. */
@@ -161,6 +163,10 @@ export interface TransferHost {
   memory: { exportMemory(): ExportedMemory; importMemory(memory: ExportedMemory): Promise<void> };
   /** Reactions on messages, which people's exports carry (room/room-reactions.ts). */
   reactions: { of(messageIds: readonly string[]): ReactionsByMessage };
+  /** The room's file records (room/room-files.ts): what a fork copies. */
+  files: Pick<RoomFiles, "upTo" | "copyOut" | "copyIn">;
+  /** This room's route of a file: an imported message's file parts are pointed here. */
+  fileUrl(fileId: string): string;
 }
 
 /** The room's half of export, import and fork, as its RPC methods call it. */
@@ -187,12 +193,39 @@ export class RoomTransfer {
     return (await this.host.session().getMessage(messageId)) !== null;
   }
 
+  /**
+   * The files a fork at `messageId` copies: those added no later than that
+   * message (the fork holds the room as it was then). A message without a
+   * time (imported from elsewhere) takes every file.
+   */
+  async filesUpTo(messageId: string): Promise<RoomFile[]> {
+    const message = await this.host.session().getMessage(messageId);
+    const createdAt = (message?.metadata as MessageMetadata | undefined)?.createdAt;
+    return this.host.files.upTo(typeof createdAt === "number" ? createdAt : null);
+  }
+
+  copyFileOut(fileId: string): FileCopy {
+    return this.host.files.copyOut(fileId);
+  }
+
+  copyFileIn(copy: FileCopy): void {
+    this.host.files.copyIn(copy);
+  }
+
   importMessages(messages: ChatMessage[], after?: string | null): Promise<void> {
-    return appendMessages(this.host.session(), messages, after);
+    return appendMessages(this.host.session(), this.#rehomed(messages), after);
   }
 
   importVersions(versions: ExportedVersion[]): Promise<void> {
-    return insertVersions(this.host.session(), versions);
+    return insertVersions(
+      this.host.session(),
+      versions.map((v) => ({ ...v, message: rehomeFileParts(v.message, (id) => this.host.fileUrl(id)) }))
+    );
+  }
+
+  /** Imported messages' file parts name this room's copies of their files (same ids). */
+  #rehomed(messages: ChatMessage[]): ChatMessage[] {
+    return messages.map((m) => rehomeFileParts(m, (id) => this.host.fileUrl(id)));
   }
 
   /** A fork: the source's NDJSON read in a batch at a time, then the memory it carried; answers the messages read. */
@@ -201,7 +234,7 @@ export class RoomTransfer {
       this.host.origin.set(origin);
       this.host.originChanged(origin);
     }
-    const { count, memory } = await appendFromNdjson(this.host.session(), stream);
+    const { count, memory } = await appendFromNdjson(this.host.session(), stream, (m) => this.#rehomed(m));
     await this.host.memory.importMemory(memory);
     return count;
   }
@@ -339,7 +372,8 @@ async function insertVersions(session: Session, versions: ExportedVersion[]): Pr
  */
 async function appendFromNdjson(
   session: Session,
-  stream: ReadableStream<Uint8Array>
+  stream: ReadableStream<Uint8Array>,
+  rehome: (messages: ChatMessage[]) => ChatMessage[]
 ): Promise<{ count: number; memory: ExportedMemory }> {
   let count = 0;
   const memory: ExportedMemory = { pins: [], summaries: [] };
@@ -357,7 +391,7 @@ async function appendFromNdjson(
       else if (record.type === "pin" && record.pin) memory.pins.push(record.pin);
       else if (record.type === "summary" && record.summary) memory.summaries.push(record.summary);
     }
-    await appendMessages(session, messages);
+    await appendMessages(session, rehome(messages));
     count += messages.length;
   }
   return { count, memory };

@@ -34,6 +34,12 @@ function placeOf(p: Pick<RetrievedPassage, "page" | "lineFrom" | "lineTo">): str
   return null;
 }
 
+/** A retrieved passage as the `search_files` tool answers it. */
+export function fileSearchHit(p: RetrievedPassage): { source: string; fileId: string; text: string } {
+  const place = placeOf(p);
+  return { source: `${p.name}${place ? `, ${place}` : ""}`, fileId: p.fileId, text: p.text };
+}
+
 /** The context section of a turn's passages, numbered from 1 in rank order. */
 export function passagesSection(passages: readonly RetrievedPassage[], budget: number): ContextSection {
   return {

@@ -103,6 +103,15 @@ export function tooLargeMessage(limits: FileLimits, usage: Usage, bound: "file" 
   return `The file does not fit: this workspace's files use ${formatBytes(usage.workspaceBytes)} of its ${formatBytes(limits.workspaceQuotaBytes)}.`;
 }
 
+/**
+ * Why a copy of `bytes` of files (a fork's) does not fit the workspace, or
+ * null when it does. The room's own quota holds: the copy is of a room that fit it.
+ */
+export function copyRefusal(limits: FileLimits, workspaceBytes: number, bytes: number): string | null {
+  if (workspaceBytes + bytes <= limits.workspaceQuotaBytes) return null;
+  return `Copying this room's files (${formatBytes(bytes)}) would pass the workspace's ${formatBytes(limits.workspaceQuotaBytes)}: its files use ${formatBytes(workspaceBytes)}. Delete some first.`;
+}
+
 /** The R2 key of a file: under its workspace and room, so a room's files are one prefix. */
 export function fileKey(workspace: string, roomId: string, fileId: string): string {
   return `${roomPrefix(workspace, roomId)}${fileId}`;

@@ -11,9 +11,19 @@ export interface HistorySearchHit {
   snippet: string;
 }
 
+/** A passage of one of the room's files, as `search_files` answers it. */
+export interface FileSearchHit {
+  /** The file's name, with the page or lines, e.g. "report.pdf, page 2". */
+  source: string;
+  fileId: string;
+  text: string;
+}
+
 export interface RoomToolDeps {
   now: () => Date;
   searchHistory: (query: string, limit: number) => Promise<HistorySearchHit[]>;
+  /** The room's files' full-text index; without it there is no `search_files` tool. */
+  searchFiles?: (query: string, limit: number) => Promise<FileSearchHit[]>;
 }
 
 /** Step limit for a room turn (use with `stopWhen: stepCountIs(MAX_TOOL_STEPS)`). */
@@ -37,6 +47,24 @@ const currentTimeInputSchema = zodSchema(
       .max(100)
       .optional()
       .describe('IANA time zone name, e.g. "Europe/Paris", "America/New_York" or "UTC". Omit for UTC.')
+  })
+);
+
+const searchFilesInputSchema = zodSchema(
+  z.object({
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(SEARCH_QUERY_MAX_CHARS)
+      .describe("Words or a phrase to look for in the documents people brought into this room."),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(SEARCH_LIMIT_MAX)
+      .default(SEARCH_LIMIT_DEFAULT)
+      .describe(`Maximum number of passages to return (1-${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).`)
   })
 );
 
@@ -92,8 +120,27 @@ function currentTime(now: Date, requested: string | undefined): CurrentTimeResul
   return { iso: now.toISOString(), timeZone, formatted };
 }
 
+interface SearchFilesResult {
+  passages: FileSearchHit[];
+}
+
+/** `search_files`: the room's documents by keywords (the same index a turn's retrieval reads). */
+function searchFilesTool(searchFiles: NonNullable<RoomToolDeps["searchFiles"]>) {
+  return tool({
+    description:
+      "Search the documents (PDFs, text, Markdown, CSV, JSON, HTML) people added to this chat room by keywords. " +
+      "Use this when a question may be answered by a file of the room and the passages you were given do not " +
+      "answer it. Returns passages, each with its file and page or lines: name them when you use them.",
+    inputSchema: searchFilesInputSchema,
+    execute: async ({ query, limit }): Promise<SearchFilesResult> => ({
+      passages: (await searchFiles(query, limit)).slice(0, limit)
+    })
+  });
+}
+
 export function createRoomTools(deps: RoomToolDeps) {
   return {
+    ...(deps.searchFiles ? { search_files: searchFilesTool(deps.searchFiles) } : {}),
     get_current_time: tool({
       description:
         "Get the current date and time. Use this whenever the answer depends on today's date, the current time, " +

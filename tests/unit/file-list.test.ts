@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyFileFrame, fileStateText, readFileFrame } from "@/client/lib/room-files";
+import { applyFileFrame, fileStateText, readFileFrame } from "@/client/lib/file-list";
 import type { RoomFile } from "@/shared/files";
 
 const file = (id: string, over: Partial<RoomFile> = {}): RoomFile => ({
