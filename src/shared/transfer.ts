@@ -11,7 +11,7 @@ export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 export const MAX_ROOMS_PER_IMPORT = 200;
 
 export const ExportQuery = z.strictObject({
-  format: z.enum(["json", "markdown"], { error: "format must be json or markdown" }).default("json")
+  format: z.enum(["json", "markdown", "zip"], { error: "format must be json, markdown or zip" }).default("json")
 });
 
 /** The head of an export: everything but the messages, which stream after it. */

@@ -13,7 +13,7 @@ import { type ImportResult, MAX_IMPORT_BYTES } from "@/shared/transfer";
 import { Button, buttonClass, IconButton } from "./ui/Button";
 
 /** Where a room's export downloads from, as JSON (re-importable) or Markdown. */
-export const exportHref = (roomId: string, format: "json" | "markdown") =>
+export const exportHref = (roomId: string, format: "json" | "markdown" | "zip") =>
   `/api/rooms/${encodeURIComponent(roomId)}/export?format=${format}`;
 
 function upload(file: File, onProgress: (fraction: number) => void): Promise<ImportResult> {

@@ -44,7 +44,7 @@ import { LIST_TAG } from "@/server/domain/sockets/socket-tags";
 import { traceNotFound } from "@/server/domain/tracing/trace-spans";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
-import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
+import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import { authorOf } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
 import type { RoomAction } from "@/shared/permissions";
@@ -251,6 +251,11 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
 
   getFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<{ file: RoomFile; key: string }>> {
     return asResult(() => this.jobs.fileRecords.get(id, fileId, caller));
+  }
+
+  /** A file's record and index, and where its bytes are, for a `.zip` export (the Worker streams the bytes). */
+  exportFileCopy(id: string, fileId: string, caller: Caller): Promise<RpcResult<{ copy: FileCopy; key: string }>> {
+    return asResult(() => this.jobs.fileRecords.exportCopy(id, fileId, caller));
   }
 
   deleteFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<void>> {

@@ -19,7 +19,7 @@ import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
-import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
+import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
 import type { AcceptedInvite, ApiTokenInfo, InviteView, MemberList, Person, WorkspaceAccess } from "@/shared/members";
@@ -128,6 +128,7 @@ export interface OverseerRestApi {
   listFiles(id: string, query: FilesQuery, caller: Caller): Promise<RpcResult<FilePage>>;
   getFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<{ file: RoomFile; key: string }>>;
   deleteFile(id: string, fileId: string, caller: Caller): Promise<RpcResult<void>>;
+  exportFileCopy(id: string, fileId: string, caller: Caller): Promise<RpcResult<{ copy: FileCopy; key: string }>>;
   addFilePassages(id: string, fileId: string, batch: PassageBatch): Promise<RpcResult<boolean>>;
   failFileIndex(id: string, fileId: string, reason: string): Promise<RpcResult<void>>;
 

@@ -1,7 +1,7 @@
 /**
  * Export, import and fork over REST (the overseer and rooms do the work):
  *
- *   GET  /api/rooms/:id/export?format=json|markdown   one room, streamed
+ *   GET  /api/rooms/:id/export?format=json|markdown|zip   one room, streamed (zip: with its files)
  *   GET  /api/export                                  the workspace, NDJSON, streamed
  *   POST /api/rooms/import                            our export or ChatGPT's conversations.json
  *   POST /api/rooms/:id/fork  { messageId }           a new room up to that message
@@ -13,6 +13,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { AppError, unwrap } from "@/server/app-error";
 import { parseImportFile } from "@/server/domain/transfer/room-import";
+import { roomZip } from "@/server/files/room-zip";
 import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { ExportQuery, ForkBody, MAX_IMPORT_BYTES } from "@/shared/transfer";
@@ -49,6 +50,22 @@ export const roomTransferRoutes = new Hono<AppEnv>()
     const id = c.req.param("id");
     const { format } = c.req.valid("query");
     const overseer = await overseerFor(c);
+    if (format === "zip") {
+      // Asked first, so a room the caller may not export answers its 403/404 rather than a broken archive.
+      const transcript = unwrap(await overseer.exportRoom(id, "json", caller));
+      const zip = roomZip(c.env.FILES, {
+        transcript: async () => transcript,
+        files: async (before, limit) => unwrap(await overseer.listFiles(id, { before, limit }, caller)),
+        copy: async (fileId) => unwrap(await overseer.exportFileCopy(id, fileId, caller))
+      });
+      return new Response(zip, {
+        headers: {
+          "content-type": "application/zip",
+          "content-disposition": `attachment; filename="room-${fileStem(id)}.zip"`,
+          "cache-control": "no-store"
+        }
+      });
+    }
     const stream = unwrap(await overseer.exportRoom(id, format, caller));
     const ext = format === "json" ? "json" : "md";
     return new Response(stream, {

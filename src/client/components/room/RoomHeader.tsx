@@ -8,6 +8,7 @@ import {
   Check,
   Download,
   Ellipsis,
+  FileArchive,
   Files,
   FileText,
   Info,
@@ -178,6 +179,9 @@ function RoomMenu({
             )}
             <ActionMenuLink icon={<Download />} href={exportHref(roomId, "json")}>
               Export as JSON (re-importable)
+            </ActionMenuLink>
+            <ActionMenuLink icon={<FileArchive />} href={exportHref(roomId, "zip")}>
+              Export as .zip (with files)
             </ActionMenuLink>
             <ActionMenuLink icon={<FileText />} href={exportHref(roomId, "markdown")}>
               Export as Markdown

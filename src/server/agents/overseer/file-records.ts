@@ -9,7 +9,7 @@
 import { unwrap } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
 import { fileKey, type UploadTicket } from "@/server/domain/files/file-limits";
-import type { FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
+import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import { authorOf } from "@/shared/identity";
 import type { WorkspaceAccess } from "./workspace-access";
 import type { WorkspaceFiles } from "./workspace-files";
@@ -48,6 +48,14 @@ export class FileRecords {
   get(roomId: string, fileId: string, caller: Caller): Promise<{ file: RoomFile; key: string }> {
     return this.rooms.call(roomId, caller, "room.read", async (room) => ({
       file: unwrap(await room.getFile(fileId)),
+      key: fileKey(this.workspace(), roomId, fileId)
+    }));
+  }
+
+  /** A file's record and index with where its bytes are, for a room's `.zip` export. */
+  exportCopy(roomId: string, fileId: string, caller: Caller): Promise<{ copy: FileCopy; key: string }> {
+    return this.rooms.call(roomId, caller, "room.export", async (room) => ({
+      copy: unwrap(await room.copyFileOut(fileId)),
       key: fileKey(this.workspace(), roomId, fileId)
     }));
   }
