@@ -58,6 +58,7 @@ import { panel } from "./sections/panel.ts";
 import { registry } from "./sections/registry.ts";
 import { relay } from "./sections/relay.ts";
 import { scroll } from "./sections/scroll.ts";
+import { summaries } from "./sections/summaries.ts";
 import { throughput } from "./sections/throughput.ts";
 
 export const SECTIONS: Array<{ key: string; title: string; run: Section }> = [
@@ -73,7 +74,12 @@ export const SECTIONS: Array<{ key: string; title: string; run: Section }> = [
   { key: "crowd", title: "10. A crowded workspace: one room's turn, 100 sockets open in other rooms", run: crowd },
   { key: "floor", title: "11. The framework's floor: a bare AIChatAgent facet beside Rooms", run: floor },
   { key: "files", title: "12. Files: uploads, indexing a PDF, turns in a room of 200 documents", run: files },
-  { key: "scroll", title: "13. Scrolling back through 1,000 messages in the browser", run: scroll }
+  { key: "scroll", title: "13. Scrolling back through 1,000 messages in the browser", run: scroll },
+  {
+    key: "summaries",
+    title: "14. Summaries: turns in a summarised 10,000-message room, and one summary's cost",
+    run: summaries
+  }
 ];
 
 function arg(name: string): string | undefined {

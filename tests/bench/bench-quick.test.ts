@@ -24,7 +24,8 @@ const SECTIONS = [
   "crowd",
   "floor",
   "files",
-  "scroll"
+  "scroll",
+  "summaries"
 ];
 
 const dir = mkdtempSync(path.join(tmpdir(), "rooms-bench-test-"));
