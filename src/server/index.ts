@@ -20,6 +20,7 @@ import { securityHeaders } from "@/server/http/security-headers";
 import { inviteRoutes } from "@/server/routes/invite-routes";
 import { MCP_PATH, mcpEndpointRoutes } from "@/server/routes/mcp-endpoint-routes";
 import { roomMemberRoutes } from "@/server/routes/members-routes";
+import { notificationRoutes } from "@/server/routes/notifications-routes";
 import { roomRoutes } from "@/server/routes/rooms-routes";
 import { searchRoutes } from "@/server/routes/search-routes";
 import { sessionRoutes } from "@/server/routes/session-routes";
@@ -83,6 +84,8 @@ const api = new Hono<AppEnv>()
   .route("/workspaces/:workspace/settings", workspaceSettingsRoutes)
   .route("/export", workspaceExportRoutes)
   .route("/workspaces/:workspace/export", workspaceExportRoutes)
+  .route("/notifications", notificationRoutes)
+  .route("/workspaces/:workspace/notifications", notificationRoutes)
   .route("/search", searchRoutes)
   .route("/workspaces/:workspace/search", searchRoutes)
   .all("*", (c) => {

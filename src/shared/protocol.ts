@@ -18,6 +18,7 @@ import { MessageFiles } from "./files";
 import type { IdentityKind, MessageAuthor } from "./identity";
 import type { RoomAccess } from "./members";
 import { ModelName, SystemPrompt, Temperature } from "./model-settings";
+import { type Notification, NotificationSchema } from "./notifications";
 import { ROOM_VISIBILITIES, type RoomVisibility } from "./permissions";
 import { DEFAULT_RESPONDERS, type DefaultResponder, type Persona, type PersonaRef } from "./personas";
 import type { ReactionsByMessage } from "./reactions";
@@ -239,6 +240,8 @@ export type OverseerFrame =
   | { type: "room_deleted"; id: string; reason?: "access" }
   /** This person's own read marks (never anyone else's): all of them on connect (`replace`), then changes. */
   | { type: "read_marks"; marks: ReadMark[]; replace: boolean }
+  /** This person's unread notifications changed (shared/notifications.ts); `added`: a new one, to show or announce. */
+  | { type: "notifications"; unread: number; added?: Notification }
   | { type: "error"; code: ErrorCode; message: string };
 
 const RoomSummarySchema = z.object({
@@ -256,6 +259,7 @@ export const OverseerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("room_upserted"), room: RoomSummarySchema }),
   z.object({ type: z.literal("room_deleted"), id: z.string(), reason: z.literal("access").optional() }),
   z.object({ type: z.literal("read_marks"), marks: z.array(ReadMarkSchema), replace: z.boolean() }),
+  z.object({ type: z.literal("notifications"), unread: z.number(), added: NotificationSchema.optional() }),
   // The one error model's schema (src/shared/errors.ts): only declared codes parse.
   WireError.extend({ type: z.literal("error") })
 ]);

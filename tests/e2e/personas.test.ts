@@ -155,7 +155,7 @@ describe("personas in the browser", () => {
     try {
       await alice.page.goto(roomUrl(setup.app.url, room.id));
       const box = composer(alice.page);
-      const list = alice.page.getByRole("listbox", { name: "Mention a persona" });
+      const list = alice.page.getByRole("listbox", { name: "Mention someone" });
       await box.click();
       await box.pressSequentially("Hey @ad");
       await list.waitFor({ timeout: 15_000 });

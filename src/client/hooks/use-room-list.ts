@@ -19,6 +19,7 @@ import { api } from "@/client/lib/api";
 import { earlyRoomList } from "@/client/lib/early-room-list";
 import { RECONNECT_OPTIONS, reconnectOnReturn } from "@/client/lib/reconnect";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
+import type { Notification } from "@/shared/notifications";
 import { OverseerFrameSchema, type RoomSummary } from "@/shared/protocol";
 import type { ReadMark } from "@/shared/unread";
 
@@ -37,9 +38,16 @@ export interface RoomListValue {
    * null until the socket sends them, so no unread count is guessed before.
    */
   readMarks: ReadonlyMap<string, ReadMark> | null;
+  /** My unread notifications (null until the server says), and the newest that arrived while this page was open. */
+  notifications: LiveNotifications;
   upsert(room: RoomSummary): void;
   /** Gone from my list: deleted, or (`"access"`) no longer mine to see. */
   remove(id: string, reason?: "access"): void;
+}
+
+export interface LiveNotifications {
+  unread: number | null;
+  latest: Notification | null;
 }
 
 const RoomListContext = createContext<RoomListValue | null>(null);
@@ -99,6 +107,7 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
   const [revokedIds, setRevokedIds] = useState<ReadonlySet<string>>(() => new Set());
   const gotFrame = useRef(false);
   const [readMarks, setReadMarks] = useState<ReadonlyMap<string, ReadMark> | null>(null);
+  const [notifications, setNotifications] = useState<LiveNotifications>({ unread: null, latest: null });
 
   const upsert = useCallback((room: RoomSummary) => {
     setRooms((prev) => {
@@ -164,6 +173,9 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
             return next;
           });
           break;
+        case "notifications":
+          setNotifications((prev) => ({ unread: frame.unread, latest: frame.added ?? prev.latest }));
+          break;
         case "error":
           console.warn("[rooms] overseer error:", frame.message);
           break;
@@ -185,8 +197,8 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
 
   const sorted = useMemo(() => (rooms ? [...rooms.values()].sort(byActivity) : null), [rooms]);
   const value = useMemo<RoomListValue>(
-    () => ({ rooms: sorted, status, deletedIds, revokedIds, readMarks, upsert, remove }),
-    [sorted, status, deletedIds, revokedIds, readMarks, upsert, remove]
+    () => ({ rooms: sorted, status, deletedIds, revokedIds, readMarks, notifications, upsert, remove }),
+    [sorted, status, deletedIds, revokedIds, readMarks, notifications, upsert, remove]
   );
   return createElement(RoomListContext.Provider, { value }, children);
 }

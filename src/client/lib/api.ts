@@ -8,7 +8,9 @@ import { type ErrorCode, parseWireError } from "@/shared/errors";
 import type { FilePage } from "@/shared/files";
 import type { SessionInfo, SignInOptions } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
+import type { MemberList } from "@/shared/members";
 import type { AnswerContext, CreatePinBody, Pin, RoomMemory, UpdatePinBody } from "@/shared/memory";
+import type { MarkNotificationsReadBody, NotificationList, RoomNotifications } from "@/shared/notifications";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
   CreateRoomBody,
@@ -193,6 +195,17 @@ export const api = {
     }),
   messageVersions: (roomId: string, messageId: string) =>
     request<MessageVersions>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/versions`),
+  roomMembers: (roomId: string) => request<MemberList>(`${roomPath(roomId)}/members`),
+  notifications: () => request<NotificationList>("/api/notifications"),
+  markNotificationsRead: (which: MarkNotificationsReadBody) =>
+    request<NotificationList>("/api/notifications/read", { method: "POST", json: which }),
+  roomNotifications: (roomId: string) =>
+    request<RoomNotifications>(`/api/notifications/rooms/${encodeURIComponent(roomId)}`),
+  muteRoom: (roomId: string, muted: boolean) =>
+    request<RoomNotifications>(`/api/notifications/rooms/${encodeURIComponent(roomId)}`, {
+      method: "PUT",
+      json: { muted }
+    }),
   listMessages: (
     id: string,
     query: { before?: string; around?: string; after?: string; limit?: number } = {},

@@ -38,6 +38,7 @@ import type { Caller } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
 import type { UploadTicket } from "@/server/domain/files/file-limits";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
+import type { MentionReport } from "@/server/domain/notifications/mention-fragments";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
 import { LIST_TAG } from "@/server/domain/sockets/socket-tags";
@@ -47,6 +48,7 @@ import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/bu
 import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import { authorOf } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
+import type { MarkNotificationsReadBody, NotificationList, RoomNotifications } from "@/shared/notifications";
 import type { RoomAction } from "@/shared/permissions";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
@@ -354,6 +356,37 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     });
   }
 
+  // ── Notifications: each person's inbox of mentions (overseer/notifications.ts) ──
+
+  /** The caller's inbox, over the rooms it can see now. */
+  listNotifications(caller: Caller): Promise<RpcResult<NotificationList>> {
+    return asResult(() => {
+      this.jobs.access.requireWorkspace(caller, "workspace.read");
+      return this.jobs.notifications.list(caller.identity.id);
+    });
+  }
+
+  markNotificationsRead(which: MarkNotificationsReadBody, caller: Caller): Promise<RpcResult<NotificationList>> {
+    return asResult(() => {
+      this.jobs.access.requireWorkspace(caller, "workspace.read");
+      return this.jobs.notifications.markRead(caller.identity.id, which);
+    });
+  }
+
+  /** Whether the caller muted a room's mentions; `muted` sets it (anyone who can see the room, for themselves). */
+  roomNotifications(id: string, caller: Caller, muted?: boolean): Promise<RpcResult<RoomNotifications>> {
+    return asResult(() => {
+      this.jobs.access.requireRoom(caller, id, "room.read");
+      if (muted !== undefined) this.jobs.notifications.setMuted(caller.identity.id, id, muted);
+      return { roomId: id, muted: this.jobs.notifications.muted(caller.identity.id, id) };
+    });
+  }
+
+  /** What the workspace still holds of a room's notifications and mutes (tests prove a deleted room leaves none). */
+  notificationFootprint(id: string): number {
+    return this.jobs.notifications.footprint(id);
+  }
+
   // ── What rooms call (OverseerRoomApi in contracts/overseer-api.ts; overseer/room-reports.ts) ──
 
   workspaceBudget(roomId: string): WorkspaceBudgetFigure {
@@ -366,6 +399,10 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
 
   recordReads(roomId: string, reads: PendingRead[]): void {
     this.jobs.reports.reads(roomId, reads);
+  }
+
+  recordMentions(roomId: string, report: MentionReport): string[] {
+    return this.jobs.notifications.mention(roomId, report);
   }
 
   // ── Helpers ──

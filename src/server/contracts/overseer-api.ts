@@ -14,6 +14,7 @@ import type { Caller } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
 import type { UploadTicket } from "@/server/domain/files/file-limits";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
+import type { MentionReport } from "@/server/domain/notifications/mention-fragments";
 import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
@@ -23,6 +24,7 @@ import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
 import type { AcceptedInvite, ApiTokenInfo, InviteView, MemberList, Person, WorkspaceAccess } from "@/shared/members";
+import type { MarkNotificationsReadBody, NotificationList, RoomNotifications } from "@/shared/notifications";
 import type { WorkspaceRole } from "@/shared/permissions";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type {
@@ -156,6 +158,10 @@ export interface OverseerRestApi {
   createApiToken(input: NewApiToken, caller: Caller): Promise<RpcResult<ApiTokenInfo>>;
   listApiTokens(caller: Caller): Promise<RpcResult<ApiTokenInfo[]>>;
   revokeApiToken(tokenId: string, caller: Caller): Promise<RpcResult<void>>;
+  // Notifications: the caller's own inbox, and its mutes
+  listNotifications(caller: Caller): Promise<RpcResult<NotificationList>>;
+  markNotificationsRead(which: MarkNotificationsReadBody, caller: Caller): Promise<RpcResult<NotificationList>>;
+  roomNotifications(id: string, caller: Caller, muted?: boolean): Promise<RpcResult<RoomNotifications>>;
 }
 
 /** A share link as its viewer presents it: the link's id, its room and the token's hash. */
@@ -215,6 +221,12 @@ export interface OverseerRoomApi {
    * tab of theirs, and to no one else.
    */
   recordReads(roomId: string, reads: PendingRead[]): void;
+  /**
+   * A new message's mentions of people (its `@` fragments): the overseer
+   * notifies those who can see the room and did not mute it. Answers the
+   * identities notified.
+   */
+  recordMentions(roomId: string, report: MentionReport): string[];
   /**
    * The room asks when its copy of the workspace's budget is missing, old or
    * near the limit (domain/budgets/workspace-budget-cache.ts); otherwise the

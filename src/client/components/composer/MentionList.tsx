@@ -8,7 +8,7 @@ export function MentionList({ mentions }: { mentions: MentionAutocomplete }) {
     <div
       id={mentions.listboxId}
       role="listbox"
-      aria-label="Mention a persona"
+      aria-label="Mention someone"
       className="absolute bottom-full left-2 z-20 mb-1 max-h-60 min-w-44 overflow-auto rounded-lg border border-edge-raised bg-surface py-1 text-sm shadow-lg"
     >
       {mentions.options.map((name, index) => (

@@ -24,6 +24,7 @@ import { anyDialogOpen } from "@/client/components/ui/Dialog";
 import { type RoomChat, useRoomChat } from "@/client/hooks/use-chat-room";
 import { type FileUploads, useFileUploads } from "@/client/hooks/use-file-uploads";
 import { useMediaQuery } from "@/client/hooks/use-media-query";
+import { useMentionPeople } from "@/client/hooks/use-mention-people";
 import { useOutbox } from "@/client/hooks/use-outbox";
 import { useTypingSignal } from "@/client/hooks/use-presence";
 import { useReactionsFeed } from "@/client/hooks/use-reactions-feed";
@@ -159,7 +160,10 @@ function RoomComposer({
     return () => window.removeEventListener("keydown", onKeyDown);
   }, [busy, stop, socket.selfId]);
   const personas = socket.state?.personas;
-  const mentionNames = useMemo(() => (personas ?? []).map((p) => p.name), [personas]);
+  const personaNames = useMemo(() => (personas ?? []).map((p) => p.name), [personas]);
+  // People as well as personas: a person's mention notifies them (hooks/use-mention-people.ts).
+  const people = useMentionPeople(roomId, socket.selfId, socket.presence, personaNames);
+  const mentionNames = useMemo(() => [...personaNames, ...people], [personaNames, people]);
   const typingUsers = useMemo(
     () => socket.presence.filter((u) => u.typing && u.id !== socket.selfId),
     [socket.presence, socket.selfId]

@@ -24,6 +24,7 @@ import {
 import { useAppUI } from "@/client/app-ui";
 import { useCopyLink } from "@/client/components/CopyLinkButton";
 import { MemoryButton } from "@/client/components/memory/MemoryPanel";
+import { MuteMentionsItem } from "@/client/components/notifications/MuteMentionsItem";
 import { OpenSidebarButton } from "@/client/components/RoomStates";
 import { exportHref } from "@/client/components/Transfer";
 import { ActionMenu, ActionMenuItem, ActionMenuLink } from "@/client/components/ui/ActionMenu";
@@ -189,6 +190,7 @@ function RoomMenu({
             <ActionMenuItem icon={<Info />} label="Room info" onSelect={choose("info")}>
               Room info
             </ActionMenuItem>
+            <MuteMentionsItem roomId={roomId} close={close} />
             {!phone && (
               <ActionMenuItem icon={<Trash2 />} tone="danger" label="Delete room" onSelect={choose("delete")}>
                 Delete room…

@@ -9,6 +9,7 @@ import { useNavigate } from "react-router";
 import { useAppUI } from "@/client/app-ui";
 import { MOD } from "@/client/components/AppDialogs";
 import { SignOutButton, useAuth } from "@/client/components/AuthGate";
+import { NotificationsButton } from "@/client/components/notifications/NotificationsButton";
 import { Avatar } from "@/client/components/ui/Avatar";
 import { IconButton } from "@/client/components/ui/Button";
 import { Kbd } from "@/client/components/ui/Field";
@@ -51,6 +52,7 @@ export function SidebarHeading({ status }: { status: ConnectionStatus }) {
           </span>
         )}
       </div>
+      <NotificationsButton />
       {!ui.isDesktop && (
         <IconButton label="Close sidebar" onClick={() => ui.setDrawerOpen(false)}>
           <X />

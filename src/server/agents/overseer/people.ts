@@ -38,6 +38,15 @@ export class PeopleTable {
       first_seen INTEGER NOT NULL,
       last_seen INTEGER NOT NULL
     )`);
+    sql.exec("CREATE INDEX IF NOT EXISTS people_by_name ON people (name COLLATE NOCASE)");
+  }
+
+  /** The ids of the people with exactly this name, ignoring case (an index lookup: mentions, overseer/notifications.ts). */
+  idsNamed(name: string): string[] {
+    return this.sql
+      .exec<{ identity_id: string }>("SELECT identity_id FROM people WHERE name = ? COLLATE NOCASE LIMIT 20", name)
+      .toArray()
+      .map((row) => row.identity_id);
   }
 
   /** The stored role; null for someone never seen. */

@@ -29,6 +29,7 @@ import { WorkspaceBudgetFigures } from "./budget-figures";
 import { FileRecords } from "./file-records";
 import { InviteTable } from "./invites";
 import { LiveStatusTable } from "./live-status";
+import { Notifications } from "./notifications";
 import { PeopleTable } from "./people";
 import { ReadMarksTable } from "./read-marks";
 import { RoomRegistry } from "./registry";
@@ -91,11 +92,13 @@ function workspaceTables(agent: WorkspaceAgent, later: Later) {
   const budget = new WorkspaceBudgetFigures(env, settings, live, (ids, epoch) =>
     later.rooms.voidBudgetCopies(ids, epoch)
   );
+  const people = new PeopleTable(ctx.storage.sql);
+  const members = new RoomMembersTable(ctx.storage.sql);
   /** Who may do what: people, roles, room members, invitations, API tokens (overseer/workspace-access.ts). */
   const access = new WorkspaceAccess(
     {
-      people: new PeopleTable(ctx.storage.sql),
-      members: new RoomMembersTable(ctx.storage.sql),
+      people,
+      members,
       invites: new InviteTable(ctx.storage.sql),
       tokens: new ApiTokenTable(ctx.storage.sql)
     },
@@ -123,13 +126,22 @@ function workspaceTables(agent: WorkspaceAgent, later: Later) {
     retryLater: () => agent.retryFilePurges(),
     waitUntil: (promise) => ctx.waitUntil(promise)
   });
-  return { registry, live, settings, budget, access, shares, reads, admission, files };
+  /** Each person's inbox of mentions, and the rooms they muted (overseer/notifications.ts). */
+  const notifications = new Notifications(ctx.storage.sql, {
+    roomName: (roomId) => registry.row(roomId)?.name,
+    visibility: (roomId) => members.visibility(roomId),
+    roomRole: (roomId, identityId) => members.role(roomId, identityId),
+    isAdmin: (identityId) => people.isAdmin(identityId),
+    peopleNamed: (name) => people.idsNamed(name),
+    sendToReader: (identityId, frame) => later.lists.sendToReader(identityId, frame)
+  });
+  return { registry, live, settings, budget, access, shares, reads, admission, files, notifications };
 }
 
 /** The jobs over those tables: the room lists, transfers, the rooms as facets, files, reports, search. */
 function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspaceTables>) {
   const { ctx, env } = agent;
-  const { registry, live, budget, access, shares, reads, admission, files } = tables;
+  const { registry, live, budget, access, shares, reads, admission, files, notifications } = tables;
   /** What each room-list socket sees, and access changes reaching lists and rooms (overseer/room-lists.ts). */
   const lists = new RoomLists({
     registry,
@@ -172,6 +184,7 @@ function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspac
       budget.forget(id);
       shares.deleteRoom(id);
       reads.forgetRoom(id);
+      notifications.forgetRoom(id);
       files.roomDeleted(agent.workspace(), id);
     }
   });

@@ -58,6 +58,7 @@ import type { RoomCore } from "./room-core";
 import { RoomFiles } from "./room-files";
 import { RoomIntrospection } from "./room-introspection";
 import { RoomMemory } from "./room-memory";
+import { RoomMentions } from "./room-mentions";
 import { RoomPersonas } from "./room-personas";
 import { RoomReactions } from "./room-reactions";
 import { RoomReads, reportReadsToOverseer } from "./room-reads";
@@ -195,7 +196,15 @@ function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: R
     files,
     fileUrl: (fileId) => attachments.url(fileId)
   });
-  return { frameGuard, rest, personas, presence, reactions, liveTurns, reads, delegation, transfer };
+  /** Mentions of people in a turn's question, to the overseer's notifications (room/room-mentions.ts). */
+  const mentions = new RoomMentions({
+    roomId: () => room.name,
+    messages: () => room.messages,
+    personas: () => personas.personas(),
+    overseer,
+    waitUntil: (promise) => ctx.waitUntil(promise)
+  });
+  return { frameGuard, rest, personas, presence, reactions, liveTurns, reads, delegation, transfer, mentions };
 }
 
 /** What the room knows of itself and tells its overseer: budgets, introspection, activity reports. */

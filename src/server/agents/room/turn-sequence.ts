@@ -26,6 +26,7 @@ import type { RestTurnBridge } from "./rest-bridge";
 import type { RoomAttachments } from "./room-attachments";
 import type { RoomCore } from "./room-core";
 import type { RoomMemory } from "./room-memory";
+import type { RoomMentions } from "./room-mentions";
 import type { RoomPersonas } from "./room-personas";
 import { searchHistory } from "./room-search";
 import { lastAnswerTraceId, markEndedEarly, refusedTurn, TurnErrorCodes } from "./turn-end";
@@ -47,6 +48,7 @@ export interface TurnJobs {
   attachments: Pick<RoomAttachments, "forTurn">;
   usageLedger: Pick<UsageLedger, "add">;
   window: Pick<BoundedWindow, "bound">;
+  mentions: Pick<RoomMentions, "announce">;
 }
 
 export class TurnSequence {
@@ -76,6 +78,8 @@ export class TurnSequence {
       continuation: options?.continuation === true,
       continuingTraceId: options?.continuation ? lastAnswerTraceId(room.messages) : null
     });
+    // People the question mentions hear of it, whoever answers and whatever the budget (room/room-mentions.ts).
+    if (!options?.continuation) jobs.mentions.announce(turn.answering);
     // The overseer hears of the turn soon, not before the model request
     // (nor, for a short turn, apart from its end): nothing in the room list
     // needs it within the interval.
