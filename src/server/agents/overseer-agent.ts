@@ -356,7 +356,7 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     });
   }
 
-  // ── Notifications: each person's inbox of mentions (overseer/notifications.ts) ──
+  // ── Notifications: each person's inbox of mentions (overseer/notification-inbox.ts) ──
 
   /** The caller's inbox, over the rooms it can see now. */
   listNotifications(caller: Caller): Promise<RpcResult<NotificationList>> {

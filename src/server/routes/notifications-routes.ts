@@ -1,5 +1,5 @@
 /**
- * A person's notifications in a workspace (overseer/notifications.ts):
+ * A person's notifications in a workspace (overseer/notification-inbox.ts):
  *
  *   GET  /api/notifications                          my inbox, newest first, with the unread count
  *   POST /api/notifications/read { ids } | { all }   mark some, or all, read

@@ -41,7 +41,7 @@ export class PeopleTable {
     sql.exec("CREATE INDEX IF NOT EXISTS people_by_name ON people (name COLLATE NOCASE)");
   }
 
-  /** The ids of the people with exactly this name, ignoring case (an index lookup: mentions, overseer/notifications.ts). */
+  /** The ids of the people with exactly this name, ignoring case (an index lookup: mentions, overseer/notification-inbox.ts). */
   idsNamed(name: string): string[] {
     return this.sql
       .exec<{ identity_id: string }>("SELECT identity_id FROM people WHERE name = ? COLLATE NOCASE LIMIT 20", name)

@@ -29,7 +29,7 @@ import { WorkspaceBudgetFigures } from "./budget-figures";
 import { FileRecords } from "./file-records";
 import { InviteTable } from "./invites";
 import { LiveStatusTable } from "./live-status";
-import { Notifications } from "./notifications";
+import { Notifications } from "./notification-inbox";
 import { PeopleTable } from "./people";
 import { ReadMarksTable } from "./read-marks";
 import { RoomRegistry } from "./registry";
@@ -126,7 +126,7 @@ function workspaceTables(agent: WorkspaceAgent, later: Later) {
     retryLater: () => agent.retryFilePurges(),
     waitUntil: (promise) => ctx.waitUntil(promise)
   });
-  /** Each person's inbox of mentions, and the rooms they muted (overseer/notifications.ts). */
+  /** Each person's inbox of mentions, and the rooms they muted (overseer/notification-inbox.ts). */
   const notifications = new Notifications(ctx.storage.sql, {
     roomName: (roomId) => registry.row(roomId)?.name,
     visibility: (roomId) => members.visibility(roomId),

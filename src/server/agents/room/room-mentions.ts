@@ -2,7 +2,7 @@
  * Mentions of people, room side: when a turn starts on a new message, the
  * text after each `@` that is not one of the room's personas goes to the
  * overseer, which knows the workspace's people and who may see the room
- * and writes their notifications (overseer/notifications.ts). Only the
+ * and writes their notifications (overseer/notification-inbox.ts). Only the
  * message's own fragments travel: nothing here reads the rest of the room,
  * so a mention costs the same in a room of ten messages or ten thousand.
  * Best effort and off the turn's path (waitUntil); the overseer's unique

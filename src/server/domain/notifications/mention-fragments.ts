@@ -5,7 +5,7 @@
  * address or another mention), and the names a fragment may stand for.
  * People's names may hold spaces ("@Bob Smith"), so a fragment is tried as
  * one to four words, longest first; the overseer looks each up by index
- * (overseer/notifications.ts). Pure.
+ * (overseer/notification-inbox.ts). Pure.
  */
 import { MAX_AUTHOR_LENGTH } from "@/shared/constants";
 import type { MessageAuthor } from "@/shared/identity";
