@@ -17,6 +17,7 @@ import { type AppEnv, identify, requireCaller } from "@/server/http/access";
 import { forwardToAgents } from "@/server/http/agent-forward";
 import { handleError } from "@/server/http/error-response";
 import { securityHeaders } from "@/server/http/security-headers";
+import { catchUpRoutes } from "@/server/routes/catch-up-routes";
 import { inviteRoutes } from "@/server/routes/invite-routes";
 import { MCP_PATH, mcpEndpointRoutes } from "@/server/routes/mcp-endpoint-routes";
 import { roomMemberRoutes } from "@/server/routes/members-routes";
@@ -69,6 +70,8 @@ const api = new Hono<AppEnv>()
   .route("/workspaces/:workspace/rooms", roomShareRoutes)
   .route("/rooms", roomMemberRoutes)
   .route("/workspaces/:workspace/rooms", roomMemberRoutes)
+  .route("/rooms", catchUpRoutes)
+  .route("/workspaces/:workspace/rooms", catchUpRoutes)
   .route("/rooms", roomRoutes)
   .route("/workspaces/:workspace/rooms", roomRoutes)
   .route("/share", shareViewerRoutes)

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ModelName, SystemPrompt, Temperature } from "./model-settings";
 
 /** Who answers a message that mentions no persona: a room setting (shared/protocol.ts). */
-export const DEFAULT_RESPONDERS = ["assistant", "personas", "nobody"] as const;
+export const DEFAULT_RESPONDERS = ["assistant", "personas", "nobody", "auto"] as const;
 export type DefaultResponder = (typeof DEFAULT_RESPONDERS)[number];
 
 /** A message starting with this goes to every persona at once (a panel). */

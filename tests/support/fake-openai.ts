@@ -86,6 +86,11 @@
  *     sumslow=MS              answer after MS
  *     sumstatus=429|500|503   fail with that status
  *
+ * Auto-mode decisions (src/server/domain/turns/auto-reply.ts): a request whose last user message starts
+ *   with "## Should the assistant answer the latest message?" is answered with one line of JSON:
+ *   {"answer": true, "reason": "fake: a question to the room"} when the latest message (after
+ *   "Latest message, from …:") holds a "?", else {"answer": false, "reason": "fake: people talking to
+ *   each other"}. Recorded with `decision: true`.
  * Echo text strips directives from the user text ("[[fake:slow=5]] hi" -> "Echo: hi").
  * Continuations: when the request ends with an assistant message whose text begins the
  * reply, only the remainder is sent (as a model continuing its own answer would).
@@ -196,6 +201,8 @@ export interface RecordedRequest {
   scenario?: FakeScenario["kind"];
   /** A summary request of the room's memory (see "Summary requests" above). */
   summary?: boolean;
+  /** An auto-mode decision request (see "Auto-mode decisions" above). */
+  decision?: boolean;
   /** the directive found in the last user message, if any */
   directive?: string;
   /** HTTP status sent (undefined while hanging without headers) */
@@ -288,6 +295,18 @@ function continuationOf(body: any, full: string): string {
 
 function stripDirectives(text: string): string {
   return text.replace(DIRECTIVE_RE_GLOBAL, "").replace(/\s+/g, " ").trim();
+}
+
+const DECISION_HEADING = "## Should the assistant answer the latest message?";
+
+/** The fake's auto-mode decision: a question gets an answer, anything else does not. */
+function fakeDecision(text: string): string {
+  const latest = text.split(/\nLatest message, from [^\n]*:\n/)[1] ?? "";
+  return JSON.stringify(
+    latest.includes("?")
+      ? { answer: true, reason: "fake: a question to the room" }
+      : { answer: false, reason: "fake: people talking to each other" }
+  );
 }
 
 const SUMMARY_HEADINGS = ["## Conversation to summarise", "## Summaries to combine"];
@@ -810,6 +829,10 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
     const model = typeof body?.model === "string" ? body.model : FAKE_MODEL_ID;
     const created = Math.floor(Date.now() / 1000);
     const id = `chatcmpl-fake-${ctx.rec.id}`;
+    if ((ctx.rec.lastUserText ?? "").startsWith(DECISION_HEADING)) {
+      ctx.rec.decision = true;
+      return answerText(ctx, { id, created, model, stream }, fakeDecision(ctx.rec.lastUserText ?? ""), "stop");
+    }
     if (SUMMARY_HEADINGS.some((h) => (ctx.rec.lastUserText ?? "").startsWith(h))) {
       ctx.rec.summary = true;
       return answerSummary(ctx, { id, created, model, stream });
@@ -1042,7 +1065,18 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenA
       summary = summary.slice(0, maxTokens * 4);
       finish = "length";
     }
-    const pTokens = promptTokens(body);
+    await answerText(ctx, r, summary, finish);
+  }
+
+  /** One whole text answer, as JSON or as a short stream (summaries and decisions). */
+  async function answerText(
+    ctx: Ctx,
+    r: { id: string; created: number; model: string; stream: boolean },
+    text: string,
+    finish: string
+  ) {
+    const summary = text;
+    const pTokens = promptTokens(ctx.rec.body);
     const cTokens = tokensFor(summary);
     const usage = { prompt_tokens: pTokens, completion_tokens: cTokens, total_tokens: pTokens + cTokens };
     if (!r.stream) {

@@ -82,7 +82,8 @@ function roomRoutes(ws: string, roomId: string, ids: { messageId: string; userId
     "POST /memory/pins": () => ({ json: { text: "remember me" } }),
     "PATCH /memory/pins/:pinId": () => ({ json: { text: "changed" } }),
     "POST /memory/summaries/rebuild": () => ({ json: {} }),
-    "POST /messages/:messageId/reactions": () => ({ json: { emoji: "👍" } })
+    "POST /messages/:messageId/reactions": () => ({ json: { emoji: "👍" } }),
+    "POST /catch-up": () => ({ json: {} })
   };
   const seen = new Set<string>();
   const walked: Array<{ method: string; path: string; body: () => { json?: unknown; body?: BodyInit }; key: string }> =

@@ -22,6 +22,7 @@ const MEMBER_MAY = new Set([
   "POST /rooms/:id/messages",
   "POST /rooms/:id/messages/:messageId/reactions",
   "POST /rooms/:id/fork",
+  "POST /rooms/:id/catch-up",
   "POST /rooms/:id/files",
   "POST /rooms/:id/memory/pins",
   "PATCH /rooms/:id/memory/pins/:pinId",

@@ -37,12 +37,15 @@ export function NewMessagesBar({
   start,
   transcript,
   onJumpFar,
-  onDismiss
+  onDismiss,
+  onCatchUp
 }: {
   start: NewMessagesStart;
   transcript: RefObject<MessageListHandle | null>;
   onJumpFar: (messageId: string) => void;
   onDismiss: () => void;
+  /** Asks for a summary of what is new, for me alone (catch-up/CatchUpPanel.tsx). */
+  onCatchUp?: () => void;
 }) {
   const jump = () => {
     const list = transcript.current;
@@ -63,6 +66,15 @@ export function NewMessagesBar({
           <ArrowUp className="size-4" aria-hidden="true" />
           {label(start.count)}
         </button>
+        {onCatchUp && (
+          <button
+            type="button"
+            onClick={onCatchUp}
+            className="inline-flex h-8 cursor-pointer items-center rounded-full px-3 pointer-coarse:h-11 hover:bg-accent-fill-hover focus-visible:outline-2 focus-visible:outline-on-fill"
+          >
+            Catch me up
+          </button>
+        )}
         <IconButton
           label="Dismiss new messages"
           size="sm"

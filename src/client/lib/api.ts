@@ -4,6 +4,7 @@
  * can show `error.message` as is.
  */
 
+import type { CatchUp } from "@/shared/catch-up";
 import { type ErrorCode, parseWireError } from "@/shared/errors";
 import type { FilePage } from "@/shared/files";
 import type { SessionInfo, SignInOptions } from "@/shared/identity";
@@ -196,6 +197,8 @@ export const api = {
   messageVersions: (roomId: string, messageId: string) =>
     request<MessageVersions>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/versions`),
   roomMembers: (roomId: string) => request<MemberList>(`${roomPath(roomId)}/members`),
+  catchUp: (roomId: string, from?: string) =>
+    request<CatchUp>(`${roomPath(roomId)}/catch-up`, { method: "POST", json: from ? { from } : {} }),
   notifications: () => request<NotificationList>("/api/notifications"),
   markNotificationsRead: (which: MarkNotificationsReadBody) =>
     request<NotificationList>("/api/notifications/read", { method: "POST", json: which }),

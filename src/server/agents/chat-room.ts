@@ -48,6 +48,7 @@ import { memoryWindowBytes } from "@/server/domain/turns/memory-window";
 import type { FileSearchHit, HistorySearchHit } from "@/server/domain/turns/room-tools";
 import type { Env } from "@/server/env";
 import { readModelConfig } from "@/server/model/provider";
+import type { CatchUp, CatchUpSince } from "@/shared/catch-up";
 import type { FileCopy, FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";
@@ -318,6 +319,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   async messageVersions(messageId: string): Promise<RpcResult<MessageVersions>> {
     const session = this.sessions.session();
     return asResult(() => messageVersions(session, this.sql.bind(this), messageId));
+  }
+
+  /** What a reader has not read, summed up for them alone (room/room-catch-up.ts). */
+  catchUp(since: CatchUpSince): Promise<RpcResult<CatchUp>> {
+    return asResult(() => this.#jobs.catchUp.since(since));
   }
 
   /** This room's part of a search across rooms (see agents/room/room-search.ts). */

@@ -45,6 +45,7 @@ import { LIST_TAG } from "@/server/domain/sockets/socket-tags";
 import { traceNotFound } from "@/server/domain/tracing/trace-spans";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
+import type { CatchUp, CatchUpBody } from "@/shared/catch-up";
 import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import { authorOf } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
@@ -66,6 +67,7 @@ import type { ReactionBody, ReactionToggleResult } from "@/shared/reactions";
 import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ImportResult, RoomOrigin } from "@/shared/transfer";
+import { unreadCount } from "@/shared/unread";
 import { OverseerAccess } from "./overseer-access";
 
 export class OverseerAgent extends OverseerAccess implements OverseerRestApi, OverseerRoomApi, OverseerTokenApi {
@@ -353,6 +355,18 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
       this.jobs.access.requireWorkspace(caller, "workspace.settings");
       if (patch.dailyTokenBudget !== undefined) await this.jobs.budget.setDaily(patch.dailyTokenBudget);
       return { dailyTokenBudget: this.jobs.budget.daily() };
+    });
+  }
+
+  /** What the caller has not read in a room, summed up for them alone (room/room-catch-up.ts); a model call, rate-limited like a send. */
+  catchUp(id: string, body: CatchUpBody, caller: Caller): Promise<RpcResult<CatchUp>> {
+    return asResult(() => {
+      this.jobs.access.requireRoom(caller, id, "room.read");
+      this.jobs.admission.admitMessages(caller);
+      const mark = this.jobs.reads.forIdentity(caller.identity.id).find((m) => m.roomId === id);
+      const unread = unreadCount(this.jobs.registry.row(id)?.message_count ?? 0, mark);
+      const since = { from: body.from ?? null, unread };
+      return this.#room(id, caller, "room.read", async (room) => unwrap(await room.catchUp(since)));
     });
   }
 

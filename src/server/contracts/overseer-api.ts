@@ -20,6 +20,7 @@ import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
+import type { CatchUp, CatchUpBody } from "@/shared/catch-up";
 import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
@@ -160,6 +161,8 @@ export interface OverseerRestApi {
   revokeApiToken(tokenId: string, caller: Caller): Promise<RpcResult<void>>;
   // Notifications: the caller's own inbox, and its mutes
   listNotifications(caller: Caller): Promise<RpcResult<NotificationList>>;
+  // Catch me up: a summary of what the caller has not read in a room, for the caller alone
+  catchUp(id: string, body: CatchUpBody, caller: Caller): Promise<RpcResult<CatchUp>>;
   markNotificationsRead(which: MarkNotificationsReadBody, caller: Caller): Promise<RpcResult<NotificationList>>;
   roomNotifications(id: string, caller: Caller, muted?: boolean): Promise<RpcResult<RoomNotifications>>;
 }

@@ -12,6 +12,7 @@
 import type { RpcResult } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
+import type { CatchUp, CatchUpSince } from "@/shared/catch-up";
 import type { FileSearchHit, HistorySearchHit } from "@/server/domain/turns/room-tools";
 import type { FileCopy, FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
@@ -71,6 +72,8 @@ export interface ChatRoomApi {
   listMessages(query: { before?: string; limit: number }): Promise<MessagePage>;
   listMessagesNear(query: MessagesQuery): Promise<RpcResult<MessagePage>>;
   messageVersions(messageId: string): Promise<RpcResult<MessageVersions>>;
+  /** What the caller has not read, summed up for them alone (room/room-catch-up.ts). */
+  catchUp(since: CatchUpSince): Promise<RpcResult<CatchUp>>;
   sendFromRest(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): Promise<SendMessageResult>;
   streamFromRest(
     body: SendMessageBody,

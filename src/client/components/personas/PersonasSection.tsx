@@ -15,7 +15,8 @@ import { PersonaList } from "./PersonaList";
 const RESPONDER_LABELS: Record<DefaultResponder, string> = {
   assistant: "The assistant",
   personas: "Every persona",
-  nobody: "Nobody (AI speaks only when @-mentioned)"
+  nobody: "Nobody (AI speaks only when @-mentioned)",
+  auto: "Auto (the assistant answers when a message needs it)"
 };
 
 const emptyDraft = (taken: readonly Persona[]): Draft => ({

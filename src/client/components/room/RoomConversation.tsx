@@ -9,6 +9,7 @@ import { useSearchParams } from "react-router";
 import { useAppUI } from "@/client/app-ui";
 import { useAuth } from "@/client/components/AuthGate";
 import { Composer, type ComposerHandle } from "@/client/components/Composer";
+import { CatchUpPanel } from "@/client/components/catch-up/CatchUpPanel";
 import { FindInRoom } from "@/client/components/FindInRoom";
 import { JumpView } from "@/client/components/JumpView";
 import { LiveAnnouncer } from "@/client/components/LiveAnnouncer";
@@ -68,6 +69,8 @@ function RoomTranscript({
   const [params, setParams] = useSearchParams();
   const jumpTo = params.get("m");
   const connected = socket.status === "open";
+  /** Catch me up, asked for from the new-messages bar: from the first message that was new. */
+  const [catchUpFrom, setCatchUpFrom] = useState<string | null>(null);
   const unread = useUnread({
     roomId,
     messages: chat.messages,
@@ -90,6 +93,7 @@ function RoomTranscript({
     />
   ) : (
     <div className="relative flex min-h-0 flex-1 flex-col">
+      {catchUpFrom && <CatchUpPanel roomId={roomId} from={catchUpFrom} onClose={() => setCatchUpFrom(null)} />}
       <MessageList
         ref={transcriptRef}
         chat={chat}
@@ -109,6 +113,7 @@ function RoomTranscript({
             setParams({ m: id });
           }}
           onDismiss={unread.dismissBar}
+          onCatchUp={() => setCatchUpFrom(unread.start?.messageId ?? null)}
         />
       )}
     </div>

@@ -38,11 +38,13 @@
  */
 import { PERSONA_ANSWER_TIMEOUT_MS } from "@/server/agents/persona-turns";
 import { taskLimits } from "@/server/agents/task-agent";
+import { memoryBudgets } from "@/server/domain/memory/summary-plan";
 import { ThrottledReports } from "@/server/domain/rooms/throttled-reports";
 import { BoundedWindow } from "@/server/domain/turns/memory-window";
 import type { Env } from "@/server/env";
 import { readModelConfig } from "@/server/model/provider";
 import { RoomActivityLog, sendActivityReport } from "./activity";
+import { AutoResponder } from "./auto-responder";
 import { RoomBranches } from "./branches";
 import { RoomBudget } from "./budget";
 import { RoomDelegation } from "./delegation";
@@ -54,6 +56,7 @@ import { OverseerLink } from "./overseer-link";
 import { RoomPresence } from "./presence";
 import { RestTurnBridge } from "./rest-bridge";
 import { RoomAttachments } from "./room-attachments";
+import { RoomCatchUp } from "./room-catch-up";
 import type { RoomCore } from "./room-core";
 import { RoomFiles } from "./room-files";
 import { RoomIntrospection } from "./room-introspection";
@@ -63,6 +66,7 @@ import { RoomPersonas } from "./room-personas";
 import { RoomReactions } from "./room-reactions";
 import { RoomReads, reportReadsToOverseer } from "./room-reads";
 import { RoomTransfer } from "./room-transfer";
+import { summariser } from "./summary-model";
 import { RoomTraceStore } from "./trace-store";
 import { TurnSequence } from "./turn-sequence";
 import { RoomTracer } from "./turn-trace";
@@ -204,7 +208,36 @@ function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: R
     overseer,
     waitUntil: (promise) => ctx.waitUntil(promise)
   });
-  return { frameGuard, rest, personas, presence, reactions, liveTurns, reads, delegation, transfer, mentions };
+  /** Auto mode: whether the assistant answers a message that names no one (room/auto-responder.ts). */
+  const auto = new AutoResponder({
+    config: () => readModelConfig(env),
+    settings: () => room.state.settings,
+    charge: (usage) => usageLedger.add(usage)
+  });
+  /** Catch me up: what a reader missed, summed up for them alone (room/room-catch-up.ts). */
+  const catchUp = new RoomCatchUp({
+    session: () => room.sessions.session(),
+    summarise: summariser(
+      () => readModelConfig(env),
+      () => room.state.settings,
+      () => memoryBudgets(readModelConfig(env).contextTokenBudget)
+    ),
+    charge: (usage) => usageLedger.add(usage)
+  });
+  return {
+    frameGuard,
+    rest,
+    personas,
+    presence,
+    reactions,
+    liveTurns,
+    reads,
+    delegation,
+    transfer,
+    mentions,
+    auto,
+    catchUp
+  };
 }
 
 /** What the room knows of itself and tells its overseer: budgets, introspection, activity reports. */

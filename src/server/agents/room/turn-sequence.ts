@@ -11,12 +11,14 @@ import type { ChatResponseResult, OnChatMessageOptions } from "@cloudflare/ai-ch
 import type { GenerateTextOnFinishCallback, ToolSet, UIMessage } from "ai";
 import { addUsage } from "@/server/domain/budgets/token-usage";
 import { normalizeMessage } from "@/server/domain/messages/persisted-message";
+import type { TurnPlan } from "@/server/domain/personas/mentions";
 import type { ThrottledReports } from "@/server/domain/rooms/throttled-reports";
 import type { BoundedWindow } from "@/server/domain/turns/memory-window";
 import { contextForTurn } from "@/server/domain/turns/turn-context";
 import type { ModelConfig } from "@/server/model/provider";
 import type { MessageMetadata } from "@/shared/protocol";
 import { answerAsAssistant } from "./assistant-turn";
+import type { AutoResponder } from "./auto-responder";
 import type { RoomBranches } from "./branches";
 import type { RoomBudget } from "./budget";
 import type { RoomDelegation } from "./delegation";
@@ -27,10 +29,10 @@ import type { RoomAttachments } from "./room-attachments";
 import type { RoomCore } from "./room-core";
 import type { RoomMemory } from "./room-memory";
 import type { RoomMentions } from "./room-mentions";
-import type { RoomPersonas } from "./room-personas";
+import type { RoomPersonas, TurnInput } from "./room-personas";
 import { searchHistory } from "./room-search";
 import { lastAnswerTraceId, markEndedEarly, refusedTurn, TurnErrorCodes } from "./turn-end";
-import type { RoomTracer } from "./turn-trace";
+import type { RoomTracer, TurnTrace } from "./turn-trace";
 import type { UsageLedger } from "./usage-ledger";
 
 /** The jobs a turn goes through, each as the turn uses it. */
@@ -49,6 +51,7 @@ export interface TurnJobs {
   usageLedger: Pick<UsageLedger, "add">;
   window: Pick<BoundedWindow, "bound">;
   mentions: Pick<RoomMentions, "announce">;
+  auto: Pick<AutoResponder, "decide">;
 }
 
 export class TurnSequence {
@@ -98,7 +101,13 @@ export class TurnSequence {
     const versionMetadata = version?.metadata as MessageMetadata | undefined;
 
     // Personas, or nobody, may answer instead of the assistant (room-personas.ts).
-    const plan = jobs.personas.plan(turn, options?.continuation ?? false, version);
+    // Auto mode: a short model call decides whether the assistant answers (room/auto-responder.ts).
+    const plan = await this.#decideAuto(jobs.personas.plan(turn, options?.continuation ?? false, version), {
+      turn,
+      trace,
+      regenerating: version !== null,
+      signal: options?.abortSignal
+    });
     const requestId = options?.requestId;
     const control = {
       signal: options?.abortSignal,
@@ -147,6 +156,18 @@ export class TurnSequence {
       files: jobs.attachments.forTurn(),
       memory: jobs.memory
     });
+  }
+
+  /** An `auto` plan made the assistant's or nobody's; a regeneration asked for an answer. */
+  async #decideAuto(
+    plan: TurnPlan,
+    at: { turn: TurnInput; trace: TurnTrace; regenerating: boolean; signal?: AbortSignal }
+  ): Promise<Exclude<TurnPlan, { kind: "auto" }>> {
+    if (plan.kind !== "auto") return plan;
+    const question = this.room.messages.find((m) => m.id === at.turn.answering);
+    if (at.regenerating || !question) return { kind: "assistant" };
+    const decision = await this.jobs.auto.decide(at.turn.messages, question, at.trace, at.signal);
+    return decision.answer ? { kind: "assistant" } : { kind: "nobody" };
   }
 
   /** How the turn ends, once its answer is stored (ChatRoom.onChatResponse). */

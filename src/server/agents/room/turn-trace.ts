@@ -17,7 +17,7 @@ import { continueOrStart, formatTraceparent, newSpanId, type TraceContext } from
 import type { AnswerErrorCode } from "@/shared/errors";
 import type { AgentStatus } from "@/shared/introspection";
 import type { TokenUsage } from "@/shared/protocol";
-import type { RoomTraceStore } from "./trace-store";
+import type { RoomTraceStore, SpanEnd } from "./trace-store";
 
 export type TurnOrigin = "rest" | "websocket" | "recovery";
 
@@ -152,6 +152,13 @@ export class TurnTrace {
       },
       name
     );
+  }
+
+  /** A step already over, recorded whole under the turn (auto mode's decision, room/auto-responder.ts). */
+  recordStep(name: string, startedAt: number, end: Omit<SpanEnd, "endedAt">) {
+    if (this.#ended) return;
+    const span = { traceId: this.traceId, spanId: newSpanId(), parentSpanId: this.turnSpanId, agent: this.agent };
+    this.store.record({ ...span, name, kind: "model", startedAt, model: end.model }, { ...end, endedAt: Date.now() });
   }
 
   /** The tools, traced: one span per call, under the turn. */

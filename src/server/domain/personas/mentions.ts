@@ -8,6 +8,8 @@ import { sameName } from "./persona-roster";
 export type TurnPlan =
   | { kind: "assistant" }
   | { kind: "nobody" }
+  /** The room decides with a short model call whether the assistant answers (room/auto-responder.ts). */
+  | { kind: "auto" }
   | { kind: "personas"; personas: Persona[]; panel: false }
   | { kind: "panel"; personas: Persona[]; question: string };
 
@@ -35,6 +37,7 @@ export function planTurn(text: string, responder: DefaultResponder, personas: re
   const mentioned = mentionedPersonas(text, personas);
   if (mentioned.length > 0) return { kind: "personas", personas: mentioned, panel: false };
   if (responder === "nobody") return { kind: "nobody" };
+  if (responder === "auto") return { kind: "auto" };
   if (responder === "personas" && personas.length > 0)
     return { kind: "personas", personas: [...personas], panel: false };
   return { kind: "assistant" };

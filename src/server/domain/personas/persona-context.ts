@@ -13,7 +13,7 @@ import type { Persona, PersonaRef } from "@/shared/personas";
 type Meta = { author?: unknown; persona?: PersonaRef };
 
 /** The label another participant's words carry in a persona's context. */
-function speakerOf(message: UIMessage): string {
+export function speakerOf(message: UIMessage): string {
   const meta = (message.metadata ?? {}) as Meta;
   if (message.role === "user") return authorName(meta.author) ?? "Someone";
   if (meta.persona?.name) return `@${meta.persona.name}`;
