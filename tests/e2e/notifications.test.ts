@@ -55,7 +55,7 @@ describe("a mention of a person", () => {
     await observeNotifications(bob.context);
     await bob.page.goto(roomUrl(setup.app.url, room.id));
     await alice.page.goto(roomUrl(setup.app.url, room.id));
-    await expect.poll(() => bob.page.getByRole("button", { name: "Notifications", exact: true }).count()).toBe(1);
+    await bob.page.getByRole("button", { name: "Notifications", exact: true }).waitFor();
 
     // Alice finds Bob in the @ list (he is in the room) and asks him.
     const box = composer(alice.page);
@@ -67,7 +67,7 @@ describe("a mention of a person", () => {
     await option.waitFor();
     await box.press("Enter");
     await box.pressSequentially("can you review the launch notes?");
-    await expect.poll(() => box.inputValue()).toBe(`@${bobName} can you review the launch notes?`);
+    await expect.poll(() => box.inputValue(), { timeout: 20_000 }).toBe(`@${bobName} can you review the launch notes?`);
     await bob.page.evaluate(() => {
       (window as unknown as { __hidden: boolean }).__hidden = true;
     });
@@ -77,7 +77,7 @@ describe("a mention of a person", () => {
     // Bob: the count on the bell, and the desktop notification (his tab is hidden).
     await bob.page.getByRole("button", { name: "Notifications, 1 unread" }).waitFor();
     await expect
-      .poll(() => bob.page.evaluate(() => (window as unknown as { __shown: unknown[] }).__shown))
+      .poll(() => bob.page.evaluate(() => (window as unknown as { __shown: unknown[] }).__shown), { timeout: 20_000 })
       .toEqual([
         { title: `${aliceName} mentioned you in ${roomName}`, body: `@${bobName} can you review the launch notes?` }
       ]);
@@ -96,7 +96,7 @@ describe("a mention of a person", () => {
       .getByRole("list", { name: "Notifications" })
       .getByRole("link", { name: new RegExp(`^${aliceName} mentioned you in ${roomName}`) });
     await entry.click();
-    await expect.poll(() => new URL(bob.page.url()).searchParams.get("m")).not.toBeNull();
+    await expect.poll(() => new URL(bob.page.url()).searchParams.get("m"), { timeout: 20_000 }).not.toBeNull();
     await bob.page.getByRole("button", { name: "Notifications", exact: true }).waitFor();
     expect(await bob.page.getByRole("button", { name: "Turn on desktop notifications" }).count()).toBe(0);
 
@@ -104,6 +104,8 @@ describe("a mention of a person", () => {
     await alice.page.getByRole("button", { name: "Notifications", exact: true }).click();
     await alice.page.getByText("Nothing yet").waitFor();
     await alice.page.getByRole("button", { name: "Turn on desktop notifications" }).click();
-    await expect.poll(() => alice.page.evaluate(() => (window as unknown as { __asked: number }).__asked)).toBe(1);
+    await expect
+      .poll(() => alice.page.evaluate(() => (window as unknown as { __asked: number }).__asked), { timeout: 20_000 })
+      .toBe(1);
   });
 });
