@@ -61,6 +61,14 @@ export interface Env {
   RATE_LIMIT_SCALE?: string;
   /** Milliseconds a search across rooms waits for rooms before answering partially (default 3000). */
   SEARCH_DEADLINE_MS?: string;
+  /** "true": MCP servers may be http: and on private, loopback or link-local addresses (development and tests only). */
+  MCP_ALLOW_PRIVATE?: string;
+  /** One MCP tool call at most this long (ms, default 30000). */
+  MCP_TOOL_TIMEOUT_MS?: string;
+  /** One response from an MCP server at most this large (bytes, default 1048576). */
+  MCP_MAX_RESPONSE_BYTES?: string;
+  /** An "ask first" tool call nobody decides within this is denied (ms, default 600000). */
+  MCP_APPROVAL_TIMEOUT_MS?: string;
   /** Default daily token budget of a room that sets none (0 = unlimited). */
   ROOM_DAILY_TOKEN_BUDGET?: string;
   /** Default daily token budget of a workspace that sets none (0 = unlimited). */

@@ -56,6 +56,13 @@ const ERROR_CODES = [
   "conflict:share_limit",
   "conflict:pin_limit",
   "conflict:reaction_limit",
+  /** MCP servers in a room and approvals of tool calls (shared/tools.ts). */
+  "bad_request:mcp_url",
+  "not_found:mcp_server",
+  "not_found:mcp_tool",
+  "not_found:approval",
+  "conflict:mcp_limit",
+  "conflict:approval_decided",
   "payload_too_large:body",
   "unauthorized:token",
   "unauthorized:session",

@@ -52,6 +52,8 @@ export const ROOM_ACTIONS = {
   "room.read": { needs: "anyone", what: "read this room" },
   /** Send, edit one's own messages, regenerate, stop an answer, typing. */
   "room.talk": { needs: "anyone", what: "write in this room" },
+  /** Approve or deny a tool call the assistant asks to make (shared/tools.ts). */
+  "room.approve": { needs: "anyone", what: "approve the assistant's tool calls in this room" },
   "room.react": { needs: "anyone", what: "react in this room" },
   "room.upload": { needs: "anyone", what: "add files to this room" },
   /** Pin to the room's memory, change or remove a pin, rebuild its summaries. */
@@ -61,6 +63,7 @@ export const ROOM_ACTIONS = {
   "room.leave": { needs: "member", what: "leave this room" },
   "room.rename": { needs: "owner", what: "rename this room" },
   "room.settings": { needs: "owner", what: "change this room's settings" },
+  "room.tools": { needs: "owner", what: "change this room's MCP servers and tools" },
   "room.personas": { needs: "owner", what: "change this room's personas" },
   "room.budget": { needs: "owner", what: "change this room's budget" },
   "room.visibility": { needs: "owner", what: "change who can see this room", signedIn: true, strict: true },

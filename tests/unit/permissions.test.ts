@@ -36,6 +36,7 @@ const OWNER_ACTIONS: RoomAction[] = [
 const MEMBER_ACTIONS: RoomAction[] = [
   "room.read",
   "room.talk",
+  "room.approve",
   "room.react",
   "room.upload",
   "room.pin",

@@ -83,7 +83,11 @@ function roomRoutes(ws: string, roomId: string, ids: { messageId: string; userId
     "PATCH /memory/pins/:pinId": () => ({ json: { text: "changed" } }),
     "POST /memory/summaries/rebuild": () => ({ json: {} }),
     "POST /messages/:messageId/reactions": () => ({ json: { emoji: "👍" } }),
-    "POST /catch-up": () => ({ json: {} })
+    "POST /catch-up": () => ({ json: {} }),
+    "POST /mcp": () => ({ json: { name: "Spy", url: "https://mcp.example.com/mcp" } }),
+    "POST /mcp/:serverId/reconnect": () => ({ json: {} }),
+    "PATCH /mcp/:serverId/tools/:tool": () => ({ json: { policy: "allowed" } }),
+    "POST /approvals/:toolCallId": () => ({ json: { approved: true } })
   };
   const seen = new Set<string>();
   const walked: Array<{ method: string; path: string; body: () => { json?: unknown; body?: BodyInit }; key: string }> =

@@ -26,11 +26,19 @@ const MEMBER_MAY = new Set([
   "POST /rooms/:id/files",
   "POST /rooms/:id/memory/pins",
   "PATCH /rooms/:id/memory/pins/:pinId",
-  "DELETE /rooms/:id/memory/pins/:pinId"
+  "DELETE /rooms/:id/memory/pins/:pinId",
+  // Any member decides the assistant's tool calls (tests/worker/mcp.test.ts).
+  "POST /rooms/:id/approvals/:toolCallId"
 ]);
 
 /** Reads only the owner and admins may do (links are credentials; people and tokens are the admins'). */
-const RESTRICTED_READS = new Set(["GET /rooms/:id/shares", "GET /rooms/:id/invites", "GET /people", "GET /tokens"]);
+const RESTRICTED_READS = new Set([
+  "GET /rooms/:id/shares",
+  "GET /rooms/:id/invites",
+  "GET /rooms/:id/mcp",
+  "GET /people",
+  "GET /tokens"
+]);
 
 async function json<T>(response: Response): Promise<T> {
   if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
@@ -111,6 +119,10 @@ describe("a room member who is not its owner, nor an admin", () => {
       "DELETE /rooms/:id/members/:userId": [{}],
       "DELETE /rooms/:id/files/:fileId": [{}],
       "POST /rooms/:id/memory/summaries/rebuild": [{ json: {} }],
+      "POST /rooms/:id/mcp": [{ json: { name: "Mine", url: "https://mcp.example.com/mcp" } }],
+      "DELETE /rooms/:id/mcp/:serverId": [{}],
+      "POST /rooms/:id/mcp/:serverId/reconnect": [{ json: {} }],
+      "PATCH /rooms/:id/mcp/:serverId/tools/:tool": [{ json: { policy: "off" } }],
       "PATCH /settings": [{ json: { dailyTokenBudget: 5 } }],
       "PATCH /people/:userId": [{ json: { role: "admin" } }],
       "POST /tokens": [{ json: { name: "Mine" } }],

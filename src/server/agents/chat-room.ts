@@ -36,7 +36,9 @@ import type {
   MemoryCall,
   MemoryCallResults,
   RestArrival,
-  RoomParentApi
+  RoomParentApi,
+  ToolsCall,
+  ToolsCallResults
 } from "@/server/contracts/room-api";
 import type { Caller } from "@/server/domain/access/caller";
 import { MAX_TASKS_PER_ROOM } from "@/server/domain/facets/delegation-limits";
@@ -85,7 +87,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   #jobs = roomJobs(this, {
     env: this.env,
     ctx: this.ctx,
-    streaming: () => this._resumableStream.hasActiveStream()
+    streaming: () => this._resumableStream.hasActiveStream(),
+    continueAnswer: () => this.continueLastTurn(),
+    scheduleExpiry: (at) => this.schedule(at, "expireToolApprovals")
   });
 
   /** The framework's own cap on child runs, behind RoomDelegation's clearer refusal. */
@@ -102,6 +106,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     // protocol frames. Wrap it once more, so every frame passes our checks
     // before the framework acts on it.
     this.onRequest = () => this.#refuseHttp();
+    // The framework pushes its MCP state (server URLs included) to every member's
+    // socket; the room's servers are shown to its managers over REST (room/room-mcp.ts).
+    (this as unknown as { broadcastMcpServers: () => void }).broadcastMcpServers = () => {};
     const frameworkOnMessage = this.onMessage.bind(this);
     this.onMessage = async (connection: Connection, message: WSMessage) => {
       await this.#jobs.frameGuard.check(connection, message, frameworkOnMessage);
@@ -313,6 +320,16 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   /** The memory routes: pins, summaries, what an answer saw (room/room-memory.ts). */
   memoryCall(call: MemoryCall, who: MessageAuthor): Promise<RpcResult<MemoryCallResults[MemoryCall["op"]]>> {
     return asResult(() => this.#jobs.memory.call(call, who));
+  }
+
+  /** The MCP and approval routes: servers, tool policies, decisions (room/mcp-jobs.ts). */
+  toolsCall(call: ToolsCall, who: MessageAuthor): Promise<RpcResult<ToolsCallResults[ToolsCall["op"]]>> {
+    return asResult(() => this.#jobs.tools.call(call, who));
+  }
+
+  /** The alarm of an approval's deadline: calls nobody decided in time are denied (room/room-approvals.ts). */
+  async expireToolApprovals(): Promise<void> {
+    await this.#jobs.tools.approvals.expire();
   }
 
   /** Every version of a message's position, oldest first (agents/room/versions.ts). */

@@ -33,7 +33,14 @@ import type { WorkspaceJobs } from "@/server/agents/overseer/workspace-jobs";
 import { asResult, type RpcResult, unwrap } from "@/server/app-error";
 import type { OverseerRestApi, OverseerRoomApi, OverseerTokenApi } from "@/server/contracts/overseer-api";
 import type { Remote } from "@/server/contracts/remote";
-import type { ChatRoomApi, MemoryCall, MemoryCallResults, RestArrival } from "@/server/contracts/room-api";
+import type {
+  ChatRoomApi,
+  MemoryCall,
+  MemoryCallResults,
+  RestArrival,
+  ToolsCall,
+  ToolsCallResults
+} from "@/server/contracts/room-api";
 import type { Caller } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
 import type { UploadTicket } from "@/server/domain/files/file-limits";
@@ -192,6 +199,15 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
           : "room.pin";
     return asResult(() =>
       this.#room(id, caller, action, async (room) => unwrap(await room.memoryCall(call, authorOf(caller.identity))))
+    );
+  }
+
+  /** A room's MCP servers and tool approvals (room/room-mcp.ts, room/room-approvals.ts). */
+  roomTools(id: string, call: ToolsCall, caller: Caller): Promise<RpcResult<ToolsCallResults[ToolsCall["op"]]>> {
+    // A room's servers (their addresses and header names) are its managers' business; any member decides calls.
+    const action: RoomAction = call.op === "approvals" || call.op === "decide" ? "room.approve" : "room.tools";
+    return asResult(() =>
+      this.#room(id, caller, action, async (room) => unwrap(await room.toolsCall(call, authorOf(caller.identity))))
     );
   }
 

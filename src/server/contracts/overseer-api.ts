@@ -44,7 +44,7 @@ import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { ShareView } from "@/shared/shares";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ImportResult, RoomOrigin } from "@/shared/transfer";
-import type { MemoryCall, MemoryCallResults, RestArrival } from "./room-api";
+import type { MemoryCall, MemoryCallResults, RestArrival, ToolsCall, ToolsCallResults } from "./room-api";
 
 /** A share link as the overseer stores it (agents/overseer/share-links.ts): the token's hash, never the token. */
 export type ShareRow = {
@@ -111,6 +111,8 @@ export interface OverseerRestApi {
   createPersona(id: string, body: CreatePersonaBody, caller: Caller): Promise<RpcResult<Persona>>;
   updatePersona(id: string, personaId: string, patch: UpdatePersonaBody, caller: Caller): Promise<RpcResult<Persona>>;
   deletePersona(id: string, personaId: string, caller: Caller): Promise<RpcResult<void>>;
+  // MCP servers, tool policies and approvals (room/room-mcp.ts, room/room-approvals.ts)
+  roomTools(id: string, call: ToolsCall, caller: Caller): Promise<RpcResult<ToolsCallResults[ToolsCall["op"]]>>;
   // Memory: pins, summaries, what an answer saw (the caller is who pins, and who may)
   roomMemory(id: string, call: MemoryCall, caller: Caller): Promise<RpcResult<MemoryCallResults[MemoryCall["op"]]>>;
   // Traces and introspection

@@ -31,6 +31,16 @@ import type {
 } from "@/shared/protocol";
 import type { ReactionToggleResult } from "@/shared/reactions";
 import type { SearchHit } from "@/shared/search";
+import type {
+  AddMcpServerBody,
+  ApprovalDecisionBody,
+  McpServerList,
+  McpServerView,
+  McpToolView,
+  ToolApproval,
+  ToolApprovalList,
+  UpdateMcpToolBody
+} from "@/shared/tools";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ExportedMemory, ExportedVersion, RoomOrigin } from "@/shared/transfer";
 
@@ -57,6 +67,27 @@ export interface MemoryCallResults {
   deletePin: null;
   rebuild: { startedAt: number };
   context: AnswerContext;
+}
+
+/** One call of the MCP and approval routes (agents/room/room-mcp.ts, room-approvals.ts). */
+export type ToolsCall =
+  | { op: "servers" }
+  | { op: "addServer"; body: AddMcpServerBody }
+  | { op: "removeServer"; serverId: string }
+  | { op: "reconnect"; serverId: string }
+  | { op: "updateTool"; serverId: string; tool: string; body: UpdateMcpToolBody }
+  | { op: "approvals" }
+  | { op: "decide"; toolCallId: string; body: ApprovalDecisionBody };
+
+/** What each tools call answers. */
+export interface ToolsCallResults {
+  servers: McpServerList;
+  addServer: McpServerView;
+  removeServer: null;
+  reconnect: McpServerView;
+  updateTool: McpToolView;
+  approvals: ToolApprovalList;
+  decide: ToolApproval;
 }
 
 /** What the overseer calls on a room it has checked in its registry. */
@@ -92,6 +123,8 @@ export interface ChatRoomApi {
   listTraces(limit: number): TraceList;
   getTrace(traceId: string): TraceDetail | null;
   describeAgents(): Promise<AgentTree>;
+  // MCP servers, tool policies and approvals (the caller is who adds or decides)
+  toolsCall(call: ToolsCall, who: MessageAuthor): Promise<RpcResult<ToolsCallResults[ToolsCall["op"]]>>;
   // Memory: pins, summaries, what an answer saw
   memoryCall(call: MemoryCall, who: MessageAuthor): Promise<RpcResult<MemoryCallResults[MemoryCall["op"]]>>;
   // Export, import, fork

@@ -18,6 +18,7 @@ import { fileRoutes } from "./files-routes";
 import { memoryRoutes } from "./memory-routes";
 import { overseerFor } from "./overseer-stub";
 import { personaRoutes } from "./personas-routes";
+import { toolRoutes } from "./tools-routes";
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const TracesQuery = z.strictObject({
@@ -54,6 +55,7 @@ export const roomRoutes = new Hono<AppEnv>()
   })
   .route("/:id/personas", personaRoutes)
   .route("/:id", memoryRoutes)
+  .route("/:id", toolRoutes)
   .route("/:id/files", fileRoutes)
   .get("/:id/messages", zValidator("query", MessagesQuery, rejectInvalid("bad_request:query")), async (c) => {
     const overseer = await overseerFor(c);

@@ -69,6 +69,8 @@ export interface AssistantTurn {
   searchHistory: (query: string, limit: number) => Promise<HistorySearchHit[]>;
   /** The delegation tool (room/delegation.ts), made only when the turn gets tools. */
   delegate: () => Tool;
+  /** The room's MCP tools, with their policies and approvals (room/mcp-tools.ts). */
+  mcpTools: () => Promise<ToolSet>;
   onFinish: GenerateTextOnFinishCallback<ToolSet>;
   abortSignal: AbortSignal | undefined;
   /** The turn failed with this code; the room records it when the turn ends (room/turn-end.ts). */
@@ -102,6 +104,7 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
   const tools: ToolSet | undefined = panel
     ? undefined
     : {
+        ...(await a.mcpTools()),
         ...createRoomTools({
           now: () => new Date(),
           searchHistory: a.searchHistory,

@@ -50,6 +50,7 @@ import { RoomBudget } from "./budget";
 import { RoomDelegation } from "./delegation";
 import { FrameGuard } from "./frame-guard";
 import { LiveTurns } from "./live-turns";
+import { type ToolInternals, toolJobs } from "./mcp-jobs";
 import { RoomOriginRecord } from "./origin";
 import { OutboxSends } from "./outbox-sends";
 import { OverseerLink } from "./overseer-link";
@@ -73,7 +74,7 @@ import { RoomTracer } from "./turn-trace";
 import { UsageLedger } from "./usage-ledger";
 
 /** What only the class can reach (the framework keeps them protected). */
-export interface RoomInternals {
+export interface RoomInternals extends ToolInternals {
   env: Env;
   ctx: DurableObjectState;
   /** Whether an answer is streaming now (the framework's resumable stream). */
@@ -288,11 +289,14 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
   const stores = storeJobs(room, internals);
   const conversation = conversationJobs(room, internals, stores);
   const reporting = reportingJobs(room, internals, stores, conversation);
+  /** MCP servers, tool policies and approvals by people (room/mcp-jobs.ts). */
+  const tools = toolJobs(room, internals);
   /** The turn, in order (room/turn-sequence.ts). */
   const turns = new TurnSequence(room, () => readModelConfig(internals.env), {
     ...stores,
     ...conversation,
-    ...reporting
+    ...reporting,
+    tools
   });
-  return { ...stores, ...conversation, ...reporting, turns };
+  return { ...stores, ...conversation, ...reporting, tools, turns };
 }

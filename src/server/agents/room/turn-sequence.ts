@@ -23,6 +23,7 @@ import type { RoomBranches } from "./branches";
 import type { RoomBudget } from "./budget";
 import type { RoomDelegation } from "./delegation";
 import type { LiveTurns } from "./live-turns";
+import type { toolJobs } from "./mcp-jobs";
 import type { OutboxSends } from "./outbox-sends";
 import type { RestTurnBridge } from "./rest-bridge";
 import type { RoomAttachments } from "./room-attachments";
@@ -52,6 +53,7 @@ export interface TurnJobs {
   window: Pick<BoundedWindow, "bound">;
   mentions: Pick<RoomMentions, "announce">;
   auto: Pick<AutoResponder, "decide">;
+  tools: Pick<ReturnType<typeof toolJobs>, "forTurn">;
 }
 
 export class TurnSequence {
@@ -150,6 +152,7 @@ export class TurnSequence {
       trace,
       searchHistory: (query, limit) => searchHistory(room.sessions.session(), query, limit),
       delegate: () => jobs.delegation.tool(),
+      mcpTools: () => jobs.tools.forTurn(turn),
       onFinish,
       abortSignal: options?.abortSignal,
       failed: (code) => this.#turnErrorCodes.set(trace.traceId, code),
