@@ -73,7 +73,9 @@ describe("the keyboard", () => {
     const lastId = await messageRows(page).last().getAttribute("data-message-id");
     expect(stops.filter((s) => s.startsWith("message"))).toEqual([`message ${lastId}`]);
 
-    // Back into the transcript, then up and down the messages.
+    // Back into the transcript (past Attach files), then up and down the messages.
+    await page.keyboard.press("Shift+Tab");
+    expect(await focused(page)).toBe("button Attach files");
     await page.keyboard.press("Shift+Tab");
     expect(await focused(page)).toBe(`message ${lastId}`);
     await page.keyboard.press("ArrowUp");
