@@ -19,7 +19,7 @@ const MAX_HEADERS = 16;
  * first). A tool the server declares read-only (`readOnlyHint`) starts
  * `allowed`, every other `ask`.
  */
-export const TOOL_POLICIES = ["off", "allowed", "ask"] as const;
+const TOOL_POLICIES = ["off", "allowed", "ask"] as const;
 export type ToolPolicy = (typeof TOOL_POLICIES)[number];
 
 /** Header names as HTTP allows them (RFC 9110 token). */

@@ -12,8 +12,8 @@
 import type { RpcResult } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
-import type { CatchUp, CatchUpSince } from "@/shared/catch-up";
 import type { FileSearchHit, HistorySearchHit } from "@/server/domain/turns/room-tools";
+import type { CatchUp, CatchUpSince } from "@/shared/catch-up";
 import type { FileCopy, FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree } from "@/shared/introspection";

@@ -156,6 +156,7 @@ function RoomMenu({
             </ActionMenuItem>
             <ActionMenuItem icon={<Users />} label="Members" onSelect={choose("members")}>
               Members…
+            </ActionMenuItem>
             <ActionMenuItem icon={<Files />} label="Files" onSelect={choose("files")}>
               Files
             </ActionMenuItem>

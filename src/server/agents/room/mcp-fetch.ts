@@ -17,7 +17,7 @@ export interface McpFetchLimits extends McpUrlPolicy {
   maxResponseBytes: number;
 }
 
-export class McpResponseTooLarge extends Error {
+class McpResponseTooLarge extends Error {
   constructor(limit: number) {
     super(`The MCP server's response is larger than ${limit} bytes; it was cut off.`);
     this.name = "McpResponseTooLarge";

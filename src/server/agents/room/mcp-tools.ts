@@ -18,7 +18,7 @@ import type { MessageMetadata } from "@/shared/protocol";
 import type { ApprovalRequest } from "./room-approvals";
 import type { RoomMcpTool } from "./room-mcp";
 
-export interface McpToolLimits {
+interface McpToolLimits {
   timeoutMs: number;
   maxResultBytes: number;
 }
@@ -31,7 +31,7 @@ export interface McpTurnDeps {
 }
 
 /** Who asked the question this turn answers: the author of the last user message. */
-export function askerOf(messages: readonly UIMessage[]): MessageAuthor | null {
+function askerOf(messages: readonly UIMessage[]): MessageAuthor | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message?.role === "user") return ((message.metadata ?? {}) as MessageMetadata).author ?? null;

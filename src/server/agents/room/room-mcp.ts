@@ -67,7 +67,7 @@ export interface RoomMcpTool {
 }
 
 /** The SDK's AI tool key for a server's tool (agents/mcp/client getAITools). */
-export const callNameOf = (serverId: string, tool: string) => `tool_${serverId.replace(/-/g, "")}_${tool}`;
+const callNameOf = (serverId: string, tool: string) => `tool_${serverId.replace(/-/g, "")}_${tool}`;
 /** Tool parts are stored as `tool-<callName>` (domain/messages/persisted-message.ts keeps at most 64 characters). */
 const CALLABLE = /^[A-Za-z0-9_-]{1,59}$/;
 

@@ -19,7 +19,7 @@ export interface McpConfig {
   approvalTimeoutMs: number;
 }
 
-export const MCP_MAX_RESULT_BYTES = 48 * 1024;
+const MCP_MAX_RESULT_BYTES = 48 * 1024;
 
 function positive(raw: string | undefined, fallback: number, max: number): number {
   const n = Number(raw);
