@@ -100,6 +100,15 @@ function useEarlyRoomList(setRooms: (rooms: Map<string, RoomSummary>) => void, g
   }, [setRooms, gotFrame]);
 }
 
+/** The frame's JSON, or undefined when it is not JSON (the schema then refuses it). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export function RoomListProvider({ children }: { children: ReactNode }) {
   const [rooms, setRooms] = useState<Map<string, RoomSummary> | null>(null);
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
@@ -145,13 +154,7 @@ export function RoomListProvider({ children }: { children: ReactNode }) {
     onConnectionError: () => setStatus("closed"),
     onMessage: (event: MessageEvent) => {
       if (typeof event.data !== "string") return;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      const parsed = OverseerFrameSchema.safeParse(raw);
+      const parsed = OverseerFrameSchema.safeParse(parseJson(event.data));
       if (!parsed.success) return; // the SDK's own cf_agent_* frames
       const frame = parsed.data;
       gotFrame.current = true;

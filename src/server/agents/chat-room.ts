@@ -1,22 +1,18 @@
 /**
- * ChatRoom: one room, a facet of its workspace's OverseerAgent. The thin
- * centre: the framework's hooks and the room's RPC surface, each a few
- * lines handing over to the room's jobs. The jobs are made and wired in
- * room/room-jobs.ts; the turn's sequence (trace, budget, who answers, the
- * answer, how it ends) is one job, room/turn-sequence.ts, because that
- * order is the room's contract.
+ * ChatRoom: one room, a facet of its workspace's OverseerAgent. The thin centre: the framework's
+ * hooks and the room's RPC surface, each a few lines handing over to the room's jobs, made and
+ * wired in room/room-jobs.ts; the turn's sequence (trace, budget, who answers, the answer, how it
+ * ends) is one job, room/turn-sequence.ts, because that order is the room's contract.
  *
  *   OverseerAgent ("default")           registry, gate, REST entry
  *     └── ChatRoom (<roomId>)           this file: hooks, RPC surface
  *           ├── PersonaAgent (<id>)     a persona's answers and notes
  *           └── TaskAgent (<runId>)     a delegated task
  *
- * AIChatAgent gives us persistence of every message part, streaming to every
- * socket in the room, cancel, resumable streams kept in SQLite and recovery
- * after eviction; what we add by hand, and where, is listed in room-jobs.ts.
- *
- * The RPC surface is declared in contracts/room-api.ts: a new method goes
- * there first.
+ * AIChatAgent gives us persistence of every message part, streaming to every socket in the room,
+ * cancel, resumable streams kept in SQLite and recovery after eviction; what we add by hand, and
+ * where, is listed in room-jobs.ts. The RPC surface is declared in contracts/room-api.ts: a new
+ * method goes there first.
  */
 import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from "@cloudflare/ai-chat";
 import type { AgentToolLifecycleResult, AgentToolRunInfo, Connection, ConnectionContext, WSMessage } from "agents";

@@ -128,7 +128,8 @@ function storeJobs(room: RoomCore, { env, ctx, streaming }: RoomInternals) {
 }
 
 /** What people and models do in the room: frames, sends, presence, personas, tasks, read marks, transfers. */
-function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: ReturnType<typeof storeJobs>) {
+function conversationJobs(room: RoomCore, internals: RoomInternals, stores: ReturnType<typeof storeJobs>) {
+  const { env, ctx } = internals;
   const { sql, activity, branches, origin, tracer, outbox, usageLedger, overseer, memory, files, attachments } = stores;
   const frameGuard = new FrameGuard(
     {
@@ -201,6 +202,27 @@ function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: R
     files,
     fileUrl: (fileId) => attachments.url(fileId)
   });
+  return {
+    frameGuard,
+    rest,
+    personas,
+    presence,
+    reactions,
+    liveTurns,
+    reads,
+    delegation,
+    transfer,
+    ...speakingJobs(room, internals, stores, personas)
+  };
+}
+
+/** Who hears of a message and whether the assistant speaks: mentions, auto mode, catch me up. */
+function speakingJobs(
+  room: RoomCore,
+  { env, ctx }: RoomInternals,
+  { overseer, usageLedger }: ReturnType<typeof storeJobs>,
+  personas: RoomPersonas
+) {
   /** Mentions of people in a turn's question, to the overseer's notifications (room/room-mentions.ts). */
   const mentions = new RoomMentions({
     roomId: () => room.name,
@@ -225,20 +247,7 @@ function conversationJobs(room: RoomCore, { env, ctx }: RoomInternals, stores: R
     ),
     charge: (usage) => usageLedger.add(usage)
   });
-  return {
-    frameGuard,
-    rest,
-    personas,
-    presence,
-    reactions,
-    liveTurns,
-    reads,
-    delegation,
-    transfer,
-    mentions,
-    auto,
-    catchUp
-  };
+  return { mentions, auto, catchUp };
 }
 
 /** What the room knows of itself and tells its overseer: budgets, introspection, activity reports. */
