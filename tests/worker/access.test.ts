@@ -23,10 +23,13 @@ function routeTable(workspace: string, roomId: string) {
   for (const route of app.routes) {
     if (route.path.endsWith("*")) continue; // middleware and catch-alls
     const path = route.path.replace(":workspace", workspace).replace(":id", roomId);
-    const key = `${route.method} ${path}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      routes.push({ method: route.method, path });
+    // `app.all` (the /mcp endpoint) is walked with each method an MCP client sends.
+    for (const method of route.method === "ALL" ? ["GET", "POST", "DELETE"] : [route.method]) {
+      const key = `${method} ${path}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        routes.push({ method, path });
+      }
     }
   }
   return routes;
@@ -41,7 +44,11 @@ const OPEN = new Set([
   "DELETE /api/session",
   "GET /api/share/:token",
   "GET /api/share/:token/messages",
-  "GET /api/share/:token/socket"
+  "GET /api/share/:token/files",
+  "GET /api/share/:token/files/:fileId",
+  "GET /api/share/:token/socket",
+  // A browser's CORS preflight carries no credentials; /mcp answers it without any (docs/tools.md).
+  "OPTIONS /mcp"
 ]);
 
 describe("the access token", () => {

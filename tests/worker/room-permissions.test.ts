@@ -28,7 +28,10 @@ const MEMBER_MAY = new Set([
   "PATCH /rooms/:id/memory/pins/:pinId",
   "DELETE /rooms/:id/memory/pins/:pinId",
   // Any member decides the assistant's tool calls (tests/worker/mcp.test.ts).
-  "POST /rooms/:id/approvals/:toolCallId"
+  "POST /rooms/:id/approvals/:toolCallId",
+  // A person's own inbox: marking read and muting a room are theirs (tests/worker/notifications.test.ts).
+  "POST /notifications/read",
+  "PUT /notifications/rooms/:roomId"
 ]);
 
 /** Reads only the owner and admins may do (links are credentials; people and tokens are the admins'). */

@@ -73,7 +73,7 @@ describe("export", () => {
     expect((await api(`${base(ws)}/nope/export`)).status).toBe(404);
     const bad = await api(`${base(ws)}/${room.id}/export?format=pdf`);
     expect(bad.status).toBe(400);
-    expect((await bad.json<ErrorBody>()).error.message).toContain("format must be json or markdown");
+    expect((await bad.json<ErrorBody>()).error.message).toContain("format must be json, markdown");
   });
 
   it("streams the whole workspace as NDJSON, room by room", async () => {
