@@ -33,7 +33,7 @@ export function ReplyChip({ questionId }: { questionId: string | undefined }) {
       to={{ search: `?m=${encodeURIComponent(questionId)}` }}
       data-reply-to={questionId}
       title={`Show ${who}'s question`}
-      className="mb-0.5 flex max-w-full min-w-0 items-center gap-1 text-xs text-fg-muted hover:text-fg"
+      className="mb-0.5 flex max-w-full min-w-0 items-center gap-1 text-xs text-fg-muted hover:text-fg pointer-coarse:min-h-11"
     >
       <CornerUpLeft className="size-3 shrink-0" aria-hidden="true" />
       <span className="min-w-0 truncate">
