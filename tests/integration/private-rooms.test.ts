@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { restClient, type SignedIn, signIn } from "../support/rest-client";
-import { openSocket } from "../support/socket";
 import { useSharedApp } from "../support/shared-app";
+import { openSocket } from "../support/socket";
 import { uniqueName, waitFor } from "../support/wait";
 
 const app = useSharedApp();
@@ -18,7 +18,8 @@ const app = useSharedApp();
 describe("a private room over the running app", () => {
   it("does not exist for an outsider anywhere, and stays readable to its owner and the admin", async () => {
     const workspacePath = `/api/workspaces/${app.workspace}`;
-    const get = (person: SignedIn, path: string) => fetch(`${app.url}${workspacePath}${path}`, { headers: person.headers });
+    const get = (person: SignedIn, path: string) =>
+      fetch(`${app.url}${workspacePath}${path}`, { headers: person.headers });
 
     // The first person to use a new workspace is its admin.
     const admin = await signIn(app.url, "Admin");
