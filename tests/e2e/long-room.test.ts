@@ -170,6 +170,10 @@ describe("a long room", () => {
           ...(window as unknown as { __roomsRenderCounts: Record<string, number> }).__roomsRenderCounts
         }));
       const before = await counts();
+      // The room list changes mid-stream (another room appears): the rows stay as they are.
+      const other = uniqueName("Elsewhere");
+      await rest.createRoom(app.url, { name: other });
+      await page.locator("#room-list").getByText(other).waitFor();
       await streaming.getByText("word40 and more").waitFor({ timeout: 60_000 });
       const after = await counts();
       expect(await streaming.count()).toBe(1);

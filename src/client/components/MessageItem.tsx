@@ -6,7 +6,6 @@
  */
 import { AlertTriangle, RotateCcw } from "lucide-react";
 import { memo, useState } from "react";
-import { useParams } from "react-router";
 import { cn } from "@/client/lib/cn";
 import { isGrouped } from "@/client/lib/message-grouping";
 import { messageText, type RoomMessage } from "@/client/lib/messages";
@@ -108,7 +107,6 @@ export const MessageItem = memo(function MessageItem({
   tabStop
 }: MessageItemProps) {
   countRender(message.id);
-  const { roomId = "" } = useParams();
   const [editing, setEditing] = useState(false);
   const meta = message.metadata ?? {};
   const isAssistant = message.role === "assistant";
@@ -162,7 +160,7 @@ export const MessageItem = memo(function MessageItem({
         ) : isAssistant ? (
           <>
             <AssistantBody message={message} streaming={streaming || personaPending} />
-            <Citations message={message} roomId={roomId} />
+            <Citations message={message} />
           </>
         ) : (
           <>
@@ -171,7 +169,7 @@ export const MessageItem = memo(function MessageItem({
           </>
         )}
 
-        {!earlier && <MessageReactions roomId={roomId} messageId={message.id} />}
+        {!earlier && <MessageReactions messageId={message.id} />}
         {failed && <AnswerFailed error={meta.error ?? ""} canRetry={canRegenerate} onRetry={onRegenerate} />}
 
         {!editing && !earlier && isAssistant && (

@@ -4,8 +4,10 @@
  * the browser's viewer, anything else as a download: the server never lets
  * SVG or HTML render). A citation opens its file at the cited page.
  */
+
 import { FileText, Quote } from "lucide-react";
 import { useState } from "react";
+import { useParams } from "react-router";
 import { Dialog } from "@/client/components/ui/Dialog";
 import type { RoomMessage } from "@/client/lib/messages";
 import { type FileLinks, useFileLinks } from "./file-links";
@@ -70,7 +72,9 @@ function citationHref(links: FileLinks, roomId: string, source: SourcePart): str
   return source.mediaType === "application/pdf" && rooms.page ? `${url}#page=${rooms.page}` : url;
 }
 
-export function Citations({ message, roomId }: { message: RoomMessage; roomId: string }) {
+/** The room comes from the route here, not from the row: a row that read the route would re-render on every route render. */
+export function Citations({ message }: { message: RoomMessage }) {
+  const { roomId = "" } = useParams();
   const links = useFileLinks();
   const sources = message.parts.filter((p) => p.type === "source-document") as unknown as SourcePart[];
   if (sources.length === 0) return null;

@@ -6,8 +6,10 @@
  * the room socket). Where reacting is not allowed (a share link's viewer)
  * the reactions show read-only.
  */
+
 import { SmilePlus } from "lucide-react";
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useParams } from "react-router";
 import { IconButton } from "@/client/components/ui/Button";
 import { api, errorMessage } from "@/client/lib/api";
 import { cn } from "@/client/lib/cn";
@@ -112,7 +114,9 @@ export function AddReactionButton({ messageId }: { messageId: string }) {
 }
 
 /** The reactions under a message; nothing when it has none. */
-export function MessageReactions({ roomId, messageId }: { roomId: string; messageId: string }) {
+export function MessageReactions({ messageId }: { messageId: string }) {
+  // From the route here, not from the row: a row that read the route would re-render on every route render.
+  const { roomId = "" } = useParams();
   const reacting = useContext(ReactingContext);
   const reactions = useReactions(roomId, messageId);
   const [error, setError] = useState<string | null>(null);
