@@ -26,11 +26,20 @@ export interface AnnouncerInput {
 
 export function useRoomAnnouncer({ messages, busy, selfId, errors }: AnnouncerInput): string {
   const [announcement, setAnnouncement] = useState("");
-  // A repeated text is made distinct, or the region would not speak it again.
-  const say = useCallback(
-    (text: string) => setAnnouncement((previous) => (previous === text ? `${text}\u00a0` : text)),
-    []
-  );
+  // Things that happen at once (Bob's message and the answer it starts arrive
+  // in one render) are said together: one region holds one text, and a second
+  // `say` in the same moment would otherwise replace the first unheard.
+  const pending = useRef<string[]>([]);
+  const say = useCallback((text: string) => {
+    pending.current.push(text);
+    if (pending.current.length > 1) return;
+    queueMicrotask(() => {
+      const joined = pending.current.join(" ");
+      pending.current = [];
+      // A repeated text is made distinct, or the region would not speak it again.
+      setAnnouncement((previous) => (previous === joined ? `${joined}\u00a0` : joined));
+    });
+  }, []);
 
   // ── Answers: started, then finished, stopped or failed ──
   const wasBusy = useRef(busy);
