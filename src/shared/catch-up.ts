@@ -37,8 +37,9 @@ export interface CatchUp {
   partial: boolean;
 }
 
-/** Where the caller stopped reading (the overseer finds it): the first message new to them, and how many their mark leaves unread. */
+/** Where the caller stopped reading (the overseer finds it): the first message new to them, and how many their read mark counts. */
 export interface CatchUpSince {
   from: string | null;
-  unread: number;
+  /** How many messages the person's read mark says they had read (0 for none). */
+  readCount: number;
 }

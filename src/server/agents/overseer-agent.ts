@@ -74,7 +74,6 @@ import type { ReactionBody, ReactionToggleResult } from "@/shared/reactions";
 import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ImportResult, RoomOrigin } from "@/shared/transfer";
-import { unreadCount } from "@/shared/unread";
 import { OverseerAccess } from "./overseer-access";
 
 export class OverseerAgent extends OverseerAccess implements OverseerRestApi, OverseerRoomApi, OverseerTokenApi {
@@ -380,8 +379,7 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
       this.jobs.access.requireRoom(caller, id, "room.read");
       this.jobs.admission.admitMessages(caller);
       const mark = this.jobs.reads.forIdentity(caller.identity.id).find((m) => m.roomId === id);
-      const unread = unreadCount(this.jobs.registry.row(id)?.message_count ?? 0, mark);
-      const since = { from: body.from ?? null, unread };
+      const since = { from: body.from ?? null, readCount: mark?.count ?? 0 };
       return this.#room(id, caller, "room.read", async (room) => unwrap(await room.catchUp(since)));
     });
   }

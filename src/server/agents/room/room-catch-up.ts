@@ -1,7 +1,8 @@
 /**
  * Catch me up, room side: the messages after where a person stopped
  * reading (the first unread one their page showed, or as many of the
- * newest as their read mark leaves unread), at most MAX_CATCH_UP_MESSAGES,
+ * newest as their read mark leaves unread, counted here: the room list's
+ * count arrives in a report after the turn), at most MAX_CATCH_UP_MESSAGES,
  * summed up by the room's summariser (room/summary-model.ts: the room's
  * model, or an extract offline) and answered to the caller only: nothing is
  * written to the room. Its tokens count against the room's day.
@@ -17,6 +18,8 @@ import type { SummariseInput, WrittenSummary } from "./summary-writer";
 
 interface CatchUpHost {
   session(): Session;
+  /** The room's own count of the messages people see, exact now (the overseer's copy lags a turn's report). */
+  visibleCount(): number;
   summarise(input: SummariseInput): Promise<WrittenSummary>;
   charge(usage: TokenUsage): void;
 }
@@ -24,7 +27,8 @@ interface CatchUpHost {
 export class RoomCatchUp {
   constructor(private readonly host: CatchUpHost) {}
 
-  async since({ from, unread }: CatchUpSince): Promise<CatchUp> {
+  async since({ from, readCount }: CatchUpSince): Promise<CatchUp> {
+    const unread = Math.max(0, this.host.visibleCount() - readCount);
     const page = await pageBefore(this.host.session(), undefined, MAX_CATCH_UP_MESSAGES);
     const at = from ? page.messages.findIndex((m) => m.id === from) : -1;
     const wanted = at >= 0 ? page.messages.length - at : Math.min(unread, MAX_CATCH_UP_MESSAGES);

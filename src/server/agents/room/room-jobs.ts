@@ -220,7 +220,7 @@ function conversationJobs(room: RoomCore, internals: RoomInternals, stores: Retu
 function speakingJobs(
   room: RoomCore,
   { env, ctx }: RoomInternals,
-  { overseer, usageLedger }: ReturnType<typeof storeJobs>,
+  { overseer, usageLedger, activity }: ReturnType<typeof storeJobs>,
   personas: RoomPersonas
 ) {
   /** Mentions of people in a turn's question, to the overseer's notifications (room/room-mentions.ts). */
@@ -240,6 +240,7 @@ function speakingJobs(
   /** Catch me up: what a reader missed, summed up for them alone (room/room-catch-up.ts). */
   const catchUp = new RoomCatchUp({
     session: () => room.sessions.session(),
+    visibleCount: () => activity.visibleCount(),
     summarise: summariser(
       () => readModelConfig(env),
       () => room.state.settings,
