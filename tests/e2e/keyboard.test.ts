@@ -61,9 +61,10 @@ describe("the keyboard", () => {
       if (now.startsWith("textarea")) break;
     }
     expect(stops.at(-1), stops.join(" → ")).toMatch(/^textarea/);
-    // The page's fixed controls: the skip link, the sidebar's seven (notifications, new room,
-    // search, the room list as one stop, you, shortcuts, sign out), the
-    // header's six, the transcript as one stop, Attach files and the composer.
+    // The page's fixed controls: the skip link, the sidebar's eight (notifications, new room,
+    // search, the room list as one stop, you, people and access, shortcuts, sign out), the
+    // header's five (who is here, copy link, share, settings, more), the transcript as one
+    // stop, Attach files and the composer.
     // None of them grows with the room.
     expect(stops.length, stops.join(" → ")).toBeLessThanOrEqual(17);
     console.log(
@@ -98,7 +99,10 @@ describe("the keyboard", () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Message number 98.");
     // The message keeps the tab stop it was given: Tab leaves, Shift+Tab comes back to it.
     await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("button Attach files");
+    await page.keyboard.press("Tab");
     expect(await focused(page)).toMatch(/^textarea/);
+    await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Shift+Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Message number 98.");
 

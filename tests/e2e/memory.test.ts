@@ -11,6 +11,7 @@ import {
   messageRows,
   newUser,
   rest,
+  roomMenuAction,
   roomUrl,
   screenshotPath,
   sendFromComposer,
@@ -49,7 +50,7 @@ describe("the room's memory", () => {
     await question.getByRole("button", { name: "Pin to memory" }).click();
     await question.getByRole("button", { name: "Pinned to memory" }).waitFor();
 
-    await page.getByRole("button", { name: "Memory", exact: true }).click();
+    await roomMenuAction(page, "Memory");
     const panel = page.getByRole("dialog", { name: "Memory" });
     const pins = panel.getByRole("list", { name: "Pins" });
     await expect.poll(() => pins.textContent()).toContain("Ship date is 12 March.");

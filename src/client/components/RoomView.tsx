@@ -13,6 +13,7 @@ import type { RoomState, RoomSummary } from "@/shared/protocol";
 import { useAuth } from "./AuthGate";
 import { RoomFilesPanel } from "./files/FilesPanel";
 import { MembersDialog } from "./members/MembersPanel";
+import { MemoryDialog } from "./memory/MemoryPanel";
 import { PersonaColoursProvider } from "./personas/persona-colours";
 import { DeleteRoomDialog, RenameRoomDialog } from "./RoomDialogs";
 import { RoomInfoDialog } from "./RoomInfo";
@@ -83,6 +84,12 @@ function RoomView({ roomId }: { roomId: string }) {
         selfId={socket.selfId}
         onFrame={socket.onFrame}
         open={dialog === "files"}
+        onClose={() => setDialog(null)}
+      />
+      <MemoryDialog
+        roomId={roomId}
+        revision={state?.memory?.revision ?? 0}
+        open={dialog === "memory"}
         onClose={() => setDialog(null)}
       />
     </div>

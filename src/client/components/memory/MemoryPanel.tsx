@@ -5,10 +5,9 @@
  * model's window, each with the span it covers. Refetched whenever the
  * room says its memory changed (`RoomState.memory.revision`).
  */
-import { Brain } from "lucide-react";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
-import { Button, IconButton } from "@/client/components/ui/Button";
+import { Button } from "@/client/components/ui/Button";
 import { Dialog } from "@/client/components/ui/Dialog";
 import { ErrorNotice, inputClass } from "@/client/components/ui/Field";
 import { Spinner } from "@/client/components/ui/Spinner";
@@ -252,8 +251,18 @@ function MemoryContents({
   );
 }
 
-export function MemoryButton({ roomId, revision }: { roomId: string; revision: number }) {
-  const [open, setOpen] = useState(false);
+/** The room's memory as a sheet, opened from the room menu's "Memory". */
+export function MemoryDialog({
+  roomId,
+  revision,
+  open,
+  onClose
+}: {
+  roomId: string;
+  revision: number;
+  open: boolean;
+  onClose: () => void;
+}) {
   const [memory, setMemory] = useState<RoomMemory | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [asked, setAsked] = useState(0);
@@ -276,25 +285,18 @@ export function MemoryButton({ roomId, revision }: { roomId: string; revision: n
   }, [open, roomId, revision, asked]);
 
   return (
-    <>
-      <IconButton label="Memory" onClick={() => setOpen(true)}>
-        <Brain />
-      </IconButton>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        variant="sheet"
-        title="Memory"
-        description="What every answer in this room keeps in mind."
-      >
-        <div className="px-5 py-4">
-          {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
-          {!memory && !error && <Spinner />}
-          {memory && (
-            <MemoryContents roomId={roomId} memory={memory} reload={reload} onNavigate={() => setOpen(false)} />
-          )}
-        </div>
-      </Dialog>
-    </>
+    <Dialog
+      open={open}
+      onClose={onClose}
+      variant="sheet"
+      title="Memory"
+      description="What every answer in this room keeps in mind."
+    >
+      <div className="px-5 py-4">
+        {error && <ErrorNotice variant="inline">{error}</ErrorNotice>}
+        {!memory && !error && <Spinner />}
+        {memory && <MemoryContents roomId={roomId} memory={memory} reload={reload} onNavigate={onClose} />}
+      </div>
+    </Dialog>
   );
 }

@@ -1,10 +1,11 @@
 /**
  * The room's header: its name, connection, model and token count, who is
  * here, and the room's actions: Copy link, Share and Settings, and the rest
- * (Find, Members, Files, Rename, Export, Room info, Delete) named in text
+ * (Find, Members, Files, Memory, Rename, Export, Room info, Delete) named in text
  * under "More room actions". A private room's name carries a lock.
  */
 import {
+  Brain,
   Check,
   Download,
   Ellipsis,
@@ -23,7 +24,6 @@ import {
 } from "lucide-react";
 import { useAppUI } from "@/client/app-ui";
 import { useCopyLink } from "@/client/components/CopyLinkButton";
-import { MemoryButton } from "@/client/components/memory/MemoryPanel";
 import { MuteMentionsItem } from "@/client/components/notifications/MuteMentionsItem";
 import { OpenSidebarButton } from "@/client/components/RoomStates";
 import { exportHref } from "@/client/components/Transfer";
@@ -108,7 +108,16 @@ function RoomTitle({
   );
 }
 
-export type RoomHeaderAction = "rename" | "settings" | "delete" | "share" | "info" | "find" | "members" | "files";
+export type RoomHeaderAction =
+  | "rename"
+  | "settings"
+  | "delete"
+  | "share"
+  | "info"
+  | "find"
+  | "members"
+  | "files"
+  | "memory";
 
 /** "Copy link" with its text, saying "Link copied" once it is. */
 function CopyLinkTextButton({ roomId, name }: { roomId: string; name: string }) {
@@ -159,6 +168,9 @@ function RoomMenu({
             </ActionMenuItem>
             <ActionMenuItem icon={<Files />} label="Files" onSelect={choose("files")}>
               Files
+            </ActionMenuItem>
+            <ActionMenuItem icon={<Brain />} label="Memory" onSelect={choose("memory")}>
+              Memory
             </ActionMenuItem>
             {phone && (
               <>
@@ -237,7 +249,6 @@ export function RoomHeader({
             </Button>
           </>
         )}
-        <MemoryButton roomId={roomId} revision={state?.memory?.revision ?? 0} />
         <IconButton label="Room settings" onClick={() => onAction("settings")}>
           <Settings2 />
         </IconButton>
