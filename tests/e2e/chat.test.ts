@@ -232,7 +232,8 @@ describe("a room, one person", () => {
           answer
             .locator("pre code span span")
             .evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size),
-        { timeout: 20_000 }
+        // The highlighter is a lazy chunk: on a first visit to a busy dev server it compiles first.
+        { timeout: 60_000 }
       )
       .toBeGreaterThan(1);
     expect(await answer.locator("button[title*='Copy' i], button[aria-label*='Copy' i]").count()).toBeGreaterThan(0);

@@ -123,7 +123,8 @@ describe("shared rooms", () => {
     const { context, page } = await newUser(setup.browser, { displayName: "Dana" });
     await page.goto(roomUrl(setup.app.url, room.id));
     await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
-    await sendFromComposer(page, "Long one please [[fake:chunks=50,slow=120]]");
+    // Paced at 15 s in all, so a reload on a busy machine is back well before the end.
+    await sendFromComposer(page, "Long one please [[fake:chunks=50,slow=300]]");
     await messageRows(page, "assistant").last().getByText(/t4 /).waitFor();
 
     await page.reload();
@@ -131,7 +132,7 @@ describe("shared rooms", () => {
     // Back on the page mid-stream: earlier tokens are there, later ones keep coming.
     await answer.getByText(/t10 /).waitFor();
     expect(await answer.textContent()).not.toContain("t49");
-    await answer.getByText(/t49/).waitFor({ timeout: 20_000 });
+    await answer.getByText(/t49/).waitFor({ timeout: 40_000 });
     expect(await messageRows(page, "assistant").count()).toBe(1);
     // Every token exactly once, in order: nothing lost or replayed twice.
     const text = (await answer.locator(".markdown").allTextContents()).join(" ");

@@ -205,7 +205,8 @@ describe("screenshots", () => {
       expect(phoneErrors).toEqual([]);
     }
     for (const context of contexts) await context.close();
-  });
+    // Eight screens in four browsers: on two busy cores this is more than the layer's two minutes.
+  }, 240_000);
 });
 
 describe("phone layout", () => {

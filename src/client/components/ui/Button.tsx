@@ -5,7 +5,7 @@ type Variant = "primary" | "secondary" | "ghost" | "danger";
 type Size = "sm" | "md";
 
 const VARIANTS: Record<Variant, string> = {
-  primary: "bg-accent text-on-fill shadow-sm hover:bg-accent-line active:bg-accent-press",
+  primary: "bg-accent text-on-fill shadow-sm hover:bg-accent-press active:brightness-90",
   secondary:
     "border border-edge-strong bg-surface text-fg-control shadow-xs hover:bg-surface-sunken active:bg-surface-2",
   ghost: "text-fg-3 hover:bg-surface-2 active:bg-surface-press",
