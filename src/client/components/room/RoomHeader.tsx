@@ -1,7 +1,7 @@
 /**
  * The room's header: its name, connection, model and token count, who is
  * here, and the room's actions: Copy link, Share and Settings, and the rest
- * (Find, Members, Files, Rename, Export, Room info, Delete) named in text
+ * (Find, Members, Files, Tools, Rename, Export, Room info, Delete) named in text
  * under "More room actions". A private room's name carries a lock.
  */
 import {
@@ -15,6 +15,7 @@ import {
   Link,
   Lock,
   Pencil,
+  Plug,
   Search,
   Settings2,
   Share2,
@@ -108,7 +109,16 @@ function RoomTitle({
   );
 }
 
-export type RoomHeaderAction = "rename" | "settings" | "delete" | "share" | "info" | "find" | "members" | "files";
+export type RoomHeaderAction =
+  | "rename"
+  | "settings"
+  | "delete"
+  | "share"
+  | "info"
+  | "find"
+  | "members"
+  | "files"
+  | "tools";
 
 /** "Copy link" with its text, saying "Link copied" once it is. */
 function CopyLinkTextButton({ roomId, name }: { roomId: string; name: string }) {
@@ -159,6 +169,9 @@ function RoomMenu({
             </ActionMenuItem>
             <ActionMenuItem icon={<Files />} label="Files" onSelect={choose("files")}>
               Files
+            </ActionMenuItem>
+            <ActionMenuItem icon={<Plug />} label="Tools" onSelect={choose("tools")}>
+              Tools…
             </ActionMenuItem>
             {phone && (
               <>
