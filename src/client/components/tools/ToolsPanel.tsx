@@ -1,9 +1,9 @@
 /**
  * A room's Tools (the room header's "More room actions" → Tools): the MCP
  * servers its assistant can call, each with its state and its tools'
- * policies, and a form to add one. Changing them is the room owner's (and an
- * admin's, `room.tools`); anyone else gets the server's refusal in words, as
- * the server says it. While a server is still connecting the list is asked
+ * policies, and a form to add one. Seeing and changing them is the room
+ * owner's (and an admin's, `room.tools`); anyone else gets the server's
+ * refusal, which says who may. While a server is still connecting the list is asked
  * again every few seconds, so it settles on ready or failed by itself.
  */
 import { useCallback, useEffect, useState } from "react";
@@ -13,7 +13,6 @@ import { Spinner } from "@/client/components/ui/Spinner";
 import { ApiError, errorMessage } from "@/client/lib/api";
 import { anySettling } from "@/client/lib/mcp-view";
 import { toolsApi } from "@/client/lib/tools-api";
-import { whoMay } from "@/shared/permissions";
 import { MAX_MCP_SERVERS_PER_ROOM, type McpServerView } from "@/shared/tools";
 import { AddServerForm } from "./AddServerForm";
 import { McpServerItem } from "./McpServerItem";
@@ -80,8 +79,7 @@ function ToolsBody({ roomId }: { roomId: string }) {
       <div className="space-y-2 px-5 py-4">
         <ErrorNotice>{error.message}</ErrorNotice>
         <p className="text-xs text-fg-muted">
-          {whoMay("room.tools")} Anyone in the room can still approve or deny a call the assistant asks about, on its
-          card in the conversation.
+          Anyone in the room can still approve or deny a call the assistant asks about, on its card in the conversation.
         </p>
       </div>
     );
