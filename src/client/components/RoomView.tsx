@@ -23,6 +23,7 @@ import { ConversationSkeleton, RoomBanners } from "./room/RoomBanners";
 import { RoomConversation } from "./room/RoomConversation";
 import { RoomHeader, type RoomHeaderAction } from "./room/RoomHeader";
 import { ShareDialog } from "./ShareDialog";
+import { ToolsDialog } from "./tools/ToolsPanel";
 
 export function RoomPage() {
   const { roomId = "" } = useParams();
@@ -126,6 +127,7 @@ function RoomDialogs({
         onLeft={() => navigate("/", { replace: true, state: { focusHeading: true } })}
       />
       <RoomInfoDialog roomId={roomId} open={dialog === "info"} onClose={close} />
+      <ToolsDialog roomId={roomId} roomName={room.name} open={dialog === "tools"} onClose={close} />
       <RoomSettingsDialog
         roomId={roomId}
         summary={summary}

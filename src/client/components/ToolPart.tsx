@@ -1,5 +1,6 @@
 import { ChevronRight, Wrench } from "lucide-react";
 import { memo } from "react";
+import { decisionLine, mcpCallParts } from "@/client/lib/mcp-view";
 import type { ToolPartView } from "@/client/lib/messages";
 import { StatusLabel, type StatusTone } from "./ui/StatusLabel";
 
@@ -16,7 +17,8 @@ function pretty(value: unknown): string {
 }
 
 function status(tool: ToolPartView): { label: string; tone: StatusTone } {
-  if (tool.state === "output-error" || tool.state === "output-denied") return { label: "Failed", tone: "error" };
+  if (tool.state === "output-denied") return { label: "Denied", tone: "stopped" };
+  if (tool.state === "output-error") return { label: "Failed", tone: "error" };
   if (tool.state === "output-available") {
     const output = tool.output as { error?: unknown } | undefined;
     if (output && typeof output === "object" && typeof output.error === "string")
@@ -30,6 +32,8 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
   const s = status(tool);
   const input = pretty(tool.input);
   const output = tool.state === "output-error" ? (tool.errorText ?? "") : pretty(tool.output);
+  // An "ask first" call keeps who decided (room-approvals.ts): shown without opening the part.
+  const decided = decisionLine(tool.approval);
   return (
     <details className="group my-2 max-w-full overflow-hidden rounded-lg border border-edge bg-surface-well text-[13px]">
       <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-1.5 text-fg-soft select-none hover:bg-surface-2 [&::-webkit-details-marker]:hidden">
@@ -37,9 +41,12 @@ export const ToolPart = memo(function ToolPart({ tool }: { tool: ToolPartView })
         <Wrench className="size-3.5 shrink-0 text-fg-faint" aria-hidden="true" />
         <span className="truncate">
           {LABELS[tool.name] ?? "Used a tool"}{" "}
-          <code className="rounded bg-surface-3/70 px-1 py-px font-mono text-[12px] text-fg-3">{tool.name}</code>
+          <code className="rounded bg-surface-3/70 px-1 py-px font-mono text-[12px] text-fg-3">
+            {mcpCallParts(tool.name)?.tool ?? tool.name}
+          </code>
         </span>
-        <StatusLabel tone={s.tone} className="ml-auto">
+        {decided && <span className="ml-auto truncate text-xs text-fg-muted">{decided}</span>}
+        <StatusLabel tone={s.tone} className={decided ? undefined : "ml-auto"}>
           {s.label}
         </StatusLabel>
       </summary>

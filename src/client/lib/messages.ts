@@ -1,5 +1,6 @@
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
 import type { ChatMessage, MessageMetadata } from "@/shared/protocol";
+import { type PartApproval, partApproval } from "./mcp-view";
 
 /** The AI SDK message shape with our server's metadata. */
 export type RoomMessage = UIMessage<MessageMetadata>;
@@ -56,6 +57,8 @@ export interface ToolPartView {
   output: unknown;
   errorText: string | undefined;
   toolCallId: string;
+  /** An "ask first" call's approval: asked, and once decided who decided (lib/mcp-view.ts). */
+  approval: PartApproval | undefined;
 }
 
 /** `tool-<name>` and `dynamic-tool` parts, normalised for display. */
@@ -68,7 +71,8 @@ export function asToolPart(part: RoomMessagePart): ToolPartView | null {
     input: part.input,
     output: "output" in part ? part.output : undefined,
     errorText: "errorText" in part && typeof part.errorText === "string" ? part.errorText : undefined,
-    toolCallId: String(part.toolCallId ?? "")
+    toolCallId: String(part.toolCallId ?? ""),
+    approval: "approval" in part ? partApproval(part.approval) : undefined
   };
 }
 

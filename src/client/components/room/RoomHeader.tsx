@@ -1,7 +1,7 @@
 /**
  * The room's header: its name, connection, model and token count, who is
  * here, and the room's actions: Copy link, Share and Settings, and the rest
- * (Find, Members, Files, Memory, Rename, Export, Room info, Delete) named in text
+ * (Find, Members, Files, Memory, Tools, Rename, Export, Room info, Delete) named in text
  * under "More room actions". A private room's name carries a lock.
  */
 import {
@@ -16,6 +16,7 @@ import {
   Link,
   Lock,
   Pencil,
+  Plug,
   Search,
   Settings2,
   Share2,
@@ -117,7 +118,8 @@ export type RoomHeaderAction =
   | "find"
   | "members"
   | "files"
-  | "memory";
+  | "memory"
+  | "tools";
 
 /** "Copy link" with its text, saying "Link copied" once it is. */
 function CopyLinkTextButton({ roomId, name }: { roomId: string; name: string }) {
@@ -171,6 +173,9 @@ function RoomMenu({
             </ActionMenuItem>
             <ActionMenuItem icon={<Brain />} label="Memory" onSelect={choose("memory")}>
               Memory
+            </ActionMenuItem>
+            <ActionMenuItem icon={<Plug />} label="Tools" onSelect={choose("tools")}>
+              Tools…
             </ActionMenuItem>
             {phone && (
               <>

@@ -1,8 +1,9 @@
-/** Which question an answer replies to, then its parts in order: Markdown text, reasoning (folded), tool calls and delegated tasks. */
+/** Which question an answer replies to, then its parts in order: Markdown text, reasoning (folded), tool calls (an "ask first" one as an approval card) and delegated tasks. */
 
 import { MessageText } from "@/client/components/MessageText";
 import { ToolPart } from "@/client/components/ToolPart";
 import { TaskCard } from "@/client/components/tasks/TaskCard";
+import { ApprovalCard, isApprovalCard } from "@/client/components/tools/ApprovalCard";
 import { TypingDots } from "@/client/components/ui/Spinner";
 import { asToolPart, type RoomMessage } from "@/client/lib/messages";
 import { ReplyChip } from "./ReplyChip";
@@ -37,6 +38,7 @@ export function AssistantBody({ message, streaming }: { message: RoomMessage; st
         }
         const tool = asToolPart(part);
         if (tool?.name === "delegate") return <TaskCard key={tool.toolCallId || index} tool={tool} />;
+        if (tool && isApprovalCard(tool)) return <ApprovalCard key={tool.toolCallId || index} tool={tool} />;
         if (tool) return <ToolPart key={tool.toolCallId || index} tool={tool} />;
         return null;
       })}
