@@ -47,7 +47,7 @@ interface Quotable {
 }
 
 /** The label a message's speaker has in the room. */
-export function speakerName(message: Pick<Quotable, "role" | "metadata">): string {
+function speakerName(message: Pick<Quotable, "role" | "metadata">): string {
   const meta = (message.metadata ?? {}) as { author?: unknown; persona?: { name?: unknown } };
   if (message.role === "user") return authorName(meta.author) ?? "Someone";
   return typeof meta.persona?.name === "string" ? `@${meta.persona.name}` : "Assistant";

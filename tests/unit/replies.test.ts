@@ -17,6 +17,7 @@ import {
 } from "@/server/domain/messages/replies";
 import { transcriptFor } from "@/server/domain/personas/persona-context";
 import { remapIds } from "@/server/domain/transfer/imported-room";
+import { outboxRequestFrame } from "@/shared/outbox";
 import { REPLY_QUOTE_LENGTH, readReplyRef, replyRefOf } from "@/shared/replies";
 
 const NOW = 1_700_000_000_000;
@@ -51,6 +52,19 @@ describe("requestedReplyTo: what a socket send asks to reply to", () => {
     for (const bad of ["", "x".repeat(129), 42, null, ["m1"]]) {
       expect(requestedReplyTo(request({ replyTo: bad })).kind, JSON.stringify(bad)).toBe("invalid");
     }
+  });
+});
+
+describe("a browser's outbox send", () => {
+  it("names the message it replies to by id only: the room writes its own quote", () => {
+    const frame = JSON.parse(
+      outboxRequestFrame("r1", { id: "client-0001", text: "Yes", createdAt: 1, replyTo: QUOTE })
+    );
+    const body = JSON.parse(frame.init.body);
+    expect(body.messages[0].metadata).toEqual({ replyTo: "m1" });
+    expect(requestedReplyTo(frame.init.body)).toEqual({ kind: "reply", messageId: "m1" });
+    const plain = JSON.parse(outboxRequestFrame("r2", { id: "client-0002", text: "Hi", createdAt: 1 }));
+    expect(JSON.parse(plain.init.body).messages[0]).not.toHaveProperty("metadata");
   });
 });
 

@@ -9,6 +9,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChatRoom } from "../../src/server/index";
 import type { ErrorBody } from "../../src/shared/errors";
+import { outboxRequestFrame } from "../../src/shared/outbox";
 import type { ChatMessage, SendMessageResult } from "../../src/shared/protocol";
 import {
   api,
@@ -155,6 +156,23 @@ describe("a reply over the room socket", () => {
       author: { name: "Bob" },
       replyTo: { id: question.id, name: "Ann", text: "Shall we ship on Friday?" }
     });
+  });
+
+  it("goes out from the browser's outbox as an id, and is acknowledged and stored with the room's quote", async () => {
+    const { ws, bob, room, question } = await roomWithQuestion();
+    const socket = await connect(roomPath(ws, room.id), bob.headers);
+    open.push(socket);
+    const item = {
+      id: crypto.randomUUID(),
+      text: "Friday it is",
+      createdAt: Date.now(),
+      replyTo: { id: question.id, name: "Ann", text: "what the browser showed" }
+    };
+    socket.send(outboxRequestFrame(crypto.randomUUID(), item));
+    const ack = await socket.next((f) => f?.type === "rooms_ack" && f.clientMessageId === item.id);
+    expect(ack.duplicate).toBe(false);
+    const stored = (await history(ws, room.id)).find((m) => m.id === item.id);
+    expect(stored?.metadata?.replyTo).toEqual({ id: question.id, name: "Ann", text: "Shall we ship on Friday?" });
   });
 
   it("is refused for another room's message, a made-up id or a deleted message, storing nothing", async () => {
