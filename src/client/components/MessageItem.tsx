@@ -184,7 +184,7 @@ export const MessageItem = memo(function MessageItem({
         )}
         {!editing && !earlier && !isAssistant && (
           <QuestionActions
-            messageId={message.id}
+            message={message}
             text={text}
             canEdit={canEdit}
             onEdit={() => setEditing(true)}

@@ -51,7 +51,7 @@ export function AnswerActions({
             "opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 [@media(pointer:coarse)]:opacity-100"
         )}
       >
-        <ReplyButton messageId={message.id} />
+        <ReplyButton message={message} />
         {text && <CopyButton text={text} />}
         {text && <PinMessageButton messageId={message.id} />}
         <AddReactionButton messageId={message.id} />
@@ -74,13 +74,13 @@ export function AnswerActions({
 }
 
 export function QuestionActions({
-  messageId,
+  message,
   text,
   canEdit,
   onEdit,
   onFork
 }: {
-  messageId: string;
+  message: RoomMessage;
   text: string;
   canEdit: boolean;
   onEdit: () => void;
@@ -90,11 +90,11 @@ export function QuestionActions({
     <>
       <div className="h-2" />
       <div className="absolute top-1 right-3 flex items-center gap-0.5 rounded-lg bg-surface p-0.5 opacity-0 shadow-sm ring-1 ring-edge-raised transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 sm:right-5 [@media(pointer:coarse)]:static [@media(pointer:coarse)]:-mt-1 [@media(pointer:coarse)]:mb-1 [@media(pointer:coarse)]:justify-end [@media(pointer:coarse)]:bg-transparent [@media(pointer:coarse)]:opacity-100 [@media(pointer:coarse)]:shadow-none [@media(pointer:coarse)]:ring-0">
-        <ReplyButton messageId={messageId} />
+        <ReplyButton message={message} />
         {text && <CopyButton text={text} />}
-        {text && <PinMessageButton messageId={messageId} />}
-        <AddReactionButton messageId={messageId} />
-        {onFork && <ForkButton onFork={() => onFork(messageId)} />}
+        {text && <PinMessageButton messageId={message.id} />}
+        <AddReactionButton messageId={message.id} />
+        {onFork && <ForkButton onFork={() => onFork(message.id)} />}
         {canEdit && (
           <IconButton size="sm" label="Edit message" onClick={onEdit}>
             <Pencil />

@@ -90,19 +90,11 @@ export function ReplyChip({ questionId }: { questionId: string | undefined }) {
 }
 
 /** A message's "Reply" action: its quote goes above the composer, and the next send replies to it. */
-export function ReplyButton({ messageId }: { messageId: string }) {
+export function ReplyButton({ message }: { message: RoomMessage }) {
   const actions = useContext(ReplyActionsContext);
-  const lookup = useContext(MessageLookupContext);
-  if (!actions || !lookup) return null;
+  if (!actions) return null;
   return (
-    <IconButton
-      size="sm"
-      label="Reply"
-      onClick={() => {
-        const message = lookup(messageId);
-        if (message) actions.reply(replyRefOf(message));
-      }}
-    >
+    <IconButton size="sm" label="Reply" onClick={() => actions.reply(replyRefOf(message))}>
       <Reply />
     </IconButton>
   );
