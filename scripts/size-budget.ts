@@ -36,11 +36,6 @@ const OVER_BUDGET: OverBudget[] = [
     why: "one persona answer's whole life (stream, relay, retries, deadline, outcome) over shared state; memory work is changing it this round: split it into a class of steps after that lands"
   },
   {
-    what: "src/server/agents/room/frame-guard.ts#check",
-    lines: 123,
-    why: "every frame's checks in order; the security review (issue 21) is rewriting this module this round: split it with that change"
-  },
-  {
     what: "src/server/domain/messages/chat-request-guard.ts#guardChatRequest",
     lines: 142,
     why: "the rebuild of a client's chat request from the room's transcript; the security review (issue 21) is changing it this round: split it with that change"

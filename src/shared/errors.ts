@@ -15,6 +15,8 @@ const ERROR_CODES = [
   "bad_request:query",
   "bad_request:import",
   "bad_request:workspace",
+  /** A reply whose `replyTo` names no stored message of the room (shared/replies.ts). */
+  "bad_request:reply_to",
   "not_found:room",
   "not_found:message",
   "not_found:route",

@@ -22,6 +22,7 @@ import { type Notification, NotificationSchema } from "./notifications";
 import { ROOM_VISIBILITIES, type RoomVisibility } from "./permissions";
 import { DEFAULT_RESPONDERS, type DefaultResponder, type Persona, type PersonaRef } from "./personas";
 import type { ReactionsByMessage } from "./reactions";
+import { type ReplyRef, ReplyToId } from "./replies";
 import { type ReadMark, ReadMarkSchema } from "./unread";
 
 // ── Room settings and summaries ──
@@ -157,7 +158,9 @@ export const SendMessageBody = z.strictObject({
   /** Ignored: the server writes the author from the caller's identity. Accepted so older scripts keep working. */
   author: Author.optional(),
   /** Files of this room the message carries (their ids, from POST …/files); see docs/files.md. */
-  files: MessageFiles.optional()
+  files: MessageFiles.optional(),
+  /** The id of a message of this room this one replies to (shared/replies.ts); 400 when it names none. */
+  replyTo: ReplyToId.optional()
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
@@ -167,6 +170,8 @@ export interface MessageMetadata {
   author?: MessageAuthor;
   /** On an answer: the id of the question it answers (see turn-context.ts). */
   answers?: string;
+  /** On a person's message: the message it replies to, quoted (checked and written by the server; shared/replies.ts). */
+  replyTo?: ReplyRef;
   /**
    * On an edit or a regeneration: the id of the message it replaces, kept
    * as an earlier version (a sibling in the room's message tree).

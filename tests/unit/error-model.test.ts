@@ -17,12 +17,12 @@ async function sseEvents(stream: ReadableStream<Uint8Array>): Promise<Array<{ ev
 }
 
 /** A REST send over SSE in a room whose turn fails with `failure`. */
-function failingStream(failure: unknown) {
+async function failingStream(failure: unknown) {
   const room = { messages: [], saveMessages: () => Promise.reject(failure) };
   const arrivals = { arrive: () => undefined, forget: () => undefined };
   // The bridge needs only these two members of AIChatAgent.
-  const bridge = new RestTurnBridge(room as never, arrivals);
-  return sseEvents(bridge.stream({ text: "hello" }, { id: "u1", name: "Ann" }));
+  const bridge = new RestTurnBridge(room as never, arrivals, { replyTarget: async () => null });
+  return sseEvents(await bridge.stream({ text: "hello" }, { id: "u1", name: "Ann" }));
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -12,13 +12,13 @@ import { messageText, type RoomMessage } from "@/client/lib/messages";
 import { countRender } from "@/client/lib/render-probe";
 import { messageTime } from "@/client/lib/time";
 import { authorName } from "@/shared/identity";
-import { Citations, MessageFiles } from "./files/MessageFiles";
-import { PlainText } from "./MessageText";
+import { Citations } from "./files/MessageFiles";
 import { AssistantBody } from "./transcript/AssistantBody";
 import { EditForm } from "./transcript/EditForm";
 import { AnswerActions, QuestionActions } from "./transcript/MessageActions";
 import { MessageAvatar, MessageHeader } from "./transcript/MessageHeader";
 import { MessageReactions } from "./transcript/MessageReactions";
+import { QuestionBody } from "./transcript/QuestionBody";
 import { Alert } from "./ui/Alert";
 import { Button } from "./ui/Button";
 import { VersionSwitcher } from "./VersionSwitcher";
@@ -163,10 +163,7 @@ export const MessageItem = memo(function MessageItem({
             <Citations message={message} />
           </>
         ) : (
-          <>
-            {text && <PlainText text={text} />}
-            <MessageFiles message={message} />
-          </>
+          <QuestionBody message={message} text={text} />
         )}
 
         {!earlier && <MessageReactions messageId={message.id} />}
@@ -185,7 +182,7 @@ export const MessageItem = memo(function MessageItem({
         )}
         {!editing && !earlier && !isAssistant && (
           <QuestionActions
-            messageId={message.id}
+            message={message}
             text={text}
             canEdit={canEdit}
             onEdit={() => setEditing(true)}

@@ -17,6 +17,7 @@ import { useMovedMessages } from "@/client/hooks/use-moved-messages";
 import { useStickToBottom } from "@/client/hooks/use-stick-to-bottom";
 import { useLoadOlderNearTop, useTranscriptRows } from "@/client/hooks/use-transcript-rows";
 import type { NewMessagesStart } from "@/client/hooks/use-unread";
+import { flashMessage } from "@/client/lib/flash-message";
 import { editConsequence } from "@/client/lib/version-moves";
 import { EmptyTranscript, JumpToLatest, TranscriptStart } from "./transcript/TranscriptEdges";
 import { isWaitingForAnswer, TranscriptNotices } from "./transcript/TranscriptNotices";
@@ -77,12 +78,12 @@ export function MessageList({
   useImperativeHandle(
     ref,
     () => ({
-      showMessage(messageId) {
+      showMessage(messageId, options) {
         const index = indexOf(messageId);
         if (index < 0) return false;
         follow.release();
-        // The row holds the dividers before its message, so its start shows them.
-        virtualizer.scrollToIndex(index, { align: "start" });
+        virtualizer.scrollToIndex(index, { align: "start" }); // a row's start shows the dividers before its message
+        if (options?.highlight) flashMessage(contentRef.current, messageId);
         return true;
       },
       focus() {

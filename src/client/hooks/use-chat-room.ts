@@ -16,6 +16,7 @@ import { reactionStore } from "@/client/lib/reaction-store";
 import { newTraceparent } from "@/client/lib/trace";
 import type { MessageAuthor } from "@/shared/identity";
 import type { RoomState } from "@/shared/protocol";
+import type { ReplyRef } from "@/shared/replies";
 import { type HistorySource, initialPageOf, loadNewestPage, useOlderPages } from "./use-older-pages";
 import type { RoomSocket } from "./use-room-socket";
 
@@ -102,7 +103,7 @@ function useChatActions(chat: AgentChat, socket: RoomSocket, holdForEdit: (messa
 
   /** An outbox send the room has stored: it joins the transcript (the room does not echo it back to us). */
   const appendStored = useCallback(
-    (item: { id: string; text: string; author?: MessageAuthor; createdAt: number }) => {
+    (item: { id: string; text: string; author?: MessageAuthor; createdAt: number; replyTo?: ReplyRef }) => {
       setMessages((list) =>
         list.some((m) => m.id === item.id)
           ? list
@@ -112,7 +113,11 @@ function useChatActions(chat: AgentChat, socket: RoomSocket, holdForEdit: (messa
                 id: item.id,
                 role: "user",
                 parts: [{ type: "text", text: item.text }],
-                metadata: { createdAt: item.createdAt, ...(item.author ? { author: item.author } : {}) }
+                metadata: {
+                  createdAt: item.createdAt,
+                  ...(item.author ? { author: item.author } : {}),
+                  ...(item.replyTo ? { replyTo: item.replyTo } : {})
+                }
               }
             ]
       );

@@ -20,6 +20,7 @@ import { MAX_FILES_PER_MESSAGE, MAX_MESSAGE_LENGTH } from "@/shared/constants";
 import { FILE_URL_PATTERN, type FileRef } from "@/shared/files";
 import { MessageAuthor } from "@/shared/identity";
 import { CLIENT_MESSAGE_ID_PATTERN, type OutboxSend, outboxRequestFrame } from "@/shared/outbox";
+import { type ReplyRef, readReplyRef } from "@/shared/replies";
 
 export interface OutboxItem extends OutboxSend {
   /** Who wrote it, for showing it before the room's copy arrives (the room writes its own). */
@@ -41,6 +42,7 @@ function isOutboxItem(value: unknown): value is OutboxItem {
     typeof item.createdAt === "number" &&
     (item.author === undefined || MessageAuthor.safeParse(item.author).success) &&
     (item.error === undefined || typeof item.error === "string") &&
+    (item.replyTo === undefined || readReplyRef(item.replyTo) !== undefined) &&
     (item.files === undefined ||
       (Array.isArray(item.files) &&
         item.files.length <= MAX_FILES_PER_MESSAGE &&
@@ -65,6 +67,18 @@ function writeOutbox(roomId: string, items: OutboxItem[]) {
     // Storage full or blocked: the queue still lives in memory for this tab.
     console.warn("[outbox] could not persist the outbox:", error);
   }
+}
+
+/** A new send, under a new client message id. */
+function newItem(text: string, author: MessageAuthor, files: FileRef[], replyTo: ReplyRef | undefined): OutboxItem {
+  return {
+    id: crypto.randomUUID(),
+    text,
+    author,
+    createdAt: Date.now(),
+    ...(files.length > 0 ? { files } : {}),
+    ...(replyTo ? { replyTo } : {})
+  };
 }
 
 interface OutboxSocket {
@@ -143,11 +157,8 @@ export function useOutbox(
   );
 
   const enqueue = useCallback(
-    (text: string, author: MessageAuthor, files: FileRef[] = []) => {
-      update((list) => [
-        ...list,
-        { id: crypto.randomUUID(), text, author, createdAt: Date.now(), ...(files.length > 0 ? { files } : {}) }
-      ]);
+    (text: string, author: MessageAuthor, files: FileRef[] = [], replyTo?: ReplyRef) => {
+      update((list) => [...list, newItem(text, author, files, replyTo)]);
       queueMicrotask(pump);
     },
     [update, pump]

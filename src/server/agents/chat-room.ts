@@ -169,22 +169,22 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     return asResult(() => this.#jobs.reactions.toggle(messageId, emoji, who));
   }
 
-  /**
-   * A send that did not come over this room's WebSocket. Everyone connected
-   * sees it live, because the turn runs through the same `saveMessages`
-   * path as any other.
-   */
-  async sendFromRest(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): Promise<SendMessageResult> {
-    return this.#jobs.rest.send(body, author, arrival, this.#jobs.attachments.refs(body.files));
-  }
-
-  /** `sendFromRest` as server-sent events: user-message, chunk…, done. */
-  async streamFromRest(
+  /** A send not over this room's WebSocket, seen live by everyone connected (room/rest-bridge.ts). */
+  sendFromRest(
     body: SendMessageBody,
     author: MessageAuthor,
     arrival?: RestArrival
-  ): Promise<ReadableStream<Uint8Array>> {
-    return this.#jobs.rest.stream(body, author, arrival, this.#jobs.attachments.refs(body.files));
+  ): Promise<RpcResult<SendMessageResult>> {
+    return asResult(() => this.#jobs.rest.send(body, author, arrival, this.#jobs.attachments.refs(body.files)));
+  }
+
+  /** `sendFromRest` as server-sent events: user-message, chunk…, done. */
+  streamFromRest(
+    body: SendMessageBody,
+    author: MessageAuthor,
+    arrival?: RestArrival
+  ): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+    return asResult(() => this.#jobs.rest.stream(body, author, arrival, this.#jobs.attachments.refs(body.files)));
   }
 
   /** The file parts of a message carrying these files of this room; 404 for one that is not (the overseer asks first). */

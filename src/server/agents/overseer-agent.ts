@@ -156,7 +156,9 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     arrival?: RestArrival
   ): Promise<RpcResult<SendMessageResult>> {
     return asResult(() =>
-      this.#send(id, body, caller, (room) => room.sendFromRest(body, authorOf(caller.identity), arrival))
+      this.#send(id, body, caller, async (room) =>
+        unwrap(await room.sendFromRest(body, authorOf(caller.identity), arrival))
+      )
     );
   }
 
@@ -168,7 +170,9 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     arrival?: RestArrival
   ): Promise<RpcResult<ReadableStream<Uint8Array>>> {
     return asResult(() =>
-      this.#send(id, body, caller, (room) => room.streamFromRest(body, authorOf(caller.identity), arrival))
+      this.#send(id, body, caller, async (room) =>
+        unwrap(await room.streamFromRest(body, authorOf(caller.identity), arrival))
+      )
     );
   }
 

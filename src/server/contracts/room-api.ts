@@ -105,12 +105,17 @@ export interface ChatRoomApi {
   messageVersions(messageId: string): Promise<RpcResult<MessageVersions>>;
   /** What the caller has not read, summed up for them alone (room/room-catch-up.ts). */
   catchUp(since: CatchUpSince): Promise<RpcResult<CatchUp>>;
-  sendFromRest(body: SendMessageBody, author: MessageAuthor, arrival?: RestArrival): Promise<SendMessageResult>;
+  /** A REST send; 400 `bad_request:reply_to` when `body.replyTo` names no message of this room. */
+  sendFromRest(
+    body: SendMessageBody,
+    author: MessageAuthor,
+    arrival?: RestArrival
+  ): Promise<RpcResult<SendMessageResult>>;
   streamFromRest(
     body: SendMessageBody,
     author: MessageAuthor,
     arrival?: RestArrival
-  ): Promise<ReadableStream<Uint8Array>>;
+  ): Promise<RpcResult<ReadableStream<Uint8Array>>>;
   searchMessages(query: string, limit: number): Promise<SearchHit[]>;
   /** Adds `who`'s reaction to a message of this room, or takes it back; 404 for a message it lacks. */
   toggleReaction(messageId: string, emoji: string, who: MessageAuthor): Promise<RpcResult<ReactionToggleResult>>;

@@ -1,15 +1,17 @@
 /**
  * An open room's conversation: find in room, the transcript (live, or the
- * page around a linked message), the outbox and the composer. Suspends
+ * page around a linked message), the outbox and the composer (with the
+ * reply being written, hooks/use-reply-draft.ts). Suspends
  * until the newest page of history has loaded (hooks/use-chat-room.ts).
  */
 
-import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useAppUI } from "@/client/app-ui";
 import { useAuth } from "@/client/components/AuthGate";
 import { Composer, type ComposerHandle } from "@/client/components/Composer";
 import { CatchUpPanel } from "@/client/components/catch-up/CatchUpPanel";
+import { ReplyDraftChip } from "@/client/components/composer/ReplyDraft";
 import { FindInRoom } from "@/client/components/FindInRoom";
 import { JumpView } from "@/client/components/JumpView";
 import { LiveAnnouncer } from "@/client/components/LiveAnnouncer";
@@ -19,7 +21,7 @@ import { OutboxTray } from "@/client/components/OutboxTray";
 import { RoomGone } from "@/client/components/RoomStates";
 import { ForkButton, useFork } from "@/client/components/Transfer";
 import { ReactingContext } from "@/client/components/transcript/MessageReactions";
-import { MessageLookupContext } from "@/client/components/transcript/ReplyChip";
+import { MessageLookupContext, type ReplyActions, ReplyActionsContext } from "@/client/components/transcript/ReplyChip";
 import type { MessageListHandle } from "@/client/components/transcript/transcript-handle";
 import { anyDialogOpen } from "@/client/components/ui/Dialog";
 import { type RoomChat, useRoomChat } from "@/client/hooks/use-chat-room";
@@ -29,6 +31,7 @@ import { useMentionPeople } from "@/client/hooks/use-mention-people";
 import { useOutbox } from "@/client/hooks/use-outbox";
 import { useTypingSignal } from "@/client/hooks/use-presence";
 import { useReactionsFeed } from "@/client/hooks/use-reactions-feed";
+import { type ReplyDraft, useReplyDraft } from "@/client/hooks/use-reply-draft";
 import { useRoomAnnouncer } from "@/client/hooks/use-room-announcer";
 import type { ConnectionStatus } from "@/client/hooks/use-room-list";
 import type { RoomSocket } from "@/client/hooks/use-room-socket";
@@ -128,7 +131,8 @@ function RoomComposer({
   roomName,
   composerRef,
   onSend,
-  uploads
+  uploads,
+  reply
 }: {
   socket: RoomSocket;
   chat: RoomChat;
@@ -137,6 +141,8 @@ function RoomComposer({
   composerRef: RefObject<ComposerHandle | null>;
   onSend: (text: string) => void;
   uploads: FileUploads;
+  /** The reply being written, shown above the composer. */
+  reply: ReplyDraft;
 }) {
   const ui = useAppUI();
   const isDesktop = useMediaQuery("(min-width: 768px) and (pointer: fine)");
@@ -148,22 +154,25 @@ function RoomComposer({
       ui.composerFocusRef.current = null;
     };
   }, [ui.composerFocusRef, composerRef]);
-  // Escape stops the answer to your own question (Stop stops anyone's).
+  // Escape cancels the reply being written, else stops the answer to your own question (Stop stops anyone's).
   const messagesRef = useRef(chat.messages);
   messagesRef.current = chat.messages;
   const { busy, stop } = chat;
+  const replying = reply.quote !== null;
+  const cancelReply = reply.cancel;
   useEffect(() => {
-    if (!busy) return;
+    if (!busy && !replying) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== "Escape" || event.defaultPrevented || event.shiftKey || event.altKey) return;
       if (event.ctrlKey || event.metaKey || anyDialogOpen() || document.querySelector(":popover-open")) return;
-      if (!answeringQuestionOf(messagesRef.current, socket.selfId)) return;
+      if (!replying && !answeringQuestionOf(messagesRef.current, socket.selfId)) return;
       event.preventDefault();
-      stop();
+      if (replying) cancelReply();
+      else stop();
     };
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
-  }, [busy, stop, socket.selfId]);
+  }, [busy, stop, socket.selfId, replying, cancelReply]);
   const personas = socket.state?.personas;
   const personaNames = useMemo(() => (personas ?? []).map((p) => p.name), [personas]);
   // People as well as personas: a person's mention notifies them (hooks/use-mention-people.ts).
@@ -174,28 +183,70 @@ function RoomComposer({
     [socket.presence, socket.selfId]
   );
   return (
-    <Composer
-      ref={composerRef}
-      roomId={roomId}
-      roomName={roomName}
-      offlineReason={offlineReason(socket.status)}
-      onReconnect={socket.status === "open" || socket.status === "connecting" ? undefined : socket.reconnectNow}
-      connecting={socket.status === "connecting" || socket.status === "reconnecting"}
-      busy={chat.busy}
-      typingUsers={typingUsers}
-      onSend={onSend}
-      uploads={uploads}
-      onAskPanel={personas?.length ? (text) => onSend(`${PANEL_PREFIX}${text}`) : undefined}
-      onStop={() => {
-        chat.stop();
-        // The Stop button is about to go: keep focus where the person works.
-        composerRef.current?.focus();
-      }}
-      onTyping={notifyTyping}
-      onStopTyping={stopTyping}
-      autoFocus={isDesktop}
-      mentionNames={mentionNames}
-    />
+    <>
+      {reply.quote && (
+        <ReplyDraftChip
+          quote={reply.quote}
+          onCancel={() => {
+            reply.cancel();
+            composerRef.current?.focus();
+          }}
+        />
+      )}
+      <Composer
+        ref={composerRef}
+        roomId={roomId}
+        roomName={roomName}
+        offlineReason={offlineReason(socket.status)}
+        onReconnect={socket.status === "open" || socket.status === "connecting" ? undefined : socket.reconnectNow}
+        connecting={socket.status === "connecting" || socket.status === "reconnecting"}
+        busy={chat.busy}
+        typingUsers={typingUsers}
+        onSend={onSend}
+        uploads={uploads}
+        onAskPanel={personas?.length ? (text) => onSend(`${PANEL_PREFIX}${text}`) : undefined}
+        onStop={() => {
+          chat.stop();
+          // The Stop button is about to go: keep focus where the person works.
+          composerRef.current?.focus();
+        }}
+        onTyping={notifyTyping}
+        onStopTyping={stopTyping}
+        autoFocus={isDesktop}
+        mentionNames={mentionNames}
+      />
+    </>
+  );
+}
+
+/** What a room's messages read from around them: task runs, reactions, the transcript's lookup, replies. */
+function RoomContexts({
+  chat,
+  socket,
+  roomId,
+  replyActions,
+  children
+}: {
+  chat: RoomChat;
+  socket: RoomSocket;
+  roomId: string;
+  replyActions: ReplyActions;
+  children: ReactNode;
+}) {
+  const taskRuns = useTaskRunsSource(socket);
+  const reacting = useMemo(() => ({ roomId, selfId: socket.selfId }), [roomId, socket.selfId]);
+  // Stable, so a streamed token re-renders no "Replying to" chip (transcript/ReplyChip.tsx).
+  const messagesRef = useRef(chat.messages);
+  messagesRef.current = chat.messages;
+  const lookup = useCallback((id: string) => messagesRef.current.find((m) => m.id === id), []);
+  return (
+    <TaskRunsContext.Provider value={taskRuns}>
+      <ReactingContext.Provider value={reacting}>
+        <MessageLookupContext.Provider value={lookup}>
+          <ReplyActionsContext.Provider value={replyActions}>{children}</ReplyActionsContext.Provider>
+        </MessageLookupContext.Provider>
+      </ReactingContext.Provider>
+    </TaskRunsContext.Provider>
   );
 }
 
@@ -214,15 +265,10 @@ export function RoomConversation({
   onCloseFind: () => void;
 }) {
   const chat = useRoomChat(socket, roomId);
-  const taskRuns = useTaskRunsSource(socket);
   useReactionsFeed(roomId, socket);
-  const reacting = useMemo(() => ({ roomId, selfId: socket.selfId }), [roomId, socket.selfId]);
-  // Stable, so a streamed token re-renders no "Replying to" chip (transcript/ReplyChip.tsx).
-  const messagesRef = useRef(chat.messages);
-  messagesRef.current = chat.messages;
-  const lookup = useCallback((id: string) => messagesRef.current.find((m) => m.id === id), []);
   const composerRef = useRef<ComposerHandle>(null);
   const transcriptRef = useRef<MessageListHandle>(null);
+  const reply = useReplyDraft(roomId, transcriptRef, composerRef);
   const [stickSignal, setStickSignal] = useState(0);
   const [params, setParams] = useSearchParams();
   const jumpTo = params.get("m");
@@ -243,57 +289,55 @@ export function RoomConversation({
   /** Sends (through the outbox) and follows the conversation to the bottom. */
   const sendText = (text: string) => {
     if (jumpTo) leaveJump();
-    outbox.enqueue(text, authorOf(user), uploads.take());
+    outbox.enqueue(text, authorOf(user), uploads.take(), reply.quote ?? undefined);
+    reply.cancel();
     setStickSignal((n) => n + 1);
   };
 
   return (
-    <TaskRunsContext.Provider value={taskRuns}>
-      <ReactingContext.Provider value={reacting}>
-        <MessageLookupContext.Provider value={lookup}>
-          {forking.error && (
-            <p
-              role="alert"
-              className="shrink-0 border-b border-danger-line bg-danger-bg px-4 py-1.5 text-xs text-danger-fg"
-            >
-              Could not fork: {forking.error}
-            </p>
-          )}
-          {finding > 0 && (
-            <FindInRoom
-              roomId={roomId}
-              focusSignal={finding}
-              onShow={(id) => setParams({ m: id }, { replace: true })}
-              onClose={() => {
-                onCloseFind();
-                if (jumpTo) leaveJump();
-                composerRef.current?.focus();
-              }}
-            />
-          )}
-          <RoomTranscript
-            chat={chat}
-            socket={socket}
-            roomId={roomId}
-            roomName={roomName}
-            finding={finding}
-            stickSignal={stickSignal}
-            transcriptRef={transcriptRef}
-            onFork={(id) => void forking.fork(id)}
-          />
-          <LiveAnnouncer message={announcement} />
-          <OutboxTray outbox={outbox} online={socket.status === "open"} />
-          <RoomComposer
-            socket={socket}
-            chat={chat}
-            roomId={roomId}
-            roomName={roomName}
-            composerRef={composerRef}
-            onSend={sendText}
-            uploads={uploads}
-          />
-        </MessageLookupContext.Provider>
-      </ReactingContext.Provider>
-    </TaskRunsContext.Provider>
+    <RoomContexts chat={chat} socket={socket} roomId={roomId} replyActions={reply.actions}>
+      {forking.error && (
+        <p
+          role="alert"
+          className="shrink-0 border-b border-danger-line bg-danger-bg px-4 py-1.5 text-xs text-danger-fg"
+        >
+          Could not fork: {forking.error}
+        </p>
+      )}
+      {finding > 0 && (
+        <FindInRoom
+          roomId={roomId}
+          focusSignal={finding}
+          onShow={(id) => setParams({ m: id }, { replace: true })}
+          onClose={() => {
+            onCloseFind();
+            if (jumpTo) leaveJump();
+            composerRef.current?.focus();
+          }}
+        />
+      )}
+      <RoomTranscript
+        chat={chat}
+        socket={socket}
+        roomId={roomId}
+        roomName={roomName}
+        finding={finding}
+        stickSignal={stickSignal}
+        transcriptRef={transcriptRef}
+        onFork={(id) => void forking.fork(id)}
+      />
+      <LiveAnnouncer message={announcement} />
+      <OutboxTray outbox={outbox} online={socket.status === "open"} />
+      <RoomComposer
+        socket={socket}
+        chat={chat}
+        roomId={roomId}
+        roomName={roomName}
+        composerRef={composerRef}
+        onSend={sendText}
+        uploads={uploads}
+        reply={reply}
+      />
+    </RoomContexts>
   );
 }

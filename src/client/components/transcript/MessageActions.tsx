@@ -1,8 +1,8 @@
 /**
- * A message's actions. An answer's sit under it (Copy, Pin, Fork,
+ * A message's actions. An answer's sit under it (Reply, Copy, Pin, Fork,
  * React, Regenerate, What the AI saw, Trace, its tokens and "Stopped by …"); a
  * question's float at its top right on hover or focus (inline on touch
- * screens): Copy, Pin, React, Fork, Edit.
+ * screens): Reply, Copy, Pin, React, Fork, Edit.
  */
 import { Pencil, RefreshCw, Square } from "lucide-react";
 import { CopyButton } from "@/client/components/CopyButton";
@@ -16,6 +16,7 @@ import type { RoomMessage } from "@/client/lib/messages";
 import { formatCount } from "@/client/lib/time";
 import { authorName } from "@/shared/identity";
 import { AddReactionButton } from "./MessageReactions";
+import { ReplyButton } from "./ReplyChip";
 
 export function AnswerActions({
   message,
@@ -50,6 +51,7 @@ export function AnswerActions({
             "opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 [@media(pointer:coarse)]:opacity-100"
         )}
       >
+        <ReplyButton message={message} />
         {text && <CopyButton text={text} />}
         {text && <PinMessageButton messageId={message.id} />}
         <AddReactionButton messageId={message.id} />
@@ -72,13 +74,13 @@ export function AnswerActions({
 }
 
 export function QuestionActions({
-  messageId,
+  message,
   text,
   canEdit,
   onEdit,
   onFork
 }: {
-  messageId: string;
+  message: RoomMessage;
   text: string;
   canEdit: boolean;
   onEdit: () => void;
@@ -88,10 +90,11 @@ export function QuestionActions({
     <>
       <div className="h-2" />
       <div className="absolute top-1 right-3 flex items-center gap-0.5 rounded-lg bg-surface p-0.5 opacity-0 shadow-sm ring-1 ring-edge-raised transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 sm:right-5 [@media(pointer:coarse)]:static [@media(pointer:coarse)]:-mt-1 [@media(pointer:coarse)]:mb-1 [@media(pointer:coarse)]:justify-end [@media(pointer:coarse)]:bg-transparent [@media(pointer:coarse)]:opacity-100 [@media(pointer:coarse)]:shadow-none [@media(pointer:coarse)]:ring-0">
+        <ReplyButton message={message} />
         {text && <CopyButton text={text} />}
-        {text && <PinMessageButton messageId={messageId} />}
-        <AddReactionButton messageId={messageId} />
-        {onFork && <ForkButton onFork={() => onFork(messageId)} />}
+        {text && <PinMessageButton messageId={message.id} />}
+        <AddReactionButton messageId={message.id} />
+        {onFork && <ForkButton onFork={() => onFork(message.id)} />}
         {canEdit && (
           <IconButton size="sm" label="Edit message" onClick={onEdit}>
             <Pencil />

@@ -1,7 +1,8 @@
 /**
  * What a room's sockets may send. Every frame passes these checks before
  * AIChatAgent acts on it: binary and oversized frames, per-connection rate
- * limits, the room's message cap, the chat-request guard (only the last,
+ * limits, the room's message cap, a reply's check (it names a stored
+ * message of this room), the chat-request guard (only the last,
  * new user message is taken from a client), and the frame-type allow-list
  * (domain/sockets/room-frames.ts): every other type is refused.
  */
@@ -12,6 +13,7 @@ import type { UIMessage } from "ai";
 import { callerOf, isViewer, limitKeys } from "@/server/domain/access/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import { type Branch, guardChatRequest } from "@/server/domain/messages/chat-request-guard";
+import { replyRefused, requestedReplyTo } from "@/server/domain/messages/replies";
 import { decideRoomFrame } from "@/server/domain/sockets/room-frames";
 import {
   ADDRESS_LIMIT_FACTOR,
@@ -24,6 +26,7 @@ import {
 import type { ErrorCode } from "@/shared/errors";
 import type { FileRef } from "@/shared/files";
 import { authorOf } from "@/shared/identity";
+import type { ReplyRef } from "@/shared/replies";
 import { parseJson, sendRoomError } from "./frames";
 import type { OutboxSends } from "./outbox-sends";
 
@@ -34,9 +37,13 @@ interface GuardedRoom {
   writeBranch(branch: Branch): Promise<{ ok: true } | { ok: false; message: string }>;
   /** A file part's canonical form when its url names a file of this room (room/room-files.ts). */
   fileOf(url: string): FileRef | null;
+  /** What a reply keeps of the stored message with this id, or null when the room holds none (one lookup by id). */
+  replyTarget(messageId: string): Promise<ReplyRef | null>;
 }
 
 type Next = (connection: Connection, message: WSMessage) => unknown;
+type Refuse = (code: ErrorCode, text: string, requestId?: string) => void;
+type ChatRequestFrame = { init?: { method?: unknown; body?: unknown } };
 
 /** What a share link's viewer may send: rejoining the running answer's stream after connecting. */
 const VIEWER_FRAMES: ReadonlySet<string> = new Set([
@@ -67,7 +74,7 @@ export class FrameGuard {
   }
 
   async check(connection: Connection, message: WSMessage, next: Next) {
-    const refuse = (code: ErrorCode, text: string, requestId?: string) => {
+    const refuse: Refuse = (code, text, requestId) => {
       if (requestId) {
         // Settle the client's pending request, as the framework would.
         connection.send(
@@ -119,74 +126,98 @@ export class FrameGuard {
           return;
         return next(connection, message);
       }
-      case "chat-request": {
+      case "chat-request":
         if (!requestId) return refuse("bad_request:body", "A chat request needs a string id.");
-        const caller = callerOf(connection);
-        const keys = limitKeys(caller);
-        const now = Date.now();
-        const admission = [
-          this.#sendLimiter.take(keys.identity, now),
-          this.#sendAddressLimiter.take(keys.address, now)
-        ].find((a) => !a.ok) ?? { ok: true as const };
-        if (!admission.ok) {
-          return refuse(
-            "rate_limited:requests",
-            `Too many messages; wait ${Math.ceil(admission.retryAfterMs / 1000)} s.`,
-            requestId
-          );
-        }
-        if (this.room.messageCount() >= MAX_MESSAGES_PER_ROOM) {
-          return refuse(
-            "conflict:room_full",
-            `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`,
-            requestId
-          );
-        }
-        const init = (frame as { init?: { method?: unknown; body?: unknown } }).init;
-        const outboxSend = await this.outbox.admit(connection, requestId, init?.body);
-        if (outboxSend.kind === "invalid") return refuse("bad_request:body", outboxSend.message, requestId);
-        if (outboxSend.kind === "duplicate") return;
-        // The author is who opened this socket, whatever the frame says.
-        const guarded = guardChatRequest(
-          init?.body,
-          this.room.messages,
-          {
-            maxMessageLength: MAX_MESSAGE_LENGTH,
-            maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST,
-            fileOf: (url) => this.room.fileOf(url)
-          },
-          caller ? authorOf(caller.identity) : null
-        );
-        if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
-        // A new message (not an edit or a regeneration, whose versions get
-        // server ids) keeps its client id, which must name no stored row.
-        const isNewMessage = !guarded.branch && guarded.newText !== null;
-        if (isNewMessage && outboxSend.kind !== "new") {
-          if (await this.outbox.isTaken(guarded.messageId)) {
-            return refuse(
-              "conflict:message_id",
-              "That message id is already used in this room; send the message under a new id.",
-              requestId
-            );
-          }
-          this.outbox.claim(guarded.messageId);
-        }
-        let body = guarded.body;
-        if (guarded.branch) {
-          const written = await this.room.writeBranch(guarded.branch);
-          if (!written.ok) return refuse("conflict:not_latest", written.message, requestId);
-          body = JSON.stringify({ messages: this.room.messages, trigger: JSON.parse(body).trigger });
-          // The sender's own copy still holds what it edited or regenerated:
-          // give it the room's transcript (the framework tells everyone else).
-          connection.send(JSON.stringify({ type: MessageType.CF_AGENT_CHAT_MESSAGES, messages: this.room.messages }));
-        }
-        // The client's trace context rides in the chat request body (a
-        // browser cannot set headers on a WebSocket, and the upgrade is one
-        // per socket, not per turn); the framework never sees it.
-        this.onAccepted(guarded.messageId, guarded.traceparent);
-        if (outboxSend.kind === "new") this.outbox.accepted(connection, outboxSend.clientMessageId);
-        return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body } }));
-      }
+        return this.#chatRequest(connection, frame as ChatRequestFrame, requestId, refuse, next);
     }
+  }
+
+  /**
+   * A new message, an edit or a regeneration: within the sender's rate and
+   * the room's cap, naming only stored messages it may name (a reply's
+   * original, domain/messages/replies.ts), sent once (outbox), and rebuilt
+   * from the room's transcript (chat-request-guard.ts) before the framework
+   * sees it.
+   */
+  async #chatRequest(connection: Connection, frame: ChatRequestFrame, requestId: string, refuse: Refuse, next: Next) {
+    const type = MessageType.CF_AGENT_USE_CHAT_REQUEST;
+    const caller = callerOf(connection);
+    const keys = limitKeys(caller);
+    const now = Date.now();
+    const admission = [
+      this.#sendLimiter.take(keys.identity, now),
+      this.#sendAddressLimiter.take(keys.address, now)
+    ].find((a) => !a.ok) ?? { ok: true as const };
+    if (!admission.ok) {
+      return refuse(
+        "rate_limited:requests",
+        `Too many messages; wait ${Math.ceil(admission.retryAfterMs / 1000)} s.`,
+        requestId
+      );
+    }
+    if (this.room.messageCount() >= MAX_MESSAGES_PER_ROOM) {
+      return refuse(
+        "conflict:room_full",
+        `This room holds ${MAX_MESSAGES_PER_ROOM} messages, the most it can. Start a new room.`,
+        requestId
+      );
+    }
+    const init = frame.init;
+    // Before the outbox admits the send: nothing may wait between its check and its claim.
+    const reply = await this.#replyTo(init?.body);
+    if (!reply.ok) return refuse("bad_request:reply_to", reply.message, requestId);
+    const outboxSend = await this.outbox.admit(connection, requestId, init?.body);
+    if (outboxSend.kind === "invalid") return refuse("bad_request:body", outboxSend.message, requestId);
+    if (outboxSend.kind === "duplicate") return;
+    // The author is who opened this socket, whatever the frame says.
+    const guarded = guardChatRequest(
+      init?.body,
+      this.room.messages,
+      {
+        maxMessageLength: MAX_MESSAGE_LENGTH,
+        maxMessages: MAX_MESSAGES_PER_CHAT_REQUEST,
+        fileOf: (url) => this.room.fileOf(url),
+        replyTo: reply.replyTo
+      },
+      caller ? authorOf(caller.identity) : null
+    );
+    if (!guarded.ok) return refuse(guarded.code, guarded.message, requestId);
+    // A new message (not an edit or a regeneration, whose versions get
+    // server ids) keeps its client id, which must name no stored row.
+    const isNewMessage = !guarded.branch && guarded.newText !== null;
+    if (isNewMessage && outboxSend.kind !== "new") {
+      if (await this.outbox.isTaken(guarded.messageId)) {
+        return refuse(
+          "conflict:message_id",
+          "That message id is already used in this room; send the message under a new id.",
+          requestId
+        );
+      }
+      this.outbox.claim(guarded.messageId);
+    }
+    let body = guarded.body;
+    if (guarded.branch) {
+      const written = await this.room.writeBranch(guarded.branch);
+      if (!written.ok) return refuse("conflict:not_latest", written.message, requestId);
+      body = JSON.stringify({ messages: this.room.messages, trigger: JSON.parse(body).trigger });
+      // The sender's own copy still holds what it edited or regenerated:
+      // give it the room's transcript (the framework tells everyone else).
+      connection.send(JSON.stringify({ type: MessageType.CF_AGENT_CHAT_MESSAGES, messages: this.room.messages }));
+    }
+    // The client's trace context rides in the chat request body (a
+    // browser cannot set headers on a WebSocket, and the upgrade is one
+    // per socket, not per turn); the framework never sees it.
+    this.onAccepted(guarded.messageId, guarded.traceparent);
+    if (outboxSend.kind === "new") this.outbox.accepted(connection, outboxSend.clientMessageId);
+    return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body } }));
+  }
+
+  /** The message a chat request replies to, looked up by id in the room's storage; refused when it is not there. */
+  async #replyTo(rawBody: unknown): Promise<{ ok: true; replyTo?: ReplyRef } | { ok: false; message: string }> {
+    const request = requestedReplyTo(rawBody);
+    if (request.kind === "none") return { ok: true };
+    if (request.kind === "invalid") return { ok: false, message: request.message };
+    const replyTo = await this.room.replyTarget(request.messageId);
+    return replyTo ? { ok: true, replyTo } : { ok: false, message: replyRefused(request.messageId).message };
   }
 }

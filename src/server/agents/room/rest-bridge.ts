@@ -10,10 +10,12 @@ import type { UIMessage } from "ai";
 import { AppError, toErrorBody } from "@/server/app-error";
 import type { RestArrival } from "@/server/contracts/room-api";
 import { answerTo, restUserMessage, toChatMessage } from "@/server/domain/messages/chat-messages";
+import { replyRefused } from "@/server/domain/messages/replies";
 import { logError } from "@/server/log";
 import type { FileRef } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { MessageMetadata, SendMessageBody, SendMessageResult } from "@/shared/protocol";
+import type { ReplyRef } from "@/shared/replies";
 
 /** Frames of the AIChatAgent protocol we tap for the REST SSE path. */
 type ChatResponseFrame = {
@@ -30,6 +32,12 @@ interface ArrivalRecorder {
   forget(messageId: string): void;
 }
 
+/** Where a reply's original is looked up (domain/messages/replies.ts). */
+interface ReplyLookup {
+  /** What a reply keeps of the stored message with this id, or null when the room holds none. */
+  replyTarget(messageId: string): Promise<ReplyRef | null>;
+}
+
 /** What the bridge needs from its room. */
 type RestTurnHost = Pick<AIChatAgent, "messages" | "saveMessages">;
 
@@ -41,27 +49,32 @@ export class RestTurnBridge {
 
   constructor(
     private readonly room: RestTurnHost,
-    private readonly arrivals: ArrivalRecorder
+    private readonly arrivals: ArrivalRecorder,
+    private readonly replies: ReplyLookup
   ) {}
 
-  /** A send that did not come over this room's WebSocket, by `author` (the verified caller). */
-  send(
+  /**
+   * A send that did not come over this room's WebSocket, by `author` (the verified caller).
+   * A reply to a message the room does not hold is refused (400) before anything is stored.
+   */
+  async send(
     body: SendMessageBody,
     author: MessageAuthor,
     arrival?: RestArrival,
     files: readonly FileRef[] = []
   ): Promise<SendMessageResult> {
-    return this.#runTurn(restUserMessage(body, author, files), () => {}, arrival);
+    const userMessage = restUserMessage(body, author, files, await this.#replyTo(body));
+    return this.#runTurn(userMessage, () => {}, arrival);
   }
 
   /** `send` as server-sent events: user-message, chunk…, then done, or error (an ErrorBody, as REST answers). */
-  stream(
+  async stream(
     body: SendMessageBody,
     author: MessageAuthor,
     arrival?: RestArrival,
     files: readonly FileRef[] = []
-  ): ReadableStream<Uint8Array> {
-    const userMessage = restUserMessage(body, author, files);
+  ): Promise<ReadableStream<Uint8Array>> {
+    const userMessage = restUserMessage(body, author, files, await this.#replyTo(body));
 
     const encoder = new TextEncoder();
     let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -104,6 +117,14 @@ export class RestTurnBridge {
         }
       });
     return output;
+  }
+
+  /** The room's quote of the message `body.replyTo` names (one lookup by id), or the refusal. */
+  async #replyTo(body: SendMessageBody): Promise<ReplyRef | undefined> {
+    if (body.replyTo === undefined) return undefined;
+    const replyTo = await this.replies.replyTarget(body.replyTo);
+    if (!replyTo) throw replyRefused(body.replyTo);
+    return replyTo;
   }
 
   /** Called when a turn starts: binds a waiting REST send to its request id. */

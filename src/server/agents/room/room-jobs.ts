@@ -39,6 +39,7 @@
 import { PERSONA_ANSWER_TIMEOUT_MS } from "@/server/agents/persona-turns";
 import { taskLimits } from "@/server/agents/task-agent";
 import { memoryBudgets } from "@/server/domain/memory/summary-plan";
+import { replyTargetOf } from "@/server/domain/messages/replies";
 import { ThrottledReports } from "@/server/domain/rooms/throttled-reports";
 import { BoundedWindow } from "@/server/domain/turns/memory-window";
 import type { Env } from "@/server/env";
@@ -131,6 +132,8 @@ function storeJobs(room: RoomCore, { env, ctx, streaming }: RoomInternals) {
 function conversationJobs(room: RoomCore, internals: RoomInternals, stores: ReturnType<typeof storeJobs>) {
   const { env, ctx } = internals;
   const { sql, activity, branches, origin, tracer, outbox, usageLedger, overseer, memory, files, attachments } = stores;
+  /** A reply's original: one lookup by id in the room's storage, any version (domain/messages/replies.ts). */
+  const replyTarget = async (id: string) => replyTargetOf(await room.sessions.session().getMessage(id));
   const frameGuard = new FrameGuard(
     {
       get messages() {
@@ -140,13 +143,14 @@ function conversationJobs(room: RoomCore, internals: RoomInternals, stores: Retu
       // Edits and regenerations the chat-request guard planned (room/branches.ts).
       writeBranch: (branch) => branches.write(branch),
       // A socket send's file parts: only this room's files (room/room-attachments.ts).
-      fileOf: (url) => attachments.fileOf(url)
+      fileOf: (url) => attachments.fileOf(url),
+      replyTarget
     },
     env.RATE_LIMIT_SCALE,
     (messageId, traceparent) => tracer.arrive(messageId, traceparent, "websocket"),
     outbox
   );
-  const rest = new RestTurnBridge(room, tracer);
+  const rest = new RestTurnBridge(room, tracer, { replyTarget });
   const personas = new RoomPersonas(
     room,
     () => readModelConfig(env),

@@ -18,6 +18,7 @@ import {
 } from "@/server/agents/persona-turns";
 import { addUsage } from "@/server/domain/budgets/token-usage";
 import type { AssembledContext, ContextSection } from "@/server/domain/memory/context-assembly";
+import { withReplyQuotes } from "@/server/domain/messages/replies";
 import { planTurn, type TurnPlan } from "@/server/domain/personas/mentions";
 import {
   type PanelResult,
@@ -234,7 +235,7 @@ export class RoomPersonas {
       settings,
       messageCount: () => this.room.messageCount(),
       contextFor: async (persona, traceId) => {
-        const history = transcriptFor(persona.id, turn.messages);
+        const history = transcriptFor(persona.id, withReplyQuotes(turn.messages));
         const memory = this.hooks.memory;
         const files = this.hooks.files;
         const { extra } = files ? turnPassages(history, files, config.contextTokenBudget) : { extra: [] };

@@ -4,6 +4,7 @@ import type { UIMessage } from "ai";
 import type { FileRef } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { ChatMessage, MessageMetadata, SendMessageBody } from "@/shared/protocol";
+import type { ReplyRef } from "@/shared/replies";
 import { normalizeMessage, unreadableMessage } from "./persisted-message";
 
 /**
@@ -15,17 +16,21 @@ export function toChatMessage(message: unknown, now = Date.now()): ChatMessage {
   return (normalizeMessage(message, now) ?? unreadableMessage(message, now)) as ChatMessage;
 }
 
-/** The user message a REST send adds to the room. `body.author` is ignored: the author is the caller. */
+/**
+ * The user message a REST send adds to the room. `body.author` is ignored: the author is the caller;
+ * `replyTo` is the room's quote of the message `body.replyTo` names (domain/messages/replies.ts).
+ */
 export function restUserMessage(
   body: SendMessageBody,
   author: MessageAuthor,
-  files: readonly FileRef[] = []
+  files: readonly FileRef[] = [],
+  replyTo?: ReplyRef
 ): UIMessage {
   return {
     id: crypto.randomUUID(),
     role: "user",
     parts: [{ type: "text", text: body.text }, ...files],
-    metadata: { author, createdAt: Date.now() } satisfies MessageMetadata
+    metadata: { author, createdAt: Date.now(), ...(replyTo ? { replyTo } : {}) } satisfies MessageMetadata
   };
 }
 

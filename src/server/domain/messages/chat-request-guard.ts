@@ -18,6 +18,7 @@ import { MAX_FILES_PER_MESSAGE } from "@/shared/constants";
 import type { FileRef } from "@/shared/files";
 import { authorId, type MessageAuthor } from "@/shared/identity";
 import type { MessageMetadata } from "@/shared/protocol";
+import { type ReplyRef, readReplyRef } from "@/shared/replies";
 
 /**
  * A new version to write beside the message it replaces before the turn:
@@ -64,6 +65,8 @@ export interface GuardLimits {
    * (room/room-files.ts), else null. Absent: messages are text only.
    */
   fileOf?: (url: string) => FileRef | null;
+  /** The message a new message or an edit replies to, as the room found it (domain/messages/replies.ts). */
+  replyTo?: ReplyRef;
 }
 
 const MAX_ID_LENGTH = 128;
@@ -86,8 +89,20 @@ function versionNumber(message: UIMessage): number {
   return typeof version === "number" && Number.isInteger(version) && version > 0 ? version : 1;
 }
 
+/** `{ replyTo }` when `source` holds a reply's quote (the room's lookup, or a stored message's metadata). */
+function replyOf(source: unknown): Pick<MessageMetadata, "replyTo"> {
+  const replyTo = readReplyRef((source as { replyTo?: unknown } | undefined)?.replyTo);
+  return replyTo ? { replyTo } : {};
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasBoundedId(message: unknown): boolean {
+  return (
+    isRecord(message) && typeof message.id === "string" && message.id.length > 0 && message.id.length <= MAX_ID_LENGTH
+  );
 }
 
 /**
@@ -117,16 +132,7 @@ export function guardChatRequest(
   if (incoming.length > limits.maxMessages) {
     return fail(`A chat request may carry at most ${limits.maxMessages} messages.`, "payload_too_large:body");
   }
-  for (const message of incoming) {
-    if (
-      !isRecord(message) ||
-      typeof message.id !== "string" ||
-      message.id.length === 0 ||
-      message.id.length > MAX_ID_LENGTH
-    ) {
-      return fail("Every message needs an id of 1 to 128 characters.");
-    }
-  }
+  if (!incoming.every(hasBoundedId)) return fail("Every message needs an id of 1 to 128 characters.");
   const messages = incoming as Array<Record<string, unknown> & { id: string }>;
 
   const indexOf = new Map(transcript.map((m, i) => [m.id, i]));
@@ -201,8 +207,8 @@ export function guardChatRequest(
   if (text.length > limits.maxMessageLength) {
     return fail(`A message may be at most ${limits.maxMessageLength} characters.`, "payload_too_large:body");
   }
-  // Nothing the client sent as metadata is kept.
-  const metadata: MessageMetadata = author ? { author, createdAt: now } : { createdAt: now };
+  // Nothing the client sent as metadata is kept; a reply's quote is the room's (domain/messages/replies.ts).
+  const metadata: MessageMetadata = { ...(author ? { author } : {}), createdAt: now, ...replyOf(limits) };
   if (at === undefined) {
     // A new message follows the whole transcript.
     const message: UIMessage = { id: last.id, role: "user", parts: [{ type: "text", text }, ...files], metadata };
@@ -224,7 +230,13 @@ export function guardChatRequest(
     id: newId(),
     role: "user",
     parts: [{ type: "text", text }, ...files],
-    metadata: { ...metadata, versionOf: original.id, version: versionNumber(original) + 1 }
+    // An edit of a reply stays a reply (to the message it names, if it names one).
+    metadata: {
+      ...replyOf(original.metadata),
+      ...metadata,
+      versionOf: original.id,
+      version: versionNumber(original) + 1
+    }
   };
   const path = [...transcript.slice(0, at), message];
   return {

@@ -21,6 +21,7 @@ import { isAnswerErrorCode } from "@/shared/errors";
 import { FILE_URL_PATTERN } from "@/shared/files";
 import { MessageAuthor } from "@/shared/identity";
 import type { MessageMetadata, TokenUsage } from "@/shared/protocol";
+import { readReplyRef } from "@/shared/replies";
 
 export const PERSIST_LIMITS = {
   maxIdLength: 128,
@@ -129,6 +130,8 @@ function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number
     metadata.version = Math.min(source.version, 1_000_000);
   }
   if (role === "user" && source.noReply === true) metadata.noReply = true;
+  const replyTo = role === "user" ? readReplyRef(source.replyTo) : undefined;
+  if (replyTo) metadata.replyTo = replyTo;
   if (role === "assistant") {
     const persona = normalizeRef(source.persona);
     if (persona) metadata.persona = persona;

@@ -47,8 +47,8 @@ export const badImport = (message: string) => new AppError("bad_request:import",
 
 /**
  * Fresh ids for every message (a file's ids are not ours to trust, and
- * the framework gives some prefixes meaning); `answers` and `versionOf`
- * links follow.
+ * the framework gives some prefixes meaning); `answers`, `versionOf` and
+ * `replyTo` links follow.
  */
 export function remapIds(messages: ImportedMessage[]): ImportedMessage[] {
   if (messages.length > MAX_MESSAGES_PER_ROOM) {
@@ -67,6 +67,10 @@ export function remapIds(messages: ImportedMessage[]): ImportedMessage[] {
       if (mapped) metadata[key] = mapped;
       else delete metadata[key];
     }
+    // A reply to a message the file does not hold is no reply here.
+    const replyTo = metadata.replyTo && ids.get(metadata.replyTo.id);
+    if (replyTo && metadata.replyTo) metadata.replyTo = { ...metadata.replyTo, id: replyTo };
+    else delete metadata.replyTo;
     return { ...m, id: ids.get(m.id) as string, metadata };
   });
 }

@@ -15,6 +15,7 @@ import { MAX_AUTHOR_LENGTH } from "@/shared/constants";
 import { CreatePersonaBody, MAX_PERSONAS_PER_ROOM, type PersonaRef } from "@/shared/personas";
 import type { MessageMetadata, RoomSettings } from "@/shared/protocol";
 import { CreateRoomBody } from "@/shared/protocol";
+import { readReplyRef } from "@/shared/replies";
 import { MAX_ROOMS_PER_IMPORT, ROOM_EXPORT_FORMAT, ROOM_EXPORT_VERSION } from "@/shared/transfer";
 import { chatGptConversations, isChatGptExport } from "./chatgpt-import";
 import {
@@ -231,6 +232,9 @@ function metadata(raw: unknown, role: "user" | "assistant", where: string): Mess
     if (typeof name === "string")
       out.author = { id: IMPORTED_AUTHOR_ID, name: name.trim().slice(0, MAX_AUTHOR_LENGTH) };
     if (raw.noReply === true) out.noReply = true;
+    // A reply's quote, kept as the room wrote it; its id follows the import's new ids (imported-room.ts).
+    const replyTo = readReplyRef(raw.replyTo);
+    if (replyTo) out.replyTo = replyTo;
   } else {
     const model = str("model", 200);
     if (model !== undefined) out.model = model;
