@@ -51,6 +51,10 @@ it("Bob replies to Alice's message from its actions; Alice sees the quote live, 
   await sendFromComposer(alice, original);
   await question(bob, original).waitFor();
   const originalId = await question(bob, original).getAttribute("data-message-id");
+  // The answer sits right under its question: no "Replying to" chip repeats it.
+  const answer = messageRows(bob, "assistant").filter({ hasText: `Echo: ${original}` });
+  await answer.waitFor();
+  expect(await answer.locator(`[data-reply-to="${originalId}"]`).count()).toBe(0);
 
   // Reply puts the quote above the composer and the caret in it; Escape cancels it.
   await replyTo(bob, original);

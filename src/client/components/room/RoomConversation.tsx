@@ -238,7 +238,11 @@ function RoomContexts({
   // Stable, so a streamed token re-renders no "Replying to" chip (transcript/ReplyChip.tsx).
   const messagesRef = useRef(chat.messages);
   messagesRef.current = chat.messages;
-  const lookup = useCallback((id: string) => messagesRef.current.find((m) => m.id === id), []);
+  const lookup = useCallback((id: string) => {
+    const messages = messagesRef.current;
+    const at = messages.findIndex((m) => m.id === id);
+    return at < 0 ? undefined : { message: messages[at], previous: messages[at - 1] };
+  }, []);
   return (
     <TaskRunsContext.Provider value={taskRuns}>
       <ReactingContext.Provider value={reacting}>

@@ -17,7 +17,7 @@ export function AssistantBody({ message, streaming }: { message: RoomMessage; st
   const hasVisible = parts.some((p) => (p.type === "text" && p.text) || asToolPart(p) || p.type === "reasoning");
   return (
     <div className="min-w-0 text-[15px] leading-7">
-      <ReplyChip questionId={message.metadata?.answers} />
+      <ReplyChip answerId={message.id} questionId={message.metadata?.answers} />
       {parts.map((part, index) => {
         if (part.type === "text") {
           if (!part.text) return null;

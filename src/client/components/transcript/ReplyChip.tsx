@@ -18,8 +18,10 @@ import { IconButton } from "@/client/components/ui/Button";
 import type { RoomMessage } from "@/client/lib/messages";
 import { quoteText, type ReplyRef, replyRefOf } from "@/shared/replies";
 
-/** Finds a loaded message of the transcript by id (RoomConversation provides it). */
-export const MessageLookupContext = createContext<((id: string) => RoomMessage | undefined) | null>(null);
+/** Finds a loaded message of the transcript by id, with the one before it (RoomConversation provides it). */
+export const MessageLookupContext = createContext<
+  ((id: string) => { message: RoomMessage; previous: RoomMessage | undefined } | undefined) | null
+>(null);
 
 /** What the room's transcript offers around replies (absent where nobody can reply, e.g. a share link). */
 export interface ReplyActions {
@@ -80,12 +82,18 @@ export function QuoteChip({ quote, lead }: { quote: ReplyRef; lead?: string }) {
   );
 }
 
-/** "Replying to Bob: …" on an answer: the question it answers, when the transcript holds it. */
-export function ReplyChip({ questionId }: { questionId: string | undefined }) {
+/**
+ * "Replying to Bob: …" on an answer: the question it answers, when the
+ * transcript holds it and something else stands between them (an answer
+ * right under its question needs no chip, and repeating the question there
+ * is noise).
+ */
+export function ReplyChip({ answerId, questionId }: { answerId: string; questionId: string | undefined }) {
   const lookup = useContext(MessageLookupContext);
   if (!questionId || !lookup) return null;
-  const question = lookup(questionId);
+  const question = lookup(questionId)?.message;
   if (!question || question.role !== "user") return null;
+  if (lookup(answerId)?.previous?.id === questionId) return null;
   return <QuoteChip quote={replyRefOf(question)} lead="Replying to" />;
 }
 
