@@ -69,6 +69,7 @@ export class RoomAttachments {
   /** What a turn reads of the room's files (room/assistant-turn.ts). */
   forTurn(): AssistantTurn["files"] {
     const { files, env, roomId } = this.host;
+    const settings = () => this.host.settings();
     return {
       // A room without indexed documents pays one indexed lookup, no search.
       retrieve: (question, limit, attached) => (files.hasPassages() ? files.retrieve(question, limit, attached) : []),
@@ -84,7 +85,12 @@ export class RoomAttachments {
           const object = await env.FILES.get(fileKey(this.#workspace(), roomId(), fileId));
           return object ? new Uint8Array(await object.arrayBuffer()) : null;
         },
-        acceptsImages: acceptsImages(env, this.host.settings())
+        // Read when a turn asks, not when this is made: personas get theirs while the room is
+        // still being built (reading state then broadcasts from a half-made room), and a
+        // settings change must reach them.
+        get acceptsImages() {
+          return acceptsImages(env, settings());
+        }
       }
     };
   }
