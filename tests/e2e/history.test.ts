@@ -75,14 +75,17 @@ describe("long rooms", () => {
     // arrives, and the first message we had (at the top then) stays in view.
     const firstId = (await rest.messages(app.url, roomId, 50)).messages[0].id;
     await log(page).hover();
-    // The reader keeps scrolling up until the older page is in (a wheel that
-    // lands while the first page is still being measured may be followed by a
-    // settle back to the bottom, as a reader would then scroll again).
+    // Turns of the wheel, as a reader's are (one turn of 20,000 px from the
+    // bottom is not always taken as a scroll), until the older page is in.
     await expect
-      .poll(async () => {
-        await page.mouse.wheel(0, -20_000);
-        return loadedMessages(page);
-      })
+      .poll(
+        async () => {
+          const loaded = await loadedMessages(page);
+          if (loaded < TURNS * 2) await page.mouse.wheel(0, -3_000);
+          return loaded;
+        },
+        { interval: 1_000, timeout: 30_000 }
+      )
       .toBe(TURNS * 2);
     const anchor = page.locator(`[data-message-id="${firstId}"]`);
     const box = await anchor.boundingBox();
