@@ -50,7 +50,7 @@ export const summaries: Section = async (ctx, out) => {
     await socket.waitDone(wake.requestId);
     let memory = await memoryOf();
     const deadline = Date.now() + 15 * 60_000;
-    while (memory.summaries.length === 0 || memory.unsummarised || memory.rebuilding) {
+    while (memory.summaries.length === 0 || memory.unsummarised?.messageCount || memory.rebuilding) {
       if (Date.now() > deadline)
         throw new Error(`the backlog was not summarised in 15 minutes: ${JSON.stringify(memory.unsummarised)}`);
       await sleep(250);

@@ -289,6 +289,8 @@ describe("summaries instead of silent loss", () => {
       "a summary"
     );
     expect(memory.summaries).toHaveLength(1);
+    // Caught up: the panel no longer counts what the summary now covers.
+    expect(memory.unsummarised).toEqual({ messageCount: 0 });
     const [summary] = memory.summaries;
     // Exactly the messages that left the window: from the first to the one before the window.
     expect(summary).toMatchObject({

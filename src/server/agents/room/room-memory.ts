@@ -78,6 +78,14 @@ export class RoomMemory {
       inMemory: (id) => host.messages().some((m) => m.id === id),
       keepAlive: host.keepAlive,
       changed: host.changed,
+      // What a turn counted as unsummarised is summarised now: the panel (and
+      // the bench, which waits for it) must not go on showing the old count.
+      caughtUp: () => {
+        if (this.#unsummarised !== 0) {
+          this.#unsummarised = 0;
+          host.changed();
+        }
+      },
       charge: host.charge
     });
   }

@@ -43,6 +43,8 @@ export interface SummaryWriterHost {
   keepAlive: () => Promise<() => void>;
   /** A summary was written or retired, or a rebuild switched generations. */
   changed: () => void;
+  /** The backlog before the newest window is all summarised now. */
+  caughtUp: () => void;
   charge: (usage: TokenUsage) => void;
 }
 
@@ -190,6 +192,7 @@ export class SummaryWriter {
       else this.host.changed();
     }
     this.firstUnsummarised = start;
+    if (!all) this.host.caughtUp();
   }
 
   /** Folds the oldest summaries into one of the next level while those in use exceed their budget. */
