@@ -14,7 +14,7 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { Api } from "../../bench/lib/client";
 import { seedViaRoute } from "../../bench/lib/seed";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
@@ -342,4 +342,23 @@ export function smallTouchTargets(
         .filter((r) => r.w < 44 || r.h < 44),
     within
   );
+}
+
+/**
+ * People who open a room, each in a browser context of their own, closed
+ * after each test: `const person = peopleIn(setup)`, then
+ * `await person("Ann", roomId)` is Ann's page with the room open.
+ */
+export function peopleIn(setup: { readonly app: E2EApp; readonly browser: Browser }) {
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
+  });
+  return async (displayName: string, roomId: string): Promise<Page> => {
+    const user = await newUser(setup.browser, { displayName });
+    contexts.push(user.context);
+    await user.page.goto(roomUrl(setup.app.url, roomId));
+    await composer(user.page).waitFor();
+    return user.page;
+  };
 }

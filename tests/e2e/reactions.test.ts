@@ -5,32 +5,12 @@
  * still shows them (history carries them).
  */
 import type { Page } from "playwright-core";
-import { afterEach, expect, it } from "vitest";
-import {
-  composer,
-  messageRows,
-  newUser,
-  rest,
-  roomUrl,
-  sendFromComposer,
-  uniqueName,
-  useAppAndBrowser
-} from "./helpers";
+import { expect, it } from "vitest";
+import { messageRows, peopleIn, rest, sendFromComposer, uniqueName, useAppAndBrowser } from "./helpers";
 
 const setup = useAppAndBrowser();
 
-const contexts: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
-});
-
-async function person(displayName: string, roomId: string) {
-  const user = await newUser(setup.browser, { displayName });
-  contexts.push(user.context);
-  await user.page.goto(roomUrl(setup.app.url, roomId));
-  await composer(user.page).waitFor();
-  return user.page;
-}
+const person = peopleIn(setup);
 
 const question = (page: Page, text: string) => messageRows(page, "user").filter({ hasText: text });
 const chip = (page: Page, text: string, emoji: string) => question(page, text).locator(`[data-reaction="${emoji}"]`);
