@@ -14,7 +14,7 @@ import {
   replyTargetOf,
   requestedReplyTo,
   withReplyQuotes
-} from "@/server/domain/messages/replies";
+} from "@/server/domain/messages/reply-rules";
 import { transcriptFor } from "@/server/domain/personas/persona-context";
 import { remapIds } from "@/server/domain/transfer/imported-room";
 import { outboxRequestFrame } from "@/shared/outbox";

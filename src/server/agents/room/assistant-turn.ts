@@ -27,7 +27,7 @@ import {
 } from "@/server/domain/files/file-context";
 import type { AssembledContext, ContextSection } from "@/server/domain/memory/context-assembly";
 import { type ProposePinResult, proposePinTool } from "@/server/domain/memory/memory-tools";
-import { withReplyQuotes } from "@/server/domain/messages/replies";
+import { withReplyQuotes } from "@/server/domain/messages/reply-rules";
 import { coalesceDeltas } from "@/server/domain/turns/coalesce-deltas";
 import { describeModelError, modelErrorCode } from "@/server/domain/turns/model-errors";
 import { createRoomTools, type HistorySearchHit, MAX_TOOL_STEPS } from "@/server/domain/turns/room-tools";
@@ -124,7 +124,7 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
     : turnPassages(turn.messages, a.files, config.contextTokenBudget);
   const context = a.memory.assemble({
     systemPrompt: panel ? [settings.systemPrompt, panel.system].filter(Boolean).join("\n\n") : settings.systemPrompt,
-    // A reply opens with a quote of what it replies to (domain/messages/replies.ts).
+    // A reply opens with a quote of what it replies to (domain/messages/reply-rules.ts).
     history: panel ? [] : withReplyQuotes(turn.messages),
     tools: tools
       ? Object.entries(tools).map(([name, t]) => ({

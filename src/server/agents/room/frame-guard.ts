@@ -13,7 +13,7 @@ import type { UIMessage } from "ai";
 import { callerOf, isViewer, limitKeys } from "@/server/domain/access/caller";
 import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import { type Branch, guardChatRequest } from "@/server/domain/messages/chat-request-guard";
-import { replyRefused, requestedReplyTo } from "@/server/domain/messages/replies";
+import { replyRefused, requestedReplyTo } from "@/server/domain/messages/reply-rules";
 import { decideRoomFrame } from "@/server/domain/sockets/room-frames";
 import {
   ADDRESS_LIMIT_FACTOR,
@@ -135,7 +135,7 @@ export class FrameGuard {
   /**
    * A new message, an edit or a regeneration: within the sender's rate and
    * the room's cap, naming only stored messages it may name (a reply's
-   * original, domain/messages/replies.ts), sent once (outbox), and rebuilt
+   * original, domain/messages/reply-rules.ts), sent once (outbox), and rebuilt
    * from the room's transcript (chat-request-guard.ts) before the framework
    * sees it.
    */

@@ -10,7 +10,7 @@ import type { UIMessage } from "ai";
 import { AppError, toErrorBody } from "@/server/app-error";
 import type { RestArrival } from "@/server/contracts/room-api";
 import { answerTo, restUserMessage, toChatMessage } from "@/server/domain/messages/chat-messages";
-import { replyRefused } from "@/server/domain/messages/replies";
+import { replyRefused } from "@/server/domain/messages/reply-rules";
 import { logError } from "@/server/log";
 import type { FileRef } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
@@ -32,7 +32,7 @@ interface ArrivalRecorder {
   forget(messageId: string): void;
 }
 
-/** Where a reply's original is looked up (domain/messages/replies.ts). */
+/** Where a reply's original is looked up (domain/messages/reply-rules.ts). */
 interface ReplyLookup {
   /** What a reply keeps of the stored message with this id, or null when the room holds none. */
   replyTarget(messageId: string): Promise<ReplyRef | null>;

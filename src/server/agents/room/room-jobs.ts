@@ -39,7 +39,7 @@
 import { PERSONA_ANSWER_TIMEOUT_MS } from "@/server/agents/persona-turns";
 import { taskLimits } from "@/server/agents/task-agent";
 import { memoryBudgets } from "@/server/domain/memory/summary-plan";
-import { replyTargetOf } from "@/server/domain/messages/replies";
+import { replyTargetOf } from "@/server/domain/messages/reply-rules";
 import { ThrottledReports } from "@/server/domain/rooms/throttled-reports";
 import { BoundedWindow } from "@/server/domain/turns/memory-window";
 import type { Env } from "@/server/env";
@@ -132,7 +132,7 @@ function storeJobs(room: RoomCore, { env, ctx, streaming }: RoomInternals) {
 function conversationJobs(room: RoomCore, internals: RoomInternals, stores: ReturnType<typeof storeJobs>) {
   const { env, ctx } = internals;
   const { sql, activity, branches, origin, tracer, outbox, usageLedger, overseer, memory, files, attachments } = stores;
-  /** A reply's original: one lookup by id in the room's storage, any version (domain/messages/replies.ts). */
+  /** A reply's original: one lookup by id in the room's storage, any version (domain/messages/reply-rules.ts). */
   const replyTarget = async (id: string) => replyTargetOf(await room.sessions.session().getMessage(id));
   const frameGuard = new FrameGuard(
     {

@@ -18,7 +18,7 @@ import {
 } from "@/server/agents/persona-turns";
 import { addUsage } from "@/server/domain/budgets/token-usage";
 import type { AssembledContext, ContextSection } from "@/server/domain/memory/context-assembly";
-import { withReplyQuotes } from "@/server/domain/messages/replies";
+import { withReplyQuotes } from "@/server/domain/messages/reply-rules";
 import { planTurn, type TurnPlan } from "@/server/domain/personas/mentions";
 import {
   type PanelResult,

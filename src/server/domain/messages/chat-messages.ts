@@ -18,7 +18,7 @@ export function toChatMessage(message: unknown, now = Date.now()): ChatMessage {
 
 /**
  * The user message a REST send adds to the room. `body.author` is ignored: the author is the caller;
- * `replyTo` is the room's quote of the message `body.replyTo` names (domain/messages/replies.ts).
+ * `replyTo` is the room's quote of the message `body.replyTo` names (domain/messages/reply-rules.ts).
  */
 export function restUserMessage(
   body: SendMessageBody,

@@ -65,7 +65,7 @@ export interface GuardLimits {
    * (room/room-files.ts), else null. Absent: messages are text only.
    */
   fileOf?: (url: string) => FileRef | null;
-  /** The message a new message or an edit replies to, as the room found it (domain/messages/replies.ts). */
+  /** The message a new message or an edit replies to, as the room found it (domain/messages/reply-rules.ts). */
   replyTo?: ReplyRef;
 }
 
@@ -207,7 +207,7 @@ export function guardChatRequest(
   if (text.length > limits.maxMessageLength) {
     return fail(`A message may be at most ${limits.maxMessageLength} characters.`, "payload_too_large:body");
   }
-  // Nothing the client sent as metadata is kept; a reply's quote is the room's (domain/messages/replies.ts).
+  // Nothing the client sent as metadata is kept; a reply's quote is the room's (domain/messages/reply-rules.ts).
   const metadata: MessageMetadata = { ...(author ? { author } : {}), createdAt: now, ...replyOf(limits) };
   if (at === undefined) {
     // A new message follows the whole transcript.
