@@ -141,80 +141,85 @@ describe("screenshots", () => {
     for (const context of contexts) await context.close();
   });
 
-  it.each(SCHEMES)("captures the main screens at desktop and phone size, %s", async (colorScheme) => {
-    showcase ??= (async () => {
-      const roomId = await seedShowcase();
-      const ben = await newUser(setup.browser, { displayName: "Ben" });
-      contexts.push(ben.context);
-      await ben.page.goto(roomUrl(setup.app.url, roomId));
-      return { roomId, ben: ben.page };
-    })();
-    const { roomId, ben } = await showcase;
-    // Desktop
-    const desk = await newUser(setup.browser, { colorScheme, displayName: "Ann", viewport: DESKTOP });
-    contexts.push(desk.context);
-    const errors = watchErrors(desk.page);
-    await desk.page.goto(roomUrl(setup.app.url, roomId));
-    await messageRows(desk.page, "assistant")
-      .last()
-      .getByText(/good time to book/)
-      .waitFor();
-    await desk.page.locator("pre code span span").first().waitFor();
-    // Each iteration's Ann is a new signed-in person (same name), so count only Ben and Ann.
-    await expect
-      .poll(() => desk.page.getByRole("button", { name: / people here: / }).getAttribute("aria-label"))
-      .toMatch(/^(?=.*Ann)(?=.*Ben)/);
-    await keepTyping(ben);
-    await desk.page.getByText("Ben is typing…").waitFor();
-    await waitForStill(desk.page);
-    await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-room`) });
+  it.each(SCHEMES)(
+    "captures the main screens at desktop and phone size, %s",
+    async (colorScheme) => {
+      showcase ??= (async () => {
+        const roomId = await seedShowcase();
+        const ben = await newUser(setup.browser, { displayName: "Ben" });
+        contexts.push(ben.context);
+        await ben.page.goto(roomUrl(setup.app.url, roomId));
+        return { roomId, ben: ben.page };
+      })();
+      const { roomId, ben } = await showcase;
+      // Desktop
+      const desk = await newUser(setup.browser, { colorScheme, displayName: "Ann", viewport: DESKTOP });
+      contexts.push(desk.context);
+      const errors = watchErrors(desk.page);
+      await desk.page.goto(roomUrl(setup.app.url, roomId));
+      await messageRows(desk.page, "assistant")
+        .last()
+        .getByText(/good time to book/)
+        .waitFor();
+      await desk.page.locator("pre code span span").first().waitFor();
+      // Each iteration's Ann is a new signed-in person (same name), so count only Ben and Ann.
+      await expect
+        .poll(() => desk.page.getByRole("button", { name: / people here: / }).getAttribute("aria-label"))
+        .toMatch(/^(?=.*Ann)(?=.*Ben)/);
+      await keepTyping(ben);
+      await desk.page.getByText("Ben is typing…").waitFor();
+      await waitForStill(desk.page);
+      await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-room`) });
 
-    await desk.page.getByRole("button", { name: "Room settings" }).click();
-    await desk.page.getByRole("dialog", { name: "Room settings" }).getByText("Tokens used").waitFor();
-    await waitForStill(desk.page);
-    await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-settings`) });
-    await desk.page.keyboard.press("Escape");
+      await desk.page.getByRole("button", { name: "Room settings" }).click();
+      await desk.page.getByRole("dialog", { name: "Room settings" }).getByText("Tokens used").waitFor();
+      await waitForStill(desk.page);
+      await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-settings`) });
+      await desk.page.keyboard.press("Escape");
 
-    await desk.page.goto(setup.app.url);
-    await desk.page.getByRole("heading", { name: "Pick a room" }).waitFor();
-    await desk.page.keyboard.press("Alt+N");
-    await desk.page
-      .getByRole("dialog", { name: "New room" })
-      .getByRole("textbox", { name: "Name" })
-      .fill("Weekend hike");
-    await waitForStill(desk.page);
-    await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-new-room`) });
-    expect(errors).toEqual([]);
+      await desk.page.goto(setup.app.url);
+      await desk.page.getByRole("heading", { name: "Pick a room" }).waitFor();
+      await desk.page.keyboard.press("Alt+N");
+      await desk.page
+        .getByRole("dialog", { name: "New room" })
+        .getByRole("textbox", { name: "Name" })
+        .fill("Weekend hike");
+      await waitForStill(desk.page);
+      await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-new-room`) });
+      expect(errors).toEqual([]);
 
-    // Phone
-    const phone = await newUser(setup.browser, {
-      colorScheme,
-      displayName: "Ann",
-      viewport: PHONE,
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true
-    });
-    contexts.push(phone.context);
-    const phoneErrors = watchErrors(phone.page);
-    await phone.page.goto(roomUrl(setup.app.url, roomId));
-    await messageRows(phone.page, "assistant")
-      .last()
-      .getByText(/good time to book/)
-      .waitFor();
-    await keepTyping(ben);
-    await phone.page.getByText("Ben is typing…").waitFor();
-    await waitForStill(phone.page);
-    await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-room`) });
-    await phone.page.getByRole("button", { name: "Open sidebar" }).click();
-    await phone.page
-      .getByRole("dialog", { name: "Rooms" })
-      .getByRole("link", { name: /Recipe ideas/ })
-      .waitFor();
-    await waitForStill(phone.page);
-    await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-drawer`) });
-    expect(phoneErrors).toEqual([]);
-  });
+      // Phone
+      const phone = await newUser(setup.browser, {
+        colorScheme,
+        displayName: "Ann",
+        viewport: PHONE,
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true
+      });
+      contexts.push(phone.context);
+      const phoneErrors = watchErrors(phone.page);
+      await phone.page.goto(roomUrl(setup.app.url, roomId));
+      await messageRows(phone.page, "assistant")
+        .last()
+        .getByText(/good time to book/)
+        .waitFor();
+      await keepTyping(ben);
+      await phone.page.getByText("Ben is typing…").waitFor();
+      await waitForStill(phone.page);
+      await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-room`) });
+      await phone.page.getByRole("button", { name: "Open sidebar" }).click();
+      await phone.page
+        .getByRole("dialog", { name: "Rooms" })
+        .getByRole("link", { name: /Recipe ideas/ })
+        .waitFor();
+      await waitForStill(phone.page);
+      await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-drawer`) });
+      expect(phoneErrors).toEqual([]);
+      // Four screens in two browsers, each waiting for the page to be still: minutes on two busy cores.
+    },
+    240_000
+  );
 });
 
 describe("phone layout", () => {

@@ -33,23 +33,41 @@ let codePlugin: CodeHighlighterPlugin | null = null;
 let codePluginPromise: Promise<CodeHighlighterPlugin> | null = null;
 
 function loadCodePlugin(): Promise<CodeHighlighterPlugin> {
-  codePluginPromise ??= import("@streamdown/code").then((m) => (codePlugin = m.code));
+  codePluginPromise ??= import("@streamdown/code").then(
+    (m) => (codePlugin = m.code),
+    (error: unknown) => {
+      // A chunk that failed to load (a deploy replaced it, the network dropped)
+      // is asked for again by the next code block, not given up on for the page's life.
+      codePluginPromise = null;
+      throw error;
+    }
+  );
   return codePluginPromise;
 }
 
+/** Tries to load the highlighter a message makes before showing its code plain for good. */
+const CODE_PLUGIN_TRIES = 3;
+const CODE_PLUGIN_RETRY_MS = 2_000;
+
 function useCodePlugin(needed: boolean): CodeHighlighterPlugin | null {
   const [plugin, setPlugin] = useState(codePlugin);
+  const [tries, setTries] = useState(0);
   useEffect(() => {
-    if (!needed || plugin) return;
+    if (!needed || plugin || tries >= CODE_PLUGIN_TRIES) return;
     let live = true;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     loadCodePlugin().then(
       (p) => live && setPlugin(p),
-      (error: unknown) => console.warn("[rooms] code highlighting unavailable:", error)
+      (error: unknown) => {
+        console.warn("[rooms] code highlighting unavailable:", error);
+        if (live) retry = setTimeout(() => setTries((n) => n + 1), CODE_PLUGIN_RETRY_MS);
+      }
     );
     return () => {
       live = false;
+      clearTimeout(retry);
     };
-  }, [needed, plugin]);
+  }, [needed, plugin, tries]);
   return plugin;
 }
 
