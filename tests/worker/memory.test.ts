@@ -6,6 +6,7 @@
  * labelled extracts; what the provider receives is checked at the fake
  * provider (tests/integration/memory.test.ts).
  */
+import { env, evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AnswerContext, Pin, RoomMemory } from "@/shared/memory";
 import { MAX_PINS_PER_ROOM } from "@/shared/memory";
@@ -318,4 +319,53 @@ describe("summaries instead of silent loss", () => {
     const after = await history(ws, room.id, "?limit=200");
     expect(after.slice(0, stored.length)).toEqual(stored);
   });
+});
+
+describe("a room larger than its in-memory transcript", () => {
+  it("summarises the history before the transcript a turn holds, even when that transcript fits the context", async () => {
+    const ws = uniqueName();
+    const source = await createRoom(ws);
+    await send(ws, source.id, "Note 0: the code is 0.");
+    const exported = await (await api(`/api/workspaces/${ws}/rooms/${source.id}/export`)).json<Record<string, any>>();
+    const [question, answer] = exported.messages;
+    // 1,200 short messages: the woken room holds only the newest ~64 KiB of
+    // them, far under the context budget. When that tail starts with a
+    // question the turn's window drops nothing at all, and what lies before
+    // it was never in any window: it must be summarised all the same. Where
+    // the tail starts depends on the messages' sizes, so the padding is
+    // varied until a room shows that case (then the test asserts on it).
+    for (let padding = 0; padding < 6; padding++) {
+      const file = structuredClone(exported);
+      file.messages = Array.from({ length: 1_200 }, (_, i) => ({
+        ...(i % 2 === 0 ? question : answer),
+        id: `m${i}`,
+        parts: [{ type: "text", text: `Note ${i}: the code is ${i * 3}.${" ".repeat(padding * 7)}` }]
+      }));
+      const imported = await api(`/api/workspaces/${ws}/rooms/import`, { method: "POST", json: file });
+      expect(imported.status, await imported.clone().text()).toBe(201);
+      const room = (await imported.json<{ rooms: Array<{ id: string }> }>()).rooms[0];
+      // The room wakes from storage: it loads only the newest messages.
+      await evictDurableObject(env.OverseerAgent.get(env.OverseerAgent.idFromName(ws)));
+
+      const asked = await send(ws, room.id, "What was note 1?");
+      const seen = await contextOf(ws, room.id, asked.assistantMessage!.id);
+      if (seen.record.leftOut.messages !== 0) continue;
+      expect(seen.record.summaries).toEqual([]);
+
+      const memory = await waitFor(
+        () => memoryOf(ws, room.id),
+        (m) => m.summaries.length > 0 && m.unsummarised?.messageCount === 0,
+        30_000,
+        "summaries of the history before the transcript"
+      );
+      // Oldest span first: the room's first message is covered.
+      expect(memory.summaries[0].text).toContain("Note 0: the code is 0.");
+
+      const next = await send(ws, room.id, "And note 2?");
+      const after = await contextOf(ws, room.id, next.assistantMessage!.id);
+      expect(after.summaries.map((s) => s.text).join("\n")).toContain("Note 0: the code is 0.");
+      return;
+    }
+    throw new Error("no padding gave a transcript that starts with a question");
+  }, 180_000);
 });

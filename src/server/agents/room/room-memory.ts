@@ -147,14 +147,19 @@ export class RoomMemory {
       window: new Set(context.messages.map((m) => m.id)),
       coveredUpTo,
       firstUnsummarised: this.writer.firstUnsummarised,
-      // Only asked when nothing is summarised (it counts the room's messages).
-      historyStartsAtRoot: coveredUpTo === null && context.dropped.length > 0 && this.host.historyStartsAtRoot()
+      // Only asked when nothing is summarised (a count the room keeps anyway).
+      historyStartsAtRoot: coveredUpTo === null && this.host.historyStartsAtRoot()
     });
     if (backlog.known) context.record.leftOut.messages = backlog.messages;
     this.store.record(traceId, speaker, context.record, now);
     if (context.record.window.fromMessageId) this.writer.windowStartedAt(context.record.window.fromMessageId);
     if (backlog.known) this.#unsummarised = backlog.messages;
-    const due = backlog.known ? backlog.tokens >= this.#budgets().trigger : context.dropped.length > 0;
+    // Unknown: the coverage ends before the turn's history starts. A woken
+    // room holds only its newest messages, and when those fit the context
+    // nothing is dropped at all; what lies before them was never in any
+    // window and is summarised all the same (the job reads it from storage
+    // and writes nothing while it is under the trigger).
+    const due = backlog.known ? backlog.tokens >= this.#budgets().trigger : true;
     if (due) void this.writer.start();
   }
 
