@@ -216,6 +216,16 @@ describe("a room, one person", () => {
 
   it("renders Markdown with highlighted code and a copy button", async () => {
     const { page } = await openRoom(uniqueName("Markdown"));
+    // What the page said about its lazy chunks, for the failure message: a
+    // highlighter that never loads shows why here.
+    const said: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") said.push(`${m.type()}: ${m.text().slice(0, 300)}`);
+    });
+    page.on("requestfailed", (r) => said.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ""}`));
+    page.on("response", (r) => {
+      if (r.status() >= 400) said.push(`HTTP ${r.status()}: ${r.url()}`);
+    });
     const md = encodeURIComponent("Use **this**:\n\n```ts\nconst answer: number = 42;\n```\n\n- one\n- two").replace(
       /\]/g,
       "%5D"
@@ -226,16 +236,17 @@ describe("a room, one person", () => {
     await answer.getByRole("listitem").filter({ hasText: "two" }).waitFor();
     await answer.getByText("const").first().waitFor();
     // Shiki arrives lazily and colours the tokens.
+    const colours = () =>
+      answer
+        .locator("pre code span span")
+        .evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size);
+    // The highlighter is a lazy chunk: on a first visit to a busy dev server it compiles first.
     await expect
-      .poll(
-        () =>
-          answer
-            .locator("pre code span span")
-            .evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size),
-        // The highlighter is a lazy chunk: on a first visit to a busy dev server it compiles first.
-        { timeout: 60_000 }
-      )
-      .toBeGreaterThan(1);
+      .poll(colours, { timeout: 60_000 })
+      .toBeGreaterThan(1)
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nthe page said: ${JSON.stringify(said, null, 1)}`);
+      });
     expect(await answer.locator("button[title*='Copy' i], button[aria-label*='Copy' i]").count()).toBeGreaterThan(0);
     await page.context().close();
   });
