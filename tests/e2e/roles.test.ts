@@ -135,6 +135,51 @@ describe("private rooms, invitations and removal", () => {
     // Three people, a model's answer and axe six times over, on a shared dev server.
   }, 300_000);
 
+  it("shows Bob, a member, the owner's settings disabled with who can change them, and changes nothing", async () => {
+    const alice = await person("Alice");
+    await alice.page.goto(setup.app.url);
+    await alice.page.getByRole("button", { name: "New room" }).first().waitFor();
+    const created = await alice.context.request.post(`${setup.app.url}/api/rooms`, {
+      data: { name: uniqueName("Alice's"), systemPrompt: "Answer in haiku." }
+    });
+    expect(created.status()).toBe(201);
+    const room = (await created.json()) as { id: string };
+
+    const bob = await person("Bob");
+    await bob.page.goto(roomUrl(setup.app.url, room.id));
+    await composer(bob.page).waitFor({ timeout: 60_000 });
+    await bob.page.getByRole("button", { name: "Room settings" }).click();
+    const settings = bob.page.getByRole("dialog", { name: "Room settings" });
+    const prompt = settings.getByRole("textbox", { name: "System prompt" });
+    await expect.poll(() => prompt.isDisabled(), { timeout: 20_000 }).toBe(true);
+    expect(await prompt.inputValue()).toBe("Answer in haiku.");
+    expect(await settings.getByRole("textbox", { name: "Name", exact: true }).isDisabled()).toBe(true);
+    await settings.getByText("Only the room's owner or a workspace admin can change this room's settings.").waitFor();
+    const remove = settings.getByRole("button", { name: "Delete room" });
+    expect(await remove.isDisabled()).toBe(true);
+    expect(await remove.getAttribute("title")).toMatch(/can delete this room/);
+    expect(await settings.getByRole("button", { name: "Save changes" }).isDisabled()).toBe(true);
+    await settings.getByRole("button", { name: "Cancel" }).click();
+
+    // The room menu keeps Rename and Delete, explained and inert.
+    await bob.page.getByRole("button", { name: "More room actions" }).click();
+    const rename = bob.page.getByRole("button", { name: "Rename room" });
+    expect(await rename.getAttribute("aria-disabled")).toBe("true");
+    expect(await rename.getAttribute("title")).toMatch(/can rename this room/);
+    // Playwright will not click what says it is disabled; a person can.
+    await rename.click({ force: true });
+    expect(await bob.page.getByRole("dialog", { name: "Rename room" }).count()).toBe(0);
+
+    // Alice, the owner, may change them.
+    await alice.page.goto(roomUrl(setup.app.url, room.id));
+    await composer(alice.page).waitFor({ timeout: 60_000 });
+    await alice.page.getByRole("button", { name: "Room settings" }).click();
+    const hers = alice.page.getByRole("dialog", { name: "Room settings" });
+    await hers.getByRole("textbox", { name: "System prompt" }).waitFor();
+    expect(await hers.getByRole("textbox", { name: "System prompt" }).isDisabled()).toBe(false);
+    expect(await hers.getByRole("button", { name: "Delete room" }).isDisabled()).toBe(false);
+  });
+
   it("gives the members panel and the invitation page 44 px targets on a phone", async () => {
     const phone = { viewport: PHONE, hasTouch: true, isMobile: true } as const;
     const owner = await person("Olive", phone);

@@ -1,11 +1,13 @@
 import { CloudOff, Trash2 } from "lucide-react";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { usePendingAction } from "@/client/hooks/use-pending-action";
+import { allows, useRoomAccess } from "@/client/hooks/use-room-access";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { api, errorMessage } from "@/client/lib/api";
 import { draftInvalid, draftOf, type SettingsDraft, settingsPatch, validateRoomName } from "@/client/lib/room-settings";
 import { countOf, formatCount, fullDateTime } from "@/client/lib/time";
 import { MAX_SYSTEM_PROMPT_LENGTH } from "@/shared/constants";
+import { whoMay } from "@/shared/permissions";
 import type { RoomState, RoomSummary } from "@/shared/protocol";
 import { PersonasSection } from "./personas/PersonasSection";
 import { ModelField, RoomNameField, SystemPromptField, TemperatureField } from "./RoomFields";
@@ -92,18 +94,41 @@ function UsageTiles({ usage }: { usage: RoomState["usage"] }) {
   );
 }
 
-function DangerZone({ onDelete }: { onDelete: () => void }) {
+function DangerZone({ onDelete, may }: { onDelete: () => void; may: boolean }) {
   return (
     <section className="rounded-lg border border-danger-line p-3">
       <h3 className="text-sm font-semibold text-danger-strong">Danger zone</h3>
       <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-fg-subtle">Delete this room and all of its messages for everyone.</p>
-        <Button size="sm" variant="secondary" onClick={onDelete} className="text-danger">
+        <p className="text-sm text-fg-subtle">
+          {may ? "Delete this room and all of its messages for everyone." : whoMay("room.delete")}
+        </p>
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={onDelete}
+          className="text-danger"
+          disabled={!may}
+          title={may ? undefined : whoMay("room.delete")}
+        >
           <Trash2 className="size-3.5" aria-hidden="true" />
           Delete room
         </Button>
       </div>
     </section>
+  );
+}
+
+/**
+ * Fields a person may not change are disabled as a group (a disabled
+ * fieldset disables every control in it), with the reason beside them and
+ * as their tooltip: the server would refuse them anyway.
+ */
+function Guarded({ may, reason, children }: { may: boolean; reason: string; children: ReactNode }) {
+  return (
+    <fieldset disabled={!may} title={may ? undefined : reason} className="min-w-0 space-y-5 disabled:opacity-70">
+      {!may && <p className="text-xs text-fg-muted">{reason}</p>}
+      {children}
+    </fieldset>
   );
 }
 
@@ -124,6 +149,13 @@ function RoomSettingsForm({
 
   const live = state ?? snapshot;
   const nameError = validateRoomName(draft.name);
+  const access = useRoomAccess(roomId);
+  const may = {
+    rename: allows(access, "room.rename"),
+    settings: allows(access, "room.settings"),
+    personas: allows(access, "room.personas"),
+    delete: allows(access, "room.delete")
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -159,41 +191,52 @@ function RoomSettingsForm({
           </Alert>
         )}
 
-        <RoomNameField value={draft.name} onChange={set("name")} error={nameError} />
-        <SystemPromptField
-          value={systemPrompt}
-          onChange={set("systemPrompt")}
-          rows={6}
-          placeholder="No system prompt"
-          hint="Instructions the assistant follows in this room."
-          counter={
-            systemPrompt.length > MAX_SYSTEM_PROMPT_LENGTH * 0.8
-              ? `${systemPrompt.length}/${MAX_SYSTEM_PROMPT_LENGTH}`
-              : null
-          }
-        />
-        <ModelField
-          value={draft.model}
-          onChange={set("model")}
-          placeholder={live.settings.model ? "Server default" : live.activeModel}
-        />
-        <TemperatureField
-          value={draft.temperature}
-          onChange={set("temperature")}
-          hint="Lower is more focused, higher more varied. Empty: the provider default."
-          slider
-        />
+        <Guarded may={may.rename} reason={whoMay("room.rename")}>
+          <RoomNameField value={draft.name} onChange={set("name")} error={nameError} />
+        </Guarded>
+        <Guarded may={may.settings} reason={whoMay("room.settings")}>
+          <SystemPromptField
+            value={systemPrompt}
+            onChange={set("systemPrompt")}
+            rows={6}
+            placeholder="No system prompt"
+            hint="Instructions the assistant follows in this room."
+            counter={
+              systemPrompt.length > MAX_SYSTEM_PROMPT_LENGTH * 0.8
+                ? `${systemPrompt.length}/${MAX_SYSTEM_PROMPT_LENGTH}`
+                : null
+            }
+          />
+          <ModelField
+            value={draft.model}
+            onChange={set("model")}
+            placeholder={live.settings.model ? "Server default" : live.activeModel}
+          />
+          <TemperatureField
+            value={draft.temperature}
+            onChange={set("temperature")}
+            hint="Lower is more focused, higher more varied. Empty: the provider default."
+            slider
+          />
+        </Guarded>
         {error && <ErrorNotice>{error}</ErrorNotice>}
 
-        <PersonasSection
-          roomId={roomId}
-          personas={live.personas ?? []}
-          defaultResponder={live.settings.defaultResponder ?? "assistant"}
-        />
+        <Guarded may={may.personas} reason={whoMay("room.personas")}>
+          <PersonasSection
+            roomId={roomId}
+            personas={live.personas ?? []}
+            defaultResponder={live.settings.defaultResponder ?? "assistant"}
+          />
+        </Guarded>
 
-        <DangerZone onDelete={onDelete} />
+        <DangerZone onDelete={onDelete} may={may.delete} />
       </div>
-      <DialogActions label="Save changes" onCancel={onClose} pending={pending} />
+      <DialogActions
+        label="Save changes"
+        onCancel={onClose}
+        pending={pending}
+        disabled={!may.rename && !may.settings}
+      />
     </form>
   );
 }

@@ -13,6 +13,7 @@ import { Button } from "@/client/components/ui/Button";
 import { Dialog } from "@/client/components/ui/Dialog";
 import { ErrorNotice } from "@/client/components/ui/Field";
 import { Spinner } from "@/client/components/ui/Spinner";
+import { useRoomAccess } from "@/client/hooks/use-room-access";
 import { api, errorMessage, type FilePageQuery } from "@/client/lib/api";
 import { applyFileFrame, fileStateText, readFileFrame } from "@/client/lib/file-list";
 import { formatSize } from "@/client/lib/file-uploads";
@@ -220,16 +221,8 @@ export function RoomFilesPanel({
   open: boolean;
   onClose: () => void;
 }) {
-  const [mayRemoveAny, setMayRemoveAny] = useState(false);
-  useEffect(() => {
-    if (!open) return;
-    const controller = new AbortController();
-    api.getRoom(roomId, controller.signal).then(
-      (room) => setMayRemoveAny(room.access?.may.includes("room.files") ?? false),
-      () => setMayRemoveAny(false)
-    );
-    return () => controller.abort();
-  }, [open, roomId]);
+  const access = useRoomAccess(roomId, open);
+  const mayRemoveAny = access?.may.includes("room.files") ?? false;
   const list = useCallback<FilesSource["list"]>((query, signal) => api.listFiles(roomId, query, signal), [roomId]);
   const source = useMemo<FilesSource>(
     () => ({

@@ -30,10 +30,12 @@ import { OpenSidebarButton } from "@/client/components/RoomStates";
 import { exportHref } from "@/client/components/Transfer";
 import { ActionMenu, ActionMenuItem, ActionMenuLink } from "@/client/components/ui/ActionMenu";
 import { Button, IconButton } from "@/client/components/ui/Button";
+import { allows, useRoomAccess } from "@/client/hooks/use-room-access";
 import type { ConnectionStatus } from "@/client/hooks/use-room-list";
 import type { RoomSocket } from "@/client/hooks/use-room-socket";
 import { cn } from "@/client/lib/cn";
 import { formatCount } from "@/client/lib/time";
+import { whoMay } from "@/shared/permissions";
 import type { RoomState } from "@/shared/protocol";
 import { PresenceButton } from "./PresenceButton";
 
@@ -153,6 +155,8 @@ function RoomMenu({
   onAction: (action: RoomHeaderAction) => void;
 }) {
   const link = useCopyLink(roomId, name);
+  const access = useRoomAccess(roomId);
+  const refused = (action: "room.rename" | "room.delete") => (allows(access, action) ? undefined : whoMay(action));
   return (
     <ActionMenu label="More room actions" icon={<Ellipsis />}>
       {(close) => {
@@ -192,7 +196,12 @@ function RoomMenu({
               </>
             )}
             {!phone && (
-              <ActionMenuItem icon={<Pencil />} label="Rename room" onSelect={choose("rename")}>
+              <ActionMenuItem
+                icon={<Pencil />}
+                label="Rename room"
+                onSelect={choose("rename")}
+                refusal={refused("room.rename")}
+              >
                 Rename room…
               </ActionMenuItem>
             )}
@@ -210,7 +219,13 @@ function RoomMenu({
             </ActionMenuItem>
             <MuteMentionsItem roomId={roomId} close={close} />
             {!phone && (
-              <ActionMenuItem icon={<Trash2 />} tone="danger" label="Delete room" onSelect={choose("delete")}>
+              <ActionMenuItem
+                icon={<Trash2 />}
+                tone="danger"
+                label="Delete room"
+                onSelect={choose("delete")}
+                refusal={refused("room.delete")}
+              >
                 Delete room…
               </ActionMenuItem>
             )}

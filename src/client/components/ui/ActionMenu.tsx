@@ -51,6 +51,7 @@ export function ActionMenuItem({
   label,
   tone = "default",
   onSelect,
+  refusal,
   children
 }: {
   icon: ReactNode;
@@ -58,14 +59,27 @@ export function ActionMenuItem({
   label?: string;
   tone?: "default" | "danger";
   onSelect: () => void;
+  /**
+   * Why this person may not do it ("Only the room's owner … can …"): the item
+   * stays in the menu, reachable and explained (tooltip and description),
+   * but does nothing.
+   */
+  refusal?: string;
   children: ReactNode;
 }) {
   return (
     <button
       type="button"
       aria-label={label}
-      onClick={onSelect}
-      className={cn(itemClass, tone === "danger" && "text-danger [&_svg]:text-danger")}
+      aria-disabled={refusal ? true : undefined}
+      aria-description={refusal}
+      title={refusal}
+      onClick={refusal ? undefined : onSelect}
+      className={cn(
+        itemClass,
+        tone === "danger" && "text-danger [&_svg]:text-danger",
+        refusal && "cursor-not-allowed opacity-60"
+      )}
     >
       {icon}
       <span className="min-w-0 flex-1 truncate">{children}</span>
