@@ -132,6 +132,47 @@ function Guarded({ may, reason, children }: { may: boolean; reason: string; chil
   );
 }
 
+/** What the assistant is told and which model answers: the owner's (room.settings). */
+function AssistantFields({
+  draft,
+  set,
+  live,
+  may
+}: {
+  draft: SettingsDraft;
+  set: (field: keyof SettingsDraft) => (value: string) => void;
+  live: RoomState;
+  may: boolean;
+}) {
+  return (
+    <Guarded may={may} reason={whoMay("room.settings")}>
+      <SystemPromptField
+        value={draft.systemPrompt}
+        onChange={set("systemPrompt")}
+        rows={6}
+        placeholder="No system prompt"
+        hint="Instructions the assistant follows in this room."
+        counter={
+          draft.systemPrompt.length > MAX_SYSTEM_PROMPT_LENGTH * 0.8
+            ? `${draft.systemPrompt.length}/${MAX_SYSTEM_PROMPT_LENGTH}`
+            : null
+        }
+      />
+      <ModelField
+        value={draft.model}
+        onChange={set("model")}
+        placeholder={live.settings.model ? "Server default" : live.activeModel}
+      />
+      <TemperatureField
+        value={draft.temperature}
+        onChange={set("temperature")}
+        hint="Lower is more focused, higher more varied. Empty: the provider default."
+        slider
+      />
+    </Guarded>
+  );
+}
+
 /** Starts from the snapshot (initial state from props); sends only what changed. */
 function RoomSettingsForm({
   roomId,
@@ -143,7 +184,6 @@ function RoomSettingsForm({
 }: SettingsProps & { snapshot: RoomState }) {
   const [draft, setDraft] = useState(() => draftOf(snapshot.settings));
   const set = (field: keyof SettingsDraft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
-  const { systemPrompt } = draft;
   const { pending, error, run } = usePendingAction();
   const { upsert } = useRoomList();
 
@@ -194,31 +234,7 @@ function RoomSettingsForm({
         <Guarded may={may.rename} reason={whoMay("room.rename")}>
           <RoomNameField value={draft.name} onChange={set("name")} error={nameError} />
         </Guarded>
-        <Guarded may={may.settings} reason={whoMay("room.settings")}>
-          <SystemPromptField
-            value={systemPrompt}
-            onChange={set("systemPrompt")}
-            rows={6}
-            placeholder="No system prompt"
-            hint="Instructions the assistant follows in this room."
-            counter={
-              systemPrompt.length > MAX_SYSTEM_PROMPT_LENGTH * 0.8
-                ? `${systemPrompt.length}/${MAX_SYSTEM_PROMPT_LENGTH}`
-                : null
-            }
-          />
-          <ModelField
-            value={draft.model}
-            onChange={set("model")}
-            placeholder={live.settings.model ? "Server default" : live.activeModel}
-          />
-          <TemperatureField
-            value={draft.temperature}
-            onChange={set("temperature")}
-            hint="Lower is more focused, higher more varied. Empty: the provider default."
-            slider
-          />
-        </Guarded>
+        <AssistantFields draft={draft} set={set} live={live} may={may.settings} />
         {error && <ErrorNotice>{error}</ErrorNotice>}
 
         <Guarded may={may.personas} reason={whoMay("room.personas")}>
