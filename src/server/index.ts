@@ -43,6 +43,7 @@ const defaultBodyLimit = bodyLimit({
   }
 });
 const IMPORT_PATH = /^\/api\/(workspaces\/[^/]+\/)?rooms\/import$/;
+const IMPORT_TYPES = /^application\/(json|zip|x-zip-compressed|octet-stream)\b/i;
 /** File uploads stream multipart bodies with their own limits (routes/files-routes.ts). */
 const UPLOAD_PATH = /^\/api\/(workspaces\/[^/]+\/)?rooms\/[^/]+\/files$/;
 const isUpload = (method: string, path: string) => method === "POST" && UPLOAD_PATH.test(path);
@@ -54,10 +55,12 @@ const api = new Hono<AppEnv>()
   )
   .use(async (c, next) => {
     const method = c.req.method;
+    // An import's bytes say what it is (JSON or a .zip); any type a plain form cannot send will do.
+    const accepted = IMPORT_PATH.test(c.req.path) ? IMPORT_TYPES : /^application\/json\b/i;
     if (
       (method === "POST" || method === "PATCH" || method === "PUT") &&
       !isUpload(method, c.req.path) &&
-      !/^application\/json\b/i.test(c.req.header("content-type") ?? "")
+      !accepted.test(c.req.header("content-type") ?? "")
     ) {
       throw new AppError("bad_request:json", 415, "Send the body as JSON with Content-Type: application/json.");
     }

@@ -14,6 +14,8 @@ const ERROR_CODES = [
   "bad_request:json",
   "bad_request:query",
   "bad_request:import",
+  /** A `.zip` import the server cannot read safely (domain/transfer/zip-read.ts). */
+  "bad_request:zip",
   "bad_request:workspace",
   /** A reply whose `replyTo` names no stored message of the room (shared/replies.ts). */
   "bad_request:reply_to",

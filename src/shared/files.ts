@@ -127,3 +127,33 @@ export function rehomeFileParts<M extends { parts: readonly unknown[] }>(
   });
   return changed ? { ...message, parts } : message;
 }
+
+/**
+ * A file's record as a `.zip` import reads it (`files/<id>.json`, a FileCopy
+ * the export wrote). Only what the import keeps is read, each checked: the
+ * server decides the rest (a new id, the type and hash from the bytes).
+ */
+export const ArchivedFileCopy = z.object({
+  file: z.object({
+    name: z.string().min(1).max(1000),
+    contentType: z.string().max(200).optional(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, "sha256 must be 64 lowercase hex digits"),
+    author: z.object({ name: z.string().max(200) }).optional(),
+    createdAt: z.number().finite().nonnegative().optional(),
+    state: z.enum(["stored", "indexing", "indexed", "failed"]),
+    pages: z.number().int().nonnegative().nullable().optional(),
+    error: z.string().max(2000).nullable().optional()
+  }),
+  firstLine: z.string().max(1000).nullable().optional(),
+  passages: z
+    .array(
+      z.object({
+        text: z.string().max(20_000),
+        page: z.number().int().nonnegative().optional(),
+        lineFrom: z.number().int().nonnegative().optional(),
+        lineTo: z.number().int().nonnegative().optional()
+      })
+    )
+    .max(200_000)
+});
+export type ArchivedFileCopy = z.infer<typeof ArchivedFileCopy>;

@@ -1,5 +1,6 @@
 /** Wire types of export, import and fork. */
 import { z } from "zod";
+import { DEFAULT_ROOM_FILE_QUOTA_BYTES } from "./constants";
 import type { Persona } from "./personas";
 import type { ChatMessage, RoomSettings } from "./protocol";
 
@@ -9,6 +10,14 @@ export const ROOM_EXPORT_VERSION = 1;
 /** Import files are read whole and validated before any room is made. */
 export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 export const MAX_ROOMS_PER_IMPORT = 200;
+/**
+ * A `.zip` import (a room with its files) may be larger: the Worker keeps it
+ * in R2 while it reads it, never in memory. Its files are held to the room's
+ * quota and each file's limit on their own; this bounds the archive around
+ * them: a room's default quota of files, as much again for their indexes
+ * (a text's passages are about its size), and the transcript.
+ */
+export const MAX_ZIP_IMPORT_BYTES = 2 * DEFAULT_ROOM_FILE_QUOTA_BYTES + MAX_IMPORT_BYTES;
 
 export const ExportQuery = z.strictObject({
   format: z.enum(["json", "markdown", "zip"], { error: "format must be json, markdown or zip" }).default("json")

@@ -9,18 +9,22 @@ import { useNavigate } from "react-router";
 import { ApiError, api, errorMessage } from "@/client/lib/api";
 import { cn } from "@/client/lib/cn";
 import { roomPath } from "@/client/lib/routes";
-import { type ImportResult, MAX_IMPORT_BYTES } from "@/shared/transfer";
+import { type ImportResult, MAX_IMPORT_BYTES, MAX_ZIP_IMPORT_BYTES } from "@/shared/transfer";
 import { Button, buttonClass, IconButton } from "./ui/Button";
 
 /** Where a room's export downloads from, as JSON (re-importable) or Markdown. */
 export const exportHref = (roomId: string, format: "json" | "markdown" | "zip") =>
   `/api/rooms/${encodeURIComponent(roomId)}/export?format=${format}`;
 
+/** A room's `.zip` export (with its files), by name or type; the server checks the bytes. */
+const isZipFile = (file: File) => /\.zip$/i.test(file.name) || /zip/.test(file.type);
+
 function upload(file: File, onProgress: (fraction: number) => void): Promise<ImportResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/rooms/import");
-    xhr.setRequestHeader("content-type", "application/json");
+    // The server tells JSON from a .zip by the bytes; the type only has to be one a plain form cannot send.
+    xhr.setRequestHeader("content-type", isZipFile(file) ? "application/zip" : "application/json");
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
@@ -40,7 +44,7 @@ function upload(file: File, onProgress: (fraction: number) => void): Promise<Imp
   });
 }
 
-/** Import a Rooms export or a ChatGPT conversations.json, with upload progress. */
+/** Import a Rooms export (JSON, or a .zip with its files) or a ChatGPT conversations.json, with upload progress. */
 export function ImportButton() {
   const input = useRef<HTMLInputElement>(null);
   const navigate = useNavigate();
@@ -50,10 +54,11 @@ export function ImportButton() {
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     setMessage(null);
-    if (file.size > MAX_IMPORT_BYTES) {
+    const max = isZipFile(file) ? MAX_ZIP_IMPORT_BYTES : MAX_IMPORT_BYTES;
+    if (file.size > max) {
       setMessage({
         error: true,
-        text: `That file is ${(file.size / 1e6).toFixed(1)} MB; imports take at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`
+        text: `That file is ${(file.size / 1e6).toFixed(1)} MB; ${isZipFile(file) ? ".zip imports" : "imports"} take at most ${max / 1024 / 1024} MB.`
       });
       return;
     }
@@ -86,9 +91,9 @@ export function ImportButton() {
       <input
         ref={input}
         type="file"
-        accept="application/json,.json"
+        accept="application/json,.json,application/zip,.zip"
         className="sr-only"
-        aria-label="Import file (a Rooms JSON export or ChatGPT conversations.json)"
+        aria-label="Import file (a Rooms JSON or .zip export, or ChatGPT conversations.json)"
         onChange={(e) => void onFile(e.target.files?.[0])}
       />
       {progress !== null && (

@@ -48,9 +48,11 @@ import type { PassageBatch } from "@/server/domain/files/text-passages";
 import type { MentionReport } from "@/server/domain/notifications/mention-fragments";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
+import { generateRoomId } from "@/server/domain/rooms/room-rows";
 import { LIST_TAG } from "@/server/domain/sockets/socket-tags";
 import { traceNotFound } from "@/server/domain/tracing/trace-spans";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
+import type { ArchivedFiles, ZipImportTicket } from "@/server/domain/transfer/zip-import";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
 import type { CatchUp, CatchUpBody } from "@/shared/catch-up";
 import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
@@ -228,11 +230,32 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     });
   }
 
-  /** All or nothing: no room of the file appears until every one is made and filled. */
-  importRooms(rooms: ImportedRoom[], caller: Caller): Promise<RpcResult<ImportResult>> {
+  /**
+   * All or nothing: no room of the file appears until every one is made and
+   * filled. A `.zip`'s room comes with its files (`archive`), their bytes
+   * stored by the Worker under the room `admitZipImport` named.
+   */
+  importRooms(rooms: ImportedRoom[], caller: Caller, archive?: ArchivedFiles): Promise<RpcResult<ImportResult>> {
     return asResult(() => {
       this.jobs.access.requireWorkspace(caller, "room.import");
-      return this.jobs.transfer.importRooms(rooms, caller);
+      return this.jobs.transfer.importRooms(rooms, caller, archive);
+    });
+  }
+
+  /** Before a `.zip` import reads a byte: the caller may import, one upload off their rate, the new room's id. */
+  admitZipImport(caller: Caller): Promise<RpcResult<ZipImportTicket>> {
+    return asResult(() => {
+      this.jobs.access.requireWorkspace(caller, "room.import");
+      this.jobs.files.takeUpload(caller);
+      return { roomId: generateRoomId(), workspace: this.name };
+    });
+  }
+
+  /** Once the archive's directory is read, before its files are stored: whether they fit (413 if not). */
+  checkZipImportFits(sizes: number[], caller: Caller): Promise<RpcResult<void>> {
+    return asResult(() => {
+      this.jobs.access.requireWorkspace(caller, "room.import");
+      this.jobs.files.checkImportFits(sizes);
     });
   }
 

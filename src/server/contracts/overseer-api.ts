@@ -19,6 +19,7 @@ import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
+import type { ArchivedFiles, ZipImportTicket } from "@/server/domain/transfer/zip-import";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
 import type { CatchUp, CatchUpBody } from "@/shared/catch-up";
 import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
@@ -125,7 +126,9 @@ export interface OverseerRestApi {
   // Export, import, fork
   exportRoom(id: string, format: "json" | "markdown", caller: Caller): Promise<RpcResult<ReadableStream<Uint8Array>>>;
   exportWorkspace(caller: Caller): Promise<RpcResult<ReadableStream<Uint8Array>>>;
-  importRooms(rooms: ImportedRoom[], caller: Caller): Promise<RpcResult<ImportResult>>;
+  importRooms(rooms: ImportedRoom[], caller: Caller, archive?: ArchivedFiles): Promise<RpcResult<ImportResult>>;
+  admitZipImport(caller: Caller): Promise<RpcResult<ZipImportTicket>>;
+  checkZipImportFits(sizes: number[], caller: Caller): Promise<RpcResult<void>>;
   forkRoom(id: string, messageId: string, caller: Caller): Promise<RpcResult<RoomDetail>>;
   // Files (the bytes go Worker ↔ R2; these carry records only)
   admitUpload(id: string, caller: Caller): Promise<RpcResult<UploadTicket>>;

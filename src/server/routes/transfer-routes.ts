@@ -3,18 +3,20 @@
  *
  *   GET  /api/rooms/:id/export?format=json|markdown|zip   one room, streamed (zip: with its files)
  *   GET  /api/export                                  the workspace, NDJSON, streamed
- *   POST /api/rooms/import                            our export or ChatGPT's conversations.json
+ *   POST /api/rooms/import                            our export, ChatGPT's conversations.json, or a room's .zip (its files restored)
  *   POST /api/rooms/:id/fork  { messageId }           a new room up to that message
  *
  * (each also under /api/workspaces/<workspace>/...)
  */
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { AppError, unwrap } from "@/server/app-error";
 import { parseImportFile } from "@/server/domain/transfer/room-import";
+import { isZip } from "@/server/domain/transfer/zip-read";
+import { importZip } from "@/server/files/restore-zip";
 import { roomZip } from "@/server/files/room-zip";
 import { type AppEnv, requireCaller } from "@/server/http/access";
+import { peekBody, readCappedText } from "@/server/http/request-body";
 import { rejectInvalid } from "@/server/http/validation";
 import { ExportQuery, ForkBody, MAX_IMPORT_BYTES } from "@/shared/transfer";
 import { overseerFor } from "./overseer-stub";
@@ -30,19 +32,25 @@ function fileStem(name: string): string {
   );
 }
 
-const importBodyLimit = bodyLimit({
-  maxSize: MAX_IMPORT_BYTES,
-  onError: () => {
-    throw new AppError("payload_too_large:body", 413, `An import file may be at most ${MAX_IMPORT_BYTES} bytes.`);
-  }
-});
+const jsonTooLarge = () =>
+  new AppError("payload_too_large:body", 413, `An import file may be at most ${MAX_IMPORT_BYTES} bytes.`);
 
 export const roomTransferRoutes = new Hono<AppEnv>()
-  .post("/import", importBodyLimit, async (c) => {
+  .post("/import", async (c) => {
     const caller = requireCaller(c);
-    // Everything is validated before the first room is made.
-    const rooms = parseImportFile(await c.req.text());
+    const declared = Number(c.req.header("content-length") ?? Number.NaN);
+    const { head, body } = await peekBody(c.req.raw.body, 4);
     const overseer = await overseerFor(c);
+    // What the bytes are decides, not the name or the Content-Type: a .zip is a room with its files.
+    if (isZip(head)) {
+      if (!Number.isSafeInteger(declared)) {
+        throw new AppError("bad_request:zip", 400, "Send a .zip import with its Content-Length.");
+      }
+      return c.json(await importZip(c.env.FILES, overseer, caller, body, declared), 201);
+    }
+    if (declared > MAX_IMPORT_BYTES) throw jsonTooLarge();
+    // Everything is validated before the first room is made.
+    const rooms = parseImportFile(await readCappedText(body, MAX_IMPORT_BYTES, jsonTooLarge));
     return c.json(unwrap(await overseer.importRooms(rooms, caller)), 201);
   })
   .get("/:id/export", zValidator("query", ExportQuery, rejectInvalid("bad_request:query")), async (c) => {

@@ -15,6 +15,7 @@ import {
   type FileLimits,
   fileKey,
   generateFileId,
+  importRefusal,
   roomPrefix,
   tooLargeMessage,
   type UploadTicket,
@@ -64,11 +65,7 @@ export class WorkspaceFiles {
 
   /** Lets an upload start, or throws 429 (rate) / 413 (a full room or workspace). */
   admit(workspace: string, roomId: string, caller: Caller): UploadTicket {
-    const keys = limitKeys(caller);
-    const now = Date.now();
-    for (const admission of [this.#limiter.take(keys.identity, now), this.#addressLimiter.take(keys.address, now)]) {
-      if (!admission.ok) throw rateLimited(admission.retryAfterMs, "uploads");
-    }
+    this.takeUpload(caller);
     const limits = this.limits();
     const usage = this.usage(roomId);
     const allowance = uploadAllowance(limits, usage);
@@ -81,6 +78,22 @@ export class WorkspaceFiles {
       tooLarge: tooLargeMessage(limits, usage, allowance.bound),
       tooLargeCode: allowance.bound === "file" ? "payload_too_large:file" : "payload_too_large:quota"
     };
+  }
+
+  /** One upload off the caller's rate (an upload, or a `.zip` import as a whole); throws 429 when none is left. */
+  takeUpload(caller: Caller) {
+    const keys = limitKeys(caller);
+    const now = Date.now();
+    for (const admission of [this.#limiter.take(keys.identity, now), this.#addressLimiter.take(keys.address, now)]) {
+      if (!admission.ok) throw rateLimited(admission.retryAfterMs, "uploads");
+    }
+  }
+
+  /** Whether an imported room's files fit (each file, the room, the workspace); throws 413 if not. */
+  checkImportFits(sizes: readonly number[]) {
+    const used = this.sql.exec<{ bytes: number | null }>("SELECT SUM(bytes) AS bytes FROM room_file_usage").one();
+    const refusal = importRefusal(this.limits(), used.bytes ?? 0, sizes);
+    if (refusal) throw new AppError(refusal.code, 413, refusal.message);
   }
 
   /** A stored file still fits (concurrent uploads may have filled the room meanwhile); throws 413 if not. */

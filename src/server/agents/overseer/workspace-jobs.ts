@@ -166,6 +166,8 @@ function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspac
     markRead: (identityId, roomId, count) => reports.reads(roomId, [{ identityId, count, messageId: null }]),
     files: {
       checkCopyFits: (bytes) => files.checkCopyFits(bytes),
+      checkImportFits: (sizes) => files.checkImportFits(sizes),
+      added: (roomId, size) => files.added(roomId, size),
       copy: (from, to, fileId) => files.copy(agent.workspace(), from, to, fileId),
       discarded: (roomId) => files.roomDeleted(agent.workspace(), roomId)
     }

@@ -11,9 +11,12 @@ import type { Remote } from "@/server/contracts/remote";
 import type { ChatRoomApi } from "@/server/contracts/room-api";
 import type { Caller } from "@/server/domain/access/caller";
 import { generateRoomId, type RoomRow } from "@/server/domain/rooms/room-rows";
-import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
+import { badImport, type ImportedRoom } from "@/server/domain/transfer/imported-room";
+import { ndjsonBatches } from "@/server/domain/transfer/ndjson-batches";
 import { withPersonaIds } from "@/server/domain/transfer/room-import";
 import { distinctRoomName } from "@/server/domain/transfer/room-names";
+import type { ArchivedFiles } from "@/server/domain/transfer/zip-import";
+import type { FileCopy } from "@/shared/files";
 import type { RoomVisibility } from "@/shared/permissions";
 import type { PersonaRef } from "@/shared/personas";
 import type { ChatMessage, RoomSettings } from "@/shared/protocol";
@@ -44,6 +47,10 @@ interface TransferHost {
   /** Files' bytes and quotas (overseer/workspace-files.ts). */
   files: {
     checkCopyFits(bytes: number): void;
+    /** A `.zip` import's files fit (overseer/workspace-files.ts); throws 413 if not. */
+    checkImportFits(sizes: readonly number[]): void;
+    /** A file's bytes the Worker stored now count for its room. */
+    added(roomId: string, size: number): void;
     /** Copies a file's bytes between rooms; false when the source's are gone. */
     copy(fromRoom: string, toRoom: string, fileId: string): Promise<boolean>;
     /** A room made and discarded again: whatever of its files was copied goes. */
@@ -89,16 +96,23 @@ export class WorkspaceTransfer {
   /**
    * All or nothing: every room of the file is made and filled before any
    * appears in the registry; if one fails, every room made so far is
-   * deleted again.
+   * deleted again. A `.zip` import (`archive`, one room) comes with the
+   * room's id its files' bytes were stored under and their records, which
+   * go in too; a failure purges the bytes with the room.
    */
-  async importRooms(rooms: ImportedRoom[], caller: Caller): Promise<ImportResult> {
+  async importRooms(rooms: ImportedRoom[], caller: Caller, archive?: ArchivedFiles): Promise<ImportResult> {
     this.host.admission.admitNewRooms(caller);
+    if (archive) {
+      if (rooms.length !== 1) throw badImport("A .zip holds exactly one room.");
+      if (this.host.registry.row(archive.roomId)) throw badImport("That archive was imported already.");
+      this.host.files.checkImportFits(archive.sizes);
+    }
     const release = this.host.admission.holdRooms(rooms.length);
     const made: Array<{ id: string; settings: RoomSettings }> = [];
     const taken = this.#names();
     try {
       for (const imported of rooms) {
-        const id = generateRoomId();
+        const id = archive?.roomId ?? generateRoomId();
         const settings = { ...imported.settings, name: distinctRoomName(imported.settings.name, "imported", taken) };
         taken.add(settings.name);
         made.push({ id, settings });
@@ -126,6 +140,7 @@ export class WorkspaceTransfer {
           after = batch[batch.length - 1].id;
         }
         if (imported.memory) await room.importMemory(imported.memory);
+        if (archive) await this.#restoreFiles(room, id, archive);
       }
     } catch (error) {
       await this.#discard(made.map((m) => m.id));
@@ -199,6 +214,26 @@ export class WorkspaceTransfer {
       if (!(await this.host.files.copy(sourceId, forkId, id))) continue;
       unwrap(await fork.copyFileIn(copy.value));
     }
+  }
+
+  /**
+   * A `.zip` import's file records and indexes, a line each as the Worker
+   * streams them (its bytes are in R2 already), each counted for the room
+   * and checked against the sizes the quota was checked with.
+   */
+  async #restoreFiles(room: Remote<ChatRoomApi>, roomId: string, archive: ArchivedFiles) {
+    let count = 0;
+    for await (const lines of ndjsonBatches(archive.copies, 10)) {
+      for (const line of lines) {
+        const copy = JSON.parse(line) as FileCopy;
+        if (copy.file.size !== archive.sizes[count])
+          throw badImport("A file's size is not the one its quota was checked with.");
+        unwrap(await room.copyFileIn(copy));
+        this.host.files.added(roomId, copy.file.size);
+        count++;
+      }
+    }
+    if (count !== archive.sizes.length) throw badImport("The archive's files did not all arrive.");
   }
 
   /**

@@ -128,3 +128,37 @@ export function generateFileId(): string {
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return `f_${btoa(binary).replaceAll("+", "-").replaceAll("/", "_")}`;
 }
+
+/**
+ * Why an imported room's files (`sizes`, a `.zip`'s) do not fit, or null:
+ * each file under the file limit, all of them under a room's count and quota,
+ * and the workspace's quota with what it already uses.
+ */
+export function importRefusal(
+  limits: FileLimits,
+  workspaceBytes: number,
+  sizes: readonly number[]
+): { code: "payload_too_large:file" | "payload_too_large:quota"; message: string } | null {
+  const largest = Math.max(0, ...sizes);
+  if (largest > limits.maxFileBytes) {
+    return {
+      code: "payload_too_large:file",
+      message: `The archive holds a file of ${formatBytes(largest)}, larger than the ${formatBytes(limits.maxFileBytes)} limit.`
+    };
+  }
+  if (sizes.length > MAX_FILES_PER_ROOM) {
+    return {
+      code: "payload_too_large:quota",
+      message: `The archive holds ${sizes.length} files; a room holds at most ${MAX_FILES_PER_ROOM}.`
+    };
+  }
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (total > limits.roomQuotaBytes) {
+    return {
+      code: "payload_too_large:quota",
+      message: `The archive's files take ${formatBytes(total)}, more than a room's ${formatBytes(limits.roomQuotaBytes)}.`
+    };
+  }
+  const refusal = copyRefusal(limits, workspaceBytes, total);
+  return refusal ? { code: "payload_too_large:quota", message: refusal.replace("Copying", "Importing") } : null;
+}
