@@ -269,7 +269,7 @@ describe("listing, reading and deleting files", () => {
     expect((await api(`${filesPath(ws, room.id)}/${file.id}`)).status).toBe(404);
     await expect.poll(() => keysUnder(`${ws}/${room.id}/`)).toEqual([]);
     const footprint = await runInDurableObject(overseer(ws), (o: OverseerAgent) => o.fileFootprint(room.id));
-    expect(footprint).toEqual({ usage: { bytes: 0, files: 0 }, purges: [] });
+    expect(footprint).toEqual({ usage: { bytes: 0, files: 0 }, purges: [], open: [] });
   });
 });
 
@@ -288,7 +288,7 @@ describe("deleting a room", () => {
       footprint: o.fileFootprint(room.id),
       facet: o.dynamicAgents.has(ChatRoom, room.id)
     }));
-    expect(left).toEqual({ footprint: { usage: { bytes: 0, files: 0 }, purges: [] }, facet: false });
+    expect(left).toEqual({ footprint: { usage: { bytes: 0, files: 0 }, purges: [], open: [] }, facet: false });
     // The other room keeps its file.
     expect(await keysUnder(`${ws}/${other.id}/`)).toHaveLength(1);
     expect((await api(filesPath(ws, room.id))).status).toBe(404);

@@ -355,7 +355,7 @@ describe("a room larger than its in-memory transcript", () => {
       const memory = await waitFor(
         () => memoryOf(ws, room.id),
         (m) => m.summaries.length > 0 && m.unsummarised?.messageCount === 0,
-        30_000,
+        90_000,
         "summaries of the history before the transcript"
       );
       // Oldest span first: the room's first message is covered.
@@ -367,5 +367,5 @@ describe("a room larger than its in-memory transcript", () => {
       return;
     }
     throw new Error("no padding gave a transcript that starts with a question");
-  }, 180_000);
+  }, 300_000);
 });

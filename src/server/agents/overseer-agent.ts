@@ -43,7 +43,7 @@ import type {
 } from "@/server/contracts/room-api";
 import type { Caller } from "@/server/domain/access/caller";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
-import type { UploadTicket } from "@/server/domain/files/file-limits";
+import { roomPrefix, type UploadTicket } from "@/server/domain/files/file-limits";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
 import type { MentionReport } from "@/server/domain/notifications/mention-fragments";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
@@ -76,6 +76,7 @@ import type { ReactionBody, ReactionToggleResult } from "@/shared/reactions";
 import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ImportResult, RoomOrigin } from "@/shared/transfer";
+import { ZIP_IMPORT_DEADLINE_MS } from "./overseer/open-writes";
 import { OverseerAccess } from "./overseer-access";
 
 export class OverseerAgent extends OverseerAccess implements OverseerRestApi, OverseerRoomApi, OverseerTokenApi {
@@ -247,7 +248,10 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     return asResult(() => {
       this.jobs.access.requireWorkspace(caller, "room.import");
       this.jobs.files.takeUpload(caller);
-      return { roomId: generateRoomId(), workspace: this.name };
+      const roomId = generateRoomId();
+      // Bytes land under the room before it exists: swept if it never does.
+      this.jobs.files.openWrites.open(roomPrefix(this.name, roomId), ZIP_IMPORT_DEADLINE_MS);
+      return { roomId, workspace: this.name };
     });
   }
 
@@ -322,7 +326,7 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
   }
 
   /** What the workspace still holds of a room's files (tests prove a deleted room leaves nothing). */
-  fileFootprint(id: string): { usage: { bytes: number; files: number }; purges: string[] } {
+  fileFootprint(id: string): { usage: { bytes: number; files: number }; purges: string[]; open: string[] } {
     return this.jobs.fileRecords.footprint(id);
   }
 

@@ -33,6 +33,7 @@ export abstract class OverseerCore extends Agent<Env> {
       scheduleShareExpiry: (at, payload) => this.schedule(at, "expireShare", payload),
       workspace: () => this.name,
       retryFilePurges: () => void this.schedule(60, "runFilePurges"),
+      sweepOpenWritesIn: (seconds) => void this.schedule(seconds, "sweepOpenWrites"),
       connections: (tag) => this.getConnections(tag)
     });
   }
@@ -128,6 +129,11 @@ export abstract class OverseerCore extends Agent<Env> {
   /** The alarm a failed purge of files' bytes set (overseer/workspace-files.ts). */
   async runFilePurges() {
     await this.jobs.files.runPurges();
+  }
+
+  /** The alarm for file writes no room recorded by their deadline (overseer/open-writes.ts). */
+  async sweepOpenWrites(now = Date.now()) {
+    this.jobs.files.openWrites.sweep(now);
   }
 }
 

@@ -6,7 +6,7 @@
  * (overseer/workspace-files.ts). The bytes never come here: the Worker
  * streams them between the request and R2.
  */
-import { unwrap } from "@/server/app-error";
+import { AppError, unwrap } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
 import { fileKey, type UploadTicket } from "@/server/domain/files/file-limits";
 import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
@@ -35,6 +35,10 @@ export class FileRecords {
     // Asked again: the uploader may have lost the room while the bytes streamed.
     this.access.requireRoom(caller, roomId, "room.upload");
     this.files.checkFits(roomId, file.size);
+    // From here the record owns the bytes; an upload past its deadline is already being purged.
+    if (!this.files.openWrites.settle(fileKey(this.workspace(), roomId, file.id))) {
+      throw new AppError("conflict:file", 409, "This upload took too long and was discarded. Upload the file again.");
+    }
     const stored = await this.rooms.call(roomId, caller, "room.upload", (room) => room.addFile(file));
     this.files.added(roomId, file.size);
     return stored;
@@ -73,8 +77,12 @@ export class FileRecords {
   }
 
   /** What the workspace still holds of a room's files (tests prove a deleted room leaves nothing). */
-  footprint(roomId: string): { usage: { bytes: number; files: number }; purges: string[] } {
+  footprint(roomId: string): { usage: { bytes: number; files: number }; purges: string[]; open: string[] } {
     const usage = this.files.usage(roomId);
-    return { usage: { bytes: usage.roomBytes, files: usage.roomFiles }, purges: this.files.pendingPurges() };
+    return {
+      usage: { bytes: usage.roomBytes, files: usage.roomFiles },
+      purges: this.files.pendingPurges(),
+      open: this.files.openWrites.pending()
+    };
   }
 }

@@ -23,11 +23,14 @@ import {
   uploadAllowance
 } from "@/server/domain/files/file-limits";
 import { ADDRESS_LIMIT_FACTOR, FILE_UPLOAD_RATE } from "@/shared/constants";
+import { OpenWrites, UPLOAD_DEADLINE_MS } from "./open-writes";
 
 export interface FilePurgeHost {
   bucket: R2Bucket;
   /** Runs the purges again later (an alarm), after a failure. */
   retryLater(): void;
+  /** Sweeps writes past their deadline in about this many seconds (an alarm calling `sweepOpenWrites`). */
+  sweepIn(seconds: number): void;
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -37,6 +40,8 @@ export class WorkspaceFiles {
   #limiter: RateLimiter;
   #addressLimiter: RateLimiter;
   #purging: Promise<void> | null = null;
+  /** Bytes being written that no room records yet, purged if never recorded (open-writes.ts). */
+  readonly openWrites: OpenWrites;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -53,6 +58,10 @@ export class WorkspaceFiles {
     const scale = rateScaleFrom(rateLimitScale);
     this.#limiter = new RateLimiter(scaled(FILE_UPLOAD_RATE, scale));
     this.#addressLimiter = new RateLimiter(scaled(FILE_UPLOAD_RATE, scale * ADDRESS_LIMIT_FACTOR));
+    this.openWrites = new OpenWrites(sql, {
+      purge: (prefix) => this.purge(prefix),
+      sweepIn: (seconds) => purgeHost.sweepIn(seconds)
+    });
   }
 
   usage(roomId: string): Usage {
@@ -71,9 +80,11 @@ export class WorkspaceFiles {
     const allowance = uploadAllowance(limits, usage);
     if (!allowance.ok) throw new AppError("payload_too_large:quota", 413, allowance.message);
     const fileId = generateFileId();
+    const key = fileKey(workspace, roomId, fileId);
+    this.openWrites.open(key, UPLOAD_DEADLINE_MS);
     return {
       fileId,
-      key: fileKey(workspace, roomId, fileId),
+      key,
       maxBytes: allowance.maxBytes,
       tooLarge: tooLargeMessage(limits, usage, allowance.bound),
       tooLargeCode: allowance.bound === "file" ? "payload_too_large:file" : "payload_too_large:quota"

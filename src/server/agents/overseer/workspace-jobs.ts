@@ -19,7 +19,7 @@ import type { Connection } from "agents";
 import type { Remote } from "@/server/contracts/remote";
 import type { ChatRoomApi } from "@/server/contracts/room-api";
 import { accessConfig } from "@/server/domain/access/access-jwt";
-import { fileLimits } from "@/server/domain/files/file-limits";
+import { fileLimits, roomPrefix } from "@/server/domain/files/file-limits";
 import { searchDeadlineMs } from "@/server/domain/search/search-ranking";
 import type { Env } from "@/server/env";
 import type { SearchQuery } from "@/shared/search";
@@ -60,6 +60,8 @@ export interface WorkspaceAgent {
   workspace(): string;
   /** Retries a failed purge of files' bytes later (the agent's alarm calls `runFilePurges`). */
   retryFilePurges(): void;
+  /** Sweeps file writes past their deadline later (the agent's alarm calls `sweepOpenWrites`). */
+  sweepOpenWritesIn(seconds: number): void;
   /** The agent's sockets with a tag (overseer/socket-routes.ts tags them). */
   connections(tag: string): Iterable<Connection>;
 }
@@ -124,6 +126,7 @@ function workspaceTables(agent: WorkspaceAgent, later: Later) {
   const files = new WorkspaceFiles(ctx.storage.sql, () => fileLimits(env), env.RATE_LIMIT_SCALE, {
     bucket: env.FILES,
     retryLater: () => agent.retryFilePurges(),
+    sweepIn: (seconds) => agent.sweepOpenWritesIn(seconds),
     waitUntil: (promise) => ctx.waitUntil(promise)
   });
   /** Each person's inbox of mentions, and the rooms they muted (overseer/notification-inbox.ts). */
@@ -167,6 +170,7 @@ function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspac
     files: {
       checkCopyFits: (bytes) => files.checkCopyFits(bytes),
       checkImportFits: (sizes) => files.checkImportFits(sizes),
+      settleImport: (roomId) => files.openWrites.settle(roomPrefix(agent.workspace(), roomId)),
       added: (roomId, size) => files.added(roomId, size),
       copy: (from, to, fileId) => files.copy(agent.workspace(), from, to, fileId),
       discarded: (roomId) => files.roomDeleted(agent.workspace(), roomId)

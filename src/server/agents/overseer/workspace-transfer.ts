@@ -49,6 +49,8 @@ interface TransferHost {
     checkCopyFits(bytes: number): void;
     /** A `.zip` import's files fit (overseer/workspace-files.ts); throws 413 if not. */
     checkImportFits(sizes: readonly number[]): void;
+    /** A `.zip` import's room prefix is this import's now; false when its deadline passed (open-writes.ts). */
+    settleImport(roomId: string): boolean;
     /** A file's bytes the Worker stored now count for its room. */
     added(roomId: string, size: number): void;
     /** Copies a file's bytes between rooms; false when the source's are gone. */
@@ -106,6 +108,9 @@ export class WorkspaceTransfer {
       if (rooms.length !== 1) throw badImport("A .zip holds exactly one room.");
       if (this.host.registry.row(archive.roomId)) throw badImport("That archive was imported already.");
       this.host.files.checkImportFits(archive.sizes);
+      if (!this.host.files.settleImport(archive.roomId)) {
+        throw badImport("The import took too long and was discarded. Import the file again.");
+      }
     }
     const release = this.host.admission.holdRooms(rooms.length);
     const made: Array<{ id: string; settings: RoomSettings }> = [];
