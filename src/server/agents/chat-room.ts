@@ -17,6 +17,7 @@
 import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from "@cloudflare/ai-chat";
 import type { AgentToolLifecycleResult, AgentToolRunInfo, Connection, ConnectionContext, WSMessage } from "agents";
 import type { GenerateTextOnFinishCallback, ToolSet, UIMessage } from "ai";
+import { identityLimits } from "@/server/agents/identity-limit-client";
 import { batchBroadcasts } from "@/server/agents/room/broadcast-batch";
 import { taskStopRequest } from "@/server/agents/room/frames";
 import { pageBefore, pageNear } from "@/server/agents/room/history-pages";
@@ -83,6 +84,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   #jobs = roomJobs(this, {
     env: this.env,
     ctx: this.ctx,
+    identityLimits: identityLimits(this.env),
     streaming: () => this._resumableStream.hasActiveStream(),
     continueAnswer: () => this.continueLastTurn(),
     scheduleExpiry: (at) => this.schedule(at, "expireToolApprovals")

@@ -92,7 +92,7 @@ export class WorkspaceTransfer {
    * deleted again.
    */
   async importRooms(rooms: ImportedRoom[], caller: Caller): Promise<ImportResult> {
-    this.host.admission.admitNewRooms(caller);
+    await this.host.admission.admitNewRooms(caller);
     const release = this.host.admission.holdRooms(rooms.length);
     const made: Array<{ id: string; settings: RoomSettings }> = [];
     const taken = this.#names();
@@ -148,7 +148,7 @@ export class WorkspaceTransfer {
    * into the new room, so a 100,000-message room is never in memory at once.
    */
   async forkRoom(id: string, messageId: string, caller: Caller): Promise<string> {
-    this.host.admission.admitNewRooms(caller);
+    await this.host.admission.admitNewRooms(caller);
     const sourceRow = this.host.registry.require(id);
     const source = await this.host.room(id);
     if (!(await source.hasMessage(messageId))) {
