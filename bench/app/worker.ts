@@ -125,5 +125,5 @@ const benchApp = new Hono<AppEnv>()
 export default benchApp;
 // Facets are found by class name: the app's other facet classes, as they are.
 export { PersonaAgent } from "../../src/server/agents/persona-agent";
-export { AuthKeeper } from "../../src/server/index";
+export { AuthKeeper, LimitKeeper } from "../../src/server/index";
 export { BenchChatRoom as ChatRoom, BenchOverseerAgent as OverseerAgent };

@@ -8,6 +8,7 @@
  */
 import type { Agent } from "agents";
 import type { AuthKeeperApi } from "./contracts/auth-keeper-api";
+import type { LimitKeeperApi } from "./contracts/limit-keeper-api";
 import type { OverseerRestApi, OverseerRoomApi, OverseerTokenApi } from "./contracts/overseer-api";
 
 /** What the OverseerAgent binding holds: an agent (for `getAgentByName`) that keeps the overseer's contracts. */
@@ -17,6 +18,8 @@ export interface Env {
   OverseerAgent: DurableObjectNamespace<OverseerBinding>;
   /** Session signing key (when SESSION_SECRET is unset) and wrong-token throttling. */
   AuthKeeper: DurableObjectNamespace<AuthKeeperApi & Rpc.DurableObjectBranded>;
+  /** One per identity: its rate limits across every workspace (agents/limit-keeper.ts). */
+  LimitKeeper: DurableObjectNamespace<LimitKeeperApi & Rpc.DurableObjectBranded>;
   ASSETS?: Fetcher;
   /** Files' bytes (docs/files.md); the Vite plugin gives a local bucket. */
   FILES: R2Bucket;
@@ -57,7 +60,7 @@ export interface Env {
   ACCESS_ADMIN_GROUP?: string;
   /** Comma-separated origins allowed to open WebSockets, besides our own. */
   ALLOWED_ORIGINS?: string;
-  /** Multiplies the REST rate limits; 0 turns them off (load tests). */
+  /** Multiplies the rate limits (per workspace, per room and per identity across workspaces); 0 turns them off (load tests). */
   RATE_LIMIT_SCALE?: string;
   /** Milliseconds a search across rooms waits for rooms before answering partially (default 3000). */
   SEARCH_DEADLINE_MS?: string;

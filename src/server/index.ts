@@ -116,6 +116,7 @@ export type AppType = typeof app;
 
 export { AuthKeeper } from "@/server/agents/auth-keeper";
 export { ChatRoom } from "@/server/agents/chat-room";
+export { LimitKeeper } from "@/server/agents/limit-keeper";
 // Durable Object classes must be exported from the main module under their
 // own names: routing finds them through ctx.exports[Class.name].
 export { OverseerAgent } from "@/server/agents/overseer-agent";

@@ -8,7 +8,7 @@ declare global {
     interface Env extends RoomsEnv {}
     interface GlobalProps {
       mainModule: typeof import("./index");
-      durableNamespaces: "OverseerAgent" | "AuthKeeper";
+      durableNamespaces: "OverseerAgent" | "AuthKeeper" | "LimitKeeper";
     }
   }
 }

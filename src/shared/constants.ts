@@ -41,7 +41,9 @@ export const MAX_MESSAGES_PER_CHAT_REQUEST = 500;
  * Rate limits (token buckets: a burst, then a steady rate), keyed by
  * identity and, separately, by client address (see domain/access/caller.ts), so
  * reconnecting or opening more sockets resets nothing. REST limits are per
- * workspace; socket limits per room. `tokenAttempts` counts wrong access
+ * workspace; socket limits per room; and new rooms, sends, searches and
+ * uploads are limited per identity across every workspace too
+ * (domain/access/identity-limits.ts). `tokenAttempts` counts wrong access
  * tokens per address. `RATE_LIMIT_SCALE` in the environment multiplies them
  * all (0 = off).
  */

@@ -5,6 +5,7 @@ import { WorkspaceAdmission } from "@/server/agents/overseer/admission";
 import { lastAnswerTraceId, markEndedEarly } from "@/server/agents/room/turn-end";
 import { AppError } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
+import { NO_IDENTITY_LIMITS } from "@/server/domain/access/identity-limits";
 import { BoundedWindow, WINDOW_CHECK_EVERY } from "@/server/domain/turns/memory-window";
 import { MAX_ROOMS_PER_WORKSPACE } from "@/shared/constants";
 
@@ -93,7 +94,7 @@ describe("what the overseer admits", () => {
 
   it("holds room slots until released, so concurrent creations cannot overshoot the cap", () => {
     let rooms = MAX_ROOMS_PER_WORKSPACE - 3;
-    const admission = new WorkspaceAdmission("0", () => rooms);
+    const admission = new WorkspaceAdmission("0", () => rooms, NO_IDENTITY_LIMITS);
     const release = admission.holdRooms(2);
     expect(() => admission.holdRooms(2)).toThrow(AppError);
     const one = admission.holdRooms(1);
@@ -106,14 +107,14 @@ describe("what the overseer admits", () => {
     expect(() => admission.holdRooms(2)).not.toThrow();
   });
 
-  it("turns rate limits off with RATE_LIMIT_SCALE=0 and refuses with a 429 otherwise", () => {
-    const off = new WorkspaceAdmission("0", () => 0);
-    for (let i = 0; i < 200; i++) off.admitMessages(caller);
-    const on = new WorkspaceAdmission("1", () => 0);
-    const refusal = (() => {
+  it("turns rate limits off with RATE_LIMIT_SCALE=0 and refuses with a 429 otherwise", async () => {
+    const off = new WorkspaceAdmission("0", () => 0, NO_IDENTITY_LIMITS);
+    for (let i = 0; i < 200; i++) await off.admitMessages(caller);
+    const on = new WorkspaceAdmission("1", () => 0, NO_IDENTITY_LIMITS);
+    const refusal = await (async () => {
       for (let i = 0; i < 200; i++) {
         try {
-          on.admitNewRooms(caller);
+          await on.admitNewRooms(caller);
         } catch (error) {
           return error;
         }

@@ -5,7 +5,7 @@
  * source room is deleted. Files added after the fork point stay behind.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 // The Worker's modules, loaded with the file: a file run alone otherwise loads them inside its first request.
 import "@/server/index";
@@ -15,7 +15,7 @@ import type { FilePage, RoomFile } from "@/shared/files";
 import type { RoomDetail } from "@/shared/protocol";
 import { fileForm, PNG_BYTES } from "../support/files";
 import { waitFor } from "../support/wait";
-import { api, BASE, createRoom, history, uniqueName } from "./helpers";
+import { api, BASE, createRoom, fetchWorker, history, uniqueName } from "./helpers";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -23,9 +23,7 @@ const roomsPath = (ws: string) => `/api/workspaces/${ws}/rooms`;
 const filesPath = (ws: string, roomId: string) => `${roomsPath(ws)}/${roomId}/files`;
 
 async function upload(ws: string, roomId: string, form: FormData): Promise<RoomFile> {
-  const response = await exports.default.fetch(
-    new Request(`${BASE}${filesPath(ws, roomId)}`, { method: "POST", body: form })
-  );
+  const response = await fetchWorker(new Request(`${BASE}${filesPath(ws, roomId)}`, { method: "POST", body: form }));
   if (response.status !== 201) throw new Error(`upload failed ${response.status}: ${await response.text()}`);
   return (await response.json<{ file: RoomFile }>()).file;
 }

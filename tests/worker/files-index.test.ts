@@ -6,21 +6,29 @@
  * cites it with a source-document part that names the file and the page.
  * A document that cannot be read is kept and says why.
  */
-import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { FilePage, RoomFile } from "@/shared/files";
 import { fileForm, makePdf, PNG_BYTES } from "../support/files";
 import { waitFor } from "../support/wait";
-import { api, BASE, chatRequest, connect, createRoom, history, isDone, roomPath, uniqueName } from "./helpers";
+import {
+  api,
+  BASE,
+  chatRequest,
+  connect,
+  createRoom,
+  fetchWorker,
+  history,
+  isDone,
+  roomPath,
+  uniqueName
+} from "./helpers";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const filesPath = (ws: string, roomId: string) => `/api/workspaces/${ws}/rooms/${roomId}/files`;
 
 async function upload(ws: string, roomId: string, form: FormData): Promise<RoomFile> {
-  const response = await exports.default.fetch(
-    new Request(`${BASE}${filesPath(ws, roomId)}`, { method: "POST", body: form })
-  );
+  const response = await fetchWorker(new Request(`${BASE}${filesPath(ws, roomId)}`, { method: "POST", body: form }));
   if (response.status !== 201) throw new Error(`upload failed ${response.status}: ${await response.text()}`);
   return (await response.json<{ file: RoomFile }>()).file;
 }

@@ -4,7 +4,6 @@
  * bytes as the member's route does, only for its own room and only while
  * it is valid; a link can neither add nor remove a file.
  */
-import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 // The Worker's modules, loaded with the file: a file run alone otherwise loads them inside its first request.
 import "@/server/index";
@@ -12,14 +11,14 @@ import type { ErrorBody } from "@/shared/errors";
 import type { FilePage, RoomFile } from "@/shared/files";
 import type { ShareLink } from "@/shared/shares";
 import { fileForm, PNG_BYTES } from "../support/files";
-import { api, BASE, createRoom, uniqueName } from "./helpers";
+import { api, BASE, createRoom, fetchWorker, uniqueName } from "./helpers";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const roomsPath = (ws: string) => `/api/workspaces/${ws}/rooms`;
 
 async function upload(ws: string, roomId: string, form: FormData): Promise<RoomFile> {
-  const response = await exports.default.fetch(
+  const response = await fetchWorker(
     new Request(`${BASE}${roomsPath(ws)}/${roomId}/files`, { method: "POST", body: form })
   );
   expect(response.status, await response.clone().text()).toBe(201);
@@ -89,7 +88,7 @@ describe("a share link's viewer and the room's files", () => {
     const file = await upload(ws, room.id, fileForm(PNG_BYTES, "kept.png"));
     const { token } = await shareToken(ws, room.id);
 
-    const added = await exports.default.fetch(
+    const added = await fetchWorker(
       new Request(`${BASE}/api/share/${token}/files`, { method: "POST", body: fileForm(PNG_BYTES, "new.png") })
     );
     // Refused before any route: a link has no upload (and a form is not the JSON every other write takes).

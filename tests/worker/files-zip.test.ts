@@ -3,7 +3,6 @@
  * JSON export as `room.json`, each file's bytes under `files/<id>/<name>`
  * and its record and index beside it, every entry's CRC right.
  */
-import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 // The Worker's modules, loaded with the file: a file run alone otherwise loads them inside its first request.
 import "@/server/index";
@@ -12,14 +11,14 @@ import type { FileCopy, FilePage, RoomFile } from "@/shared/files";
 import { fileForm, PNG_BYTES } from "../support/files";
 import { waitFor } from "../support/wait";
 import { readZip } from "../support/zip";
-import { api, BASE, createRoom, uniqueName } from "./helpers";
+import { api, BASE, createRoom, fetchWorker, uniqueName } from "./helpers";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const roomsPath = (ws: string) => `/api/workspaces/${ws}/rooms`;
 
 async function upload(ws: string, roomId: string, form: FormData): Promise<RoomFile> {
-  const response = await exports.default.fetch(
+  const response = await fetchWorker(
     new Request(`${BASE}${roomsPath(ws)}/${roomId}/files`, { method: "POST", body: form })
   );
   if (response.status !== 201) throw new Error(`upload failed ${response.status}: ${await response.text()}`);

@@ -5,7 +5,7 @@
  * leaves nothing in the bucket, and a deleted room leaves no byte and no row.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { OverseerAgent } from "@/server/agents/overseer-agent";
 import { ChatRoom } from "@/server/index";
@@ -13,18 +13,18 @@ import { DEFAULT_MAX_FILE_BYTES, FILE_UPLOAD_RATE } from "@/shared/constants";
 import type { ErrorBody } from "@/shared/errors";
 import type { FilePage, RoomFile } from "@/shared/files";
 import { fileForm, filledChunks, JPEG_HEAD, PNG_BYTES, sha256Hex, streamedUpload } from "../support/files";
-import { api, BASE, connect, createRoom, roomPath, signIn, uniqueName, workspaceAdmin } from "./helpers";
+import { api, BASE, connect, createRoom, fetchWorker, roomPath, signIn, uniqueName, workspaceAdmin } from "./helpers";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const filesPath = (ws: string, roomId: string) => `/api/workspaces/${ws}/rooms/${roomId}/files`;
 
 function upload(ws: string, roomId: string, form: FormData, headers: Record<string, string> = {}) {
-  return exports.default.fetch(new Request(`${BASE}${filesPath(ws, roomId)}`, { method: "POST", body: form, headers }));
+  return fetchWorker(new Request(`${BASE}${filesPath(ws, roomId)}`, { method: "POST", body: form, headers }));
 }
 
 function uploadStream(ws: string, roomId: string, streamed: ReturnType<typeof streamedUpload>) {
-  return exports.default.fetch(
+  return fetchWorker(
     new Request(`${BASE}${filesPath(ws, roomId)}`, {
       method: "POST",
       body: streamed.body,
@@ -155,7 +155,7 @@ describe("uploading a file", () => {
     // Serialised first, so the request carries its Content-Length.
     const form = new Response(fileForm(new Uint8Array(DEFAULT_MAX_FILE_BYTES + 1).fill(0x61), "huge.txt"));
     const early = await errorOf(
-      await exports.default.fetch(
+      await fetchWorker(
         new Request(`${BASE}${filesPath(ws, room.id)}`, {
           method: "POST",
           body: await form.arrayBuffer(),

@@ -2,8 +2,16 @@
  * Helpers for tests that run inside workerd: the shared test kit
  * (tests/support) with the real Worker entry (`exports.default.fetch`) as
  * its fetch, so routing, validation and the gate are all in the path.
+ *
+ * Each test is its own anonymous client: a request that names no
+ * `cf-connecting-ip` comes from an address of its test's own (testAddress).
+ * Rate limits are per identity across every workspace (LimitKeeper), and
+ * the anonymous API identity is told apart by address, so tests sharing
+ * one address would share one allowance across the whole pool and refuse
+ * each other's requests; signed-in people are distinct anyway.
  */
 import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import type { MessagePage, RoomDetail, RoomSummary } from "../../src/shared/protocol";
 import { createFrameLog, type Frame, type FrameLog } from "../support/frame-log";
 import {
@@ -18,7 +26,25 @@ import { uniqueName } from "../support/wait";
 
 export const BASE = "http://rooms.test";
 
-const workerFetch: Fetcher = (req) => exports.default.fetch(req);
+/** The address of the running test (of its file, in a hook outside any test): an IPv6 /64 of its own. */
+function testAddress(): string {
+  const { testPath, currentTestName } = expect.getState();
+  let hash = 0x811c9dc5;
+  for (const char of `${testPath ?? ""}\0${currentTestName ?? ""}`) {
+    hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  }
+  const hex = hash.toString(16).padStart(8, "0");
+  return `2001:db8:${hex.slice(0, 4)}:${hex.slice(4)}::1`;
+}
+
+/** The Worker's fetch, from the running test's address unless the request names one. */
+export function fetchWorker(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const req = new Request(input, init);
+  if (!req.headers.has("cf-connecting-ip")) req.headers.set("cf-connecting-ip", testAddress());
+  return exports.default.fetch(req);
+}
+
+const workerFetch: Fetcher = (req) => fetchWorker(req);
 
 export function api(path: string, init: RequestOptions = {}): Promise<Response> {
   return request(BASE, path, init, workerFetch);
@@ -35,7 +61,7 @@ export interface TestSocket extends Pick<FrameLog, "frames" | "next"> {
 }
 
 export async function connect(path: string, headers: Record<string, string> = {}): Promise<TestSocket> {
-  const response = await exports.default.fetch(`${BASE}${path}`, { headers: { Upgrade: "websocket", ...headers } });
+  const response = await fetchWorker(`${BASE}${path}`, { headers: { Upgrade: "websocket", ...headers } });
   const ws = response.webSocket;
   if (response.status !== 101 || !ws) {
     throw new Error(`expected a WebSocket upgrade, got ${response.status}: ${await response.text()}`);

@@ -1,2 +1,10 @@
 // The production Worker, unchanged: tests exercise exactly what ships.
-export { AuthKeeper, ChatRoom, default, OverseerAgent, PersonaAgent, TaskAgent } from "../../src/server/index";
+export {
+  AuthKeeper,
+  ChatRoom,
+  default,
+  LimitKeeper,
+  OverseerAgent,
+  PersonaAgent,
+  TaskAgent
+} from "../../src/server/index";

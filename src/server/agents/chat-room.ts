@@ -17,6 +17,7 @@
 import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from "@cloudflare/ai-chat";
 import type { AgentToolLifecycleResult, AgentToolRunInfo, Connection, ConnectionContext, WSMessage } from "agents";
 import type { GenerateTextOnFinishCallback, ToolSet, UIMessage } from "ai";
+import { identityLimits } from "@/server/agents/identity-limit-client";
 import { batchBroadcasts } from "@/server/agents/room/broadcast-batch";
 import { taskStopRequest } from "@/server/agents/room/frames";
 import { pageBefore, pageNear } from "@/server/agents/room/history-pages";
@@ -70,10 +71,9 @@ import { TaskAgent } from "./task-agent";
 
 export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi, RoomParentApi {
   /**
-   * Wake-time hydration window, sized from the context budget
-   * (domain/turns/memory-window.ts). Durable storage keeps every message; this
-   * only bounds what sits in memory (and what the context budget can pick
-   * from), so a 100,000-message room wakes, and turns, as fast as a small one.
+   * Wake-time hydration window, sized from the context budget (domain/turns/memory-window.ts). Durable storage
+   * keeps every message; this only bounds what sits in memory (and what the context budget can pick from), so a
+   * 100,000-message room wakes, and turns, as fast as a small one.
    */
   hydrationByteBudget = memoryWindowBytes(readModelConfig(this.env).contextTokenBudget);
 
@@ -83,6 +83,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   #jobs = roomJobs(this, {
     env: this.env,
     ctx: this.ctx,
+    identityLimits: identityLimits(this.env),
     streaming: () => this._resumableStream.hasActiveStream(),
     continueAnswer: () => this.continueLastTurn(),
     scheduleExpiry: (at) => this.schedule(at, "expireToolApprovals")
@@ -98,9 +99,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     this.#jobs.tracer.wake();
     // Broadcasts reach the overseer in batches, not one RPC per frame (room/broadcast-batch.ts).
     if (!batchBroadcasts(this)) console.warn("[ChatRoom] broadcasts go to the overseer one RPC per frame");
-    // AIChatAgent wrapped onMessage in its own constructor to take its
-    // protocol frames. Wrap it once more, so every frame passes our checks
-    // before the framework acts on it.
+    // AIChatAgent wrapped onMessage in its own constructor to take its protocol frames. Wrap it once more,
+    // so every frame passes our checks before the framework acts on it.
     this.onRequest = () => this.#refuseHttp();
     // The framework pushes its MCP state (server URLs included) to every member's
     // socket; the room's servers are shown to its managers over REST (room/room-mcp.ts).

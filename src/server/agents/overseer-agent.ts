@@ -87,7 +87,7 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     return asResult(async () => {
       const visibility = input.visibility ?? "workspace";
       this.jobs.access.requireCreate(caller, visibility);
-      this.jobs.admission.admitNewRooms(caller);
+      await this.jobs.admission.admitNewRooms(caller);
       const release = this.jobs.admission.holdRooms(1);
       try {
         return await this.jobs.rooms.create(input, caller, visibility);
@@ -186,7 +186,7 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
   search(query: SearchQuery, caller: Caller): Promise<RpcResult<SearchResponse>> {
     return asResult(async () => {
       this.jobs.access.requireWorkspace(caller, "workspace.read");
-      const release = this.jobs.admission.admitSearch(caller);
+      const release = await this.jobs.admission.admitSearch(caller);
       try {
         return await this.jobs.search(query, this.jobs.access.visibleFilter(caller));
       } finally {
@@ -245,9 +245,9 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
 
   /** Before a `.zip` import reads a byte: the caller may import, one upload off their rate, the new room's id. */
   admitZipImport(caller: Caller): Promise<RpcResult<ZipImportTicket>> {
-    return asResult(() => {
+    return asResult(async () => {
       this.jobs.access.requireWorkspace(caller, "room.import");
-      this.jobs.files.takeUpload(caller);
+      await this.jobs.files.takeUpload(caller);
       const roomId = generateRoomId();
       // Bytes land under the room before it exists: swept if it never does.
       this.jobs.files.openWrites.open(roomPrefix(this.name, roomId), ZIP_IMPORT_DEADLINE_MS);
@@ -406,9 +406,9 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
 
   /** What the caller has not read in a room, summed up for them alone (room/room-catch-up.ts); a model call, rate-limited like a send. */
   catchUp(id: string, body: CatchUpBody, caller: Caller): Promise<RpcResult<CatchUp>> {
-    return asResult(() => {
+    return asResult(async () => {
       this.jobs.access.requireRoom(caller, id, "room.read");
-      this.jobs.admission.admitMessages(caller);
+      await this.jobs.admission.admitMessages(caller);
       const mark = this.jobs.reads.forIdentity(caller.identity.id).find((m) => m.roomId === id);
       const since = { from: body.from ?? null, readCount: mark?.count ?? 0 };
       return this.#room(id, caller, "room.read", async (room) => unwrap(await room.catchUp(since)));
@@ -473,9 +473,9 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
    * A REST send: the caller may talk here, is within its rate, the room has
    * space, and every file the message carries is the room's; then `send`.
    */
-  #send<T>(id: string, body: SendMessageBody, caller: Caller, send: (room: Remote<ChatRoomApi>) => Promise<T>) {
+  async #send<T>(id: string, body: SendMessageBody, caller: Caller, send: (room: Remote<ChatRoomApi>) => Promise<T>) {
     this.jobs.access.requireRoom(caller, id, "room.talk");
-    this.jobs.admission.admitMessages(caller);
+    await this.jobs.admission.admitMessages(caller);
     this.jobs.rooms.requireSpace(id);
     return this.#room(id, caller, "room.talk", async (room) => {
       if (body.files?.length) unwrap(await room.fileRefs(body.files));

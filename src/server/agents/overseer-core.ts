@@ -7,6 +7,7 @@
  * Durable Object, split so each can be read in one sitting.
  */
 import { Agent, type AgentPathStep, type Connection, type ConnectionContext, type WSMessage } from "agents";
+import { identityLimits } from "@/server/agents/identity-limit-client";
 import { deliverBroadcast, framesOf } from "@/server/agents/overseer/frame-batches";
 import { readerTag } from "@/server/agents/overseer/read-marks";
 import { SocketRoutes } from "@/server/agents/overseer/socket-routes";
@@ -34,7 +35,8 @@ export abstract class OverseerCore extends Agent<Env> {
       workspace: () => this.name,
       retryFilePurges: () => void this.schedule(60, "runFilePurges"),
       sweepOpenWritesIn: (seconds) => void this.schedule(seconds, "sweepOpenWrites"),
-      connections: (tag) => this.getConnections(tag)
+      connections: (tag) => this.getConnections(tag),
+      identityLimits: identityLimits(env)
     });
   }
 

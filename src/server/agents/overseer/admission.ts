@@ -1,12 +1,16 @@
 /**
  * What the overseer lets in over REST: rate limits on new rooms, sends and
- * searches, per identity and per address in this workspace, searches running
- * at once (RATE_LIMIT_SCALE=0 turns all of these off), and the workspace's room cap, counting rooms still being made
- * so concurrent creations, imports and forks cannot overshoot it.
+ * searches, per identity and per address in this workspace, then per
+ * identity across every workspace (asked of its LimitKeeper only once the
+ * local limits pass, so they still shield it), searches running at once
+ * (RATE_LIMIT_SCALE=0 turns all of these off), and the workspace's room
+ * cap, counting rooms still being made so concurrent creations, imports and
+ * forks cannot overshoot it.
  */
 
 import { AppError, rateLimited } from "@/server/app-error";
 import { type Caller, limitKeys } from "@/server/domain/access/caller";
+import type { IdentityLimits, LimitKind } from "@/server/domain/access/identity-limits";
 import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import {
   ADDRESS_LIMIT_FACTOR,
@@ -38,7 +42,9 @@ export class WorkspaceAdmission {
   constructor(
     rateLimitScale: string | undefined,
     /** Rooms in the registry now. */
-    private readonly roomCount: () => number
+    private readonly roomCount: () => number,
+    /** The caller's allowance across workspaces (domain/access/identity-limits.ts). */
+    private readonly acrossWorkspaces: IdentityLimits
   ) {
     const scale = rateScaleFrom(rateLimitScale);
     this.#createLimiter = new RateLimiter(scaled(RATE_LIMITS.restRoomCreate, scale));
@@ -51,11 +57,11 @@ export class WorkspaceAdmission {
   }
 
   /**
-   * Admits a search (rate limit, then searches running at once for this
-   * identity and in the workspace) and returns its release, to call when it
-   * ends; throws a 429 AppError.
+   * Admits a search (rate limit, searches running at once for this identity
+   * and in the workspace, then the identity's rate across workspaces) and
+   * returns its release, to call when it ends; throws a 429 AppError.
    */
-  admitSearch(caller: Caller): () => void {
+  async admitSearch(caller: Caller): Promise<() => void> {
     admit(this.#searchLimiter, this.#searchAddressLimiter, caller, "searches");
     if (!this.#limitsOn) return () => {};
     const key = limitKeys(caller).identity;
@@ -74,10 +80,11 @@ export class WorkspaceAdmission {
         `${MAX_SEARCHES_PER_WORKSPACE} searches are running in this workspace; try again in a moment.`,
         1
       );
+    // Counted before the keeper is asked (an await): searches arriving meanwhile see this one.
     this.#searching.set(key, mine + 1);
     this.#searchingTotal += 1;
     let released = false;
-    return () => {
+    const release = () => {
       if (released) return;
       released = true;
       this.#searchingTotal -= 1;
@@ -85,16 +92,25 @@ export class WorkspaceAdmission {
       if (left > 0) this.#searching.set(key, left);
       else this.#searching.delete(key);
     };
+    try {
+      await this.#across(caller, "search", "searches");
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
   }
 
-  /** Rate limit on creating, importing and forking rooms; throws a 429 AppError. */
-  admitNewRooms(caller: Caller) {
+  /** Rate limits on creating, importing and forking rooms, here and across workspaces; throws a 429 AppError. */
+  async admitNewRooms(caller: Caller) {
     admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms");
+    await this.#across(caller, "create", "new rooms");
   }
 
-  /** Rate limit on REST sends; throws a 429 AppError. */
-  admitMessages(caller: Caller) {
+  /** Rate limits on REST sends, here and across workspaces; throws a 429 AppError. */
+  async admitMessages(caller: Caller) {
     admit(this.#sendLimiter, this.#sendAddressLimiter, caller, "messages");
+    await this.#across(caller, "send", "messages");
   }
 
   /**
@@ -120,6 +136,13 @@ export class WorkspaceAdmission {
       released = true;
       this.#creating -= count;
     };
+  }
+
+  /** One token of the caller's allowance across workspaces; throws a 429 AppError without one. */
+  async #across(caller: Caller, kind: LimitKind, what: string) {
+    if (!this.#limitsOn) return;
+    const admission = await this.acrossWorkspaces.take(limitKeys(caller).identity, kind);
+    if (!admission.ok) throw rateLimited(admission.retryAfterMs, what);
   }
 }
 

@@ -25,7 +25,7 @@ export class FileRecords {
   ) {}
 
   /** Before an upload reads a byte: the room exists, the caller may upload, and something fits. */
-  admit(roomId: string, caller: Caller): UploadTicket {
+  admit(roomId: string, caller: Caller): Promise<UploadTicket> {
     this.access.requireRoom(caller, roomId, "room.upload");
     return this.files.admit(this.workspace(), roomId, caller);
   }

@@ -1,7 +1,8 @@
 /**
  * The overseer's half of files: what each room's files take (for the
  * workspace's quota, answered without waking rooms), uploads' admission
- * (rate limit and quotas, before the Worker reads a byte), and purges of
+ * (rate limits, here and then across the uploader's workspaces, and quotas,
+ * before the Worker reads a byte), and purges of
  * bytes in R2. A purge is a row kept until its prefix is empty, retried by
  * an alarm, so a deleted room or file cannot leave bytes behind.
  * The bytes themselves never come here: the Worker streams them to R2.
@@ -9,6 +10,7 @@
 
 import { AppError, rateLimited } from "@/server/app-error";
 import { type Caller, limitKeys } from "@/server/domain/access/caller";
+import type { IdentityLimits } from "@/server/domain/access/identity-limits";
 import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import {
   copyRefusal,
@@ -47,7 +49,9 @@ export class WorkspaceFiles {
     private readonly sql: SqlStorage,
     private readonly limits: () => FileLimits,
     rateLimitScale: string | undefined,
-    private readonly purgeHost: FilePurgeHost
+    private readonly purgeHost: FilePurgeHost,
+    /** The uploader's allowance across workspaces, asked after this workspace's limits pass. */
+    private readonly acrossWorkspaces: IdentityLimits
   ) {
     sql.exec(`CREATE TABLE IF NOT EXISTS room_file_usage (
       room_id TEXT PRIMARY KEY,
@@ -73,8 +77,8 @@ export class WorkspaceFiles {
   }
 
   /** Lets an upload start, or throws 429 (rate) / 413 (a full room or workspace). */
-  admit(workspace: string, roomId: string, caller: Caller): UploadTicket {
-    this.takeUpload(caller);
+  async admit(workspace: string, roomId: string, caller: Caller): Promise<UploadTicket> {
+    await this.takeUpload(caller);
     const limits = this.limits();
     const usage = this.usage(roomId);
     const allowance = uploadAllowance(limits, usage);
@@ -92,12 +96,15 @@ export class WorkspaceFiles {
   }
 
   /** One upload off the caller's rate (an upload, or a `.zip` import as a whole); throws 429 when none is left. */
-  takeUpload(caller: Caller) {
+  async takeUpload(caller: Caller): Promise<void> {
     const keys = limitKeys(caller);
     const now = Date.now();
     for (const admission of [this.#limiter.take(keys.identity, now), this.#addressLimiter.take(keys.address, now)]) {
       if (!admission.ok) throw rateLimited(admission.retryAfterMs, "uploads");
     }
+    // Then the identity's allowance across every workspace (agents/limit-keeper.ts).
+    const across = await this.acrossWorkspaces.take(keys.identity, "upload");
+    if (!across.ok) throw rateLimited(across.retryAfterMs, "uploads");
   }
 
   /** Whether an imported room's files fit (each file, the room, the workspace); throws 413 if not. */

@@ -19,6 +19,7 @@ import type { Connection } from "agents";
 import type { Remote } from "@/server/contracts/remote";
 import type { ChatRoomApi } from "@/server/contracts/room-api";
 import { accessConfig } from "@/server/domain/access/access-jwt";
+import type { IdentityLimits } from "@/server/domain/access/identity-limits";
 import { fileLimits, roomPrefix } from "@/server/domain/files/file-limits";
 import { searchDeadlineMs } from "@/server/domain/search/search-ranking";
 import type { Env } from "@/server/env";
@@ -64,6 +65,8 @@ export interface WorkspaceAgent {
   sweepOpenWritesIn(seconds: number): void;
   /** The agent's sockets with a tag (overseer/socket-routes.ts tags them). */
   connections(tag: string): Iterable<Connection>;
+  /** Each caller's allowance across every workspace, held by its LimitKeeper (agents/identity-limit-client.ts). */
+  identityLimits: IdentityLimits;
 }
 
 /** Jobs made after the tables, which some tables' callbacks reach: read only when those run. */
@@ -121,14 +124,20 @@ function workspaceTables(agent: WorkspaceAgent, later: Later) {
   /** How far each identity has read each room (overseer/read-marks.ts). */
   const reads = new ReadMarksTable(ctx.storage.sql);
   /** Rate limits and the room cap (overseer/admission.ts). */
-  const admission = new WorkspaceAdmission(env.RATE_LIMIT_SCALE, () => registry.count());
+  const admission = new WorkspaceAdmission(env.RATE_LIMIT_SCALE, () => registry.count(), agent.identityLimits);
   /** Files' quotas, upload admission and purges of their bytes (overseer/workspace-files.ts). */
-  const files = new WorkspaceFiles(ctx.storage.sql, () => fileLimits(env), env.RATE_LIMIT_SCALE, {
-    bucket: env.FILES,
-    retryLater: () => agent.retryFilePurges(),
-    sweepIn: (seconds) => agent.sweepOpenWritesIn(seconds),
-    waitUntil: (promise) => ctx.waitUntil(promise)
-  });
+  const files = new WorkspaceFiles(
+    ctx.storage.sql,
+    () => fileLimits(env),
+    env.RATE_LIMIT_SCALE,
+    {
+      bucket: env.FILES,
+      retryLater: () => agent.retryFilePurges(),
+      sweepIn: (seconds) => agent.sweepOpenWritesIn(seconds),
+      waitUntil: (promise) => ctx.waitUntil(promise)
+    },
+    agent.identityLimits
+  );
   /** Each person's inbox of mentions, and the rooms they muted (overseer/notification-inbox.ts). */
   const notifications = new Notifications(ctx.storage.sql, {
     roomName: (roomId) => registry.row(roomId)?.name,

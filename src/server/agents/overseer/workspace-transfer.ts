@@ -103,7 +103,7 @@ export class WorkspaceTransfer {
    * go in too; a failure purges the bytes with the room.
    */
   async importRooms(rooms: ImportedRoom[], caller: Caller, archive?: ArchivedFiles): Promise<ImportResult> {
-    this.host.admission.admitNewRooms(caller);
+    await this.host.admission.admitNewRooms(caller);
     if (archive) {
       if (rooms.length !== 1) throw badImport("A .zip holds exactly one room.");
       if (this.host.registry.row(archive.roomId)) throw badImport("That archive was imported already.");
@@ -168,7 +168,7 @@ export class WorkspaceTransfer {
    * into the new room, so a 100,000-message room is never in memory at once.
    */
   async forkRoom(id: string, messageId: string, caller: Caller): Promise<string> {
-    this.host.admission.admitNewRooms(caller);
+    await this.host.admission.admitNewRooms(caller);
     const sourceRow = this.host.registry.require(id);
     const source = await this.host.room(id);
     if (!(await source.hasMessage(messageId))) {

@@ -1,7 +1,9 @@
 /**
  * What a room's sockets may send. Every frame passes these checks before
- * AIChatAgent acts on it: binary and oversized frames, per-connection rate
- * limits, the room's message cap, a reply's check (it names a stored
+ * AIChatAgent acts on it: binary and oversized frames, rate limits (per
+ * identity and address in this room, then the sender's message allowance
+ * across every workspace: one question to its LimitKeeper per chat
+ * request, never per frame or token), the room's message cap, a reply's check (it names a stored
  * message of this room), the chat-request guard (only the last,
  * new user message is taken from a client), and the frame-type allow-list
  * (domain/sockets/room-frames.ts): every other type is refused.
@@ -11,7 +13,8 @@ import { MessageType } from "@cloudflare/ai-chat/types";
 import type { Connection, WSMessage } from "agents";
 import type { UIMessage } from "ai";
 import { callerOf, isViewer, limitKeys } from "@/server/domain/access/caller";
-import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
+import type { IdentityLimits } from "@/server/domain/access/identity-limits";
+import { type Admission, RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import { type Branch, guardChatRequest } from "@/server/domain/messages/chat-request-guard";
 import { replyRefused, requestedReplyTo } from "@/server/domain/messages/reply-rules";
 import { decideRoomFrame } from "@/server/domain/sockets/room-frames";
@@ -59,13 +62,21 @@ export class FrameGuard {
   #sendLimiter: RateLimiter;
   #sendAddressLimiter: RateLimiter;
   #typingLimiter: RateLimiter;
+  /**
+   * The last question to a sender's keeper: each chat request waits for the
+   * one before it, so requests leave the guard in the order they arrived
+   * however long each answer takes.
+   */
+  #acrossTail: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly room: GuardedRoom,
     rateLimitScale: string | undefined,
     /** Where an accepted chat request's trace starts (room/turn-trace.ts). */
     private readonly onAccepted: (messageId: string, traceparent: string | null) => void,
-    private readonly outbox: OutboxSends
+    private readonly outbox: OutboxSends,
+    /** The sender's message allowance across workspaces (domain/access/identity-limits.ts). */
+    private readonly acrossWorkspaces: IdentityLimits
   ) {
     const scale = rateScaleFrom(rateLimitScale);
     this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale));
@@ -144,10 +155,11 @@ export class FrameGuard {
     const caller = callerOf(connection);
     const keys = limitKeys(caller);
     const now = Date.now();
-    const admission = [
-      this.#sendLimiter.take(keys.identity, now),
-      this.#sendAddressLimiter.take(keys.address, now)
-    ].find((a) => !a.ok) ?? { ok: true as const };
+    const local = [this.#sendLimiter.take(keys.identity, now), this.#sendAddressLimiter.take(keys.address, now)].find(
+      (a) => !a.ok
+    );
+    // Only once this room's limits pass: they keep a flood from reaching the keeper.
+    const admission = local ?? (await this.#takeAcross(keys.identity));
     if (!admission.ok) {
       return refuse(
         "rate_limited:requests",
@@ -210,6 +222,13 @@ export class FrameGuard {
     this.onAccepted(guarded.messageId, guarded.traceparent);
     if (outboxSend.kind === "new") this.outbox.accepted(connection, outboxSend.clientMessageId);
     return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body } }));
+  }
+
+  /** One "send" token of the sender's allowance across workspaces, in arrival order. */
+  #takeAcross(identityKey: string): Promise<Admission> {
+    const taken = this.#acrossTail.then(() => this.acrossWorkspaces.take(identityKey, "send"));
+    this.#acrossTail = taken.catch(() => {});
+    return taken;
   }
 
   /** The message a chat request replies to, looked up by id in the room's storage; refused when it is not there. */

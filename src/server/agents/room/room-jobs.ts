@@ -38,6 +38,7 @@
  */
 import { PERSONA_ANSWER_TIMEOUT_MS } from "@/server/agents/persona-turns";
 import { taskLimits } from "@/server/agents/task-agent";
+import type { IdentityLimits } from "@/server/domain/access/identity-limits";
 import { memoryBudgets } from "@/server/domain/memory/summary-plan";
 import { replyTargetOf } from "@/server/domain/messages/reply-rules";
 import { ThrottledReports } from "@/server/domain/rooms/throttled-reports";
@@ -78,6 +79,8 @@ import { UsageLedger } from "./usage-ledger";
 export interface RoomInternals extends ToolInternals {
   env: Env;
   ctx: DurableObjectState;
+  /** Each sender's allowance across every workspace, held by its LimitKeeper (agents/identity-limit-client.ts). */
+  identityLimits: IdentityLimits;
   /** Whether an answer is streaming now (the framework's resumable stream). */
   streaming(): boolean;
 }
@@ -148,7 +151,8 @@ function conversationJobs(room: RoomCore, internals: RoomInternals, stores: Retu
     },
     env.RATE_LIMIT_SCALE,
     (messageId, traceparent) => tracer.arrive(messageId, traceparent, "websocket"),
-    outbox
+    outbox,
+    internals.identityLimits
   );
   const rest = new RestTurnBridge(room, tracer, { replyTarget });
   const personas = new RoomPersonas(

@@ -1,0 +1,133 @@
+/**
+ * Limits per identity across workspaces (agents/limit-keeper.ts): an
+ * identity over its allowance in one workspace is over it in every other,
+ * right away, while another identity from the same address is not; and each
+ * kind (REST and socket sends, new rooms, uploads, searches) asks the same
+ * keeper. Default RATE_LIMIT_SCALE (1), as the other limit tests.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { LimitKind } from "@/server/domain/access/identity-limits";
+import { RATE_LIMITS } from "@/shared/constants";
+import type { ErrorBody } from "@/shared/errors";
+import { fileForm, PNG_BYTES } from "../support/files";
+import {
+  api,
+  BASE,
+  chatRequest,
+  connect,
+  fetchWorker,
+  history,
+  isDone,
+  roomPath,
+  type SignedIn,
+  signIn,
+  uniqueName
+} from "./helpers";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function newRoom(ws: string, who: SignedIn, name = "Room") {
+  return api(`/api/workspaces/${ws}/rooms`, { method: "POST", json: { name }, headers: who.headers });
+}
+
+async function expectRateLimited(response: Response) {
+  expect(response.status).toBe(429);
+  expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+  expect((await response.json<ErrorBody>()).error.code).toBe("rate_limited:requests");
+}
+
+/** The keeper of a signed-in person's limits (their identity key, domain/access/caller.ts). */
+const keeperOf = (who: SignedIn) => env.LimitKeeper.get(env.LimitKeeper.idFromName(`id:${who.user.id}`));
+
+/**
+ * Spends a kind's bucket, then its next token the moment it comes: the
+ * bucket is then as empty as it gets, a whole refill period from another.
+ */
+async function spend(who: SignedIn, kind: LimitKind) {
+  const keeper = keeperOf(who);
+  let admission = await keeper.take(kind);
+  while (admission.ok) admission = await keeper.take(kind);
+  await sleep(admission.retryAfterMs);
+  while (!(await keeper.take(kind)).ok) await sleep(20);
+}
+
+describe("limits per identity across workspaces", () => {
+  // Generous: a room a second or so on a loaded machine, and some thirty of them.
+  it("refuses in a second workspace, at once, an identity that used up its new rooms in the first", {
+    timeout: 180_000
+  }, async () => {
+    const [w1, w2] = [uniqueName(), uniqueName()];
+    const [ann, ben] = [await signIn("Ann"), await signIn("Ben")];
+    // Both workspaces awake before Ann starts, so nothing slow sits between her refusals.
+    expect((await api(`/api/workspaces/${w2}/rooms`, { headers: ben.headers })).status).toBe(200);
+    let limited: Response | undefined;
+    let created = 0;
+    // Until the first refusal: on a slow machine the bucket refills while the burst is spent.
+    for (let i = 0; i < RATE_LIMITS.restRoomCreate.burst * 3 && !limited; i++) {
+      const response = await newRoom(w1, ann, `r${i}`);
+      if (response.status === 429) limited = response;
+      else if (response.status === 201) created++;
+      else throw new Error(`create failed ${response.status}: ${await response.text()}`);
+    }
+    expect(created).toBeGreaterThanOrEqual(RATE_LIMITS.restRoomCreate.burst);
+    await expectRateLimited(limited!);
+    // The next room as soon as one is allowed: Ann's allowance is then empty, for seconds.
+    let next = await newRoom(w1, ann, "one more");
+    while (next.status === 429) {
+      await sleep(200);
+      next = await newRoom(w1, ann, "one more");
+    }
+    expect(next.status).toBe(201);
+    // A workspace Ann has not created anything in, so its own limits are whole: refused all the same.
+    await expectRateLimited(await newRoom(w2, ann, "elsewhere"));
+    // Ben, from the same address, is not held up there or in the first workspace.
+    expect((await newRoom(w2, ben, "Ben's")).status).toBe(201);
+    expect((await newRoom(w1, ben, "Ben's too")).status).toBe(201);
+  });
+
+  it("asks the same keeper for sends over REST and sockets, searches and uploads", { timeout: 60_000 }, async () => {
+    const ws = uniqueName();
+    const [ann, ben] = [await signIn("Ann"), await signIn("Ben")];
+    const room = (await (await newRoom(ws, ann)).json<{ id: string }>()).id;
+    const socket = await connect(roomPath(ws, room), ann.headers);
+    await socket.next((f) => f?.type === "cf_agent_state");
+
+    await spend(ann, "send");
+    const sent = await api(`/api/workspaces/${ws}/rooms/${room}/messages`, {
+      method: "POST",
+      json: { text: "over REST" },
+      headers: ann.headers
+    });
+    await expectRateLimited(sent);
+
+    await spend(ann, "send");
+    const { id, frame } = chatRequest("over the socket");
+    socket.send(frame);
+    const refused = await socket.next((f) => f?.type === "rooms_error");
+    expect(refused.code).toBe("rate_limited:requests");
+    expect(refused.message).toMatch(/Too many messages/);
+    expect((await socket.next(isDone(id))).error).toBe(true);
+    expect(await history(ws, room)).toEqual([]);
+
+    await spend(ann, "search");
+    await expectRateLimited(await api(`/api/workspaces/${ws}/search?q=tapir`, { headers: ann.headers }));
+
+    await spend(ann, "upload");
+    const upload = (who: SignedIn) =>
+      fetchWorker(`${BASE}/api/workspaces/${ws}/rooms/${room}/files`, {
+        method: "POST",
+        body: fileForm(PNG_BYTES, "a.png"),
+        headers: who.headers
+      });
+    await expectRateLimited(await upload(ann));
+
+    await spend(ann, "create");
+    await expectRateLimited(await newRoom(ws, ann, "another"));
+
+    // Ben's allowance is his own.
+    expect((await upload(ben)).status).toBe(201);
+    expect((await api(`/api/workspaces/${ws}/search?q=tapir`, { headers: ben.headers })).status).toBe(200);
+    socket.ws.close();
+  });
+});
