@@ -240,16 +240,28 @@ describe("a room, one person", () => {
       answer
         .locator("pre code span span")
         .evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size);
-    // The highlighter is a lazy chunk: on a first visit to a busy dev server it compiles first.
-    await expect
-      .poll(colours, { timeout: 60_000 })
-      .toBeGreaterThan(1)
-      .catch((error: Error) => {
-        throw new Error(`${error.message}\nthe page said: ${JSON.stringify(said, null, 1)}`);
+    // The highlighter is a lazy chunk: on a first visit to a busy dev server it
+    // compiles first. Late in full runs on a loaded machine it has come up
+    // with plain code (Streamdown's highlighter keeps a failed load for the
+    // page's life): then what the page said is printed and the page reloaded
+    // once, as a person would; plain code after that fails the test.
+    const coloured = () => expect.poll(colours, { timeout: 45_000 }).toBeGreaterThan(1);
+    const firstTry = await coloured().then(
+      () => true,
+      () => false
+    );
+    if (!firstTry) {
+      console.warn(`[chat e2e] code not highlighted at first; the page said: ${JSON.stringify(said, null, 1)}`);
+      said.length = 0;
+      await page.reload();
+      await answer.getByText("const").first().waitFor({ timeout: 30_000 });
+      await coloured().catch((error: Error) => {
+        throw new Error(`${error.message}\nafter a reload; the page said: ${JSON.stringify(said, null, 1)}`);
       });
+    }
     expect(await answer.locator("button[title*='Copy' i], button[aria-label*='Copy' i]").count()).toBeGreaterThan(0);
     await page.context().close();
-  });
+  }, 240_000);
 
   it("renames a room and edits its settings", async () => {
     const { page, id } = await openRoom(uniqueName("Rename me"));
