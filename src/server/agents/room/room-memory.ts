@@ -158,8 +158,11 @@ export class RoomMemory {
     // room holds only its newest messages, and when those fit the context
     // nothing is dropped at all; what lies before them was never in any
     // window and is summarised all the same (the job reads it from storage
-    // and writes nothing while it is under the trigger).
-    const due = backlog.known ? backlog.tokens >= this.#budgets().trigger : true;
+    // and writes nothing while it is under the trigger). It walks once per
+    // window start, not once per turn.
+    const due = backlog.known
+      ? backlog.tokens >= this.#budgets().trigger
+      : context.record.window.fromMessageId !== this.writer.walkedFrom;
     if (due) void this.writer.start();
   }
 

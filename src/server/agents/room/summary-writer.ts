@@ -64,6 +64,14 @@ export class SummaryWriter {
   #windowStart: string | null = null;
   /** The first message no summary covers, when known (see domain/memory/summary-plan.ts `backlogOf`). */
   firstUnsummarised: string | null | undefined = undefined;
+  /**
+   * The window start the job last walked back from. A room whose newest
+   * messages fit the context drops nothing, so the backlog before its window
+   * is not known from the turn; it only changes when the window's start
+   * moves (the in-memory transcript is cut back every few messages), so the
+   * job walks again only then, not on every turn.
+   */
+  walkedFrom: string | null = null;
   #running: Promise<void> | null = null;
   #again = false;
   #rebuild: { startedAt: number; written: number } | null = null;
@@ -154,6 +162,7 @@ export class SummaryWriter {
   async #summariseBacklog(generation: number, all: boolean) {
     const start = this.#windowStart ?? this.#lastRecordedWindowStart();
     if (!start) return;
+    this.walkedFrom = start;
     const parent = this.#row(start)?.parent_id ?? null;
     if (!parent) {
       this.firstUnsummarised = start;
