@@ -133,6 +133,48 @@ describe("REST limits", () => {
     expect(other.status).toBe(201);
   });
 
+  it("counts every room an import makes against the creation limit", async () => {
+    const ws = uniqueName();
+    const { burst, perMinute } = RATE_LIMITS.restRoomCreate;
+    const address = { "cf-connecting-ip": "203.0.113.9" };
+    const started = Date.now();
+    const conversation = (i: number) => ({
+      title: `Imported ${i}`,
+      current_node: "u",
+      mapping: {
+        u: {
+          id: "u",
+          parent: null,
+          children: [],
+          message: { id: "u", author: { role: "user" }, content: { content_type: "text", parts: [`hello ${i}`] } }
+        }
+      }
+    });
+    const imported = await api(`/api/workspaces/${ws}/rooms/import`, {
+      method: "POST",
+      json: Array.from({ length: burst }, (_, i) => conversation(i)),
+      headers: address
+    });
+    expect(imported.status, await imported.clone().text()).toBe(201);
+    expect((await imported.json<{ rooms: unknown[] }>()).rooms).toHaveLength(burst);
+    // The import spent the whole allowance: only what refilled since gets in.
+    let created = 0;
+    let refused: Response | undefined;
+    while (!refused && created < burst) {
+      const next = await api(`/api/workspaces/${ws}/rooms`, {
+        method: "POST",
+        json: { name: "one more" },
+        headers: address
+      });
+      if (next.status === 429) refused = next;
+      else created++;
+    }
+    const refills = Math.ceil(((Date.now() - started) / 60_000) * perMinute);
+    expect(refused).toBeDefined();
+    expect((await refused!.json<ErrorBody>()).error.code).toBe("rate_limited:requests");
+    expect(created).toBeLessThanOrEqual(refills);
+  });
+
   it("refuses messages to a full room with 409", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws);

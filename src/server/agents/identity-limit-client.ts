@@ -21,9 +21,9 @@ export function identityLimits(env: KeeperBinding): IdentityLimits {
   if (rateScaleFrom(env.RATE_LIMIT_SCALE) === 0) return NO_IDENTITY_LIMITS;
   const keepers = env.LimitKeeper;
   return {
-    async take(identityKey, kind) {
+    async take(identityKey, kind, count = 1) {
       try {
-        return await keepers.get(keepers.idFromName(identityKey)).take(kind);
+        return await keepers.get(keepers.idFromName(identityKey)).take(kind, count);
       } catch (error) {
         logError("identity limits", error);
         return { ok: true };

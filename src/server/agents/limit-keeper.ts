@@ -22,7 +22,7 @@ import type { Env } from "@/server/env";
 export class LimitKeeper extends DurableObject<Env> implements LimitKeeperApi {
   readonly #buckets = new IdentityBuckets(rateScaleFrom(this.env.RATE_LIMIT_SCALE));
 
-  take(kind: LimitKind): Admission {
-    return this.#buckets.take(kind, Date.now());
+  take(kind: LimitKind, count = 1): Admission {
+    return this.#buckets.take(kind, Date.now(), count);
   }
 }

@@ -8,5 +8,5 @@ import type { Admission } from "@/server/domain/access/rate-limit";
 
 export interface LimitKeeperApi {
   /** One token of `kind` from the identity this keeper is named for. */
-  take(kind: LimitKind): Admission;
+  take(kind: LimitKind, count?: number): Admission;
 }

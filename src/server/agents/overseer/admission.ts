@@ -102,9 +102,9 @@ export class WorkspaceAdmission {
   }
 
   /** Rate limits on creating, importing and forking rooms, here and across workspaces; throws a 429 AppError. */
-  async admitNewRooms(caller: Caller) {
-    admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms");
-    await this.#across(caller, "create", "new rooms");
+  async admitNewRooms(caller: Caller, count = 1) {
+    admit(this.#createLimiter, this.#createAddressLimiter, caller, "new rooms", count);
+    await this.#across(caller, "create", "new rooms", count);
   }
 
   /** Rate limits on REST sends, here and across workspaces; throws a 429 AppError. */
@@ -139,17 +139,17 @@ export class WorkspaceAdmission {
   }
 
   /** One token of the caller's allowance across workspaces; throws a 429 AppError without one. */
-  async #across(caller: Caller, kind: LimitKind, what: string) {
+  async #across(caller: Caller, kind: LimitKind, what: string, count = 1) {
     if (!this.#limitsOn) return;
-    const admission = await this.acrossWorkspaces.take(limitKeys(caller).identity, kind);
+    const admission = await this.acrossWorkspaces.take(limitKeys(caller).identity, kind, count);
     if (!admission.ok) throw rateLimited(admission.retryAfterMs, what);
   }
 }
 
-function admit(byIdentity: RateLimiter, byAddress: RateLimiter, caller: Caller, what: string) {
+function admit(byIdentity: RateLimiter, byAddress: RateLimiter, caller: Caller, what: string, count = 1) {
   const keys = limitKeys(caller);
   const now = Date.now();
-  for (const admission of [byIdentity.take(keys.identity, now), byAddress.take(keys.address, now)]) {
+  for (const admission of [byIdentity.take(keys.identity, now, count), byAddress.take(keys.address, now, count)]) {
     if (!admission.ok) throw rateLimited(admission.retryAfterMs, what);
   }
 }

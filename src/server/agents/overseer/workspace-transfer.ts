@@ -103,7 +103,8 @@ export class WorkspaceTransfer {
    * go in too; a failure purges the bytes with the room.
    */
   async importRooms(rooms: ImportedRoom[], caller: Caller, archive?: ArchivedFiles): Promise<ImportResult> {
-    await this.host.admission.admitNewRooms(caller);
+    // Every room the file makes counts against the creation limit.
+    await this.host.admission.admitNewRooms(caller, rooms.length);
     if (archive) {
       if (rooms.length !== 1) throw badImport("A .zip holds exactly one room.");
       if (this.host.registry.row(archive.roomId)) throw badImport("That archive was imported already.");

@@ -34,8 +34,8 @@ export class IdentityBuckets {
     };
   }
 
-  take(kind: LimitKind, now: number): Admission {
-    return this.#limiter[kind].take(kind, now);
+  take(kind: LimitKind, now: number, count = 1): Admission {
+    return this.#limiter[kind].take(kind, now, count);
   }
 }
 
@@ -45,7 +45,7 @@ export class IdentityBuckets {
  * stopped locally before it reaches the keeper.
  */
 export interface IdentityLimits {
-  take(identityKey: string, kind: LimitKind): Promise<Admission>;
+  take(identityKey: string, kind: LimitKind, count?: number): Promise<Admission>;
 }
 
 /** When RATE_LIMIT_SCALE is 0: everything passes, and nobody is asked. */

@@ -26,18 +26,24 @@ export class RateLimiter {
     this.#maxKeys = maxKeys;
   }
 
-  take(key: string, now: number): Admission {
+  /**
+   * Takes `count` tokens (one request that does `count` things, e.g. an
+   * import of many rooms). More than the burst takes the whole burst: such a
+   * request is let in on a full bucket and leaves it empty.
+   */
+  take(key: string, now: number, count = 1): Admission {
     const { burst, perMinute } = this.#limit;
     if (burst <= 0 || perMinute <= 0) return { ok: true };
+    const need = Math.max(1, Math.min(count, burst));
     const perMs = perMinute / 60_000;
     const bucket = this.#buckets.get(key) ?? { tokens: burst, at: now };
     const tokens = Math.min(burst, bucket.tokens + (now - bucket.at) * perMs);
-    if (tokens >= 1) {
-      this.#remember(key, { tokens: tokens - 1, at: now });
+    if (tokens >= need) {
+      this.#remember(key, { tokens: tokens - need, at: now });
       return { ok: true };
     }
     this.#remember(key, { tokens, at: now });
-    return { ok: false, retryAfterMs: Math.ceil((1 - tokens) / perMs) };
+    return { ok: false, retryAfterMs: Math.ceil((need - tokens) / perMs) };
   }
 
   forget(key: string) {
