@@ -1,7 +1,7 @@
 /**
  * A room's MCP servers through the running app, against a real MCP server:
  * the MCP SDK's server over Streamable HTTP on a loopback port of this
- * process (the app runs with MCP_ALLOW_PRIVATE=true to reach it). The
+ * process (tests/support/mcp-server.ts; the app runs with MCP_ALLOW_PRIVATE=true to reach it). The
  * room's owner adds it over REST and sets its tools' policies; the fake
  * provider's tool directive makes the model call them. An allowed call runs
  * at once and its result reaches the provider; an "ask first" call waits
@@ -11,15 +11,12 @@
  * that says why, and the room keeps answering; removing the server removes
  * its tools. The routes' refusals are in tests/worker/mcp.test.ts.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import type { ErrorBody } from "@/shared/errors";
 import type { McpServerList, McpServerView, ToolApproval, ToolApprovalList } from "@/shared/tools";
 import type { TraceDetail, TraceList, TraceSpan } from "@/shared/traces";
 import { type RecordedRequest, toolDirective } from "../support/fake-openai";
+import { type McpTestServer, startMcpServer } from "../support/mcp-server";
 import { type RestClient, restClient, type SignedIn, signIn } from "../support/rest-client";
 import { useSharedApp } from "../support/shared-app";
 import { uniqueName, waitFor } from "../support/wait";
@@ -31,93 +28,9 @@ const app = useSharedApp({ vars: { MCP_ALLOW_PRIVATE: "true", MCP_TOOL_TIMEOUT_M
 const WEATHER = `Sunny, 21 degrees (${uniqueName("forecast")})`;
 const DELETED = `Deleted everything (${uniqueName("receipt")})`;
 
-interface McpTestServer {
-  url: string;
-  /** Every tool call the server received, in order. */
-  calls: Array<{ tool: string; args: unknown }>;
-  close(): Promise<void>;
-}
-
-/** A fresh MCP server per request (stateless Streamable HTTP), all recording into `calls`. */
-async function startMcpServer(): Promise<McpTestServer> {
-  const calls: McpTestServer["calls"] = [];
-  const handler = createMcpHandler(() => {
-    const server = new McpServer({ name: "test-tools", version: "1.0.0" });
-    server.registerTool(
-      "lookup_weather",
-      {
-        description: "The weather in a city.",
-        inputSchema: z.object({ city: z.string() }),
-        annotations: { readOnlyHint: true }
-      },
-      async ({ city }) => {
-        calls.push({ tool: "lookup_weather", args: { city } });
-        return { content: [{ type: "text", text: `${WEATHER} in ${city}` }] };
-      }
-    );
-    server.registerTool(
-      "delete_everything",
-      { description: "Deletes every record.", inputSchema: z.object({ confirm: z.boolean() }) },
-      async ({ confirm }) => {
-        calls.push({ tool: "delete_everything", args: { confirm } });
-        return { content: [{ type: "text", text: DELETED }] };
-      }
-    );
-    server.registerTool("hang", { description: "Never answers.", inputSchema: z.object({}) }, async () => {
-      calls.push({ tool: "hang", args: {} });
-      return new Promise<never>(() => {});
-    });
-    server.registerTool("huge", { description: "Answers 10 MB.", inputSchema: z.object({}) }, async () => {
-      calls.push({ tool: "huge", args: {} });
-      return { content: [{ type: "text", text: "x".repeat(10 * 1024 * 1024) }] };
-    });
-    return server;
-  });
-  const server = http.createServer(async (req, res) => {
-    try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value === undefined || ["connection", "content-length", "transfer-encoding"].includes(name)) continue;
-        headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
-      const hasBody = req.method !== "GET" && req.method !== "HEAD" && chunks.length > 0;
-      const response = await handler.fetch(
-        new Request(`http://${req.headers.host}${req.url}`, {
-          method: req.method,
-          headers,
-          ...(hasBody ? { body: Buffer.concat(chunks) } : {})
-        })
-      );
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      const reader = response.body?.getReader();
-      while (reader) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        res.write(value);
-      }
-      res.end();
-    } catch (error) {
-      if (!res.headersSent) res.writeHead(500);
-      res.end(String(error));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    calls,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  };
-}
-
 let mcpServer: McpTestServer;
 beforeAll(async () => {
-  mcpServer = await startMcpServer();
+  mcpServer = await startMcpServer({ weather: WEATHER, deleted: DELETED });
 });
 afterAll(async () => {
   await mcpServer?.close();
