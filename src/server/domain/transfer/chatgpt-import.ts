@@ -20,7 +20,10 @@ export function chatGptConversations(data: unknown[]): ImportedRoom[] {
 
 function conversation(raw: Json, where: string): ImportedRoom {
   if (!isObject(raw.mapping)) throw badImport(`${where}.mapping must be an object of nodes.`);
-  const mapping = raw.mapping;
+  // Own properties only: a node id like "__proto__" must not reach Object.prototype.
+  const source = raw.mapping;
+  const mapping: Json = Object.create(null);
+  for (const [id, node] of Object.entries(source)) mapping[id] = node;
   const title = typeof raw.title === "string" && raw.title.trim() ? raw.title.trim() : "Imported conversation";
   const name = title.replace(/\p{Cc}/gu, " ").slice(0, MAX_ROOM_NAME_LENGTH);
   let leaf = typeof raw.current_node === "string" ? raw.current_node : undefined;

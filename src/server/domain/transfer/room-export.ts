@@ -3,22 +3,19 @@
 import type { ChatMessage } from "@/shared/protocol";
 import type { Reaction } from "@/shared/reactions";
 import type { RoomExportHeader } from "@/shared/transfer";
+import { markdownInline, markdownText } from "./markdown-text";
 
 function iso(ms: number | undefined): string {
   return typeof ms === "number" ? new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "";
 }
 
-/** Markdown a reader cannot mistake for structure: headings and rules inside text stay text. */
-function quoteBlock(text: string): string {
-  return text.replace(/^(#{1,6}\s|---\s*$)/gm, "\\$1");
-}
-
 export function renderMarkdownHeader(header: RoomExportHeader): string {
   const { room } = header;
-  let out = `# ${room.name}\n\n_Exported from Rooms on ${iso(Date.parse(header.exportedAt))}._\n\n`;
-  if (room.origin) out += `_Forked from “${room.origin.roomName}” (${room.origin.roomId})._\n\n`;
+  let out = `# ${markdownInline(room.name)}\n\n_Exported from Rooms on ${iso(Date.parse(header.exportedAt))}._\n\n`;
+  if (room.origin)
+    out += `_Forked from “${markdownInline(room.origin.roomName)}” (${markdownInline(room.origin.roomId)})._\n\n`;
   if (room.settings.systemPrompt) {
-    out += `**System prompt**\n\n${room.settings.systemPrompt
+    out += `**System prompt**\n\n${markdownText(room.settings.systemPrompt)
       .split("\n")
       .map((line) => `> ${line}`)
       .join("\n")}\n\n`;
@@ -32,23 +29,25 @@ export function renderMarkdownMessage(message: ChatMessage, label?: string, reac
   const who =
     message.role === "assistant"
       ? meta.persona
-        ? `${meta.persona.name} (persona)`
-        : `Assistant${meta.model ? ` (${meta.model})` : ""}`
+        ? `${markdownInline(meta.persona.name)} (persona)`
+        : `Assistant${meta.model ? ` (${markdownInline(meta.model)})` : ""}`
       : typeof meta.author === "string"
-        ? meta.author
-        : (meta.author?.name ?? "Someone");
+        ? markdownInline(meta.author)
+        : markdownInline(meta.author?.name ?? "Someone");
   const body: string[] = [];
   for (const part of message.parts) {
-    if (part.type === "text" && part.text) body.push(quoteBlock(part.text));
+    if (part.type === "text" && part.text) body.push(markdownText(part.text));
     else if (part.type === "reasoning" && part.text)
-      body.push(`<details><summary>Reasoning</summary>\n\n${quoteBlock(part.text)}\n\n</details>`);
+      body.push(`<details><summary>Reasoning</summary>\n\n${markdownText(part.text)}\n\n</details>`);
     else if (part.type.startsWith("tool-")) body.push(`_Used the tool \`${part.type.slice(5)}\`._`);
   }
   const notes: string[] = [];
   if (meta.stopped) notes.push("_Stopped before it finished._");
-  if (meta.error) notes.push(`_The answer failed: ${meta.error}_`);
+  if (meta.error) notes.push(`_The answer failed: ${markdownInline(meta.error)}_`);
   if (reactions?.length) {
-    notes.push(`_Reactions: ${reactions.map((r) => `${r.emoji} ${r.by.map((p) => p.name).join(", ")}`).join(" · ")}_`);
+    notes.push(
+      `_Reactions: ${reactions.map((r) => `${markdownInline(r.emoji)} ${r.by.map((p) => markdownInline(p.name)).join(", ")}`).join(" · ")}_`
+    );
   }
   const when = iso(meta.createdAt);
   return `### ${who}${when ? ` · ${when}` : ""}${label ? ` · ${label}` : ""}\n\n${[...body, ...notes].join("\n\n") || "_(empty)_"}\n\n`;
