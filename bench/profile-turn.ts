@@ -2,7 +2,7 @@
  * CPU profile of chat turns inside workerd, through its V8 inspector.
  *
  *   node --experimental-strip-types --no-warnings bench/profile-turn.ts [--turns 30] [--chunks 20] [--seed 0]
- *        [--viewers 1] [--others 0] [--out /tmp/turn.cpuprofile] [--floor]
+ *        [--viewers 1] [--others 0] [--out /tmp/turn.cpuprofile] [--floor] [--settle]
  *
  * Starts the benchmarks' app (vite dev, fast fake model) with the inspector
  * on, creates a room (optionally seeded with --seed messages), runs warm-up
@@ -10,6 +10,9 @@
  * workspace), then profiles --turns WebSocket turns one after another and prints
  * where workerd's CPU went: self time by module group and the top functions.
  * The .cpuprofile opens in Chrome DevTools (Performance → Load profile).
+ * `--settle` waits after the warm-up until the room's summaries have caught up
+ * (a seeded room summarises its backlog in the background), so only
+ * steady-state turns are profiled.
  * `--floor` profiles the framework-floor Worker (bench/floor: a bare
  * AIChatAgent facet) instead of the app (--seed does not apply).
  */
@@ -129,6 +132,19 @@ try {
     await Promise.all(sockets.map((s) => s.waitDone(trace.requestId)));
   };
   for (let i = 0; i < 5; i++) await turn(-i - 1);
+  if (process.argv.includes("--settle") && !floor) {
+    // A seeded room summarises its backlog in the background after its first
+    // turn: wait for that, so the profile holds steady-state turns only.
+    const memoryPath = `${api.roomsPath(ws)}/${room.id}/memory`;
+    for (;;) {
+      const memory = (await api.json(memoryPath, { expect: [200] })).body as {
+        summaries: unknown[];
+        unsummarised: { messageCount: number } | null;
+      };
+      if (memory.unsummarised?.messageCount === 0 || (seed === 0 && memory.summaries.length === 0)) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as Array<{
     title?: string;
