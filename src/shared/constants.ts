@@ -44,7 +44,8 @@ export const MAX_MESSAGES_PER_CHAT_REQUEST = 500;
  * workspace; socket limits per room; and new rooms, sends, searches and
  * uploads are limited per identity across every workspace too
  * (domain/access/identity-limits.ts). `tokenAttempts` counts wrong access
- * tokens per address. `RATE_LIMIT_SCALE` in the environment multiplies them
+ * tokens per address, `sessionStarts` new sessions (new identities) per
+ * address. `RATE_LIMIT_SCALE` in the environment multiplies them
  * all (0 = off).
  */
 export const RATE_LIMITS = {
@@ -53,6 +54,7 @@ export const RATE_LIMITS = {
   socketSend: { burst: 10, perMinute: 60 },
   socketTyping: { burst: 20, perMinute: 300 },
   tokenAttempts: { burst: 5, perMinute: 5 },
+  sessionStarts: { burst: 10, perMinute: 10 },
   restSearch: { burst: 10, perMinute: 30 }
 } as const;
 

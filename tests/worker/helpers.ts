@@ -20,6 +20,7 @@ import {
   request,
   restClient,
   type SignedIn,
+  sessionCookie,
   signIn as signInAt
 } from "../support/rest-client";
 import { uniqueName } from "../support/wait";
@@ -94,6 +95,23 @@ export async function connect(path: string, headers: Record<string, string> = {}
 /** POST /api/session through the real Worker: a second call is a second person. */
 export function signIn(name: string, extra: Record<string, unknown> = {}): Promise<SignedIn> {
   return signInAt(BASE, name, extra, workerFetch);
+}
+
+/**
+ * POST /api/session from a given address: new sessions are limited per
+ * address (RATE_LIMITS.sessionStarts), so a test that mints many people
+ * mints them from the addresses they then connect from.
+ */
+export async function signInFrom(name: string, address: string): Promise<SignedIn> {
+  const response = await api("/api/session", {
+    method: "POST",
+    json: { name },
+    headers: { "cf-connecting-ip": address }
+  });
+  if (response.status !== 200) throw new Error(`sign-in failed ${response.status}: ${await response.text()}`);
+  const { user } = await response.json<{ user: SignedIn["user"] }>();
+  const cookie = sessionCookie(response);
+  return { user, cookie, headers: { cookie } };
 }
 
 /**

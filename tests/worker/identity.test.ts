@@ -33,6 +33,7 @@ import {
   roomPath,
   sessionCookie,
   signIn,
+  signInFrom,
   uniqueName
 } from "./helpers";
 
@@ -283,7 +284,8 @@ describe("socket attacks", () => {
     const sockets = [];
     for (let person = 0; person < people; person++) {
       // Each from an address of their own, so the per-address cap is not what stops them.
-      const headers = { ...(await signIn(`Guest ${person}`)).headers, "cf-connecting-ip": `198.51.100.${person}` };
+      const address = `198.51.100.${person}`;
+      const headers = { ...(await signInFrom(`Guest ${person}`, address)).headers, "cf-connecting-ip": address };
       for (let i = 0; i < MAX_SOCKETS_PER_IDENTITY && sockets.length < MAX_SOCKETS_PER_ROOM; i++) {
         sockets.push(await connect(roomPath(ws, room.id), headers));
       }
@@ -310,7 +312,11 @@ describe("socket attacks", () => {
     const sockets = [];
     for (let person = 0; sockets.length < MAX_SOCKETS_PER_ADDRESS; person++) {
       // Fresh identities, and a fresh address in the same /64 for each.
-      const headers = { ...(await signIn(`Minted ${person}`)).headers, "cf-connecting-ip": `${prefix}::${person + 1}` };
+      // Signed in from another network: new sessions are limited per address too.
+      const headers = {
+        ...(await signInFrom(`Minted ${person}`, `2001:db8:2:${person}::1`)).headers,
+        "cf-connecting-ip": `${prefix}::${person + 1}`
+      };
       for (let i = 0; i < MAX_SOCKETS_PER_IDENTITY && sockets.length < MAX_SOCKETS_PER_ADDRESS; i++) {
         sockets.push(await connect(roomPath(ws, room.id), headers));
       }
@@ -405,6 +411,52 @@ describe("wrong access tokens", () => {
       guarded
     );
     expect(spoofed.status).toBe(429);
+  });
+});
+
+describe("new sessions", () => {
+  it("are limited per address (IPv6 by its /64) with 429 and Retry-After; other addresses and signed-in people are not", async () => {
+    const prefix = "2001:db8:5e55:1";
+    const people = [];
+    for (let i = 0; i < RATE_LIMITS.sessionStarts.burst; i++) {
+      // A different address in the same /64 each time: the /64 is the address.
+      people.push(await signInFrom(`Minted ${i}`, `${prefix}::${i + 1}`));
+    }
+    const refused = await api("/api/session", {
+      method: "POST",
+      json: { name: "One too many" },
+      headers: { "cf-connecting-ip": `${prefix}:ffff:ffff:ffff:ffff` }
+    });
+    expect(refused.status).toBe(429);
+    expect((await refused.json<ErrorBody>()).error.code).toBe("rate_limited:requests");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.headers.get("set-cookie")).toBeNull();
+    // Someone on another network still signs in.
+    await signInFrom("Elsewhere", "2001:db8:5e55:2::1");
+    // Signing in again while signed in mints nothing, so it is not refused.
+    const again = await api("/api/session", {
+      method: "POST",
+      json: { name: "Renamed" },
+      headers: { ...people[0]?.headers, "cf-connecting-ip": `${prefix}::1` }
+    });
+    expect(again.status).toBe(200);
+    expect((await again.json<{ user: Identity }>()).user.id).toBe(people[0]?.user.id);
+  });
+
+  it("are not limited when RATE_LIMIT_SCALE is 0", async () => {
+    const address = "2001:db8:5e55:3::1";
+    for (let i = 0; i <= RATE_LIMITS.sessionStarts.burst; i++) {
+      const response = await callWith(
+        "/api/session",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "cf-connecting-ip": address },
+          body: JSON.stringify({ name: `Load ${i}` })
+        },
+        { ...env, RATE_LIMIT_SCALE: "0" }
+      );
+      expect(response.status).toBe(200);
+    }
   });
 });
 

@@ -5,7 +5,8 @@
  *
  *   AuthKeeper "secret"        the session signing key when SESSION_SECRET
  *                              is not configured
- *   AuthKeeper "ip:<address>"  wrong-token attempts from one address
+ *   AuthKeeper "ip:<address>"  wrong-token attempts, and new sessions,
+ *                              from one address
  *
  * Why the key is stored rather than generated per isolate: sessions are
  * signed with it, so a key that changed on every restart or differed
@@ -43,16 +44,31 @@ export class AuthKeeper extends DurableObject<Env> implements AuthKeeperApi {
    * eviction does not reset it.
    */
   tokenAttempt(correct: boolean, limit: RateLimit, now = Date.now()): Admission {
+    return this.#take("failures", limit, now, correct ? 0 : 1);
+  }
+
+  /**
+   * One new session (a new identity) from this address. In open mode every
+   * sign-in mints an identity, and per-identity caps hold only per
+   * identity: without this, one client could mint as many as it liked.
+   * Stored durably, like the token throttle.
+   */
+  sessionStart(limit: RateLimit, now = Date.now()): Admission {
+    return this.#take("sessions", limit, now, 1);
+  }
+
+  /** Takes `cost` tokens (0: only checks) from the stored bucket `key`; refused below one token. */
+  #take(key: string, limit: RateLimit, now: number, cost: number): Admission {
     if (limit.burst <= 0 || limit.perMinute <= 0) return { ok: true };
     const kv = this.ctx.storage.kv;
     const perMs = limit.perMinute / 60_000;
-    const stored = kv.get<Bucket>("failures") ?? { tokens: limit.burst, at: now };
+    const stored = kv.get<Bucket>(key) ?? { tokens: limit.burst, at: now };
     const tokens = Math.min(limit.burst, stored.tokens + (now - stored.at) * perMs);
     if (tokens < 1) {
-      kv.put("failures", { tokens, at: now });
+      kv.put(key, { tokens, at: now });
       return { ok: false, retryAfterMs: Math.ceil((1 - tokens) / perMs) };
     }
-    if (!correct) kv.put("failures", { tokens: tokens - 1, at: now });
+    if (cost > 0) kv.put(key, { tokens: tokens - cost, at: now });
     return { ok: true };
   }
 }

@@ -1,7 +1,8 @@
 /**
  * What the Worker asks of AuthKeeper (agents/auth-keeper.ts): the
- * generated session key and the wrong-token throttle. Declared here, below
- * the class, so env.ts can type the binding without importing it.
+ * generated session key, the wrong-token throttle and the new-session
+ * throttle. Declared here, below the class, so env.ts can type the binding
+ * without importing it.
  */
 import type { Admission, RateLimit } from "@/server/domain/access/rate-limit";
 
@@ -10,4 +11,6 @@ export interface AuthKeeperApi {
   sessionSecret(): string;
   /** One token attempt from the address this keeper is named for. */
   tokenAttempt(correct: boolean, limit: RateLimit, now?: number): Admission;
+  /** One new session (a newly minted identity) from the address this keeper is named for. */
+  sessionStart(limit: RateLimit, now?: number): Admission;
 }

@@ -118,6 +118,21 @@ export async function checkAccessToken(env: Env, address: string, given: string)
   return correct;
 }
 
+/**
+ * One new session (a newly minted identity) from this address: 429 with
+ * Retry-After once the address has used up its allowance (IPv6 by /64).
+ * Every sign-in in open mode mints an identity, so caps per identity mean
+ * little unless minting them is limited per address. Off (no call at all)
+ * when RATE_LIMIT_SCALE is 0.
+ */
+export async function admitSessionStart(env: Env, address: string): Promise<void> {
+  const limit = scaled(RATE_LIMITS.sessionStarts, rateScaleFrom(env.RATE_LIMIT_SCALE));
+  if (limit.burst <= 0 || limit.perMinute <= 0) return;
+  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${addressKey(address)}`));
+  const admission = await keeper.sessionStart(limit);
+  if (!admission.ok) throw rateLimited(admission.retryAfterMs, "new sign-ins from your address");
+}
+
 async function sessionIdentity(c: Context<AppEnv>): Promise<Identity | null> {
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;

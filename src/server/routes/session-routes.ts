@@ -3,6 +3,8 @@
  * in an HttpOnly, SameSite=Strict cookie; `GET` answers who you are (401 when
  * no one); `PATCH { name }` renames you (same id); `DELETE` signs out.
  * Behind Cloudflare Access there is nothing to sign in to: Access decides.
+ * A sign-in that mints a new identity counts against its address
+ * (RATE_LIMITS.sessionStarts; 429 with Retry-After over it).
  */
 import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
@@ -16,7 +18,7 @@ import {
   SESSION_COOKIE,
   SESSION_LIFETIME_SECONDS
 } from "@/server/domain/access/session-token";
-import { type AppEnv, checkAccessToken, clientAddress, sessionSecret } from "@/server/http/access";
+import { type AppEnv, admitSessionStart, checkAccessToken, clientAddress, sessionSecret } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { type Identity, RenameBody, type SessionInfo, SignInBody, type SignInOptions } from "@/shared/identity";
 
@@ -71,6 +73,8 @@ export const sessionRoutes = new Hono<AppEnv>()
     }
     // Signing in again while signed in keeps who you are (and your messages).
     const current = c.get("callerSource") === "session" ? c.get("caller")?.identity : undefined;
+    // Only minting a new identity counts against the address.
+    if (!current) await admitSessionStart(c.env, clientAddress(c.req.raw));
     return c.json(await startSession(c, { id: current?.id ?? newUserId(), name }));
   })
   .patch("/", zValidator("json", RenameBody, rejectInvalid("bad_request:body")), async (c) => {
