@@ -1,6 +1,7 @@
 /**
  * What a room's sockets may send. Every frame passes these checks before
- * AIChatAgent acts on it: binary and oversized frames, rate limits (per
+ * AIChatAgent acts on it: binary and oversized frames (in UTF-8 bytes),
+ * rate limits (per
  * identity and address in this room, then the sender's message allowance
  * across every workspace: one question to its LimitKeeper per chat
  * request, never per frame or token), the room's message cap, a reply's check (it names a stored
@@ -17,6 +18,7 @@ import type { IdentityLimits } from "@/server/domain/access/identity-limits";
 import { type Admission, RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import { type Branch, guardChatRequest } from "@/server/domain/messages/chat-request-guard";
 import { replyRefused, requestedReplyTo } from "@/server/domain/messages/reply-rules";
+import { overBytes } from "@/server/domain/sockets/frame-bytes";
 import { decideRoomFrame } from "@/server/domain/sockets/room-frames";
 import {
   ADDRESS_LIMIT_FACTOR,
@@ -101,7 +103,7 @@ export class FrameGuard {
       sendRoomError(connection, code, text);
     };
     if (typeof message !== "string") return refuse("bad_request:body", "Binary frames are not accepted.");
-    if (message.length > MAX_WS_FRAME_BYTES) {
+    if (overBytes(message, MAX_WS_FRAME_BYTES)) {
       return refuse("payload_too_large:body", `Frames may be at most ${MAX_WS_FRAME_BYTES} bytes.`);
     }
     const frame = parseJson(message);
