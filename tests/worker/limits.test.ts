@@ -81,6 +81,18 @@ describe("what a room socket refuses", () => {
     socket.ws.close();
   });
 
+  it("throttles cancel frames per identity with an error frame", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    for (let i = 0; i <= RATE_LIMITS.socketCancel.burst; i++) {
+      socket.send({ type: "cf_agent_chat_request_cancel", id: `nothing-${i}` });
+    }
+    const refused = await socket.next((f) => f?.type === "rooms_error" && f.code === "rate_limited:requests");
+    expect(refused.message).toMatch(/Too many cancels/);
+    socket.ws.close();
+  });
+
   it("keeps room settings read-only for clients", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws, { systemPrompt: "be kind" });
