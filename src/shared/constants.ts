@@ -53,6 +53,7 @@ export const RATE_LIMITS = {
   restSend: { burst: 60, perMinute: 60 },
   socketSend: { burst: 10, perMinute: 60 },
   socketTyping: { burst: 20, perMinute: 300 },
+  socketCancel: { burst: 20, perMinute: 120 },
   tokenAttempts: { burst: 5, perMinute: 5 },
   sessionStarts: { burst: 10, perMinute: 10 },
   restSearch: { burst: 10, perMinute: 30 }

@@ -8,6 +8,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
+import { RoomDelegation } from "../../src/server/agents/room/delegation";
+import { DEFAULT_TASK_LIMITS, MAX_TASKS_PER_ROOM } from "../../src/server/domain/facets/delegation-limits";
 import { ChatRoom } from "../../src/server/index";
 import { api, createRoom, history, uniqueName } from "./helpers";
 
@@ -66,5 +68,31 @@ describe("delegation with the offline model", () => {
     expect(posted.metadata.task).toMatchObject({ asked: "Count the chairs", status: "completed" });
     expect(textOf(posted)).toContain("answering as a task");
     await vi.waitFor(async () => expect(await taskFacets(ws, room.id)).toEqual([]), { timeout: 30_000, interval: 250 });
+  });
+});
+
+describe("the room's cap on tasks at once", () => {
+  it("holds for parallel delegate calls in one step: each takes its slot before it waits", async () => {
+    // A room whose task runs start only when the test lets them: every call is in flight at once.
+    const starts: Array<() => void> = [];
+    const room = {
+      runAgentTool: (_agent: unknown, options: { runId: string }) =>
+        new Promise((resolve) => starts.push(() => resolve({ runId: options.runId, status: "running" })))
+    };
+    const delegation = new RoomDelegation(
+      room as any,
+      async () => {},
+      () => DEFAULT_TASK_LIMITS
+    );
+    const delegate = delegation.tool();
+    const calls = Array.from({ length: MAX_TASKS_PER_ROOM + 2 }, (_, i) =>
+      (delegate.execute as any)({ task: `task ${i}`, background: true }, { toolCallId: `call-${i}`, messages: [] })
+    );
+    await vi.waitFor(() => expect(starts.length).toBeGreaterThan(0));
+    for (const start of starts) start();
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.filter((o) => o.status === "running")).toHaveLength(MAX_TASKS_PER_ROOM);
+    expect(outcomes.filter((o) => o.status === "refused")).toHaveLength(2);
+    expect(starts).toHaveLength(MAX_TASKS_PER_ROOM);
   });
 });

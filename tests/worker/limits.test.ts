@@ -68,6 +68,31 @@ describe("what a room socket refuses", () => {
     socket.ws.close();
   });
 
+  it("measures a frame in bytes, not UTF-16 units, and answers a far larger one with an error too", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    // Half as many characters as the limit, each two bytes in UTF-8: over the limit in bytes only.
+    socket.ws.send("é".repeat(MAX_WS_FRAME_BYTES / 2 + 1));
+    socket.ws.send("x".repeat(5 * 1024 * 1024));
+    await expect
+      .poll(() => socket.frames.filter((f: any) => f?.type === "rooms_error").map((f: any) => f.code))
+      .toEqual(["payload_too_large:body", "payload_too_large:body"]);
+    socket.ws.close();
+  });
+
+  it("throttles cancel frames per identity with an error frame", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const socket = await connect(roomPath(ws, room.id));
+    for (let i = 0; i <= RATE_LIMITS.socketCancel.burst; i++) {
+      socket.send({ type: "cf_agent_chat_request_cancel", id: `nothing-${i}` });
+    }
+    const refused = await socket.next((f) => f?.type === "rooms_error" && f.code === "rate_limited:requests");
+    expect(refused.message).toMatch(/Too many cancels/);
+    socket.ws.close();
+  });
+
   it("keeps room settings read-only for clients", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws, { systemPrompt: "be kind" });

@@ -100,6 +100,21 @@ describe("share links over REST", () => {
     expect((await api(`${rooms(ws)}/${room.id}/shares/${link.id}`, { method: "DELETE" })).status).toBe(404);
   });
 
+  it("show viewers authors' names under an alias per share, never their identity ids", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await roomWithHistory(ws, ann);
+    const first = await share(ws, room.id, ann);
+    const second = await share(ws, room.id, ann);
+    const page = (token: string) => api(`/api/share/${token}/messages?limit=10`).then((r) => r.json<MessagePage>());
+    const [a, again, b] = [await page(first.token), await page(first.token), await page(second.token)];
+    expect(JSON.stringify([a, b])).not.toContain(ann.user.id);
+    const author = a.messages[0]?.metadata?.author;
+    expect(author?.name).toBe("Ann");
+    expect(again.messages[0]?.metadata?.author).toEqual(author);
+    expect(b.messages[0]?.metadata?.author?.id).not.toBe(author?.id);
+  });
+
   it("refuse bad input with a clear 4xx", async () => {
     const ws = uniqueName();
     const ann = await signIn("Ann");

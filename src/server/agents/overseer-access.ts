@@ -16,6 +16,7 @@ import type {
   ShareRow
 } from "@/server/contracts/overseer-api";
 import type { Caller } from "@/server/domain/access/caller";
+import { pageForViewer } from "@/server/domain/access/viewer-authors";
 import { fileKey } from "@/server/domain/files/file-limits";
 import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { FilePage, FilesQuery, RoomFile } from "@/shared/files";
@@ -67,7 +68,10 @@ export abstract class OverseerAccess extends OverseerCore {
   sharedMessages(share: SharedRoom, query: { before?: string; limit: number }): Promise<RpcResult<MessagePage>> {
     return asResult(() => {
       this.jobs.shares.open(share.shareId, share.roomId, share.tokenHash);
-      return this.jobs.rooms.callChecked(share.roomId, (room) => room.listMessages(query));
+      // Names, never identity ids (domain/access/viewer-authors.ts).
+      return this.jobs.rooms.callChecked(share.roomId, async (room) =>
+        pageForViewer(await room.listMessages(query), share.shareId)
+      );
     });
   }
 

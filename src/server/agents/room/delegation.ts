@@ -67,7 +67,12 @@ interface TaskOutcome {
 type RoomAgent = AIChatAgent<Env, RoomState>;
 
 export class RoomDelegation {
-  /** Tasks this room runs now (in memory: a wake forgets finished ones anyway). */
+  /**
+   * Tasks this room runs now (in memory: a wake forgets finished ones
+   * anyway), each from the moment its delegate call passes the cap: a slot
+   * is taken before anything is awaited, or parallel calls in one step
+   * would all pass the check.
+   */
   #running = new Set<string>();
   /** Waited-for tasks that ended, whose facets go once the turn's answer is stored. */
   #ended = new Set<string>();
@@ -75,7 +80,7 @@ export class RoomDelegation {
   #stopped = new Set<string>();
 
   /** Background tasks' spans and live nodes, until their finish callback. */
-  #background = new Map<string, AgentRun>();
+  #background = new Map<string, AgentRun | undefined>();
 
   constructor(
     private readonly room: RoomAgent,
@@ -103,6 +108,22 @@ export class RoomDelegation {
       return { ok: false, status: "refused", error: limitMessage("tasks") } satisfies TaskOutcome;
     }
     const runId = crypto.randomUUID();
+    this.#running.add(runId);
+    try {
+      return await this.#delegateIn(runId, input, toolCallId, abortSignal);
+    } finally {
+      // A background task keeps its slot until its finish callback.
+      if (!this.#background.has(runId)) this.#running.delete(runId);
+    }
+  }
+
+  /** A delegate call that holds the slot `runId`. */
+  async #delegateIn(
+    runId: string,
+    input: TaskInput & { background?: boolean },
+    toolCallId: string,
+    abortSignal?: AbortSignal
+  ) {
     const trace = this.hooks.startRun?.(runId, taskName(input.task), toolCallId);
     const taskInput: TaskInput = {
       task: input.task,
@@ -122,8 +143,9 @@ export class RoomDelegation {
         trace?.end("error", "task:error");
         return { ok: false, status: "error", error: run.error } satisfies TaskOutcome;
       }
-      // Its span closes with the turn; its node stays in the live tree until it finishes.
-      if (trace) this.#background.set(run.runId, trace);
+      // Its span closes with the turn; its node stays in the live tree until it
+      // finishes, and its slot stays taken until then (finished() frees it).
+      this.#background.set(run.runId, trace);
       this.#running.add(run.runId);
       return {
         ok: true,
@@ -164,7 +186,6 @@ export class RoomDelegation {
       excerpts: input.excerpts ?? [],
       ...(trace?.traceparent ? { traceparent: trace.traceparent } : {})
     };
-    this.#running.add(runId);
     let failure: StructuredError | null = null;
     let spanStatus: "ok" | "error" | "stopped" = "error";
     let errorCode: AnswerErrorCode | null = null;
@@ -207,7 +228,6 @@ export class RoomDelegation {
         outcome: { ok: false, status: "error", taskId: runId, error: failure.message, errorCode: failure.code }
       };
     } finally {
-      this.#running.delete(runId);
       trace?.end(spanStatus, errorCode);
       this.#ended.add(runId);
     }

@@ -1,6 +1,7 @@
 /**
  * What a room's sockets may send. Every frame passes these checks before
- * AIChatAgent acts on it: binary and oversized frames, rate limits (per
+ * AIChatAgent acts on it: binary and oversized frames (in UTF-8 bytes),
+ * rate limits on cancels and typing, and on sends (per
  * identity and address in this room, then the sender's message allowance
  * across every workspace: one question to its LimitKeeper per chat
  * request, never per frame or token), the room's message cap, a reply's check (it names a stored
@@ -17,6 +18,7 @@ import type { IdentityLimits } from "@/server/domain/access/identity-limits";
 import { type Admission, RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
 import { type Branch, guardChatRequest } from "@/server/domain/messages/chat-request-guard";
 import { replyRefused, requestedReplyTo } from "@/server/domain/messages/reply-rules";
+import { overBytes } from "@/server/domain/sockets/frame-bytes";
 import { decideRoomFrame } from "@/server/domain/sockets/room-frames";
 import {
   ADDRESS_LIMIT_FACTOR,
@@ -62,6 +64,8 @@ export class FrameGuard {
   #sendLimiter: RateLimiter;
   #sendAddressLimiter: RateLimiter;
   #typingLimiter: RateLimiter;
+  /** Per identity, as the others: each cancel still costs the room a lookup, whatever it names. */
+  #cancelLimiter: RateLimiter;
   /**
    * The last question to a sender's keeper: each chat request waits for the
    * one before it, so requests leave the guard in the order they arrived
@@ -82,6 +86,7 @@ export class FrameGuard {
     this.#sendLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale));
     this.#sendAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.socketSend, scale * ADDRESS_LIMIT_FACTOR));
     this.#typingLimiter = new RateLimiter(scaled(RATE_LIMITS.socketTyping, scale));
+    this.#cancelLimiter = new RateLimiter(scaled(RATE_LIMITS.socketCancel, scale));
   }
 
   async check(connection: Connection, message: WSMessage, next: Next) {
@@ -101,7 +106,7 @@ export class FrameGuard {
       sendRoomError(connection, code, text);
     };
     if (typeof message !== "string") return refuse("bad_request:body", "Binary frames are not accepted.");
-    if (message.length > MAX_WS_FRAME_BYTES) {
+    if (overBytes(message, MAX_WS_FRAME_BYTES)) {
       return refuse("payload_too_large:body", `Frames may be at most ${MAX_WS_FRAME_BYTES} bytes.`);
     }
     const frame = parseJson(message);
@@ -125,8 +130,15 @@ export class FrameGuard {
       case "refused":
         return refuse("bad_request:body", decision.message);
       case "framework":
-        if (type === MessageType.CF_AGENT_CHAT_REQUEST_CANCEL && requestId) {
-          this.outbox.cancelRequested(connection, requestId);
+        if (type === MessageType.CF_AGENT_CHAT_REQUEST_CANCEL) {
+          const admission = this.#cancelLimiter.take(limitKeys(callerOf(connection)).identity, Date.now());
+          if (!admission.ok) {
+            return refuse(
+              "rate_limited:requests",
+              `Too many cancels; wait ${Math.ceil(admission.retryAfterMs / 1000)} s.`
+            );
+          }
+          if (requestId) this.outbox.cancelRequested(connection, requestId);
         }
         return next(connection, decision.frame);
       case "room": {
