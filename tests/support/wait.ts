@@ -7,7 +7,9 @@ export async function waitFor<T>(
   probe: () => Promise<T>,
   accept: (value: T) => boolean,
   timeoutMs = 15_000,
-  what = accept.toString()
+  what = accept.toString(),
+  /** How often to ask again; short where the answer is a moment that must not be missed. */
+  intervalMs = 150
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = await probe();
@@ -17,7 +19,7 @@ export async function waitFor<T>(
         `not met within ${timeoutMs} ms: ${what.slice(0, 300)}; last value: ${JSON.stringify(last)?.slice(0, 1500)}`
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
     last = await probe();
   }
   return last;

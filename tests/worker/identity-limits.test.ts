@@ -11,6 +11,7 @@ import type { LimitKind } from "@/server/domain/access/identity-limits";
 import { RATE_LIMITS } from "@/shared/constants";
 import type { ErrorBody } from "@/shared/errors";
 import { fileForm, PNG_BYTES } from "../support/files";
+import { waitFor } from "../support/wait";
 import {
   api,
   BASE,
@@ -24,8 +25,6 @@ import {
   signIn,
   uniqueName
 } from "./helpers";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function newRoom(ws: string, who: SignedIn, name = "Room") {
   return api(`/api/workspaces/${ws}/rooms`, { method: "POST", json: { name }, headers: who.headers });
@@ -48,8 +47,14 @@ async function spend(who: SignedIn, kind: LimitKind) {
   const keeper = keeperOf(who);
   let admission = await keeper.take(kind);
   while (admission.ok) admission = await keeper.take(kind);
-  await sleep(admission.retryAfterMs);
-  while (!(await keeper.take(kind)).ok) await sleep(20);
+  // Asked every 20 ms: the token is taken within moments of its coming back.
+  await waitFor(
+    async () => (await keeper.take(kind)).ok,
+    (taken) => taken,
+    admission.retryAfterMs + 15_000,
+    `a ${kind} token back`,
+    20
+  );
 }
 
 describe("limits per identity across workspaces", () => {
@@ -73,11 +78,12 @@ describe("limits per identity across workspaces", () => {
     expect(created).toBeGreaterThanOrEqual(RATE_LIMITS.restRoomCreate.burst);
     await expectRateLimited(limited!);
     // The next room as soon as one is allowed: Ann's allowance is then empty, for seconds.
-    let next = await newRoom(w1, ann, "one more");
-    while (next.status === 429) {
-      await sleep(200);
-      next = await newRoom(w1, ann, "one more");
-    }
+    const next = await waitFor(
+      () => newRoom(w1, ann, "one more"),
+      (response) => response.status !== 429,
+      60_000,
+      "a new room allowed again"
+    );
     expect(next.status).toBe(201);
     // A workspace Ann has not created anything in, so its own limits are whole: refused all the same.
     await expectRateLimited(await newRoom(w2, ann, "elsewhere"));
