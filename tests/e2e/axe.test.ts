@@ -80,8 +80,18 @@ describe("axe on every page", () => {
     await question.getByRole("button", { name: "Save & send" }).click();
     const edited = messageRows(page, "user").filter({ hasText: "a second try" });
     await edited.locator("[data-version-position]").getByText("2/2").waitFor({ timeout: 30_000 });
-    await edited.getByRole("button", { name: "Previous version" }).click();
-    await edited.getByRole("region", { name: "Version 1 of 2" }).waitFor();
+    // The row may re-render under the streaming answer between the click and
+    // the versions' arrival; a click that did not take is made once more.
+    const earlier = edited.getByRole("region", { name: "Version 1 of 2" });
+    for (let attempt = 1; ; attempt++) {
+      await edited.getByRole("button", { name: "Previous version" }).click();
+      const shown = await earlier.waitFor({ timeout: 15_000 }).then(
+        () => true,
+        () => false
+      );
+      if (shown) break;
+      if (attempt === 2) throw new Error("the earlier version never opened after two clicks");
+    }
     await check(page, "room with personas and an earlier version");
 
     await page.locator("main header").getByRole("button", { name: "More room actions" }).click();

@@ -31,12 +31,22 @@ export function VersionSwitcher({
   const [versions, setVersions] = useState<RoomMessage[][] | null>(null);
   const [shown, setShown] = useState(version);
   const [error, setError] = useState<string | null>(null);
-  const total = versions?.length ?? version;
+  const total = Math.max(versions?.length ?? 0, version);
+
+  // A newer version arriving (an edit or a regeneration elsewhere) outdates
+  // the fetched list; the room shows the newest one again.
+  const [seenVersion, setSeenVersion] = useState(version);
+  if (seenVersion !== version) {
+    setSeenVersion(version);
+    setShown(version);
+    if (versions && versions.length < version) setVersions(null);
+  }
 
   async function show(next: number) {
     if (!roomId) return;
     let list = versions;
-    if (!list) {
+    // A list fetched before the newest version was stored is fetched again.
+    if (!list || list.length < version) {
       try {
         list = (await api.messageVersions(roomId, messageId)).versions.map((v) => v.messages.map(fromChatMessage));
       } catch (failure) {
