@@ -11,30 +11,15 @@ import { describe, expect, it, vi } from "vitest";
 import "@/server/index";
 import type { OverseerAgent } from "@/server/agents/overseer-agent";
 import { DEFAULT_WORKSPACE_FILE_QUOTA_BYTES } from "@/shared/constants";
-import type { FilePage, RoomFile } from "@/shared/files";
 import type { RoomDetail } from "@/shared/protocol";
 import { fileForm, PNG_BYTES } from "../support/files";
 import { waitFor } from "../support/wait";
-import { api, BASE, createRoom, fetchWorker, history, uniqueName } from "./helpers";
+import { filesPath, roomFiles, storedKeys, uploadFile } from "./file-helpers";
+import { api, createRoom, history, uniqueName } from "./helpers";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const roomsPath = (ws: string) => `/api/workspaces/${ws}/rooms`;
-const filesPath = (ws: string, roomId: string) => `${roomsPath(ws)}/${roomId}/files`;
-
-async function upload(ws: string, roomId: string, form: FormData): Promise<RoomFile> {
-  const response = await fetchWorker(new Request(`${BASE}${filesPath(ws, roomId)}`, { method: "POST", body: form }));
-  if (response.status !== 201) throw new Error(`upload failed ${response.status}: ${await response.text()}`);
-  return (await response.json<{ file: RoomFile }>()).file;
-}
-
-async function files(ws: string, roomId: string): Promise<RoomFile[]> {
-  return (await (await api(filesPath(ws, roomId))).json<FilePage>()).files;
-}
-
-async function keysUnder(prefix: string): Promise<string[]> {
-  return (await env.FILES.list({ prefix })).objects.map((o) => o.key).sort();
-}
 
 const overseer = (ws: string) => env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
 
@@ -44,10 +29,10 @@ describe("forking a room with files", () => {
   it("copies the files it had at the fork point, and they outlive the source", async () => {
     const ws = uniqueName();
     const source = await createRoom(ws);
-    const notes = await upload(ws, source.id, fileForm(`# Crane\n\n${FACT}\n`, "crane.md"));
-    const picture = await upload(ws, source.id, fileForm(PNG_BYTES, "crane.png"));
+    const notes = await uploadFile(ws, source.id, fileForm(`# Crane\n\n${FACT}\n`, "crane.md"));
+    const picture = await uploadFile(ws, source.id, fileForm(PNG_BYTES, "crane.png"));
     await waitFor(
-      () => files(ws, source.id),
+      () => roomFiles(ws, source.id),
       (list) => list.some((f) => f.id === notes.id && f.state === "indexed"),
       20_000,
       "the notes indexed"
@@ -59,7 +44,7 @@ describe("forking a room with files", () => {
     expect(sent.status).toBe(200);
     const [question] = await history(ws, source.id);
     // Added after the fork point: stays behind.
-    const later = await upload(ws, source.id, fileForm("later", "later.txt"));
+    const later = await uploadFile(ws, source.id, fileForm("later", "later.txt"));
 
     const forked = await api(`${roomsPath(ws)}/${source.id}/fork`, {
       method: "POST",
@@ -68,7 +53,7 @@ describe("forking a room with files", () => {
     expect(forked.status, await forked.clone().text()).toBe(201);
     const fork = await forked.json<RoomDetail>();
 
-    const copied = await files(ws, fork.id);
+    const copied = await roomFiles(ws, fork.id);
     expect(copied.map((f) => f.id).sort()).toEqual([notes.id, picture.id].sort());
     expect(copied.find((f) => f.id === notes.id)).toMatchObject({
       name: "crane.md",
@@ -80,7 +65,7 @@ describe("forking a room with files", () => {
       createdAt: notes.createdAt
     });
     expect(copied.some((f) => f.id === later.id)).toBe(false);
-    expect(await keysUnder(`${ws}/${fork.id}/`)).toEqual(
+    expect(await storedKeys(`${ws}/${fork.id}/`)).toEqual(
       [notes.id, picture.id].map((id) => `${ws}/${fork.id}/${id}`).sort()
     );
     const [copiedQuestion] = await history(ws, fork.id);
@@ -91,7 +76,7 @@ describe("forking a room with files", () => {
 
     // The source goes, bytes and all; the fork keeps its files, readable and searchable.
     expect((await api(`${roomsPath(ws)}/${source.id}`, { method: "DELETE" })).status).toBe(204);
-    await expect.poll(() => keysUnder(`${ws}/${source.id}/`)).toEqual([]);
+    await expect.poll(() => storedKeys(`${ws}/${source.id}/`)).toEqual([]);
     const bytes = await api(`${filesPath(ws, fork.id)}/${picture.id}`);
     expect(bytes.status).toBe(200);
     expect(new Uint8Array(await bytes.arrayBuffer())).toEqual(PNG_BYTES);
@@ -116,7 +101,7 @@ describe("forking a room with files", () => {
   it("refuses a fork whose files would pass the workspace's quota, and leaves nothing half-made", async () => {
     const ws = uniqueName();
     const source = await createRoom(ws);
-    await upload(ws, source.id, fileForm(PNG_BYTES, "a.png"));
+    await uploadFile(ws, source.id, fileForm(PNG_BYTES, "a.png"));
     const sent = await api(`${roomsPath(ws)}/${source.id}/messages`, { method: "POST", json: { text: "hello" } });
     expect(sent.status).toBe(200);
     const [message] = await history(ws, source.id);
@@ -136,7 +121,7 @@ describe("forking a room with files", () => {
     expect((await refused.json<{ error: { code: string } }>()).error.code).toBe("payload_too_large:quota");
     const after = (await (await api(roomsPath(ws))).json<{ rooms: { id: string }[] }>()).rooms.map((r) => r.id);
     expect(after).toEqual(before);
-    const keys = await keysUnder(`${ws}/`);
+    const keys = await storedKeys(`${ws}/`);
     expect(keys.every((k) => k.startsWith(`${ws}/${source.id}/`))).toBe(true);
   });
 });

@@ -6,41 +6,24 @@
  * archive leaves no room and no object in R2.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { crc32 as nodeCrc32 } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 // The Worker's modules, loaded with the file: a file run alone otherwise loads them inside its first request.
 import "@/server/index";
 import type { OverseerAgent } from "@/server/agents/overseer-agent";
 import { DEFAULT_WORKSPACE_FILE_QUOTA_BYTES } from "@/shared/constants";
-import type { FilePage, RoomFile } from "@/shared/files";
 import { type ImportResult, MAX_IMPORT_BYTES } from "@/shared/transfer";
 import { fileForm, PNG_BYTES } from "../support/files";
 import { waitFor } from "../support/wait";
 import { deflateRaw, readZip, writeZip, type ZipWrite } from "../support/zip";
-import { api, BASE, createRoom, history, uniqueName } from "./helpers";
+import { filesPath, roomFiles, storedKeys, uploadFile } from "./file-helpers";
+import { api, createRoom, history, uniqueName } from "./helpers";
 
 vi.setConfig({ testTimeout: 90_000 });
 
 const roomsPath = (ws: string) => `/api/workspaces/${ws}/rooms`;
-const filesPath = (ws: string, roomId: string) => `${roomsPath(ws)}/${roomId}/files`;
 const FACT = "The lighthouse lamp turns once every twelve seconds.";
-
-async function upload(ws: string, roomId: string, form: FormData): Promise<RoomFile> {
-  const response = await exports.default.fetch(
-    new Request(`${BASE}${filesPath(ws, roomId)}`, { method: "POST", body: form })
-  );
-  if (response.status !== 201) throw new Error(`upload failed ${response.status}: ${await response.text()}`);
-  return (await response.json<{ file: RoomFile }>()).file;
-}
-
-async function files(ws: string, roomId: string): Promise<RoomFile[]> {
-  return (await (await api(filesPath(ws, roomId))).json<FilePage>()).files;
-}
-
-async function keysUnder(prefix: string): Promise<string[]> {
-  return (await env.FILES.list({ prefix })).objects.map((o) => o.key).sort();
-}
 
 async function roomIds(ws: string): Promise<string[]> {
   return (await (await api(roomsPath(ws))).json<{ rooms: { id: string }[] }>()).rooms.map((r) => r.id).sort();
@@ -59,10 +42,10 @@ function importZip(ws: string, zip: Uint8Array<ArrayBuffer>): Promise<Response> 
 async function exportedRoom() {
   const ws = uniqueName();
   const room = await createRoom(ws, { name: "Lighthouse" });
-  const notes = await upload(ws, room.id, fileForm(`# Lamp\n\n${FACT}\n`, "lamp.md"));
-  const picture = await upload(ws, room.id, fileForm(PNG_BYTES, "lamp.png"));
+  const notes = await uploadFile(ws, room.id, fileForm(`# Lamp\n\n${FACT}\n`, "lamp.md"));
+  const picture = await uploadFile(ws, room.id, fileForm(PNG_BYTES, "lamp.png"));
   await waitFor(
-    () => files(ws, room.id),
+    () => roomFiles(ws, room.id),
     (list) => list.some((f) => f.id === notes.id && f.state === "indexed"),
     20_000,
     "the notes indexed"
@@ -100,14 +83,14 @@ async function expectRestored(
   zip: Uint8Array<ArrayBuffer>,
   source: Awaited<ReturnType<typeof exportedRoom>>
 ) {
-  const keysBefore = await keysUnder(`${ws}/`);
+  const keysBefore = await storedKeys(`${ws}/`);
   const response = await importZip(ws, zip);
   expect(response.status, await response.clone().text()).toBe(201);
   const [imported] = (await response.json<ImportResult>()).rooms;
   if (!imported) throw new Error("no room imported");
   expect(imported).toMatchObject({ name: "Lighthouse (imported)", messageCount: 2 });
 
-  const restored = await files(ws, imported.id);
+  const restored = await roomFiles(ws, imported.id);
   const notes = restored.find((f) => f.name === "lamp.md");
   const picture = restored.find((f) => f.name === "lamp.png");
   expect(restored).toHaveLength(2);
@@ -116,7 +99,7 @@ async function expectRestored(
   // New ids, made by the server; the bytes under the new room, and nothing else left behind (no spooled archive).
   expect([notes?.id, picture?.id]).not.toContain(source.notes.id);
   expect([notes?.id, picture?.id]).not.toContain(source.picture.id);
-  const newKeys = (await keysUnder(`${ws}/`)).filter((k) => !keysBefore.includes(k));
+  const newKeys = (await storedKeys(`${ws}/`)).filter((k) => !keysBefore.includes(k));
   expect(newKeys).toEqual([notes?.id, picture?.id].map((id) => `${ws}/${imported.id}/${id}`).sort());
 
   const bytes = await api(`${filesPath(ws, imported.id)}/${picture?.id}`);
@@ -166,7 +149,7 @@ describe("importing a room's .zip", () => {
       )
     };
     const rooms = await roomIds(source.ws);
-    const keys = await keysUnder(`${source.ws}/`);
+    const keys = await storedKeys(`${source.ws}/`);
     for (const [what, zip] of Object.entries(broken)) {
       const refused = await importZip(source.ws, zip);
       const body = await refused.json<{ error: { code: string; message: string } }>();
@@ -175,7 +158,7 @@ describe("importing a room's .zip", () => {
       expect([refused.status, body.error.code], `${what}: ${body.error.message}`).toEqual(expected);
       expect(await roomIds(source.ws), what).toEqual(rooms);
       await waitFor(
-        () => keysUnder(`${source.ws}/`),
+        () => storedKeys(`${source.ws}/`),
         (now) => now.join() === keys.join(),
         10_000,
         `${what}: R2 as before`
@@ -202,11 +185,11 @@ describe("importing a room's .zip", () => {
       );
     });
     const rooms = await roomIds(source.ws);
-    const keys = await keysUnder(`${source.ws}/`);
+    const keys = await storedKeys(`${source.ws}/`);
     const refused = await importZip(source.ws, source.zip);
     expect(refused.status).toBe(413);
     expect((await refused.json<{ error: { code: string } }>()).error.code).toBe("payload_too_large:quota");
     expect(await roomIds(source.ws)).toEqual(rooms);
-    expect(await keysUnder(`${source.ws}/`)).toEqual(keys);
+    expect(await storedKeys(`${source.ws}/`)).toEqual(keys);
   });
 });

@@ -7,30 +7,23 @@ import { describe, expect, it, vi } from "vitest";
 // The Worker's modules, loaded with the file: a file run alone otherwise loads them inside its first request.
 import "@/server/index";
 import { crc32 } from "@/server/domain/transfer/zip-stream";
-import type { FileCopy, FilePage, RoomFile } from "@/shared/files";
+import type { FileCopy, FilePage } from "@/shared/files";
 import { fileForm, PNG_BYTES } from "../support/files";
 import { waitFor } from "../support/wait";
 import { readZip } from "../support/zip";
-import { api, BASE, createRoom, fetchWorker, uniqueName } from "./helpers";
+import { uploadFile } from "./file-helpers";
+import { api, createRoom, uniqueName } from "./helpers";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const roomsPath = (ws: string) => `/api/workspaces/${ws}/rooms`;
 
-async function upload(ws: string, roomId: string, form: FormData): Promise<RoomFile> {
-  const response = await fetchWorker(
-    new Request(`${BASE}${roomsPath(ws)}/${roomId}/files`, { method: "POST", body: form })
-  );
-  if (response.status !== 201) throw new Error(`upload failed ${response.status}: ${await response.text()}`);
-  return (await response.json<{ file: RoomFile }>()).file;
-}
-
 describe("a room's .zip export", () => {
   it("holds the JSON export and every file with its record and index", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws, { name: "Zip me" });
-    const notes = await upload(ws, room.id, fileForm("# Tides\n\nHigh tide is at noon on Sundays.\n", "tides.md"));
-    const picture = await upload(ws, room.id, fileForm(PNG_BYTES, "chart.png"));
+    const notes = await uploadFile(ws, room.id, fileForm("# Tides\n\nHigh tide is at noon on Sundays.\n", "tides.md"));
+    const picture = await uploadFile(ws, room.id, fileForm(PNG_BYTES, "chart.png"));
     await waitFor(
       async () => (await (await api(`${roomsPath(ws)}/${room.id}/files`)).json<FilePage>()).files,
       (files) => files.some((f) => f.id === notes.id && f.state === "indexed"),

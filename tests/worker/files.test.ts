@@ -13,15 +13,10 @@ import { DEFAULT_MAX_FILE_BYTES, FILE_UPLOAD_RATE } from "@/shared/constants";
 import type { ErrorBody } from "@/shared/errors";
 import type { FilePage, RoomFile } from "@/shared/files";
 import { fileForm, filledChunks, JPEG_HEAD, PNG_BYTES, sha256Hex, streamedUpload } from "../support/files";
+import { filesPath, postFile, storedKeys, uploaded } from "./file-helpers";
 import { api, BASE, connect, createRoom, fetchWorker, roomPath, signIn, uniqueName, workspaceAdmin } from "./helpers";
 
 vi.setConfig({ testTimeout: 60_000 });
-
-const filesPath = (ws: string, roomId: string) => `/api/workspaces/${ws}/rooms/${roomId}/files`;
-
-function upload(ws: string, roomId: string, form: FormData, headers: Record<string, string> = {}) {
-  return fetchWorker(new Request(`${BASE}${filesPath(ws, roomId)}`, { method: "POST", body: form, headers }));
-}
 
 function uploadStream(ws: string, roomId: string, streamed: ReturnType<typeof streamedUpload>) {
   return fetchWorker(
@@ -33,16 +28,6 @@ function uploadStream(ws: string, roomId: string, streamed: ReturnType<typeof st
       duplex: "half"
     })
   );
-}
-
-async function uploaded(response: Response): Promise<RoomFile> {
-  if (response.status !== 201) throw new Error(`upload failed ${response.status}: ${await response.text()}`);
-  return (await response.json<{ file: RoomFile }>()).file;
-}
-
-async function keysUnder(prefix: string): Promise<string[]> {
-  const listed = await env.FILES.list({ prefix });
-  return listed.objects.map((o) => o.key);
 }
 
 function overseer(ws: string) {
@@ -58,7 +43,7 @@ describe("uploading a file", () => {
   it("streams it to R2, records it in the room and answers 201 with its record", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
-    const response = await upload(ws, room.id, fileForm(PNG_BYTES, "../../etc/\u202epic.png", "image/png"));
+    const response = await postFile(ws, room.id, fileForm(PNG_BYTES, "../../etc/\u202epic.png", "image/png"));
     const file = await uploaded(response);
     expect(file).toMatchObject({
       name: "pic.png",
@@ -79,9 +64,9 @@ describe("uploading a file", () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
     // No claim at all: the bytes decide.
-    expect((await uploaded(await upload(ws, room.id, fileForm(PNG_BYTES, "noext")))).contentType).toBe("image/png");
+    expect((await uploaded(await postFile(ws, room.id, fileForm(PNG_BYTES, "noext")))).contentType).toBe("image/png");
     // Text: the name picks among text types.
-    const notes = await uploaded(await upload(ws, room.id, fileForm("# Notes\n\nhello", "notes.md")));
+    const notes = await uploaded(await postFile(ws, room.id, fileForm("# Notes\n\nhello", "notes.md")));
     expect(notes).toMatchObject({ contentType: "text/markdown; charset=utf-8", kind: "text", state: "indexing" });
 
     const refusals = [
@@ -92,7 +77,7 @@ describe("uploading a file", () => {
       fileForm(new Uint8Array(0), "empty.txt", "text/plain")
     ];
     for (const form of refusals) {
-      const error = await errorOf(await upload(ws, room.id, form));
+      const error = await errorOf(await postFile(ws, room.id, form));
       expect(error.status).toBe(415);
       expect(error.code).toBe("unsupported_media_type:file");
     }
@@ -105,7 +90,7 @@ describe("uploading a file", () => {
     expect(error).toMatchObject({ status: 415, code: "unsupported_media_type:file" });
     const page = await (await api(filesPath(ws, room.id))).json<FilePage>();
     expect(page.files).toHaveLength(2);
-    expect(await keysUnder(`${ws}/${room.id}/`)).toHaveLength(2);
+    expect(await storedKeys(`${ws}/${room.id}/`)).toHaveLength(2);
   });
 
   it("refuses what is not a multipart upload with a file, and unknown rooms", async () => {
@@ -115,18 +100,21 @@ describe("uploading a file", () => {
     expect(await errorOf(json)).toMatchObject({ status: 415, code: "unsupported_media_type:upload" });
     const noFile = new FormData();
     noFile.append("note", "no file here");
-    expect(await errorOf(await upload(ws, room.id, noFile))).toMatchObject({ status: 400, code: "bad_request:upload" });
+    expect(await errorOf(await postFile(ws, room.id, noFile))).toMatchObject({
+      status: 400,
+      code: "bad_request:upload"
+    });
     const cut = await uploadStream(
       ws,
       room.id,
       streamedUpload("a.txt", "text/plain", [new Uint8Array(100).fill(0x61)], { truncate: true })
     );
     expect(await errorOf(cut)).toMatchObject({ status: 400, code: "bad_request:upload" });
-    expect(await errorOf(await upload(ws, "nosuchroom000000", fileForm(PNG_BYTES, "a.png")))).toMatchObject({
+    expect(await errorOf(await postFile(ws, "nosuchroom000000", fileForm(PNG_BYTES, "a.png")))).toMatchObject({
       status: 404,
       code: "not_found:room"
     });
-    expect(await keysUnder(`${ws}/`)).toEqual([]);
+    expect(await storedKeys(`${ws}/`)).toEqual([]);
   });
 
   it("stores a file larger than one R2 part through a multipart upload, bytes and hash intact", async () => {
@@ -171,7 +159,7 @@ describe("uploading a file", () => {
     );
     expect(streamed).toMatchObject({ status: 413, code: "payload_too_large:file" });
     expect(streamed.message).toContain(limitText);
-    expect(await keysUnder(`${ws}/`)).toEqual([]);
+    expect(await storedKeys(`${ws}/`)).toEqual([]);
     expect((await (await api(filesPath(ws, room.id))).json<FilePage>()).files).toEqual([]);
   });
 
@@ -179,8 +167,8 @@ describe("uploading a file", () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
     for (let i = 0; i < FILE_UPLOAD_RATE.burst; i++)
-      await uploaded(await upload(ws, room.id, fileForm(PNG_BYTES, `${i}.png`)));
-    const limited = await upload(ws, room.id, fileForm(PNG_BYTES, "one-more.png"));
+      await uploaded(await postFile(ws, room.id, fileForm(PNG_BYTES, `${i}.png`)));
+    const limited = await postFile(ws, room.id, fileForm(PNG_BYTES, "one-more.png"));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await errorOf(limited)).code).toBe("rate_limited:requests");
@@ -190,7 +178,7 @@ describe("uploading a file", () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
     const watcher = await connect(roomPath(ws, room.id));
-    const file = await uploaded(await upload(ws, room.id, fileForm(PNG_BYTES, "live.png")));
+    const file = await uploaded(await postFile(ws, room.id, fileForm(PNG_BYTES, "live.png")));
     const seen = await watcher.next((f) => f?.type === "rooms_file" && f.file.id === file.id);
     expect(seen.file).toMatchObject({ name: "live.png", size: PNG_BYTES.length });
     expect((await api(`${filesPath(ws, room.id)}/${file.id}`, { method: "DELETE" })).status).toBe(204);
@@ -209,7 +197,7 @@ describe("listing, reading and deleting files", () => {
     const room = await createRoom(ws);
     const made: RoomFile[] = [];
     for (let i = 0; i < 3; i++)
-      made.push(await uploaded(await upload(ws, room.id, fileForm(`file ${i}`, `f${i}.txt`))));
+      made.push(await uploaded(await postFile(ws, room.id, fileForm(`file ${i}`, `f${i}.txt`))));
     const first = await (await api(`${filesPath(ws, room.id)}?limit=2`)).json<FilePage>();
     expect(first.files.map((f) => f.id)).toEqual([made[2]!.id, made[1]!.id]);
     expect(first.usage).toEqual({ bytes: made.reduce((n, f) => n + f.size, 0), files: 3 });
@@ -222,10 +210,14 @@ describe("listing, reading and deleting files", () => {
   it("serves the bytes with the stored type, nosniff, and inline only for raster images and PDFs", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
-    const png = await uploaded(await upload(ws, room.id, fileForm(PNG_BYTES, "p.png")));
-    const html = await uploaded(await upload(ws, room.id, fileForm("<h1>hi</h1><script>x()</script>", "page.html")));
+    const png = await uploaded(await postFile(ws, room.id, fileForm(PNG_BYTES, "p.png")));
+    const html = await uploaded(await postFile(ws, room.id, fileForm("<h1>hi</h1><script>x()</script>", "page.html")));
     const svg = await uploaded(
-      await upload(ws, room.id, fileForm('<svg xmlns="http://www.w3.org/2000/svg"><script>x()</script></svg>', "é.svg"))
+      await postFile(
+        ws,
+        room.id,
+        fileForm('<svg xmlns="http://www.w3.org/2000/svg"><script>x()</script></svg>', "é.svg")
+      )
     );
     const image = await api(`${filesPath(ws, room.id)}/${png.id}`);
     expect(image.headers.get("content-type")).toBe("image/png");
@@ -255,19 +247,19 @@ describe("listing, reading and deleting files", () => {
     ).json<{ id: string }>();
     const ada = await signIn("Ada");
     const bob = await signIn("Bob");
-    const file = await uploaded(await upload(ws, room.id, fileForm("hello", "a.txt"), ada.headers));
+    const file = await uploaded(await postFile(ws, room.id, fileForm("hello", "a.txt"), ada.headers));
     const refused = await api(`${filesPath(ws, room.id)}/${file.id}`, { method: "DELETE", headers: bob.headers });
     expect(await errorOf(refused)).toMatchObject({ status: 403, code: "forbidden:not_author" });
     // The room's owner and an admin may remove anyone's file.
     for (const manager of [owner, admin]) {
-      const bobs = await uploaded(await upload(ws, room.id, fileForm("mine", "b.txt"), bob.headers));
+      const bobs = await uploaded(await postFile(ws, room.id, fileForm("mine", "b.txt"), bob.headers));
       const removed = await api(`${filesPath(ws, room.id)}/${bobs.id}`, { method: "DELETE", headers: manager.headers });
       expect(removed.status).toBe(204);
     }
     const deleted = await api(`${filesPath(ws, room.id)}/${file.id}`, { method: "DELETE", headers: ada.headers });
     expect(deleted.status).toBe(204);
     expect((await api(`${filesPath(ws, room.id)}/${file.id}`)).status).toBe(404);
-    await expect.poll(() => keysUnder(`${ws}/${room.id}/`)).toEqual([]);
+    await expect.poll(() => storedKeys(`${ws}/${room.id}/`)).toEqual([]);
     const footprint = await runInDurableObject(overseer(ws), (o: OverseerAgent) => o.fileFootprint(room.id));
     expect(footprint).toEqual({ usage: { bytes: 0, files: 0 }, purges: [], open: [] });
   });
@@ -278,19 +270,19 @@ describe("deleting a room", () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
     const other = await createRoom(ws);
-    for (let i = 0; i < 3; i++) await uploaded(await upload(ws, room.id, fileForm(PNG_BYTES, `${i}.png`)));
-    await uploaded(await upload(ws, other.id, fileForm(PNG_BYTES, "kept.png")));
-    expect(await keysUnder(`${ws}/${room.id}/`)).toHaveLength(3);
+    for (let i = 0; i < 3; i++) await uploaded(await postFile(ws, room.id, fileForm(PNG_BYTES, `${i}.png`)));
+    await uploaded(await postFile(ws, other.id, fileForm(PNG_BYTES, "kept.png")));
+    expect(await storedKeys(`${ws}/${room.id}/`)).toHaveLength(3);
 
     expect((await api(`/api/workspaces/${ws}/rooms/${room.id}`, { method: "DELETE" })).status).toBe(204);
-    await expect.poll(() => keysUnder(`${ws}/${room.id}/`)).toEqual([]);
+    await expect.poll(() => storedKeys(`${ws}/${room.id}/`)).toEqual([]);
     const left = await runInDurableObject(overseer(ws), async (o: OverseerAgent) => ({
       footprint: o.fileFootprint(room.id),
       facet: o.dynamicAgents.has(ChatRoom, room.id)
     }));
     expect(left).toEqual({ footprint: { usage: { bytes: 0, files: 0 }, purges: [], open: [] }, facet: false });
     // The other room keeps its file.
-    expect(await keysUnder(`${ws}/${other.id}/`)).toHaveLength(1);
+    expect(await storedKeys(`${ws}/${other.id}/`)).toHaveLength(1);
     expect((await api(filesPath(ws, room.id))).status).toBe(404);
   });
 });
