@@ -28,6 +28,11 @@ export class AppError extends Error {
   toBody(): ErrorBody {
     return { error: { code: this.code, message: this.message } };
   }
+
+  /** The error as an HTTP answer, where no Hono `onError` is in the path (an agent's own fetch). */
+  toResponse(): Response {
+    return Response.json(this.toBody(), { status: this.status, headers: this.headers });
+  }
 }
 
 const UNEXPECTED: ErrorBody = { error: { code: "internal:unexpected", message: "Something went wrong on our side." } };

@@ -4,8 +4,11 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import app from "../../src/server/index";
 import type { ErrorBody } from "../../src/shared/errors";
+import type { FilePage } from "../../src/shared/files";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
 import { MAX_VIEWER_SOCKETS_PER_ROOM, type ShareLink, type ShareList } from "../../src/shared/shares";
+import { fileForm } from "../support/files";
+import { uploadFile } from "./file-helpers";
 import {
   api,
   BASE,
@@ -113,6 +116,10 @@ describe("share links over REST", () => {
     expect(author?.name).toBe("Ann");
     expect(again.messages[0]?.metadata?.author).toEqual(author);
     expect(b.messages[0]?.metadata?.author?.id).not.toBe(author?.id);
+    // Who added a file, likewise.
+    await uploadFile(ws, room.id, fileForm("tide tables", "tides.txt"), ann.headers);
+    const files = await api(`/api/share/${first.token}/files`).then((r) => r.json<FilePage>());
+    expect(files.files.map((f) => f.author)).toEqual([author]);
   });
 
   it("refuse bad input with a clear 4xx", async () => {
@@ -207,6 +214,46 @@ describe("a share link's viewer socket", () => {
     // Nor is the viewer listed to members.
     const latest = member.frames.filter((f: any) => f?.type === "rooms_presence").at(-1) as any;
     expect(latest.users.map((u: any) => u.name)).toEqual(["Ann"]);
+  });
+
+  it("names people by the link's alias in every frame, never by identity id, while members see ids", async () => {
+    const ws = uniqueName();
+    const ann = await signIn("Ann");
+    const room = await createRoom(ws, { name: "Live aliases" });
+    const link = await share(ws, room.id, ann);
+    const viewer = await track(connect(`/api/share/${link.token}/socket`));
+    const member = await track(connect(roomPath(ws, room.id), ann.headers));
+    await member.next((f) => f?.type === "rooms_presence");
+    const { id, frame } = chatRequest("who asked this?");
+    member.send(frame);
+    await viewer.next(isDone(id), 20_000);
+    const question = await viewer.next(
+      (f) => f?.type === "cf_agent_chat_messages" && f.messages.some((m: any) => m.metadata?.author?.name === "Ann"),
+      20_000
+    );
+    const asked = question.messages.find((m: any) => m.metadata?.author?.name === "Ann");
+    const reacted = await api(`${rooms(ws)}/${room.id}/messages/${asked.id}/reactions`, {
+      method: "POST",
+      json: { emoji: "👍" },
+      headers: ann.headers
+    });
+    expect(reacted.status).toBe(200);
+    const reaction = await viewer.next((f) => f?.type === "rooms_reactions", 20_000);
+    // A viewer who arrives later is greeted with the reactions so far.
+    const late = await track(connect(`/api/share/${link.token}/socket`));
+    const greeting = await late.next((f) => f?.type === "rooms_reactions", 20_000);
+
+    const alias = asked.metadata.author.id;
+    expect(alias).toMatch(/^viewer-alias:/);
+    expect(reaction.reactions[asked.id][0].by[0]).toEqual({ id: alias, name: "Ann" });
+    expect(greeting.reactions[asked.id][0].by[0]).toEqual({ id: alias, name: "Ann" });
+    // The same alias as the link's REST pages.
+    const page = await api(`/api/share/${link.token}/messages?limit=10`).then((r) => r.json<MessagePage>());
+    expect(page.messages.find((m) => m.id === asked.id)?.metadata?.author?.id).toBe(alias);
+    // Nowhere in any frame a viewer got, streamed chunks (JSON inside JSON) included.
+    expect(JSON.stringify([...viewer.frames, ...late.frames])).not.toContain(ann.user.id);
+    // Members are told who is who.
+    expect(JSON.stringify(member.frames)).toContain(ann.user.id);
   });
 
   it("is refused every write: sends, stops, typing, state, RPC, clearing; the room is unchanged", async () => {

@@ -27,6 +27,7 @@ import { searchHistory, searchRoomMessages } from "@/server/agents/room/room-sea
 import { initialRoomState, newRoomState, withCurrentModel, withSettings } from "@/server/agents/room/room-state";
 import { closeSocketsOf, closeViewers, connectedCallers, isViewerSocket } from "@/server/agents/room/socket-access";
 import { messageVersions } from "@/server/agents/room/versions";
+import { ViewerSockets } from "@/server/agents/room/viewer-sockets";
 import { AppError, asResult, type RpcResult } from "@/server/app-error";
 import type {
   ChatRoomApi,
@@ -79,6 +80,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
 
   initialState: RoomState = initialRoomState();
 
+  #viewers = new ViewerSockets(this);
   /** Every job of the room, wired to the others (room/room-jobs.ts). */
   #jobs = roomJobs(this, {
     env: this.env,
@@ -109,6 +111,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     this.onMessage = async (connection: Connection, message: WSMessage) => {
       await this.#jobs.frameGuard.check(connection, message, frameworkOnMessage);
     };
+    // Outermost: what the room sends a viewer names people by alias (room/viewer-sockets.ts).
+    this.#viewers.wrapHandlers(this);
   }
 
   // ── Lifecycle ──
@@ -398,7 +402,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   }
 
   broadcast(msg: string | ArrayBuffer | ArrayBufferView, without?: string[]) {
-    super.broadcast(msg, without);
+    this.#viewers.broadcast(msg, without, (frame, except) => super.broadcast(frame, except));
     this.#jobs.rest.tap(msg);
   }
 
@@ -409,7 +413,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
    * would lazily create facets of this facet that the registry never sees.
    */
   async onBeforeSubAgent(): Promise<Response> {
-    return notFound("A room has no sub-agents.");
+    return new AppError("not_found:route", 404, "A room has no sub-agents.").toResponse();
   }
 
   /**
@@ -418,7 +422,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
    * transcript in one response) are not part of it.
    */
   async #refuseHttp(): Promise<Response> {
-    return notFound("No such endpoint on a room; use the REST API under /api.");
+    return new AppError("not_found:route", 404, "No such endpoint on a room; use the REST API.").toResponse();
   }
 
   /** Only the server changes room state; clients change settings over REST. */
@@ -493,8 +497,4 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   protected reportActivity() {
     this.#jobs.reports.request();
   }
-}
-
-function notFound(message: string): Response {
-  return Response.json(new AppError("not_found:route", 404, message).toBody(), { status: 404 });
 }

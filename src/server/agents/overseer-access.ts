@@ -16,7 +16,7 @@ import type {
   ShareRow
 } from "@/server/contracts/overseer-api";
 import type { Caller } from "@/server/domain/access/caller";
-import { pageForViewer } from "@/server/domain/access/viewer-authors";
+import { forViewer } from "@/server/domain/access/viewer-authors";
 import { fileKey } from "@/server/domain/files/file-limits";
 import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { FilePage, FilesQuery, RoomFile } from "@/shared/files";
@@ -70,7 +70,7 @@ export abstract class OverseerAccess extends OverseerCore {
       this.jobs.shares.open(share.shareId, share.roomId, share.tokenHash);
       // Names, never identity ids (domain/access/viewer-authors.ts).
       return this.jobs.rooms.callChecked(share.roomId, async (room) =>
-        pageForViewer(await room.listMessages(query), share.shareId)
+        forViewer(await room.listMessages(query), share.shareId)
       );
     });
   }
@@ -79,7 +79,10 @@ export abstract class OverseerAccess extends OverseerCore {
   sharedFiles(share: SharedRoom, query: FilesQuery): Promise<RpcResult<FilePage>> {
     return asResult(() => {
       this.jobs.shares.open(share.shareId, share.roomId, share.tokenHash);
-      return this.jobs.rooms.callChecked(share.roomId, async (room) => unwrap(await room.listFiles(query)));
+      // Who added each file: names, never identity ids.
+      return this.jobs.rooms.callChecked(share.roomId, async (room) =>
+        forViewer(unwrap(await room.listFiles(query)), share.shareId)
+      );
     });
   }
 

@@ -13,8 +13,8 @@ import { readerTag } from "@/server/agents/overseer/read-marks";
 import { SocketRoutes } from "@/server/agents/overseer/socket-routes";
 import { rememberSocketTargets } from "@/server/agents/overseer/socket-targets";
 import { type WorkspaceJobs, workspaceJobs } from "@/server/agents/overseer/workspace-jobs";
-import { callerFromRequest, rememberCaller } from "@/server/domain/access/caller";
-import { LIST_TAG } from "@/server/domain/sockets/socket-tags";
+import { callerFromRequest, isViewerRequest, rememberCaller } from "@/server/domain/access/caller";
+import { LIST_TAG, viewerTag } from "@/server/domain/sockets/socket-tags";
 import type { Env } from "@/server/env";
 import type { OverseerFrame } from "@/shared/protocol";
 import { ChatRoom } from "./chat-room";
@@ -93,7 +93,9 @@ export abstract class OverseerCore extends Agent<Env> {
    */
   getConnectionTags(_connection: Connection, ctx: ConnectionContext): string[] {
     const route = this.#routes.tagFor(ctx.request);
-    if (route !== LIST_TAG) return route ? [route] : [];
+    if (!route) return [];
+    // A viewer's socket is also marked as one, so frames naming people can be kept from it.
+    if (route !== LIST_TAG) return isViewerRequest(ctx.request) ? [route, viewerTag(route)] : [route];
     const caller = callerFromRequest(ctx.request);
     return caller ? [LIST_TAG, readerTag(caller.identity.id)] : [LIST_TAG];
   }

@@ -28,7 +28,14 @@
  */
 import { type AgentPathStep, type Connection, parseSubAgentPath } from "agents";
 import type { RelayedFrame } from "@/server/domain/sockets/frame-batch";
-import { LIST_TAG, routeTag, stepsBelow, targetSteps } from "@/server/domain/sockets/socket-tags";
+import {
+  LIST_TAG,
+  NOT_TO_VIEWERS,
+  routeTag,
+  stepsBelow,
+  targetSteps,
+  viewerTag
+} from "@/server/domain/sockets/socket-tags";
 
 /** Where the framework puts a sub-agent socket's outer URL on its accept request (agents 0.32, not exported). */
 const OUTER_URL_HEADER = "x-cf-agents-subagent-url";
@@ -117,9 +124,24 @@ export class SocketRoutes {
       console.warn("[OverseerAgent] a socket could not be routed by tag; delivering by the framework:", error);
       return false;
     }
+    // Viewer sockets are read only for a frame the room keeps from them (one
+    // that names people; viewers get their own copy, agents/room/viewer-sockets.ts).
+    let viewers: Set<string> | undefined;
     for (const { message, without } of frames) {
-      for (const { connection, id } of recipients) if (!without?.includes(id)) connection.send(message);
+      const notToViewers = without?.includes(NOT_TO_VIEWERS) ?? false;
+      if (notToViewers && !viewers) viewers = this.#viewerIds(tag);
+      for (const { connection, id } of recipients) {
+        if (without?.includes(id) || (notToViewers && viewers?.has(id))) continue;
+        connection.send(message);
+      }
     }
     return true;
+  }
+
+  /** The ids of a room's share-link viewer sockets (tagged at accept, overseer-core.ts). */
+  #viewerIds(route: string): Set<string> {
+    const ids = new Set<string>();
+    for (const socket of this.#ctx.getWebSockets(viewerTag(route))) ids.add((socket as unknown as Connection).id);
+    return ids;
   }
 }

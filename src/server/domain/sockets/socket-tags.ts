@@ -25,6 +25,22 @@ export interface SubAgentMatch {
 export const LIST_TAG = "list";
 
 const ROUTE_PREFIX = "to:";
+
+/**
+ * A share link's viewer socket carries its room's tag and this one too, so
+ * a frame that names people can be kept from viewers (who get their own
+ * copy with aliases, agents/room/viewer-sockets.ts) even before the room
+ * knows the socket is a viewer's.
+ */
+export function viewerTag(route: string): string {
+  return `viewer:${route}`;
+}
+
+/**
+ * Put in a frame's `without` by the room: not to viewer sockets. No
+ * connection id holds a NUL (the server chooses them), so it names none.
+ */
+export const NOT_TO_VIEWERS = "\u0000viewers";
 /** The platform's limit on one tag. */
 export const MAX_TAG_LENGTH = 256;
 
