@@ -4,6 +4,7 @@
  * Runtime-safe for the browser bundle.
  */
 import { z } from "zod";
+import { MAX_AUTHOR_LENGTH } from "./constants";
 import { DisplayName, type IdentityKind, type MessageAuthor } from "./identity";
 import {
   type RoomAction,
@@ -62,11 +63,26 @@ export interface MemberList {
   me: RoomAccess;
 }
 
-/** `POST /api/rooms/:id/owner`: hand the room over to one of its members. */
-export const TransferOwnershipBody = z.strictObject({
+/** `POST /api/rooms/:id/owner` (hand the room over to a member) and `POST /api/rooms/:id/members` (add someone). */
+export const UserIdBody = z.strictObject({
   userId: z.string({ error: "userId must be a string" }).min(1, "userId must not be empty").max(128)
 });
-export type TransferOwnershipBody = z.infer<typeof TransferOwnershipBody>;
+export type UserIdBody = z.infer<typeof UserIdBody>;
+
+/** How many people `GET /api/rooms/:id/members/candidates` answers at most. */
+export const MAX_MEMBER_CANDIDATES = 20;
+
+/** `GET /api/rooms/:id/members/candidates?q=`: who can be added (people of the workspace, not members yet). */
+export const MemberCandidatesQuery = z.strictObject({
+  q: z
+    .string({ error: "q must be a string" })
+    .max(MAX_AUTHOR_LENGTH, `q must be at most ${MAX_AUTHOR_LENGTH} characters`)
+    .default("")
+});
+
+export interface MemberCandidates {
+  people: Array<{ id: string; name: string }>;
+}
 
 // ── Invitations ──
 

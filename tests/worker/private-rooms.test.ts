@@ -78,6 +78,7 @@ function roomRoutes(ws: string, roomId: string, ids: { messageId: string; userId
     "POST /shares": () => ({ json: {} }),
     "POST /invites": () => ({ json: {} }),
     "POST /owner": () => ({ json: { userId: ids.userId } }),
+    "POST /members": () => ({ json: { userId: ids.userId } }),
     "POST /files": () => ({ body: upload() }),
     "POST /memory/pins": () => ({ json: { text: "remember me" } }),
     "PATCH /memory/pins/:pinId": () => ({ json: { text: "changed" } }),
@@ -329,6 +330,72 @@ describe("members and invitations", () => {
     expect((await api(`${rooms(ws)}/${room.id}`, as(guest))).status).toBe(404);
     expect(await closeCode(await socketAs(guest, ws, room.id))).toBe(4404);
     guestList.ws.close();
+  });
+
+  it("the owner adds someone who uses the workspace, found by name, with no link; a member may not; a stranger is not found", async () => {
+    const ws = uniqueName();
+    await workspaceAdmin(ws, "Ada");
+    const owner = await signIn("Olive");
+    const bea = await signIn("Bea Stone");
+    const mia = await signIn("Mia");
+    const stranger = await signIn("Sam");
+    const room = await createAs(owner, ws, { name: "Quiet", visibility: "private" });
+    // Bea and Mia have used the workspace; Sam never has.
+    for (const person of [bea, mia]) expect((await api(rooms(ws), as(person))).status).toBe(200);
+    const candidates = async (q: string, who = owner) => {
+      const response = await api(`${rooms(ws)}/${room.id}/members/candidates?q=${encodeURIComponent(q)}`, as(who));
+      return { status: response.status, body: await response.json<any>() };
+    };
+    expect((await candidates("be")).body.people).toEqual([{ id: bea.user.id, name: "Bea Stone" }]);
+    const everyone = (await candidates("")).body.people.map((p: { name: string }) => p.name);
+    expect(everyone).toEqual(expect.arrayContaining(["Ada", "Bea Stone", "Mia"]));
+    expect(everyone).not.toContain("Olive");
+    expect(everyone).not.toContain("Sam");
+
+    const beaList = await socketAs(bea, ws);
+    await beaList.next((f) => f.type === "rooms");
+    const added = await api(
+      `${rooms(ws)}/${room.id}/members`,
+      as(owner, { method: "POST", json: { userId: bea.user.id } })
+    );
+    expect(added.status, await added.clone().text()).toBe(200);
+    expect((await added.json<MemberList>()).members.map((m) => [m.name, m.role])).toEqual([
+      ["Olive", "owner"],
+      ["Bea Stone", "member"]
+    ]);
+    // The room appears in her list at once, and she may read it and talk.
+    await beaList.next((f) => f.type === "room_upserted" && f.room.id === room.id);
+    await sendAs(bea, ws, room.id, "thanks for adding me");
+    // Added once: she is no longer offered, and adding her again changes nothing.
+    expect((await candidates("be")).body.people).toEqual([]);
+    const again = await api(
+      `${rooms(ws)}/${room.id}/members`,
+      as(owner, { method: "POST", json: { userId: bea.user.id } })
+    );
+    expect((await again.json<MemberList>()).members).toHaveLength(2);
+
+    // A member has no right to add anyone, or to look for people to add.
+    const byMember = await api(
+      `${rooms(ws)}/${room.id}/members`,
+      as(bea, { method: "POST", json: { userId: mia.user.id } })
+    );
+    expect(byMember.status).toBe(403);
+    expect(await codeOf(byMember)).toMatch(/^forbidden:/);
+    expect((await candidates("", bea)).status).toBe(403);
+    // An outsider sees no room at all.
+    expect((await candidates("", mia)).status).toBe(404);
+    // Someone who never used the workspace, or no one, cannot be added.
+    const unknown = await api(
+      `${rooms(ws)}/${room.id}/members`,
+      as(owner, { method: "POST", json: { userId: stranger.user.id } })
+    );
+    expect(unknown.status).toBe(404);
+    expect(await codeOf(unknown)).toBe("not_found:person");
+    const empty = await api(`${rooms(ws)}/${room.id}/members`, as(owner, { method: "POST", json: { userId: "" } }));
+    expect(empty.status).toBe(400);
+    const members = await (await api(`${rooms(ws)}/${room.id}/members`, as(owner))).json<MemberList>();
+    expect(members.members.map((m) => m.name)).toEqual(["Olive", "Bea Stone"]);
+    beaList.ws.close();
   });
 
   it("anyone may leave, the owner only after handing the room over; revoked invitations stop working", async () => {

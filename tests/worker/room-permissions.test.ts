@@ -38,6 +38,7 @@ const MEMBER_MAY = new Set([
 const RESTRICTED_READS = new Set([
   "GET /rooms/:id/shares",
   "GET /rooms/:id/invites",
+  "GET /rooms/:id/members/candidates",
   "GET /rooms/:id/mcp",
   "GET /people",
   "GET /tokens"
@@ -119,6 +120,8 @@ describe("a room member who is not its owner, nor an admin", () => {
       "POST /rooms/:id/invites": [{ json: {} }],
       "DELETE /rooms/:id/invites/:inviteId": [{}],
       "POST /rooms/:id/owner": [{ json: { userId: member.user.id } }],
+      // Adding the admin, who has used the workspace.
+      "POST /rooms/:id/members": [{ json: { userId: admin.user.id } }],
       "DELETE /rooms/:id/members/:userId": [{}],
       "DELETE /rooms/:id/files/:fileId": [{}],
       "POST /rooms/:id/memory/summaries/rebuild": [{ json: {} }],

@@ -10,6 +10,7 @@ import type {
   CreatedInvite,
   InviteList,
   InviteView,
+  MemberCandidates,
   MemberList,
   PeopleList,
   WorkspaceAccess
@@ -26,6 +27,12 @@ export const rolesApi = {
   /** Removes someone; oneself is leaving. */
   removeMember: (roomId: string, userId: string) =>
     request<void>(`${room(roomId)}/members/${part(userId)}`, { method: "DELETE" }),
+  /** Adds someone who has used the workspace (owner and admins). */
+  addMember: (roomId: string, userId: string) =>
+    request<MemberList>(`${room(roomId)}/members`, { method: "POST", json: { userId } }),
+  /** People who could be added, by a part of their name. */
+  memberCandidates: (roomId: string, query: string, signal?: AbortSignal) =>
+    request<MemberCandidates>(`${room(roomId)}/members/candidates?q=${part(query)}`, { signal }),
   handOver: (roomId: string, userId: string) =>
     request<MemberList>(`${room(roomId)}/owner`, { method: "POST", json: { userId } }),
   createInvite: (roomId: string, body: { expiresIn?: number; maxUses?: number }) =>

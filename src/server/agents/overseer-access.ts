@@ -24,6 +24,7 @@ import type {
   AcceptedInvite,
   ApiTokenInfo,
   InviteView,
+  MemberCandidates,
   MemberList,
   Person,
   WorkspaceAccess as WorkspaceAccessInfo
@@ -108,6 +109,14 @@ export abstract class OverseerAccess extends OverseerCore {
     return asResult(() => this.jobs.access.removeMember(caller, id, userId));
   }
 
+  addMember(id: string, userId: string, caller: Caller): Promise<RpcResult<MemberList>> {
+    return asResult(() => this.jobs.access.addMember(caller, id, userId));
+  }
+
+  memberCandidates(id: string, query: string, caller: Caller): Promise<RpcResult<MemberCandidates>> {
+    return asResult(() => this.jobs.access.memberCandidates(caller, id, query));
+  }
+
   transferOwnership(id: string, userId: string, caller: Caller): Promise<RpcResult<MemberList>> {
     return asResult(() => {
       const members = this.jobs.access.transferOwnership(caller, id, userId);
@@ -154,19 +163,19 @@ export abstract class OverseerAccess extends OverseerCore {
 
   /** Records a token the Worker made (it keeps only the hash); the secret never reaches this object. */
   createApiToken(input: NewApiToken, caller: Caller): Promise<RpcResult<ApiTokenInfo>> {
-    return asResult(() => this.jobs.access.createToken(caller, input));
+    return asResult(() => this.jobs.tokens.create(caller, input));
   }
 
   listApiTokens(caller: Caller): Promise<RpcResult<ApiTokenInfo[]>> {
-    return asResult(() => this.jobs.access.listTokens(caller));
+    return asResult(() => this.jobs.tokens.list(caller));
   }
 
   revokeApiToken(tokenId: string, caller: Caller): Promise<RpcResult<void>> {
-    return asResult(() => this.jobs.access.revokeToken(caller, tokenId));
+    return asResult(() => this.jobs.tokens.revoke(caller, tokenId));
   }
 
   /** The Worker's check of a presented API token (http/access.ts): its identity, or null. */
   verifyApiToken(tokenId: string, tokenHash: string): ApiTokenInfo | null {
-    return this.jobs.access.verifyToken(tokenId, tokenHash);
+    return this.jobs.tokens.verify(tokenId, tokenHash);
   }
 }

@@ -25,7 +25,15 @@ import type { CatchUp, CatchUpBody } from "@/shared/catch-up";
 import type { FileCopy, FilePage, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
 import type { AgentTree, WorkspaceStatus } from "@/shared/introspection";
-import type { AcceptedInvite, ApiTokenInfo, InviteView, MemberList, Person, WorkspaceAccess } from "@/shared/members";
+import type {
+  AcceptedInvite,
+  ApiTokenInfo,
+  InviteView,
+  MemberCandidates,
+  MemberList,
+  Person,
+  WorkspaceAccess
+} from "@/shared/members";
 import type { MarkNotificationsReadBody, NotificationList, RoomNotifications } from "@/shared/notifications";
 import type { WorkspaceRole } from "@/shared/permissions";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
@@ -151,6 +159,8 @@ export interface OverseerRestApi {
   // Members and invitations
   listMembers(id: string, caller: Caller): Promise<RpcResult<MemberList>>;
   removeMember(id: string, userId: string, caller: Caller): Promise<RpcResult<void>>;
+  addMember(id: string, userId: string, caller: Caller): Promise<RpcResult<MemberList>>;
+  memberCandidates(id: string, query: string, caller: Caller): Promise<RpcResult<MemberCandidates>>;
   transferOwnership(id: string, userId: string, caller: Caller): Promise<RpcResult<MemberList>>;
   createInvite(id: string, invite: NewInvite, caller: Caller): Promise<RpcResult<InviteRow>>;
   listInvites(id: string, caller: Caller): Promise<RpcResult<InviteRow[]>>;

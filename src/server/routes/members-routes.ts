@@ -3,6 +3,8 @@
  * overseer/workspace-access.ts):
  *
  *   GET    /api/rooms/:id/members                 members, and what the caller may do here
+ *   POST   /api/rooms/:id/members { userId }      add someone who has used the workspace (owner, admins)
+ *   GET    /api/rooms/:id/members/candidates?q=   who could be added, by name (owner, admins)
  *   DELETE /api/rooms/:id/members/:userId         remove someone (owner, admins), or leave (yourself)
  *   POST   /api/rooms/:id/owner { userId }        hand the room over to a member (owner, admins)
  *   POST   /api/rooms/:id/invites { expiresIn?, maxUses? }   → { token, url, … } (owner, admins)
@@ -30,7 +32,8 @@ import {
   INVITE_ID_PATTERN,
   type InviteLink,
   type InviteList,
-  TransferOwnershipBody
+  MemberCandidatesQuery,
+  UserIdBody
 } from "@/shared/members";
 import { overseerFor } from "./overseer-stub";
 
@@ -71,12 +74,26 @@ export const roomMemberRoutes = new Hono<AppEnv>()
     const overseer = await overseerFor(c);
     return c.json(unwrap(await overseer.listMembers(c.req.param("id"), requireCaller(c))));
   })
+  .post("/:id/members", zValidator("json", UserIdBody, rejectInvalid("bad_request:body")), async (c) => {
+    const overseer = await overseerFor(c);
+    const { userId } = c.req.valid("json");
+    return c.json(unwrap(await overseer.addMember(c.req.param("id"), userId, requireCaller(c))));
+  })
+  .get(
+    "/:id/members/candidates",
+    zValidator("query", MemberCandidatesQuery, rejectInvalid("bad_request:query")),
+    async (c) => {
+      const overseer = await overseerFor(c);
+      const { q } = c.req.valid("query");
+      return c.json(unwrap(await overseer.memberCandidates(c.req.param("id"), q, requireCaller(c))));
+    }
+  )
   .delete("/:id/members/:userId", async (c) => {
     const overseer = await overseerFor(c);
     unwrap(await overseer.removeMember(c.req.param("id"), c.req.param("userId"), requireCaller(c)));
     return c.body(null, 204);
   })
-  .post("/:id/owner", zValidator("json", TransferOwnershipBody, rejectInvalid("bad_request:body")), async (c) => {
+  .post("/:id/owner", zValidator("json", UserIdBody, rejectInvalid("bad_request:body")), async (c) => {
     const overseer = await overseerFor(c);
     const { userId } = c.req.valid("json");
     return c.json(unwrap(await overseer.transferOwnership(c.req.param("id"), userId, requireCaller(c))));

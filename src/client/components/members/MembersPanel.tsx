@@ -1,6 +1,7 @@
 /**
  * A room's members (the room header's "Members" action): who is in it and
- * their role, whether it is private, invitation links, handing the room
+ * their role, whether it is private, adding people of the workspace by
+ * name (members/AddPeople.tsx), invitation links, handing the room
  * over, removing someone and leaving. What the caller may not do is not
  * offered, and a line says who can (the same words as the server's
  * refusal, from shared/permissions.ts); the server checks again anyway.
@@ -20,6 +21,7 @@ import { rolesApi } from "@/client/lib/roles-api";
 import { fullDateTime } from "@/client/lib/time";
 import type { MemberList, RoomMember } from "@/shared/members";
 import { whoMay } from "@/shared/permissions";
+import { AddPeople } from "./AddPeople";
 import { InviteLinks } from "./InviteLinks";
 
 export function MembersDialog({
@@ -107,7 +109,14 @@ function MembersBody({ roomId, onLeft }: { roomId: string; onLeft: () => void })
         <h3 id="invite-heading" className="text-sm font-semibold text-fg-2">
           Invite people
         </h3>
-        {may.has("room.invite") ? <InviteLinks roomId={roomId} /> : <WhoCan>{whoMay("room.invite")}</WhoCan>}
+        {may.has("room.invite") ? (
+          <>
+            <AddPeople roomId={roomId} members={list.members.map((m) => m.id).join(",")} busy={busy} change={change} />
+            <InviteLinks roomId={roomId} />
+          </>
+        ) : (
+          <WhoCan>{whoMay("room.invite")}</WhoCan>
+        )}
       </section>
     </div>
   );

@@ -49,6 +49,30 @@ export class PeopleTable {
       .map((row) => row.identity_id);
   }
 
+  /** Someone who has used the workspace, by id; null for anyone else. */
+  person(identityId: string): { id: string; name: string; kind: IdentityKind } | null {
+    const row = this.sql.exec<PersonRow>("SELECT * FROM people WHERE identity_id = ?", identityId).toArray()[0];
+    return row ? { id: row.identity_id, name: row.name, kind: row.kind as IdentityKind } : null;
+  }
+
+  /**
+   * People whose name contains `query` (ignoring case; everyone for ""),
+   * by name, leaving out `except`: who can be added to a room.
+   */
+  named(query: string, except: ReadonlySet<string>, limit: number): Array<{ id: string; name: string }> {
+    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.sql
+      .exec<{ identity_id: string; name: string }>(
+        "SELECT identity_id, name FROM people WHERE name LIKE ? ESCAPE '\\' ORDER BY name COLLATE NOCASE, identity_id LIMIT ?",
+        pattern,
+        limit + except.size
+      )
+      .toArray()
+      .filter((row) => !except.has(row.identity_id))
+      .slice(0, limit)
+      .map((row) => ({ id: row.identity_id, name: row.name }));
+  }
+
   /** The stored role; null for someone never seen. */
   role(identityId: string): WorkspaceRole | null {
     return roleOf(

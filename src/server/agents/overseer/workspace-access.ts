@@ -7,8 +7,9 @@
  * refusal is a 403 `forbidden:<reason>` whose message says who can.
  *
  * Also the workspace's people and their roles (people.ts), rooms' members
- * and visibility (room-members.ts), invitations (invites.ts) and named API
- * tokens (api-tokens.ts): the changes to who may see a room, each checked
+ * and visibility (room-members.ts) and invitations (invites.ts); named API
+ * tokens are managed in workspace-tokens.ts, which asks here who may. The
+ * changes to who may see a room are each checked
  * here and then announced through the host, which owns the sockets (closing
  * those that lost the room, updating room lists).
  */
@@ -23,18 +24,18 @@ import {
   type AdminConfig,
   adminsConfigured,
   becomesFirstAdmin,
-  leastRole,
   workspaceRoleOf
 } from "@/server/domain/roles/workspace-roles";
 import type { RoomRow } from "@/server/domain/rooms/room-rows";
 import { API_IDENTITY, authorOf, type IdentityKind } from "@/shared/identity";
-import type {
-  ApiTokenInfo,
-  InviteView,
-  MemberList,
-  Person,
-  RoomAccess,
-  WorkspaceAccess as WorkspaceAccessInfo
+import {
+  type InviteView,
+  MAX_MEMBER_CANDIDATES,
+  type MemberCandidates,
+  type MemberList,
+  type Person,
+  type RoomAccess,
+  type WorkspaceAccess as WorkspaceAccessInfo
 } from "@/shared/members";
 import {
   allowedRoomActions,
@@ -307,6 +308,26 @@ export class WorkspaceAccess {
     await this.host.accessChanged(roomId, userId);
   }
 
+  /**
+   * Adds someone who has used the workspace to the room (owner and admins,
+   * as inviting): the way in to a private room without a link. Adding a
+   * member again changes nothing.
+   */
+  async addMember(caller: Caller, roomId: string, userId: string): Promise<MemberList> {
+    this.requireRoom(caller, roomId, "room.invite");
+    const person = this.tables.people.person(userId);
+    if (!person) throw new AppError("not_found:person", 404, "No one with that id has used this workspace.");
+    if (this.tables.members.add(roomId, person, "member")) await this.host.accessChanged(roomId, userId);
+    return this.listMembers(caller, roomId);
+  }
+
+  /** People of the workspace who are not members yet, by name (for adding them; owner and admins). */
+  memberCandidates(caller: Caller, roomId: string, query: string): MemberCandidates {
+    this.requireRoom(caller, roomId, "room.invite");
+    const members = new Set(this.tables.members.members(roomId).map((m) => m.id));
+    return { people: this.tables.people.named(query, members, MAX_MEMBER_CANDIDATES) };
+  }
+
   /** Hands the room over to one of its members; the previous owner stays a member. */
   transferOwnership(caller: Caller, roomId: string, userId: string): MemberList {
     this.requireRoom(caller, roomId, "room.transfer");
@@ -445,41 +466,6 @@ export class WorkspaceAccess {
     // Admins see every private room: theirs appear or go from room lists and sockets.
     for (const roomId of this.tables.members.privateRooms()) await this.host.accessChanged(roomId, userId);
     return people.list();
-  }
-
-  // ── Named API tokens (secrets are made and hashed by the Worker, routes/workspace-admin-routes.ts) ──
-
-  createToken(
-    caller: Caller,
-    input: { id: string; name: string; role: WorkspaceRole | undefined; tokenHash: string }
-  ): ApiTokenInfo {
-    const who = this.requireWorkspace(caller, "workspace.tokens");
-    const role = input.role ?? "member";
-    if (leastRole(role, who.role) !== role) {
-      throw new AppError("forbidden:not_admin", 403, "A token cannot have a higher role than the person making it.");
-    }
-    return this.tables.tokens.create({
-      id: input.id,
-      name: input.name,
-      role,
-      tokenHash: input.tokenHash,
-      createdBy: authorOf(caller.identity)
-    });
-  }
-
-  listTokens(caller: Caller): ApiTokenInfo[] {
-    this.requireWorkspace(caller, "workspace.tokens");
-    return this.tables.tokens.list();
-  }
-
-  revokeToken(caller: Caller, tokenId: string) {
-    this.requireWorkspace(caller, "workspace.tokens");
-    if (!this.tables.tokens.revoke(tokenId)) throw new AppError("not_found:token", 404, "No API token with that id.");
-  }
-
-  /** The Worker's check of a presented token; null for a wrong or revoked one. */
-  verifyToken(tokenId: string, tokenHash: string): ApiTokenInfo | null {
-    return this.tables.tokens.verify(tokenId, tokenHash);
   }
 }
 

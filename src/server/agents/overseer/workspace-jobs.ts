@@ -43,6 +43,7 @@ import { WorkspaceAccess } from "./workspace-access";
 import { WorkspaceFiles } from "./workspace-files";
 import { WorkspaceRooms } from "./workspace-rooms";
 import { searchRooms } from "./workspace-search";
+import { WorkspaceTokens } from "./workspace-tokens";
 import { WorkspaceTransfer } from "./workspace-transfer";
 
 /** What the jobs need of the overseer agent. */
@@ -99,13 +100,14 @@ function workspaceTables(agent: WorkspaceAgent, later: Later) {
   );
   const people = new PeopleTable(ctx.storage.sql);
   const members = new RoomMembersTable(ctx.storage.sql);
-  /** Who may do what: people, roles, room members, invitations, API tokens (overseer/workspace-access.ts). */
+  const tokenTable = new ApiTokenTable(ctx.storage.sql);
+  /** Who may do what: people, roles, room members, invitations (overseer/workspace-access.ts). */
   const access = new WorkspaceAccess(
     {
       people,
       members,
       invites: new InviteTable(ctx.storage.sql),
-      tokens: new ApiTokenTable(ctx.storage.sql)
+      tokens: tokenTable
     },
     { ...env, openServer: !env.ACCESS_TOKEN && !accessConfig(env) },
     () => agent.workspace(),
@@ -114,6 +116,8 @@ function workspaceTables(agent: WorkspaceAgent, later: Later) {
       accessChanged: (roomId, identityId) => later.lists.accessChanged(roomId, identityId)
     }
   );
+  /** Named API tokens, managed by admins (overseer/workspace-tokens.ts). */
+  const tokens = new WorkspaceTokens(tokenTable, access);
   /** Share links of this workspace's rooms (overseer/share-links.ts). */
   const shares = new ShareLinks(new ShareTable(ctx.storage.sql), {
     requireRoom: (roomId) => registry.require(roomId),
@@ -147,7 +151,7 @@ function workspaceTables(agent: WorkspaceAgent, later: Later) {
     peopleNamed: (name) => people.idsNamed(name),
     sendToReader: (identityId, frame) => later.lists.sendToReader(identityId, frame)
   });
-  return { registry, live, settings, budget, access, shares, reads, admission, files, notifications };
+  return { registry, live, settings, budget, access, tokens, shares, reads, admission, files, notifications };
 }
 
 /** The jobs over those tables: the room lists, transfers, the rooms as facets, files, reports, search. */
