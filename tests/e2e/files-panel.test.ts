@@ -5,21 +5,21 @@
  * room's owner may delete any. axe finds nothing serious in the panel.
  */
 import type { BrowserContext } from "playwright-core";
-import { afterEach, describe, expect, it } from "vitest";
-import { composer, newUser, roomMenuAction, roomUrl, seriousViolations, uniqueName, useAppAndBrowser } from "./helpers";
+import { describe, expect, it } from "vitest";
+import {
+  composer,
+  roomMenuAction,
+  roomUrl,
+  seriousViolations,
+  signedInPeople,
+  uniqueName,
+  useAppAndBrowser
+} from "./helpers";
 
 const setup = useAppAndBrowser();
 
-const contexts: BrowserContext[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
-});
-
-async function person(displayName: string) {
-  const user = await newUser(setup.browser, { displayName });
-  contexts.push(user.context);
-  return user;
-}
+/** Each person in a browser context of their own, closed after each test. */
+const person = signedInPeople(setup);
 
 /** Uploads a text file as the person whose browser context this is (their session cookie). */
 async function upload(context: BrowserContext, roomId: string, name: string, text: string): Promise<string> {

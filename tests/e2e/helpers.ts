@@ -345,20 +345,33 @@ export function smallTouchTargets(
 }
 
 /**
+ * People, each signed in with a browser context of their own, closed after
+ * each test whatever happened: `const person = signedInPeople(setup)`, then
+ * `const { page, context } = await person("Ann")`.
+ */
+export function signedInPeople(setup: { readonly browser: Browser }) {
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
+  });
+  return async (displayName: string, options: NewUserOptions = {}) => {
+    const user = await newUser(setup.browser, { displayName, ...options });
+    contexts.push(user.context);
+    return user;
+  };
+}
+
+/**
  * People who open a room, each in a browser context of their own, closed
  * after each test: `const person = peopleIn(setup)`, then
  * `await person("Ann", roomId)` is Ann's page with the room open.
  */
 export function peopleIn(setup: { readonly app: E2EApp; readonly browser: Browser }) {
-  const contexts: BrowserContext[] = [];
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
-  });
+  const person = signedInPeople(setup);
   return async (displayName: string, roomId: string): Promise<Page> => {
-    const user = await newUser(setup.browser, { displayName });
-    contexts.push(user.context);
-    await user.page.goto(roomUrl(setup.app.url, roomId));
-    await composer(user.page).waitFor();
-    return user.page;
+    const { page } = await person(displayName);
+    await page.goto(roomUrl(setup.app.url, roomId));
+    await composer(page).waitFor();
+    return page;
   };
 }

@@ -10,16 +10,16 @@
  * more than Alice owning her room.
  */
 import type { Page } from "playwright-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   composer,
   messageRows,
-  newUser,
   PHONE,
   roomMenuAction,
   roomUrl,
   sendFromComposer,
   seriousViolations,
+  signedInPeople,
   smallTouchTargets,
   uniqueName,
   useAppAndBrowser
@@ -27,16 +27,8 @@ import {
 
 const setup = useAppAndBrowser();
 
-const contexts: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
-});
-
-async function person(displayName: string, options: Parameters<typeof newUser>[1] = {}) {
-  const user = await newUser(setup.browser, { displayName, ...options });
-  contexts.push(user.context);
-  return user;
-}
+/** Each person in a browser context of their own, closed after each test. */
+const person = signedInPeople(setup);
 
 /** axe in the light theme and then the dark one, on the page as it is. */
 async function axeBothThemes(page: Page, where: string): Promise<string[]> {
@@ -134,6 +126,41 @@ describe("private rooms, invitations and removal", () => {
     expect(found).toEqual([]);
     // Three people, a model's answer and axe six times over, on a shared dev server.
   }, 300_000);
+
+  it("lets Alice add Bob, who uses the workspace, by name from the members panel: the room appears in his list and he talks", async () => {
+    const alice = await person("Alice");
+    await alice.page.goto(setup.app.url);
+    await alice.page.getByRole("button", { name: "New room" }).first().waitFor();
+    const created = await alice.context.request.post(`${setup.app.url}/api/rooms`, {
+      data: { name: uniqueName("Added"), visibility: "private" }
+    });
+    expect(created.status()).toBe(201);
+    const room = (await created.json()) as { id: string };
+    // A name no other test's person has on the shared server.
+    const bobName = uniqueName("Bob");
+    const bob = await person(bobName);
+    await bob.page.goto(setup.app.url);
+    await bob.page.getByRole("button", { name: "New room" }).first().waitFor();
+    expect(await roomLink(bob.page, room.id).count()).toBe(0);
+
+    await alice.page.goto(roomUrl(setup.app.url, room.id));
+    await composer(alice.page).waitFor({ timeout: 60_000 });
+    await roomMenuAction(alice.page, "Members");
+    const panel = membersDialog(alice.page);
+    await panel.getByRole("searchbox", { name: "Add people from this workspace" }).fill(bobName);
+    await panel
+      .getByRole("list", { name: "People you can add" })
+      .getByRole("button", { name: `Add ${bobName}` })
+      .click();
+    await panel.locator("li[data-member-id]").filter({ hasText: bobName }).waitFor();
+    await panel.getByText(`No one else here is called “${bobName}”.`).waitFor();
+
+    // Bob's list gains the room live; he opens it and talks.
+    await roomLink(bob.page, room.id).click();
+    await expect.poll(() => composer(bob.page).isEnabled(), { timeout: 60_000 }).toBe(true);
+    await sendFromComposer(bob.page, "Thanks for adding me");
+    await messageRows(alice.page, "user").filter({ hasText: "Thanks for adding me" }).waitFor({ timeout: 30_000 });
+  }, 180_000);
 
   it("shows Bob, a member, the owner's settings disabled with who can change them, and changes nothing", async () => {
     const alice = await person("Alice");

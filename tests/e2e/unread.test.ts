@@ -4,21 +4,22 @@
  * reloads, and one person's reading never changes another's.
  */
 import type { Locator, Page } from "playwright-core";
-import { afterEach, describe, expect, it } from "vitest";
-import { composer, log, newUser, rest, roomUrl, sendFromComposer, uniqueName, useAppAndBrowser } from "./helpers";
+import { describe, expect, it } from "vitest";
+import {
+  composer,
+  log,
+  rest,
+  roomUrl,
+  sendFromComposer,
+  signedInPeople,
+  uniqueName,
+  useAppAndBrowser
+} from "./helpers";
 
 const setup = useAppAndBrowser();
 
-/** Contexts a test opened, closed after it whatever happened. */
-const contexts: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
-});
-async function person(displayName: string) {
-  const user = await newUser(setup.browser, { displayName });
-  contexts.push(user.context);
-  return user;
-}
+/** Each person in a browser context of their own, closed after each test. */
+const person = signedInPeople(setup);
 
 /** A room where nobody answers, so every count is a count of people's messages. */
 async function humansOnlyRoom(prefix: string) {
