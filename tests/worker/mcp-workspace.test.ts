@@ -7,6 +7,8 @@
  * answering with a workspace server that cannot be reached. A room calling
  * a real workspace server's tools is in tests/integration/mcp.test.ts.
  */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "@/shared/errors";
 import type { McpServerList, McpServerView } from "@/shared/tools";
@@ -15,6 +17,20 @@ import { api, type SignedIn, signIn, uniqueName, workspaceAdmin } from "./helper
 async function refusal(response: Response): Promise<{ status: number; code: string; message: string }> {
   const body = await response.json<ErrorBody>();
   return { status: response.status, code: body.error.code, message: body.error.message };
+}
+
+/** Every row of every table of the workspace's overseer, as text. */
+async function overseerRows(ws: string): Promise<Record<string, string>> {
+  return runInDurableObject(env.OverseerAgent.get(env.OverseerAgent.idFromName(ws)), (_, state) => {
+    const tables = state.storage.sql
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'"
+      )
+      .toArray();
+    return Object.fromEntries(
+      tables.map(({ name }) => [name, JSON.stringify(state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray())])
+    );
+  });
 }
 
 const as = (person: SignedIn, init: { method?: string; json?: unknown } = {}) => ({ ...init, headers: person.headers });
@@ -106,6 +122,15 @@ describe("MCP servers of the whole workspace", () => {
     expect(["connecting", "failed"]).toContain(server.state);
     const listed = await (await api(base, as(admin))).text();
     expect(listed).not.toContain(secret);
+    // Kept in the overseer's own table only: not in the SDK's, which would reconnect it, unguarded, on every wake.
+    // (mcp_servers holds the url, with its query.)
+    const stored = await overseerRows(ws);
+    expect("cf_agents_mcp_servers" in stored).toBe(true);
+    expect(
+      Object.keys(stored)
+        .filter((table) => stored[table]?.includes(secret))
+        .sort()
+    ).toEqual(["mcp_server_headers", "mcp_servers"]);
     expect((JSON.parse(listed) as McpServerList).servers.map((s) => s.id)).toEqual([server.id]);
 
     // A room of the workspace asks for the list at its turn: it answers with the server unreachable.
@@ -128,6 +153,8 @@ describe("MCP servers of the whole workspace", () => {
 
     expect((await api(`${base}/${server.id}`, as(admin, { method: "DELETE" }))).status).toBe(204);
     expect((await (await api(base, as(admin))).json<McpServerList>()).servers).toEqual([]);
+    const left = await overseerRows(ws);
+    expect(Object.keys(left).filter((table) => left[table]?.includes(secret))).toEqual([]);
     const again = await api(`${base}/${server.id}`, as(admin, { method: "DELETE" }));
     expect(await refusal(again)).toMatchObject({ status: 404, code: "not_found:mcp_server" });
     const reconnect = await api(`${base}/${server.id}/reconnect`, as(admin, { method: "POST", json: {} }));

@@ -183,6 +183,10 @@ export class McpServers {
       sql.exec(`CREATE TABLE IF NOT EXISTS mcp_tool_policies (
         server_id TEXT NOT NULL, tool TEXT NOT NULL, policy TEXT NOT NULL, personas INTEGER NOT NULL,
         PRIMARY KEY (server_id, tool))`);
+      // The workspace's headers: kept here, not in the SDK's table (see #connect).
+      if (this.#scope === "workspace") {
+        sql.exec("CREATE TABLE IF NOT EXISTS mcp_server_headers (server_id TEXT PRIMARY KEY, headers TEXT NOT NULL)");
+      }
       this.#tablesReady = true;
     }
     return sql;
@@ -221,13 +225,27 @@ export class McpServers {
       JSON.stringify(by),
       Date.now()
     );
+    if (this.#scope === "workspace") {
+      this.#tables().exec(
+        "INSERT INTO mcp_server_headers (server_id, headers) VALUES (?, ?)",
+        id,
+        JSON.stringify(headers)
+      );
+    }
     await this.#connect(id, body.name, url, headers);
     return this.#view(this.#row(id));
   }
 
+  /**
+   * The workspace's servers stay out of the SDK's storage: it would connect
+   * to each of them, unguarded, whenever the overseer wakes (which is often,
+   * and on the workspace's one thread); they are connected, guarded, when
+   * an admin lists them instead (`#guarded`).
+   */
   async #connect(id: string, name: string, url: string, headers: Record<string, string>): Promise<void> {
     this.#guardedIds.add(id);
-    await connectGuarded(this.deps, { id, name, url, headers });
+    const unpersist = this.#scope === "workspace" ? this.deps.sql : undefined;
+    await connectGuarded(this.deps, { id, name, url, headers }, { unpersist });
   }
 
   /** Every server with its headers, for the rooms to connect to (the workspace's; server-side only). */
@@ -245,8 +263,14 @@ export class McpServers {
     return this.#policies(id);
   }
 
-  /** The headers the SDK keeps with a server (server-side only). */
+  /** The headers kept with a server (server-side only): the SDK keeps a room's, this class the workspace's. */
   #storedHeaders(id: string): Record<string, string> {
+    if (this.#scope === "workspace") {
+      const row = this.#tables()
+        .exec<{ headers: string }>("SELECT headers FROM mcp_server_headers WHERE server_id = ?", id)
+        .toArray()[0];
+      return row ? (JSON.parse(row.headers) as Record<string, string>) : {};
+    }
     const stored = this.deps
       .mcp()
       .listServers()
@@ -287,6 +311,7 @@ export class McpServers {
     this.#guardedIds.delete(id);
     const sql = this.#tables();
     sql.exec("DELETE FROM mcp_tool_policies WHERE server_id = ?", id);
+    if (this.#scope === "workspace") sql.exec("DELETE FROM mcp_server_headers WHERE server_id = ?", id);
     sql.exec("DELETE FROM mcp_servers WHERE id = ?", id);
   }
 
