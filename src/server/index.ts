@@ -27,6 +27,7 @@ import { searchRoutes } from "@/server/routes/search-routes";
 import { sessionRoutes } from "@/server/routes/session-routes";
 import { roomShareRoutes, shareViewerRoutes } from "@/server/routes/shares-routes";
 import { statusRoutes, workspaceSettingsRoutes } from "@/server/routes/status-routes";
+import { workspaceToolRoutes } from "@/server/routes/tools-routes";
 import { roomTransferRoutes, workspaceExportRoutes } from "@/server/routes/transfer-routes";
 import { meRoutes, peopleRoutes, tokenRoutes } from "@/server/routes/workspace-admin-routes";
 import { MAX_REQUEST_BODY_BYTES } from "@/shared/constants";
@@ -85,6 +86,8 @@ const api = new Hono<AppEnv>()
   .route("/workspaces/:workspace/people", peopleRoutes)
   .route("/tokens", tokenRoutes)
   .route("/workspaces/:workspace/tokens", tokenRoutes)
+  .route("/mcp", workspaceToolRoutes)
+  .route("/workspaces/:workspace/mcp", workspaceToolRoutes)
   .route("/status", statusRoutes)
   .route("/workspaces/:workspace/status", statusRoutes)
   .route("/workspaces/:workspace/settings", workspaceSettingsRoutes)

@@ -87,7 +87,9 @@ export const WORKSPACE_ACTIONS = {
   "invite.accept": { needs: "anyone", what: "join a room by invitation", signedIn: true },
   "workspace.settings": { needs: "admin", what: "change the workspace's settings and budget" },
   "workspace.people": { needs: "admin", what: "manage the workspace's people and roles" },
-  "workspace.tokens": { needs: "admin", what: "manage the workspace's API tokens" }
+  "workspace.tokens": { needs: "admin", what: "manage the workspace's API tokens" },
+  /** MCP servers every room offers (shared/tools.ts): their addresses and tools are the admins' business. */
+  "workspace.tools": { needs: "admin", what: "change the workspace's MCP servers and tools" }
 } as const satisfies Record<string, Rule>;
 export type WorkspaceAction = keyof typeof WORKSPACE_ACTIONS;
 

@@ -9,8 +9,10 @@
 import { z } from "zod";
 import type { MessageAuthor } from "./identity";
 
-/** A room holds at most this many MCP servers. */
+/** A room holds at most this many MCP servers of its own. */
 export const MAX_MCP_SERVERS_PER_ROOM = 8;
+/** A workspace holds at most this many MCP servers, which every room of it offers besides its own. */
+export const MAX_MCP_SERVERS_PER_WORKSPACE = 8;
 const MAX_HEADERS = 16;
 
 /**

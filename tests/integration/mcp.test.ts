@@ -10,6 +10,12 @@
  * traces; a server that hangs or answers 10 MB gives the model a failed call
  * that says why, and the room keeps answering; removing the server removes
  * its tools. The routes' refusals are in tests/worker/mcp.test.ts.
+ *
+ * A server of the whole workspace, which an admin adds once, is offered by
+ * every room: a member's room calls its allowed tool and the provider reads
+ * the result; the admin's policy change and removal reach a room that
+ * already holds the list, from its next question on
+ * (tests/worker/mcp-workspace.test.ts has that routes' refusals).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ErrorBody } from "@/shared/errors";
@@ -17,7 +23,7 @@ import type { McpServerList, McpServerView, ToolApproval, ToolApprovalList } fro
 import type { TraceDetail, TraceList, TraceSpan } from "@/shared/traces";
 import { type RecordedRequest, toolDirective } from "../support/fake-openai";
 import { type McpTestServer, startMcpServer } from "../support/mcp-server";
-import { type RestClient, restClient, type SignedIn, signIn } from "../support/rest-client";
+import { type RestClient, request, restClient, type SignedIn, signIn } from "../support/rest-client";
 import { useSharedApp } from "../support/shared-app";
 import { uniqueName, waitFor } from "../support/wait";
 
@@ -253,5 +259,65 @@ describe("a real MCP server in a room", () => {
     expect(answered.status).toBe(200);
     const [nextRequest] = await app.fake.requests(next);
     expect(nextRequest.lastUserText).toContain(next);
+  });
+});
+
+describe("a real MCP server of the whole workspace", () => {
+  it("is offered by a member's room, its allowed tool runs there, and the admin's changes reach the room", async () => {
+    // A workspace of its own: the first person to use it is its admin.
+    const ws = uniqueName("ws");
+    const ada = await signIn(app.url, "Ada");
+    const admin = (path = "", init: Parameters<typeof request>[2] = {}) =>
+      request(app.url, `/api/workspaces/${ws}/mcp${path}`, { ...init, headers: ada.headers });
+    expect(
+      (
+        (await (await request(app.url, `/api/workspaces/${ws}/me`, { headers: ada.headers })).json()) as {
+          role: string;
+        }
+      ).role
+    ).toBe("admin");
+    const added = await admin("", { method: "POST", json: { name: "Shared tools", url: mcpServer.url } });
+    expect(added.status).toBe(201);
+    const { id } = (await added.json()) as McpServerView;
+    const [server] = await waitFor(
+      async () => ((await (await admin()).json()) as McpServerList).servers,
+      (servers) => servers[0]?.state === "ready",
+      20_000,
+      "the workspace's server ready in its list"
+    );
+    expect(server.tools.find((t) => t.name === "lookup_weather")?.policy).toBe("allowed");
+    expect(server.tools.find((t) => t.name === "delete_everything")?.policy).toBe("ask");
+
+    // Mia, a member, makes a room: it offers the workspace's tools with their policies.
+    const mia = restClient(app.url, { workspace: ws, as: await signIn(app.url, "Mia") });
+    const room = await mia.createRoom();
+    const weather = `tool_${id}_lookup_weather`;
+    const city = uniqueName("Bergen");
+    const done = uniqueName("shared-weather-done");
+    const callsBefore = callsOf("lookup_weather").length;
+    const asked = await mia.send(room.id, `${toolDirective(weather, { city }, done)} weather in ${city}?`);
+    expect(asked.status).toBe(200);
+    expect(callsOf("lookup_weather").slice(callsBefore)).toEqual([{ tool: "lookup_weather", args: { city } }]);
+    const [first, second] = await app.fake.requests(city);
+    expect(offeredTools(first)).toContain(weather);
+    expect(offeredTools(first)).toContain(`tool_${id}_delete_everything`);
+    expect(toolResults(second).join("\n")).toContain(`${WEATHER} in ${city}`);
+    expect(JSON.stringify(asked.body.assistantMessage?.parts)).toContain(done);
+
+    // The admin switches the tool off: the room, which holds the list, stops offering it at once.
+    const off = await admin(`/${id}/tools/lookup_weather`, { method: "PATCH", json: { policy: "off" } });
+    expect(off.status).toBe(200);
+    const quiet = uniqueName("quiet");
+    expect((await mia.send(room.id, `${quiet} anything?`)).status).toBe(200);
+    const [quietRequest] = await app.fake.requests(quiet);
+    expect(offeredTools(quietRequest)).not.toContain(weather);
+    expect(offeredTools(quietRequest)).toContain(`tool_${id}_delete_everything`);
+
+    // Removing the server removes its tools from the room's next question.
+    expect((await admin(`/${id}`, { method: "DELETE" })).status).toBe(204);
+    const after = uniqueName("after-workspace");
+    expect((await mia.send(room.id, `${after} anything else?`)).status).toBe(200);
+    const [afterRequest] = await app.fake.requests(after);
+    expect(offeredTools(afterRequest).filter((name) => name.startsWith(`tool_${id}_`))).toEqual([]);
   });
 });

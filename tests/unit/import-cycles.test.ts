@@ -118,6 +118,8 @@ const DOMAIN = "src/server/domain/";
 const CONTRACTS = "src/server/contracts/";
 const ENV = "src/server/env.ts";
 const MODEL = "src/server/model/";
+/** MCP client plumbing (servers, guarded fetch), shared by rooms and the overseer, which keeps the workspace's servers. */
+const MCP = "src/server/mcp/";
 /** The facet classes a room's jobs spawn (they never import the room back: agents/room/parent.ts). */
 const FACETS = [
   "src/server/agents/persona-agent.ts",
@@ -133,11 +135,12 @@ const LAYERS: ReadonlyArray<readonly [layer: string, mayImport: readonly string[
   [CONTRACTS, [DOMAIN, ...ERRORS, SHARED]],
   [ENV, [CONTRACTS]],
   [MODEL, [DOMAIN, ...ERRORS, ENV, SHARED]],
+  [MCP, [DOMAIN, ...ERRORS, SHARED]],
   ["src/server/files/", [DOMAIN, CONTRACTS, ...ERRORS, ENV, SHARED]],
   ["src/server/http/", [DOMAIN, CONTRACTS, ...ERRORS, ENV, SHARED]],
-  ["src/server/agents/overseer/", [CONTRACTS, DOMAIN, MODEL, ...ERRORS, ENV, SHARED]],
-  ["src/server/agents/room/", [...FACETS, CONTRACTS, DOMAIN, MODEL, ...ERRORS, ENV, SHARED]],
-  ["src/server/agents/", [CONTRACTS, DOMAIN, MODEL, ...ERRORS, ENV, SHARED]],
+  ["src/server/agents/overseer/", [CONTRACTS, DOMAIN, MODEL, MCP, ...ERRORS, ENV, SHARED]],
+  ["src/server/agents/room/", [...FACETS, CONTRACTS, DOMAIN, MODEL, MCP, ...ERRORS, ENV, SHARED]],
+  ["src/server/agents/", [CONTRACTS, DOMAIN, MODEL, MCP, ...ERRORS, ENV, SHARED]],
   ["src/server/routes/", ["src/server/http/", "src/server/files/", CONTRACTS, DOMAIN, ...ERRORS, ENV, SHARED]],
   ["src/server/index.ts", ["src/server/", SHARED]]
 ];

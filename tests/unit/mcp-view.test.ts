@@ -65,6 +65,8 @@ describe("the add-server form", () => {
 describe("an ask-first call in the answer", () => {
   it("reads a room MCP tool's call name, and leaves built-in tools alone", () => {
     expect(mcpCallParts("tool_s0a1b2c3d_create_issue")).toEqual({ serverId: "s0a1b2c3d", tool: "create_issue" });
+    // A workspace server's tools, which every room offers, are split the same way.
+    expect(mcpCallParts("tool_w0a1b2c3d_lookup_weather")).toEqual({ serverId: "w0a1b2c3d", tool: "lookup_weather" });
     expect(mcpCallParts("search_room_history")).toBeNull();
     expect(mcpCallParts("tool_sXYZ_create")).toBeNull();
   });

@@ -121,7 +121,7 @@ describe("who may do what in a room", () => {
 });
 
 describe("who may do what in a workspace", () => {
-  it("admins do everything; members create rooms but not settings, people or tokens", () => {
+  it("admins do everything; members create rooms but not settings, people, tokens or MCP servers", () => {
     expect(allowedWorkspaceActions(admin)).toEqual(workspaceActions);
     expect(allowedWorkspaceActions(member)).toEqual([
       "workspace.read",
@@ -130,7 +130,7 @@ describe("who may do what in a workspace", () => {
       "room.import",
       "invite.accept"
     ]);
-    for (const action of ["workspace.settings", "workspace.people", "workspace.tokens"] as const) {
+    for (const action of ["workspace.settings", "workspace.people", "workspace.tokens", "workspace.tools"] as const) {
       expect(decideWorkspace(action, member), action).toMatchObject({
         ok: false,
         status: 403,

@@ -41,7 +41,8 @@ const RESTRICTED_READS = new Set([
   "GET /rooms/:id/members/candidates",
   "GET /rooms/:id/mcp",
   "GET /people",
-  "GET /tokens"
+  "GET /tokens",
+  "GET /mcp"
 ]);
 
 async function json<T>(response: Response): Promise<T> {
@@ -97,7 +98,8 @@ describe("a room member who is not its owner, nor an admin", () => {
       people: await json<PeopleList>(await api(`${base}/people`, as(admin))).then((p) =>
         p.people.map(({ lastSeen: _, ...rest }) => rest)
       ),
-      tokens: await json<ApiTokenList>(await api(`${base}/tokens`, as(admin)))
+      tokens: await json<ApiTokenList>(await api(`${base}/tokens`, as(admin))),
+      workspaceMcp: await json(await api(`${base}/mcp`, as(admin)))
     });
     const before = await snapshot();
 
@@ -132,7 +134,11 @@ describe("a room member who is not its owner, nor an admin", () => {
       "PATCH /settings": [{ json: { dailyTokenBudget: 5 } }],
       "PATCH /people/:userId": [{ json: { role: "admin" } }],
       "POST /tokens": [{ json: { name: "Mine" } }],
-      "DELETE /tokens/:tokenId": [{}]
+      "DELETE /tokens/:tokenId": [{}],
+      "POST /mcp": [{ json: { name: "Ours", url: "https://mcp.example.com/mcp" } }],
+      "DELETE /mcp/:serverId": [{}],
+      "POST /mcp/:serverId/reconnect": [{ json: {} }],
+      "PATCH /mcp/:serverId/tools/:tool": [{ json: { policy: "off" } }]
     };
     const fill = (tail: string) =>
       `${base}${tail}`

@@ -91,12 +91,12 @@ export function addServerBody(draft: AddServerDraft): AddMcpServerBody {
 }
 
 /**
- * An MCP tool's call name, `tool_<serverId>_<tool>` (server/agents/room/
- * room-mcp.ts: a server's id is "s" and 8 hex digits), split; null for
- * built-in tools.
+ * An MCP tool's call name, `tool_<serverId>_<tool>` (server/mcp/
+ * mcp-servers.ts: a server's id is "s", or "w" for the workspace's, and 8
+ * hex digits), split; null for built-in tools.
  */
 export function mcpCallParts(callName: string): { serverId: string; tool: string } | null {
-  const match = /^tool_(s[0-9a-f]{8})_(.+)$/.exec(callName);
+  const match = /^tool_([sw][0-9a-f]{8})_(.+)$/.exec(callName);
   return match?.[1] && match[2] ? { serverId: match[1], tool: match[2] } : null;
 }
 

@@ -105,7 +105,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     // so every frame passes our checks before the framework acts on it.
     this.onRequest = () => this.#refuseHttp();
     // The framework pushes its MCP state (server URLs included) to every member's
-    // socket; the room's servers are shown to its managers over REST (room/room-mcp.ts).
+    // socket; the room's servers are shown to its managers over REST (mcp/mcp-servers.ts).
     (this as unknown as { broadcastMcpServers: () => void }).broadcastMcpServers = () => {};
     const frameworkOnMessage = this.onMessage.bind(this);
     this.onMessage = async (connection: Connection, message: WSMessage) => {

@@ -1,6 +1,7 @@
 /**
  * The overseer's RPC surface for who is in a workspace and who can see a
- * room: members, invitations, people and roles, API tokens, share links.
+ * room: members, invitations, people and roles, API tokens, share links,
+ * and the MCP servers an admin gives every room.
  * Each method asks the workspace's access rules (overseer/workspace-access.ts)
  * or the share links (overseer/share-links.ts) and answers; OverseerAgent
  * (overseer-agent.ts) extends this with the rest of the RPC surface, and
@@ -15,11 +16,13 @@ import type {
   SharedRoom,
   ShareRow
 } from "@/server/contracts/overseer-api";
+import type { ToolsCallResults, WorkspaceToolsCall } from "@/server/contracts/room-api";
 import type { Caller } from "@/server/domain/access/caller";
 import { forViewer } from "@/server/domain/access/viewer-authors";
 import { fileKey } from "@/server/domain/files/file-limits";
 import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { FilePage, FilesQuery, RoomFile } from "@/shared/files";
+import { authorOf } from "@/shared/identity";
 import type {
   AcceptedInvite,
   ApiTokenInfo,
@@ -172,6 +175,18 @@ export abstract class OverseerAccess extends OverseerCore {
 
   revokeApiToken(tokenId: string, caller: Caller): Promise<RpcResult<void>> {
     return asResult(() => this.jobs.tokens.revoke(caller, tokenId));
+  }
+
+  /** The workspace's MCP servers, which every room offers besides its own (overseer/workspace-mcp.ts). */
+  workspaceTools(
+    call: WorkspaceToolsCall,
+    caller: Caller
+  ): Promise<RpcResult<ToolsCallResults[WorkspaceToolsCall["op"]]>> {
+    return asResult(() => {
+      // Listing too: the servers' addresses and header names are the admins' business, as a room's are its managers'.
+      this.jobs.access.requireWorkspace(caller, "workspace.tools");
+      return this.jobs.workspaceMcp.call(call, authorOf(caller.identity));
+    });
   }
 
   /** The Worker's check of a presented API token (http/access.ts): its identity, or null. */

@@ -38,7 +38,7 @@ import type {
   MemoryCall,
   MemoryCallResults,
   RestArrival,
-  ToolsCall,
+  RoomToolsCall,
   ToolsCallResults
 } from "@/server/contracts/room-api";
 import type { Caller } from "@/server/domain/access/caller";
@@ -50,6 +50,7 @@ import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
 import { generateRoomId } from "@/server/domain/rooms/room-rows";
 import { LIST_TAG } from "@/server/domain/sockets/socket-tags";
+import type { WorkspaceMcpServer } from "@/server/domain/tools/workspace-mcp-sync";
 import { traceNotFound } from "@/server/domain/tracing/trace-spans";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import type { ArchivedFiles, ZipImportTicket } from "@/server/domain/transfer/zip-import";
@@ -208,8 +209,12 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     );
   }
 
-  /** A room's MCP servers and tool approvals (room/room-mcp.ts, room/room-approvals.ts). */
-  roomTools(id: string, call: ToolsCall, caller: Caller): Promise<RpcResult<ToolsCallResults[ToolsCall["op"]]>> {
+  /** A room's MCP servers and tool approvals (mcp/mcp-servers.ts, room/room-approvals.ts). */
+  roomTools(
+    id: string,
+    call: RoomToolsCall,
+    caller: Caller
+  ): Promise<RpcResult<ToolsCallResults[RoomToolsCall["op"]]>> {
     // A room's servers (their addresses and header names) are its managers' business; any member decides calls.
     const action: RoomAction = call.op === "approvals" || call.op === "decide" ? "room.approve" : "room.tools";
     return asResult(() =>
@@ -462,6 +467,10 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
 
   recordMentions(roomId: string, report: MentionReport): string[] {
     return this.jobs.notifications.mention(roomId, report);
+  }
+
+  workspaceMcpServers(roomId: string): WorkspaceMcpServer[] {
+    return this.jobs.workspaceMcp.forRoom(roomId);
   }
 
   // ── Helpers ──

@@ -36,7 +36,8 @@ export abstract class OverseerCore extends Agent<Env> {
       retryFilePurges: () => void this.schedule(60, "runFilePurges"),
       sweepOpenWritesIn: (seconds) => void this.schedule(seconds, "sweepOpenWrites"),
       connections: (tag) => this.getConnections(tag),
-      identityLimits: identityLimits(env)
+      identityLimits: identityLimits(env),
+      mcp: () => this.mcp
     });
   }
 

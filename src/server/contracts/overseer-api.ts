@@ -18,6 +18,7 @@ import type { MentionReport } from "@/server/domain/notifications/mention-fragme
 import type { InviteClaims } from "@/server/domain/roles/invite-token";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
 import type { RoomActivity } from "@/server/domain/rooms/room-rows";
+import type { WorkspaceMcpServer } from "@/server/domain/tools/workspace-mcp-sync";
 import type { ImportedRoom } from "@/server/domain/transfer/imported-room";
 import type { ArchivedFiles, ZipImportTicket } from "@/server/domain/transfer/zip-import";
 import type { UpdateWorkspaceSettingsBody, WorkspaceSettings } from "@/shared/budgets";
@@ -53,7 +54,14 @@ import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { ShareView } from "@/shared/shares";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ImportResult, RoomOrigin } from "@/shared/transfer";
-import type { MemoryCall, MemoryCallResults, RestArrival, ToolsCall, ToolsCallResults } from "./room-api";
+import type {
+  MemoryCall,
+  MemoryCallResults,
+  RestArrival,
+  RoomToolsCall,
+  ToolsCallResults,
+  WorkspaceToolsCall
+} from "./room-api";
 
 /** A share link as the overseer stores it (agents/overseer/share-links.ts): the token's hash, never the token. */
 export type ShareRow = {
@@ -120,8 +128,13 @@ export interface OverseerRestApi {
   createPersona(id: string, body: CreatePersonaBody, caller: Caller): Promise<RpcResult<Persona>>;
   updatePersona(id: string, personaId: string, patch: UpdatePersonaBody, caller: Caller): Promise<RpcResult<Persona>>;
   deletePersona(id: string, personaId: string, caller: Caller): Promise<RpcResult<void>>;
-  // MCP servers, tool policies and approvals (room/room-mcp.ts, room/room-approvals.ts)
-  roomTools(id: string, call: ToolsCall, caller: Caller): Promise<RpcResult<ToolsCallResults[ToolsCall["op"]]>>;
+  // MCP servers, tool policies and approvals (mcp/mcp-servers.ts, room/room-approvals.ts)
+  roomTools(id: string, call: RoomToolsCall, caller: Caller): Promise<RpcResult<ToolsCallResults[RoomToolsCall["op"]]>>;
+  /** The workspace's MCP servers, which every room offers (admins; agents/overseer/workspace-mcp.ts). */
+  workspaceTools(
+    call: WorkspaceToolsCall,
+    caller: Caller
+  ): Promise<RpcResult<ToolsCallResults[WorkspaceToolsCall["op"]]>>;
   // Memory: pins, summaries, what an answer saw (the caller is who pins, and who may)
   roomMemory(id: string, call: MemoryCall, caller: Caller): Promise<RpcResult<MemoryCallResults[MemoryCall["op"]]>>;
   // Traces and introspection
@@ -251,4 +264,9 @@ export interface OverseerRoomApi {
    * answer to its activity reports keeps the copy current.
    */
   workspaceBudget(roomId: string): WorkspaceBudgetFigure;
+  /**
+   * The workspace's MCP servers with their headers, for the room to connect
+   * to; the room then hears of every change (domain/tools/workspace-mcp-sync.ts).
+   */
+  workspaceMcpServers(roomId: string): WorkspaceMcpServer[];
 }

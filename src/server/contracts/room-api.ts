@@ -12,6 +12,7 @@
 import type { RpcResult } from "@/server/app-error";
 import type { Caller } from "@/server/domain/access/caller";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
+import type { WorkspaceMcpServer } from "@/server/domain/tools/workspace-mcp-sync";
 import type { FileSearchHit, HistorySearchHit } from "@/server/domain/turns/room-tools";
 import type { CatchUp, CatchUpSince } from "@/shared/catch-up";
 import type { FileCopy, FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
@@ -69,7 +70,7 @@ export interface MemoryCallResults {
   context: AnswerContext;
 }
 
-/** One call of the MCP and approval routes (agents/room/room-mcp.ts, room-approvals.ts). */
+/** One call of the MCP and approval routes (mcp/mcp-servers.ts, room-approvals.ts). */
 export type ToolsCall =
   | { op: "servers" }
   | { op: "addServer"; body: AddMcpServerBody }
@@ -77,7 +78,22 @@ export type ToolsCall =
   | { op: "reconnect"; serverId: string }
   | { op: "updateTool"; serverId: string; tool: string; body: UpdateMcpToolBody }
   | { op: "approvals" }
-  | { op: "decide"; toolCallId: string; body: ApprovalDecisionBody };
+  | { op: "decide"; toolCallId: string; body: ApprovalDecisionBody }
+  /**
+   * Not a route's: the overseer's new list of the workspace's servers, after
+   * `who` changed it (domain/tools/workspace-mcp-sync.ts); answers once the
+   * servers gone from it are dropped.
+   */
+  | { op: "workspaceServers"; servers: WorkspaceMcpServer[] };
+
+/** The calls the room's MCP and approval routes make (the overseer's list is not one). */
+export type RoomToolsCall = Exclude<ToolsCall, { op: "workspaceServers" }>;
+
+/** The calls of the workspace's MCP routes (agents/overseer/workspace-mcp.ts): a room's, without approvals. */
+export type WorkspaceToolsCall = Extract<
+  ToolsCall,
+  { op: "servers" | "addServer" | "removeServer" | "reconnect" | "updateTool" }
+>;
 
 /** What each tools call answers. */
 export interface ToolsCallResults {
@@ -88,6 +104,7 @@ export interface ToolsCallResults {
   updateTool: McpToolView;
   approvals: ToolApprovalList;
   decide: ToolApproval;
+  workspaceServers: null;
 }
 
 /** What the overseer calls on a room it has checked in its registry. */

@@ -1,13 +1,16 @@
 /**
  * The workspace's people and access page (`/people`, from the sidebar's
  * footer): who I am here, and for admins everyone who has used the
- * workspace with their role (make admin, make member) and the named API
- * tokens (people/ApiTokens.tsx). Others read who can manage this instead;
- * the server refuses them anyway.
+ * workspace with their role (make admin, make member), the named API
+ * tokens (people/ApiTokens.tsx) and the workspace's tools: the MCP servers
+ * every room offers (the room Tools dialog's editor, over the workspace's
+ * routes). Others read who can manage this instead; the server refuses
+ * them anyway.
  */
 import { ShieldCheck } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { MobileTopBar } from "@/client/components/RoomStates";
+import { McpServersEditor } from "@/client/components/tools/ToolsPanel";
 import { Avatar } from "@/client/components/ui/Avatar";
 import { ErrorNotice, inputClass } from "@/client/components/ui/Field";
 import { Spinner } from "@/client/components/ui/Spinner";
@@ -15,8 +18,10 @@ import { errorMessage } from "@/client/lib/api";
 import { cn } from "@/client/lib/cn";
 import { rolesApi } from "@/client/lib/roles-api";
 import { fullDateTime } from "@/client/lib/time";
+import { workspaceMcpApi } from "@/client/lib/tools-api";
 import type { Person, WorkspaceAccess } from "@/shared/members";
 import { WORKSPACE_ROLES, type WorkspaceRole, whoMay } from "@/shared/permissions";
+import { MAX_MCP_SERVERS_PER_WORKSPACE } from "@/shared/tools";
 import { ApiTokens } from "./ApiTokens";
 
 const ROLE_NAMES: Record<WorkspaceRole, string> = { admin: "Admin", member: "Member" };
@@ -77,6 +82,28 @@ export function PeoplePage() {
                   <ApiTokens myRole={me.role} />
                 ) : (
                   <p className="text-sm text-fg-muted">{whoMay("workspace.tokens")}</p>
+                )}
+              </section>
+              <section aria-labelledby="workspace-tools-heading" className="space-y-3">
+                <h2 id="workspace-tools-heading" className="text-base font-semibold">
+                  Workspace tools
+                </h2>
+                {may.has("workspace.tools") ? (
+                  <div className="space-y-2">
+                    <p className="text-sm text-fg-muted">
+                      MCP servers every room offers its assistant besides its own. The policies set here apply in every
+                      room.
+                    </p>
+                    <div className="rounded-lg border border-edge">
+                      <McpServersEditor
+                        api={workspaceMcpApi}
+                        max={MAX_MCP_SERVERS_PER_WORKSPACE}
+                        offeredWhere="to the assistant in every room"
+                      />
+                    </div>
+                  </div>
+                ) : (
+                  <p className="text-sm text-fg-muted">{whoMay("workspace.tools")}</p>
                 )}
               </section>
             </>

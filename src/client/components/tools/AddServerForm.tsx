@@ -1,5 +1,6 @@
 /**
- * The Tools dialog's form for adding an MCP server to the room: a name, its
+ * The form for adding an MCP server (to a room, in its Tools dialog, or to
+ * the workspace, on the People and access page): a name, its
  * https address, and optionally one header for a token. The header's value
  * is sent once and kept on the server; the form forgets it as soon as the
  * server took it, and nothing shows or logs it. When the server refuses,
@@ -20,10 +21,10 @@ import {
   hasErrors,
   validateServerDraft
 } from "@/client/lib/mcp-view";
-import { toolsApi } from "@/client/lib/tools-api";
+import type { McpServersApi } from "@/client/lib/tools-api";
 import type { McpServerView } from "@/shared/tools";
 
-export function AddServerForm({ roomId, onAdded }: { roomId: string; onAdded: (server: McpServerView) => void }) {
+export function AddServerForm({ api, onAdded }: { api: McpServersApi; onAdded: (server: McpServerView) => void }) {
   const [draft, setDraft] = useState<AddServerDraft>(EMPTY_SERVER_DRAFT);
   const [errors, setErrors] = useState<AddServerErrors>({});
   const { pending, error, run } = usePendingAction();
@@ -38,7 +39,7 @@ export function AddServerForm({ roomId, onAdded }: { roomId: string; onAdded: (s
     setErrors(found);
     if (hasErrors(found)) return;
     await run(async () => {
-      const server = await toolsApi.addServer(roomId, addServerBody(draft));
+      const server = await api.addServer(addServerBody(draft));
       // The token is on the server now: the form keeps no copy of it.
       setDraft(EMPTY_SERVER_DRAFT);
       onAdded(server);
@@ -114,7 +115,7 @@ function TokenHeaderFields({
     <fieldset className="space-y-3 rounded-lg border border-edge p-3">
       <legend className="px-1 text-sm font-medium text-fg-2">Token header (optional)</legend>
       <Alert tone="info" role="note" icon={<KeyRound className="mt-0.5 size-4 shrink-0" aria-hidden="true" />}>
-        Kept on the server, never shown again: the room lists the header's name only.
+        Kept on the server, never shown again: the list shows the header's name only.
       </Alert>
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Header name">

@@ -13,11 +13,11 @@ import { Spinner } from "@/client/components/ui/Spinner";
 import { StatusLabel } from "@/client/components/ui/StatusLabel";
 import { usePendingAction } from "@/client/hooks/use-pending-action";
 import { POLICY_OPTIONS, serverStateLabel, toolCountLabel, urlHost } from "@/client/lib/mcp-view";
-import { toolsApi } from "@/client/lib/tools-api";
+import type { McpServersApi } from "@/client/lib/tools-api";
 import type { McpServerView, McpToolView, ToolPolicy } from "@/shared/tools";
 
 /** A tool's policy: a labelled select that saves on change, showing the saved value once the server took it. */
-function ToolPolicyRow({ roomId, serverId, tool }: { roomId: string; serverId: string; tool: McpToolView }) {
+function ToolPolicyRow({ api, serverId, tool }: { api: McpServersApi; serverId: string; tool: McpToolView }) {
   const [policy, setPolicy] = useState<ToolPolicy>(tool.policy);
   const { pending, error, run } = usePendingAction();
   const selectId = useId();
@@ -27,7 +27,7 @@ function ToolPolicyRow({ roomId, serverId, tool }: { roomId: string; serverId: s
       const previous = policy;
       setPolicy(next);
       try {
-        setPolicy((await toolsApi.setPolicy(roomId, serverId, tool.name, next)).policy);
+        setPolicy((await api.setPolicy(serverId, tool.name, next)).policy);
       } catch (failure) {
         setPolicy(previous);
         throw failure;
@@ -70,11 +70,12 @@ function ToolPolicyRow({ roomId, serverId, tool }: { roomId: string; serverId: s
 }
 
 export function McpServerItem({
-  roomId,
+  api,
   server,
   onChanged
 }: {
-  roomId: string;
+  /** The routes of the room or workspace the server is in. */
+  api: McpServersApi;
   server: McpServerView;
   /** The server changed (reconnected, or removed): the dialog lists them again. */
   onChanged: () => void;
@@ -112,7 +113,7 @@ export function McpServerItem({
           variant="ghost"
           disabled={pending}
           aria-label={`Reconnect ${server.name}`}
-          onClick={() => void act(() => toolsApi.reconnect(roomId, server.id))}
+          onClick={() => void act(() => api.reconnect(server.id))}
         >
           <RefreshCw className="size-3.5" aria-hidden="true" />
           Reconnect
@@ -123,7 +124,7 @@ export function McpServerItem({
               size="sm"
               variant="danger"
               disabled={pending}
-              onClick={() => void act(() => toolsApi.removeServer(roomId, server.id))}
+              onClick={() => void act(() => api.removeServer(server.id))}
             >
               Remove {server.name}
             </Button>
@@ -149,7 +150,7 @@ export function McpServerItem({
       {server.tools.length > 0 && (
         <ul aria-label={`${server.name}'s tools`} className="divide-y divide-edge-quiet border-t border-edge-quiet">
           {server.tools.map((tool) => (
-            <ToolPolicyRow key={`${tool.name}:${tool.policy}`} roomId={roomId} serverId={server.id} tool={tool} />
+            <ToolPolicyRow key={`${tool.name}:${tool.policy}`} api={api} serverId={server.id} tool={tool} />
           ))}
         </ul>
       )}

@@ -16,13 +16,17 @@
  * object, and call it from OverseerAgent's hooks or RPC methods.
  */
 import type { Connection } from "agents";
+import type { MCPClientManager } from "agents/mcp/client";
+import { unwrap } from "@/server/app-error";
 import type { Remote } from "@/server/contracts/remote";
 import type { ChatRoomApi } from "@/server/contracts/room-api";
 import { accessConfig } from "@/server/domain/access/access-jwt";
 import type { IdentityLimits } from "@/server/domain/access/identity-limits";
 import { fileLimits, roomPrefix } from "@/server/domain/files/file-limits";
 import { searchDeadlineMs } from "@/server/domain/search/search-ranking";
+import { readMcpConfig } from "@/server/domain/tools/mcp-config";
 import type { Env } from "@/server/env";
+import { McpServers } from "@/server/mcp/mcp-servers";
 import type { SearchQuery } from "@/shared/search";
 import { WorkspaceAdmission } from "./admission";
 import { ApiTokenTable } from "./api-tokens";
@@ -41,6 +45,7 @@ import { WorkspaceSettingsTable } from "./settings";
 import { ShareLinks, ShareTable } from "./share-links";
 import { WorkspaceAccess } from "./workspace-access";
 import { WorkspaceFiles } from "./workspace-files";
+import { WorkspaceMcp } from "./workspace-mcp";
 import { WorkspaceRooms } from "./workspace-rooms";
 import { searchRooms } from "./workspace-search";
 import { WorkspaceTokens } from "./workspace-tokens";
@@ -68,6 +73,8 @@ export interface WorkspaceAgent {
   connections(tag: string): Iterable<Connection>;
   /** Each caller's allowance across every workspace, held by its LimitKeeper (agents/identity-limit-client.ts). */
   identityLimits: IdentityLimits;
+  /** The agent's MCP client (`this.mcp`), for the workspace's MCP servers. */
+  mcp(): MCPClientManager;
 }
 
 /** Jobs made after the tables, which some tables' callbacks reach: read only when those run. */
@@ -158,6 +165,21 @@ function workspaceTables(agent: WorkspaceAgent, later: Later) {
 function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspaceTables>) {
   const { ctx, env } = agent;
   const { registry, live, budget, access, shares, reads, admission, files, notifications } = tables;
+  /** The workspace's MCP servers, which every room connects to itself (overseer/workspace-mcp.ts). */
+  const mcpConfig = () => readMcpConfig(env);
+  const workspaceMcp = new WorkspaceMcp({
+    servers: new McpServers({
+      sql: ctx.storage.sql,
+      mcp: () => agent.mcp(),
+      limits: () => ({ allowPrivate: mcpConfig().allowPrivate, maxResponseBytes: mcpConfig().maxResponseBytes }),
+      waitUntil: (promise) => ctx.waitUntil(promise),
+      scope: "workspace"
+    }),
+    exists: (roomId) => registry.row(roomId) !== undefined,
+    tell: async (roomId, servers, who) => {
+      unwrap(await (await agent.facet(roomId)).toolsCall({ op: "workspaceServers", servers }, who));
+    }
+  });
   /** What each room-list socket sees, and access changes reaching lists and rooms (overseer/room-lists.ts). */
   const lists = new RoomLists({
     registry,
@@ -204,6 +226,7 @@ function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspac
       shares.deleteRoom(id);
       reads.forgetRoom(id);
       notifications.forgetRoom(id);
+      workspaceMcp.forget(id);
       files.roomDeleted(agent.workspace(), id);
     }
   });
@@ -226,5 +249,5 @@ function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspac
       searchRoom: async (id, q, limit) => (await agent.facet(id)).searchMessages(q, limit),
       deadlineMs: searchDeadlineMs(env)
     });
-  return { lists, transfer, rooms, fileRecords, reports, search };
+  return { lists, transfer, rooms, fileRecords, reports, search, workspaceMcp };
 }

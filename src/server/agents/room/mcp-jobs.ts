@@ -1,5 +1,6 @@
 /**
- * The room's MCP jobs, made together: its servers (room/room-mcp.ts), the
+ * The room's MCP jobs, made together: its servers (mcp/mcp-servers.ts), the
+ * workspace's servers as the room connects to them (room/room-workspace-mcp.ts), the
  * approvals of "ask first" calls (room/room-approvals.ts), and the one RPC
  * call the overseer hands over for both (`ToolsCall`). Kept apart from
  * room-jobs.ts so the tools feature is wired there in a line.
@@ -8,11 +9,13 @@ import type { UIMessage } from "ai";
 import type { ToolsCall, ToolsCallResults } from "@/server/contracts/room-api";
 import { readMcpConfig } from "@/server/domain/tools/mcp-config";
 import type { Env } from "@/server/env";
+import { McpServers } from "@/server/mcp/mcp-servers";
 import type { MessageAuthor } from "@/shared/identity";
 import { mcpToolsForTurn } from "./mcp-tools";
+import type { OverseerLink } from "./overseer-link";
 import { RoomApprovals } from "./room-approvals";
 import type { RoomCore } from "./room-core";
-import { RoomMcp } from "./room-mcp";
+import { RoomWorkspaceMcp } from "./room-workspace-mcp";
 
 /** What only the class can reach: the framework's protected continuation and the agent's alarm. */
 export interface ToolInternals {
@@ -22,13 +25,24 @@ export interface ToolInternals {
   scheduleExpiry: (at: Date) => Promise<unknown>;
 }
 
-export function toolJobs(room: RoomCore, { env, ctx, continueAnswer, scheduleExpiry }: ToolInternals) {
+export function toolJobs(
+  room: RoomCore,
+  { env, ctx, continueAnswer, scheduleExpiry }: ToolInternals,
+  overseer: OverseerLink
+) {
   const config = () => readMcpConfig(env);
-  const mcp = new RoomMcp({
+  const mcp = new McpServers({
     sql: ctx.storage.sql,
     mcp: () => room.mcp,
     limits: () => ({ allowPrivate: config().allowPrivate, maxResponseBytes: config().maxResponseBytes }),
     waitUntil: (promise) => ctx.waitUntil(promise)
+  });
+  const workspace = new RoomWorkspaceMcp({
+    sql: ctx.storage.sql,
+    mcp: () => room.mcp,
+    limits: () => ({ allowPrivate: config().allowPrivate, maxResponseBytes: config().maxResponseBytes }),
+    waitUntil: (promise) => ctx.waitUntil(promise),
+    fetchList: () => overseer.call((o) => o.workspaceMcpServers(room.name))
   });
   const approvals = new RoomApprovals({
     sql: ctx.storage.sql,
@@ -43,7 +57,7 @@ export function toolJobs(room: RoomCore, { env, ctx, continueAnswer, scheduleExp
   const forTurn = (turn: { messages: readonly UIMessage[] }) =>
     mcpToolsForTurn(
       {
-        tools: () => mcp.tools(),
+        tools: async () => [...(await mcp.tools()), ...(await workspace.tools())],
         mcp: () => room.mcp,
         limits: () => ({ timeoutMs: config().toolTimeoutMs, maxResultBytes: config().maxResultBytes }),
         requestApproval: (request) => approvals.request(request)
@@ -67,6 +81,9 @@ export function toolJobs(room: RoomCore, { env, ctx, continueAnswer, scheduleExp
         return { approvals: await approvals.pending() };
       case "decide":
         return approvals.decide(c.toolCallId, c.body.approved, who);
+      case "workspaceServers":
+        await workspace.learn(c.servers);
+        return null;
     }
   }
   return { mcp, approvals, forTurn, call };

@@ -13,10 +13,10 @@
 
 import type { MCPClientManager } from "agents/mcp/client";
 import type { Tool, ToolSet, UIMessage } from "ai";
+import type { RoomMcpTool } from "@/server/mcp/mcp-servers";
 import type { MessageAuthor } from "@/shared/identity";
 import type { MessageMetadata } from "@/shared/protocol";
 import type { ApprovalRequest } from "./room-approvals";
-import type { RoomMcpTool } from "./room-mcp";
 
 interface McpToolLimits {
   timeoutMs: number;

@@ -308,7 +308,7 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
   const conversation = conversationJobs(room, internals, stores);
   const reporting = reportingJobs(room, internals, stores, conversation);
   /** MCP servers, tool policies and approvals by people (room/mcp-jobs.ts). */
-  const tools = toolJobs(room, internals);
+  const tools = toolJobs(room, internals, stores.overseer);
   /** The turn, in order (room/turn-sequence.ts). */
   const turns = new TurnSequence(room, () => readModelConfig(internals.env), {
     ...stores,

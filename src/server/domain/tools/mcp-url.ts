@@ -8,7 +8,7 @@
  * loopback and plain `http:` for local development; we need the opposite
  * default (https only, loopback refused) with one switch for development
  * and tests (`MCP_ALLOW_PRIVATE=true`), and the same check on every request
- * and every redirect hop (agents/room/mcp-fetch.ts), not only on the URL
+ * and every redirect hop (mcp/mcp-fetch.ts), not only on the URL
  * someone typed.
  *
  * A name is checked as written: the Worker cannot resolve DNS before it

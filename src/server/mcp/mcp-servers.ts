@@ -1,29 +1,39 @@
 /**
- * A room's MCP servers: who added which server, each tool's policy, and the
- * connections themselves. The connections are the agents SDK's
- * (`MCPClientManager`, the room's `this.mcp`): it connects over Streamable
- * HTTP, discovers tools, keeps each server's options (its headers included)
- * in this facet's SQLite and reconnects after a wake. What it lacks, and
+ * A room's MCP servers (or the workspace's, below): who added which server,
+ * each tool's policy, and the connections themselves. The connections are
+ * the agents SDK's (`MCPClientManager`, the room's `this.mcp`): it connects
+ * over Streamable HTTP, discovers tools, keeps each server's options (its
+ * headers included) in this facet's SQLite and reconnects after a wake. What it lacks, and
  * this adds:
  *
  * - a record of who added a server and when, and per-tool policies
  *   (off / allowed / ask first), in tables of our own;
  * - the room's address rules and response limits on every request
- *   (room/mcp-fetch.ts). The SDK does not persist a `fetch`, so a
+ *   (mcp/mcp-fetch.ts). The SDK does not persist a `fetch`, so a
  *   connection it restored on wake is replaced by a guarded one before
  *   the room uses it (`#guarded`);
  * - a view that never carries a header's value or the URL's query.
  *
  * The turn's tools (with policies, time and size limits, approvals) are
  * built from this by room/mcp-tools.ts.
+ *
+ * The overseer keeps the workspace's servers with this same class
+ * (`scope: "workspace"`, in its own SQLite and MCP client; which is why it
+ * lives here, below both agents, and not in room/): the registry,
+ * the headers, the policies an admin sets, and a connection of its own
+ * that shows their state and tools. The rooms connect to those servers
+ * themselves (room/room-workspace-mcp.ts, with `connectGuarded` and
+ * `readyToolViews` below).
  */
 import type { MCPClientManager } from "agents/mcp/client";
 import { AppError } from "@/server/app-error";
 import { checkMcpUrl, displayUrl } from "@/server/domain/tools/mcp-url";
+import { defaultPolicy } from "@/server/domain/tools/workspace-mcp-sync";
 import type { MessageAuthor } from "@/shared/identity";
 import {
   type AddMcpServerBody,
   MAX_MCP_SERVERS_PER_ROOM,
+  MAX_MCP_SERVERS_PER_WORKSPACE,
   type McpServerState,
   type McpServerView,
   type McpToolView,
@@ -67,23 +77,102 @@ export interface RoomMcpTool {
 }
 
 /** The SDK's AI tool key for a server's tool (agents/mcp/client getAITools). */
-const callNameOf = (serverId: string, tool: string) => `tool_${serverId.replace(/-/g, "")}_${tool}`;
+export const callNameOf = (serverId: string, tool: string) => `tool_${serverId.replace(/-/g, "")}_${tool}`;
 /** Tool parts are stored as `tool-<callName>` (domain/messages/persisted-message.ts keeps at most 64 characters). */
 const CALLABLE = /^[A-Za-z0-9_-]{1,59}$/;
 
-export interface RoomMcpDeps {
+export interface McpServersDeps {
   sql: Sql;
   mcp: () => MCPClientManager;
   limits: () => McpFetchLimits;
   waitUntil: (promise: Promise<unknown>) => void;
+  /** Whose servers these are: a room's (the default) or the whole workspace's, kept by the overseer. */
+  scope?: "room" | "workspace";
 }
 
-export class RoomMcp {
+/** A server to connect to, with its headers (server-side only). */
+export interface McpConnectionSpec {
+  id: string;
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Connects (again) with the guarded fetch; a failure is the server's state,
+ * never a thrown error. Waits at most `waitMs`, the connection going on
+ * meanwhile. `unpersist` (the SQLite the SDK's client writes to) keeps
+ * the server out of the SDK's storage (it saves every server it registers,
+ * headers included, and reconnects to them on wake): a room's copy of a
+ * workspace server must end with the workspace's list, never outlive it in
+ * the room.
+ */
+export async function connectGuarded(
+  deps: Pick<McpServersDeps, "mcp" | "limits" | "waitUntil">,
+  { id, name, url, headers }: McpConnectionSpec,
+  { unpersist, waitMs = CONNECT_WAIT_MS }: { unpersist?: Sql; waitMs?: number } = {}
+): Promise<void> {
+  const mcp = deps.mcp();
+  const attempt = async () => {
+    if (mcp.mcpConnections[id]) await mcp.closeConnection(id).catch(() => {});
+    await mcp.registerServer(id, {
+      url,
+      name,
+      // The SDK keeps `requestInit` (the headers) with the server, server-side; `fetch` lives in memory only.
+      transport: { type: "streamable-http", requestInit: { headers }, fetch: guardedMcpFetch(deps.limits()) },
+      retry: { maxAttempts: 1 }
+    });
+    // The SDK's own table (agents/mcp/client); its later writes update a row only if it is there.
+    unpersist?.exec("DELETE FROM cf_agents_mcp_servers WHERE id = ?", id);
+    const result = await mcp.connectToServer(id);
+    if (result.state === "connected") await mcp.discoverIfConnected(id, { timeoutMs: DISCOVER_TIMEOUT_MS });
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const connecting = attempt().catch((error) => console.warn(`[McpServers] ${id}: ${String(error)}`));
+  deps.waitUntil(connecting);
+  await Promise.race([
+    connecting,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    })
+  ]);
+  clearTimeout(timer);
+}
+
+/** A ready server's callable tools with their policies (none while it is not ready). */
+export function readyToolViews(
+  mcp: MCPClientManager,
+  serverId: string,
+  policies: ReadonlyMap<string, { policy: ToolPolicy; personas: boolean }>
+): McpToolView[] {
+  const connection = mcp.mcpConnections[serverId];
+  if (!connection || connection.connectionState !== "ready") return [];
+  return mcp
+    .listTools({ serverId })
+    .filter((t) => CALLABLE.test(callNameOf(serverId, t.name)))
+    .map((t) => {
+      const readOnly = t.annotations?.readOnlyHint === true;
+      const set = policies.get(t.name);
+      return {
+        name: t.name,
+        description: (t.description ?? t.title ?? "").slice(0, 1_000),
+        readOnly,
+        policy: set?.policy ?? defaultPolicy(readOnly),
+        personas: set?.personas ?? false
+      };
+    });
+}
+
+export class McpServers {
   #tablesReady = false;
   /** Connections made by this room with its guarded fetch (ids), as opposed to ones the SDK restored. */
   #guardedIds = new Set<string>();
 
-  constructor(private readonly deps: RoomMcpDeps) {}
+  constructor(private readonly deps: McpServersDeps) {}
+
+  get #scope() {
+    return this.deps.scope ?? "room";
+  }
 
   #tables(): Sql {
     const { sql } = this.deps;
@@ -94,6 +183,10 @@ export class RoomMcp {
       sql.exec(`CREATE TABLE IF NOT EXISTS mcp_tool_policies (
         server_id TEXT NOT NULL, tool TEXT NOT NULL, policy TEXT NOT NULL, personas INTEGER NOT NULL,
         PRIMARY KEY (server_id, tool))`);
+      // The workspace's headers: kept here, not in the SDK's table (see #connect).
+      if (this.#scope === "workspace") {
+        sql.exec("CREATE TABLE IF NOT EXISTS mcp_server_headers (server_id TEXT PRIMARY KEY, headers TEXT NOT NULL)");
+      }
       this.#tablesReady = true;
     }
     return sql;
@@ -105,7 +198,7 @@ export class RoomMcp {
 
   #row(id: string): ServerRow {
     const row = this.#tables().exec<ServerRow>("SELECT * FROM mcp_servers WHERE id = ?", id).toArray()[0];
-    if (!row) throw new AppError("not_found:mcp_server", 404, "This room has no MCP server with that id.");
+    if (!row) throw new AppError("not_found:mcp_server", 404, `This ${this.#scope} has no MCP server with that id.`);
     return row;
   }
 
@@ -116,10 +209,12 @@ export class RoomMcp {
   async add(body: AddMcpServerBody, by: MessageAuthor): Promise<McpServerView> {
     const limits = this.deps.limits();
     const url = checkMcpUrl(body.url, limits).toString();
-    if (this.#rows().length >= MAX_MCP_SERVERS_PER_ROOM) {
-      throw new AppError("conflict:mcp_limit", 409, `A room has at most ${MAX_MCP_SERVERS_PER_ROOM} MCP servers.`);
+    const max = this.#scope === "room" ? MAX_MCP_SERVERS_PER_ROOM : MAX_MCP_SERVERS_PER_WORKSPACE;
+    if (this.#rows().length >= max) {
+      throw new AppError("conflict:mcp_limit", 409, `A ${this.#scope} has at most ${max} MCP servers.`);
     }
-    const id = `s${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;
+    // Rooms connect to their own servers and the workspace's in one client: the prefix keeps the ids apart.
+    const id = `${this.#scope === "room" ? "s" : "w"}${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;
     const headers = body.headers ?? {};
     this.#tables().exec(
       "INSERT INTO mcp_servers (id, name, url, header_names, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -130,40 +225,52 @@ export class RoomMcp {
       JSON.stringify(by),
       Date.now()
     );
+    if (this.#scope === "workspace") {
+      this.#tables().exec(
+        "INSERT INTO mcp_server_headers (server_id, headers) VALUES (?, ?)",
+        id,
+        JSON.stringify(headers)
+      );
+    }
     await this.#connect(id, body.name, url, headers);
     return this.#view(this.#row(id));
   }
 
-  /** Connects (again) with the guarded fetch; a failure is the server's state, never a thrown error. */
+  /**
+   * The workspace's servers stay out of the SDK's storage: it would connect
+   * to each of them, unguarded, whenever the overseer wakes (which is often,
+   * and on the workspace's one thread); they are connected, guarded, when
+   * an admin lists them instead (`#guarded`).
+   */
   async #connect(id: string, name: string, url: string, headers: Record<string, string>): Promise<void> {
-    const mcp = this.deps.mcp();
-    const attempt = async () => {
-      if (mcp.mcpConnections[id]) await mcp.closeConnection(id).catch(() => {});
-      await mcp.registerServer(id, {
-        url,
-        name,
-        // The SDK keeps `requestInit` (the headers) with the server, server-side; `fetch` lives in memory only.
-        transport: { type: "streamable-http", requestInit: { headers }, fetch: guardedMcpFetch(this.deps.limits()) },
-        retry: { maxAttempts: 1 }
-      });
-      this.#guardedIds.add(id);
-      const result = await mcp.connectToServer(id);
-      if (result.state === "connected") await mcp.discoverIfConnected(id, { timeoutMs: DISCOVER_TIMEOUT_MS });
-    };
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const connecting = attempt().catch((error) => console.warn(`[RoomMcp] ${id}: ${String(error)}`));
-    this.deps.waitUntil(connecting);
-    await Promise.race([
-      connecting,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, CONNECT_WAIT_MS);
-      })
-    ]);
-    clearTimeout(timer);
+    this.#guardedIds.add(id);
+    const unpersist = this.#scope === "workspace" ? this.deps.sql : undefined;
+    await connectGuarded(this.deps, { id, name, url, headers }, { unpersist });
   }
 
-  /** The headers the SDK keeps with a server (server-side only). */
+  /** Every server with its headers, for the rooms to connect to (the workspace's; server-side only). */
+  connectionSpecs(): McpConnectionSpec[] {
+    return this.#rows().map((row) => ({
+      id: row.id,
+      name: row.name,
+      url: row.url,
+      headers: this.#storedHeaders(row.id)
+    }));
+  }
+
+  /** The policies set for a server's tools, by tool name. */
+  policiesOf(id: string): Map<string, { policy: ToolPolicy; personas: boolean }> {
+    return this.#policies(id);
+  }
+
+  /** The headers kept with a server (server-side only): the SDK keeps a room's, this class the workspace's. */
   #storedHeaders(id: string): Record<string, string> {
+    if (this.#scope === "workspace") {
+      const row = this.#tables()
+        .exec<{ headers: string }>("SELECT headers FROM mcp_server_headers WHERE server_id = ?", id)
+        .toArray()[0];
+      return row ? (JSON.parse(row.headers) as Record<string, string>) : {};
+    }
     const stored = this.deps
       .mcp()
       .listServers()
@@ -200,10 +307,11 @@ export class RoomMcp {
     await this.deps
       .mcp()
       .removeServer(id)
-      .catch((error) => console.warn(`[RoomMcp] removing ${id}: ${String(error)}`));
+      .catch((error) => console.warn(`[McpServers] removing ${id}: ${String(error)}`));
     this.#guardedIds.delete(id);
     const sql = this.#tables();
     sql.exec("DELETE FROM mcp_tool_policies WHERE server_id = ?", id);
+    if (this.#scope === "workspace") sql.exec("DELETE FROM mcp_server_headers WHERE server_id = ?", id);
     sql.exec("DELETE FROM mcp_servers WHERE id = ?", id);
   }
 
@@ -261,24 +369,7 @@ export class RoomMcp {
   }
 
   #toolViews(row: ServerRow): McpToolView[] {
-    const connection = this.deps.mcp().mcpConnections[row.id];
-    if (!connection || connection.connectionState !== "ready") return [];
-    const policies = this.#policies(row.id);
-    return this.deps
-      .mcp()
-      .listTools({ serverId: row.id })
-      .filter((t) => CALLABLE.test(callNameOf(row.id, t.name)))
-      .map((t) => {
-        const readOnly = t.annotations?.readOnlyHint === true;
-        const set = policies.get(t.name);
-        return {
-          name: t.name,
-          description: (t.description ?? t.title ?? "").slice(0, 1_000),
-          readOnly,
-          policy: set?.policy ?? (readOnly ? "allowed" : "ask"),
-          personas: set?.personas ?? false
-        };
-      });
+    return readyToolViews(this.deps.mcp(), row.id, this.#policies(row.id));
   }
 
   #view(row: ServerRow): McpServerView {
