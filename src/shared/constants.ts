@@ -70,6 +70,8 @@ export const MAX_SEARCHES_PER_IDENTITY = 3;
 /** An address may send this many times an identity's allowance (people behind one NAT). */
 export const ADDRESS_LIMIT_FACTOR = 4;
 
+/** The close code of a room socket refused because the room (or its workspace) has no place left. */
+export const ROOM_FULL_CODE = 4429;
 /** Open sockets one room accepts, and one identity may hold in one room. */
 export const MAX_SOCKETS_PER_ROOM = 200;
 export const MAX_SOCKETS_PER_IDENTITY = 8;
@@ -79,6 +81,19 @@ export const MAX_SOCKETS_PER_IDENTITY = 8;
  * identities cannot fill it, while people behind one office NAT still fit.
  */
 export const MAX_SOCKETS_PER_ADDRESS = MAX_SOCKETS_PER_ROOM / 4;
+/**
+ * Of a room's sockets, this many are kept for its members (people who have
+ * written in it or were let in) and the workspace's admins: readers, link
+ * viewers and the anonymous fill only the rest, so they can never lock the
+ * people who talk there out (server/domain/sockets/socket-budget.ts).
+ */
+export const ROOM_SOCKETS_KEPT_FOR_MEMBERS = MAX_SOCKETS_PER_ROOM / 4;
+/**
+ * Open room sockets one workspace accepts across all its rooms (they share
+ * one overseer's thread), and how many of them are kept for rooms' members.
+ */
+export const MAX_SOCKETS_PER_WORKSPACE = 2_000;
+export const WORKSPACE_SOCKETS_KEPT_FOR_MEMBERS = MAX_SOCKETS_PER_WORKSPACE / 4;
 /** Presence frames a room sends at most this often (changes in between are coalesced). */
 export const PRESENCE_INTERVAL_MS = 250;
 

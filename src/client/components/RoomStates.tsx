@@ -1,4 +1,4 @@
-import { ArrowLeft, Lock, Menu, MessageSquarePlus, SearchX, Trash2 } from "lucide-react";
+import { ArrowLeft, Lock, Menu, MessageSquarePlus, SearchX, Trash2, Users } from "lucide-react";
 import type { ReactNode, Ref } from "react";
 import { Link } from "react-router";
 import { useAppUI } from "@/client/app-ui";
@@ -71,6 +71,11 @@ const GONE = {
     icon: <SearchX className="size-6" />,
     title: "Room not found",
     text: "There is no room at this address. It may have been deleted, or the link is wrong."
+  },
+  full: {
+    icon: <Users className="size-6" />,
+    title: "This room is full right now",
+    text: "It has as many connections open as it takes, and its last places are kept for its members. Close it in another tab, or try again in a minute."
   },
   revoked: {
     icon: <Lock className="size-6" />,

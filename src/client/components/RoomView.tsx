@@ -8,6 +8,7 @@ import { useNavigate, useParams } from "react-router";
 import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { useRoomSocket } from "@/client/hooks/use-room-socket";
+import { ROOM_FULL_CODE } from "@/shared/constants";
 import { ACCESS_REVOKED_CODE } from "@/shared/members";
 import type { RoomState, RoomSummary } from "@/shared/protocol";
 import { useAuth } from "./AuthGate";
@@ -53,6 +54,8 @@ function RoomView({ roomId }: { roomId: string }) {
   if (revokedIds.has(roomId) || socket.connectionError?.code === ACCESS_REVOKED_CODE)
     return <RoomGone kind="revoked" />;
   if (deletedIds.has(roomId)) return <RoomGone kind="deleted" />;
+  // Refused for want of room (domain/sockets/socket-budget.ts on the server): it is there, just full.
+  if (socket.connectionError?.code === ROOM_FULL_CODE) return <RoomGone kind="full" />;
   if (socket.connectionError && socket.connectionError.code >= 4000 && socket.connectionError.code < 5000) {
     return <RoomGone kind="not-found" />;
   }

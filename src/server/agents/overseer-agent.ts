@@ -486,6 +486,8 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     this.jobs.access.requireRoom(caller, id, "room.talk");
     await this.jobs.admission.admitMessages(caller);
     this.jobs.rooms.requireSpace(id);
+    // Whoever writes in a room is one of its members (they keep it if it turns private).
+    if (caller.viewerOf === undefined) this.jobs.access.joinOnTalk(caller.identity, id);
     return this.#room(id, caller, "room.talk", async (room) => {
       if (body.files?.length) unwrap(await room.fileRefs(body.files));
       return send(room);

@@ -12,6 +12,7 @@ import { Button } from "@/client/components/ui/Button";
 import { ErrorNotice, Field, inputClass } from "@/client/components/ui/Field";
 import { Spinner } from "@/client/components/ui/Spinner";
 import { errorMessage } from "@/client/lib/api";
+import { cn } from "@/client/lib/cn";
 import { rolesApi } from "@/client/lib/roles-api";
 import type { MemberCandidates } from "@/shared/members";
 
@@ -63,7 +64,7 @@ export function AddPeople({
             maxLength={40}
             placeholder="Search by name"
             onChange={(event) => setQuery(event.target.value)}
-            className={inputClass}
+            className={cn(inputClass, "pointer-coarse:min-h-11")}
           />
         )}
       </Field>

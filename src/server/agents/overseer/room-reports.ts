@@ -7,7 +7,7 @@
  */
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
 import type { PendingRead } from "@/server/domain/rooms/read-positions";
-import type { RoomActivity, RoomRow } from "@/server/domain/rooms/room-rows";
+import type { RoomActivity, RoomRow, Talker } from "@/server/domain/rooms/room-rows";
 import type { OverseerFrame } from "@/shared/protocol";
 import type { ReadMark } from "@/shared/unread";
 import type { WorkspaceBudgetFigures } from "./budget-figures";
@@ -26,6 +26,8 @@ export interface RoomReportsHost {
   /** To one identity's list sockets only. */
   sendToReader(identityId: string, frame: OverseerFrame): void;
   waitUntil(promise: Promise<unknown>): void;
+  /** Someone wrote in a room: they become its member (overseer/workspace-access.ts `joinOnTalk`). */
+  talked(roomId: string, talker: Talker): void;
 }
 
 export class RoomReports {
@@ -36,6 +38,7 @@ export class RoomReports {
    * budget figure, which the room keeps for its turns.
    */
   activity(id: string, activity: RoomActivity): WorkspaceBudgetFigure {
+    for (const talker of activity.talkers ?? []) this.host.talked(id, talker);
     return this.host.budget.afterReport(
       id,
       () => this.#applyActivity(id, activity),

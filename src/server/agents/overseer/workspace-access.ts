@@ -195,6 +195,16 @@ export class WorkspaceAccess {
   }
 
   /** Whether the caller may do this in the room (never throws). */
+  /**
+   * Whether the caller keeps a place in a full room (domain/sockets/socket-budget.ts):
+   * a member of it, or a workspace admin. Reads only; records no one.
+   */
+  keepsPlace(caller: Caller, roomId: string): boolean {
+    if (caller.viewerOf !== undefined || isAnonymous(caller)) return false;
+    if (this.tables.members.role(roomId, caller.identity.id) !== null) return true;
+    return this.standing(caller, { record: false }).role === "admin";
+  }
+
   may(caller: Caller, roomId: string, action: RoomAction): boolean {
     try {
       this.requireRoom(caller, roomId, action);
@@ -359,10 +369,10 @@ export class WorkspaceAccess {
    * the room if it is made private later. A no-op for members and for the
    * shared anonymous identity.
    */
-  joinOnTalk(caller: Caller, roomId: string) {
-    if (isAnonymous(caller) || caller.viewerOf !== undefined) return;
+  joinOnTalk(talker: { id: string; name: string; kind: IdentityKind }, roomId: string) {
+    if (talker.id === API_IDENTITY.id) return;
     if (!this.host.room(roomId) || this.tables.members.visibility(roomId) !== "workspace") return;
-    this.tables.members.add(roomId, memberOf(caller), "member");
+    this.tables.members.add(roomId, talker, "member");
   }
 
   // ── Invitations (tokens are signed by the Worker, routes/members-routes.ts) ──

@@ -24,6 +24,7 @@ import { accessConfig } from "@/server/domain/access/access-jwt";
 import type { IdentityLimits } from "@/server/domain/access/identity-limits";
 import { fileLimits, roomPrefix } from "@/server/domain/files/file-limits";
 import { searchDeadlineMs } from "@/server/domain/search/search-ranking";
+import { routeTag } from "@/server/domain/sockets/socket-tags";
 import { readMcpConfig } from "@/server/domain/tools/mcp-config";
 import type { Env } from "@/server/env";
 import { McpServers } from "@/server/mcp/mcp-servers";
@@ -219,6 +220,10 @@ function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspac
     shares,
     facet: (id) => agent.facet(id),
     spawned: (id) => agent.spawned(id),
+    socketCounts: (id) => {
+      const tag = routeTag([{ className: "ChatRoom", name: id }]);
+      return { room: tag ? agent.ctx.getWebSockets(tag).length : 0, workspace: agent.ctx.getWebSockets().length };
+    },
     deleteFacet: (id) => agent.deleteFacet(id),
     forget: (id) => {
       live.forget(id);
@@ -240,7 +245,8 @@ function workspaceWork(agent: WorkspaceAgent, tables: ReturnType<typeof workspac
     budget,
     announce: (row) => lists.announce(row),
     sendToReader: (identityId, frame) => lists.sendToReader(identityId, frame),
-    waitUntil: (promise) => ctx.waitUntil(promise)
+    waitUntil: (promise) => ctx.waitUntil(promise),
+    talked: (roomId, talker) => access.joinOnTalk(talker, roomId)
   });
   /** Search across the rooms a caller may see: each room searches its own index (overseer/workspace-search.ts). */
   const search = (query: SearchQuery, visible: (roomId: string) => boolean) =>

@@ -11,6 +11,7 @@ import type { Remote } from "@/server/contracts/remote";
 import type { ChatRoomApi } from "@/server/contracts/room-api";
 import { CALLER_HEADER, type Caller, decodeCaller } from "@/server/domain/access/caller";
 import { generateRoomId, type RoomRow, toRoomDetail } from "@/server/domain/rooms/room-rows";
+import { type SocketCounts, socketBudgetRefusal } from "@/server/domain/sockets/socket-budget";
 import { MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
 import type { RoomAction, RoomVisibility } from "@/shared/permissions";
 import type { CreateRoomBody, RoomDetail, RoomSettings, UpdateRoomBody } from "@/shared/protocol";
@@ -27,6 +28,8 @@ export interface WorkspaceRoomsHost {
   shares: Pick<ShareLinks, "live">;
   /** The room's facet, spawned (or woken) if needed. */
   facet(id: string): Promise<Remote<ChatRoomApi>>;
+  /** Sockets open now to this room, and to the whole workspace (domain/sockets/socket-budget.ts). */
+  socketCounts(id: string): SocketCounts;
   /** Whether the room's facet was ever spawned (and not deleted). */
   spawned(id: string): boolean;
   /** Deletes the room's facet: aborts a running answer, closes its sockets, wipes its storage. */
@@ -72,12 +75,20 @@ export class WorkspaceRooms {
       if (!this.host.shares.live(caller.viewerOf, child.name)) {
         return new Response("This share link is no longer valid.", { status: 404 });
       }
-      return undefined;
+      return this.#overBudget(request, child.name, false);
     }
     // Anyone else: only a room that exists for them. A private room they are
     // not in is refused exactly like an unknown one.
     const denied = caller ? asRefusal(() => this.host.access.requireRoom(caller, child.name, "room.read")) : null;
-    return !caller || denied ? notFound() : undefined;
+    if (!caller || denied) return notFound();
+    return this.#overBudget(request, child.name, this.host.access.keepsPlace(caller, child.name));
+  }
+
+  /** A socket past the workspace's budget is refused with 429 (the client sees close code 4429). */
+  #overBudget(request: Request, roomId: string, belongs: boolean): Response | undefined {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return undefined;
+    const refusal = socketBudgetRefusal(this.host.socketCounts(roomId), belongs);
+    return refusal ? new Response(refusal, { status: 429 }) : undefined;
   }
 
   /**

@@ -7,7 +7,7 @@
 import type { Agent } from "agents";
 import type { UIMessage } from "ai";
 import type { WorkspaceBudgetFigure } from "@/server/domain/budgets/workspace-budget-cache";
-import { messagePreview, type RoomActivity } from "@/server/domain/rooms/room-rows";
+import { messagePreview, type RoomActivity, type Talker } from "@/server/domain/rooms/room-rows";
 import type { Env } from "@/server/env";
 import type { RoomLive } from "@/shared/introspection";
 import type { OverseerLink } from "./overseer-link";
@@ -115,14 +115,27 @@ export class RoomActivityLog {
     return offPath;
   }
 
+  /** Who wrote since the last report, and who was reported already while the room has been awake. */
+  #talkers = new Map<string, Talker>();
+  #reportedTalkers = new Set<string>();
+
+  /** Someone wrote over the socket: the next report names them, once per waking. */
+  talked(talker: Talker) {
+    if (!this.#reportedTalkers.has(talker.id)) this.#talkers.set(talker.id, talker);
+  }
+
   /** The activity to report now, given the room's in-memory messages. */
   next(messages: readonly UIMessage[]): RoomActivity {
     const last = messages.at(-1);
+    const talkers = [...this.#talkers.values()];
+    for (const talker of talkers) this.#reportedTalkers.add(talker.id);
+    this.#talkers.clear();
     return {
       seq: this.#nextSeq(),
       messageCount: this.visibleCount(),
       lastMessagePreview: last ? messagePreview(last.parts) : null,
-      lastActiveAt: Date.now()
+      lastActiveAt: Date.now(),
+      ...(talkers.length ? { talkers } : {})
     };
   }
 

@@ -30,7 +30,7 @@ import {
 } from "@/shared/constants";
 import type { ErrorCode } from "@/shared/errors";
 import type { FileRef } from "@/shared/files";
-import { authorOf } from "@/shared/identity";
+import { authorOf, type Identity } from "@/shared/identity";
 import type { ReplyRef } from "@/shared/replies";
 import { parseJson, sendRoomError } from "./frames";
 import type { OutboxSends } from "./outbox-sends";
@@ -44,6 +44,8 @@ interface GuardedRoom {
   fileOf(url: string): FileRef | null;
   /** What a reply keeps of the stored message with this id, or null when the room holds none (one lookup by id). */
   replyTarget(messageId: string): Promise<ReplyRef | null>;
+  /** Someone's chat request was let through: they wrote in the room (room/activity.ts reports it). */
+  talked(identity: Identity): void;
 }
 
 type Next = (connection: Connection, message: WSMessage) => unknown;
@@ -232,6 +234,7 @@ export class FrameGuard {
     // browser cannot set headers on a WebSocket, and the upgrade is one
     // per socket, not per turn); the framework never sees it.
     this.onAccepted(guarded.messageId, guarded.traceparent);
+    if (caller) this.room.talked(caller.identity);
     if (outboxSend.kind === "new") this.outbox.accepted(connection, outboxSend.clientMessageId);
     return next(connection, JSON.stringify({ type, id: requestId, init: { method: "POST", body } }));
   }

@@ -16,7 +16,8 @@ import {
   MAX_SOCKETS_PER_ADDRESS,
   MAX_SOCKETS_PER_IDENTITY,
   MAX_SOCKETS_PER_ROOM,
-  PRESENCE_INTERVAL_MS
+  PRESENCE_INTERVAL_MS,
+  ROOM_FULL_CODE
 } from "@/shared/constants";
 import { RoomClientFrame, type RoomServerFrame } from "@/shared/protocol";
 import { MAX_VIEWER_SOCKETS_PER_ROOM } from "@/shared/shares";
@@ -49,7 +50,7 @@ export class RoomPresence {
     if (refusal) {
       sendRoomError(connection, "rate_limited:requests", refusal);
       // 4xxx: the client gives up instead of reconnecting at once.
-      connection.close(4429, refusal);
+      connection.close(ROOM_FULL_CODE, refusal);
       return false;
     }
     connection.setState((state) => ({ ...(state ?? {}), typing: false }));

@@ -147,7 +147,9 @@ function conversationJobs(room: RoomCore, internals: RoomInternals, stores: Retu
       writeBranch: (branch) => branches.write(branch),
       // A socket send's file parts: only this room's files (room/room-attachments.ts).
       fileOf: (url) => attachments.fileOf(url),
-      replyTarget
+      replyTarget,
+      // The overseer makes them a member with the report their message sets off (room/activity.ts).
+      talked: ({ id, name, kind }) => activity.talked({ id, name, kind })
     },
     env.RATE_LIMIT_SCALE,
     (messageId, traceparent) => tracer.arrive(messageId, traceparent, "websocket"),

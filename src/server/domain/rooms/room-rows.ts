@@ -3,6 +3,7 @@
  * No storage, no env: unit-tested in Node.
  */
 import { PREVIEW_LENGTH } from "@/shared/constants";
+import type { IdentityKind } from "@/shared/identity";
 import type { RoomLive } from "@/shared/introspection";
 import type { RoomVisibility } from "@/shared/permissions";
 import type { RoomDetail, RoomState, RoomSummary } from "@/shared/protocol";
@@ -77,6 +78,19 @@ export interface RoomActivity {
   lastActiveAt: number;
   /** Status, sockets, storage and tokens today (the overseer keeps them apart, in room_live). */
   live?: RoomLive;
+  /**
+   * People who wrote in the room over its socket since its last report,
+   * each once per waking: the overseer makes them members
+   * (overseer/workspace-access.ts `joinOnTalk`).
+   */
+  talkers?: Talker[];
+}
+
+/** Someone who wrote in a room, as the room's socket knew them. */
+export interface Talker {
+  id: string;
+  name: string;
+  kind: IdentityKind;
 }
 
 /** Applies a report to a registry row, or null when the report is stale. */
