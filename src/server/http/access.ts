@@ -3,7 +3,9 @@
  *
  *   1. Cloudflare Access configured (CF_ACCESS_TEAM_DOMAIN + CF_ACCESS_AUD):
  *      the verified `Cf-Access-Jwt-Assertion` is the identity.
- *   2. Otherwise a valid session cookie (POST /api/session) is the identity.
+ *   2. Otherwise a valid session cookie (POST /api/session) is the identity,
+ *      while its identity's session generation stands (signing out ends it)
+ *      and under the identity's current name.
  *   3. `Authorization: Bearer rt.<workspace>.…`, a named API token
  *      (routes/workspace-admin-routes.ts), is that token's own identity, in its workspace only;
  *      its workspace's overseer holds the token's hash and says whether it is good.
@@ -27,6 +29,7 @@ import { accessConfig, remoteAccessKeys, verifyAccessAssertion } from "@/server/
 import { addressKey } from "@/server/domain/access/address-key";
 import { type Caller, RESERVED_HEADER_PREFIXES } from "@/server/domain/access/caller";
 import { rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
+import { type SessionStanding, StandingCache, standingIdentity } from "@/server/domain/access/session-standing";
 import { gateFingerprint, readSession, SESSION_COOKIE } from "@/server/domain/access/session-token";
 import { hashApiToken, looksLikeApiToken, parseApiToken, tokenIdentityId } from "@/server/domain/roles/api-token";
 import { configuredAdmin } from "@/server/domain/roles/workspace-roles";
@@ -133,10 +136,34 @@ export async function admitSessionStart(env: Env, address: string): Promise<void
   if (!admission.ok) throw rateLimited(admission.retryAfterMs, "new sign-ins from your address");
 }
 
+/** This isolate's view of identities' session standings (domain/access/session-standing.ts). */
+const standings = new StandingCache();
+
+function standingKeeper(env: Env, identityId: string) {
+  return env.AuthKeeper.get(env.AuthKeeper.idFromName(`session:${identityId}`));
+}
+
+/** Ends every session of an identity (sign-out): this isolate refuses them at once, others within the cache's life. */
+export async function revokeSessions(env: Env, identityId: string): Promise<void> {
+  standings.set(identityId, await standingKeeper(env, identityId).revokeSessions());
+}
+
+/** A new name for every standing session of an identity; answers the generation a new cookie carries. */
+export async function renameSessions(env: Env, identityId: string, name: string): Promise<SessionStanding> {
+  const standing = await standingKeeper(env, identityId).renameSessions(name);
+  standings.set(identityId, standing);
+  return standing;
+}
+
+/** The session cookie's identity, if it is well signed and its generation still stands. */
 async function sessionIdentity(c: Context<AppEnv>): Promise<Identity | null> {
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;
-  return readSession(token, await sessionSecret(c.env), await gateFingerprint(c.env.ACCESS_TOKEN));
+  const session = await readSession(token, await sessionSecret(c.env), await gateFingerprint(c.env.ACCESS_TOKEN));
+  if (!session) return null;
+  const id = session.identity.id;
+  const standing = await standings.get(id, () => standingKeeper(c.env, id).sessionStanding());
+  return standingIdentity(session, standing);
 }
 
 function isAllowedOrigin(
