@@ -41,13 +41,13 @@ export class AuthKeeper extends DurableObject<Env> implements AuthKeeperApi {
   }
 
   /**
-   * One token attempt from this address. A throttled address is refused
-   * whether or not its token is right, so guessing learns nothing; only
-   * wrong attempts use up the allowance. Stored durably, so an idle
-   * eviction does not reset it.
+   * One wrong token from this address; refused once the address has used up
+   * its allowance. Right tokens never come here: refusing them too let
+   * anyone behind the same address (a shared NAT) lock out whoever holds
+   * the token. Stored durably, so an idle eviction does not reset it.
    */
-  tokenAttempt(correct: boolean, limit: RateLimit, now = Date.now()): Admission {
-    return this.#take("failures", limit, now, correct ? 0 : 1);
+  wrongToken(limit: RateLimit, now = Date.now()): Admission {
+    return this.#take("failures", limit, now, 1);
   }
 
   /**

@@ -10,8 +10,8 @@ import type { SessionStanding } from "@/server/domain/access/session-standing";
 export interface AuthKeeperApi {
   /** The generated signing key: created once, then always the same. */
   sessionSecret(): string;
-  /** One token attempt from the address this keeper is named for. */
-  tokenAttempt(correct: boolean, limit: RateLimit, now?: number): Admission;
+  /** One wrong token from the address this keeper is named for. */
+  wrongToken(limit: RateLimit, now?: number): Admission;
   /** One new session (a newly minted identity) from the address this keeper is named for. */
   sessionStart(limit: RateLimit, now?: number): Admission;
   /** The session standing of the identity this keeper is named for. */

@@ -17,7 +17,7 @@
  * an admin (ACCESS_TOKEN, ADMINS, ACCESS_ADMIN_GROUP; domain/roles/workspace-roles.ts).
  *
  * Wrong tokens are throttled per address in a Durable Object (AuthKeeper),
- * so the allowance is shared by every isolate. Only `cf-connecting-ip` is
+ * so the allowance is shared by every isolate; a right token always passes. Only `cf-connecting-ip` is
  * trusted for addresses. WebSocket upgrades from a foreign Origin are
  * refused whatever the credentials, so another site cannot ride a signed-in
  * browser's cookie into a room.
@@ -104,21 +104,28 @@ export function sessionSecret(env: Env): Promise<string> {
 }
 
 /**
- * Checks a presented access token against ACCESS_TOKEN, throttled per
- * address: 429 with Retry-After once an address has used up its wrong
- * attempts, even for a right token, so guessing learns nothing.
+ * A wrong token from this address: 429 with Retry-After once the address
+ * has used up its wrong attempts. Only wrong tokens are counted or refused:
+ * the right one always passes (and costs no call here), so someone guessing
+ * behind the same address (a shared NAT, an IPv6 /64) cannot lock out
+ * whoever holds the token. The price: a throttled guesser still learns that
+ * a guess was wrong (429 instead of 401), so what keeps ACCESS_TOKEN from
+ * being guessed is its length (docs/limits.md); the throttle bounds what
+ * wrong tokens cost (an API token's check asks its workspace's overseer).
  */
+async function countWrongToken(env: Env, address: string): Promise<void> {
+  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${addressKey(address)}`));
+  const admission = await keeper.wrongToken(scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE)));
+  if (!admission.ok) throw rateLimited(admission.retryAfterMs, "wrong access tokens from your address");
+}
+
+/** Checks a presented access token against ACCESS_TOKEN; a wrong one counts against the address. */
 export async function checkAccessToken(env: Env, address: string, given: string): Promise<boolean> {
   const expected = env.ACCESS_TOKEN;
   if (!expected) return true;
-  const correct = await tokenMatches(given, expected);
-  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${addressKey(address)}`));
-  const admission = await keeper.tokenAttempt(
-    correct,
-    scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE))
-  );
-  if (!admission.ok) throw rateLimited(admission.retryAfterMs, "wrong access tokens from your address");
-  return correct;
+  if (await tokenMatches(given, expected)) return true;
+  await countWrongToken(env, address);
+  return false;
 }
 
 /**
@@ -196,13 +203,10 @@ async function apiTokenCaller(env: Env, address: string, bearer: string): Promis
   const parts = parseApiToken(bearer);
   const overseer = parts ? env.OverseerAgent.get(env.OverseerAgent.idFromName(parts.workspace)) : null;
   const token = parts && overseer ? await overseer.verifyApiToken(parts.tokenId, await hashApiToken(bearer)) : null;
-  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${addressKey(address)}`));
-  const admission = await keeper.tokenAttempt(
-    token !== null,
-    scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE))
-  );
-  if (!admission.ok) throw rateLimited(admission.retryAfterMs, "wrong access tokens from your address");
-  if (!token || !parts) return null;
+  if (!token || !parts) {
+    await countWrongToken(env, address);
+    return null;
+  }
   return {
     identity: { id: tokenIdentityId(token.id), name: token.name, kind: "api" },
     tokenWorkspace: parts.workspace
