@@ -18,9 +18,10 @@
  *
  * Wrong tokens are throttled per address in a Durable Object (AuthKeeper),
  * so the allowance is shared by every isolate; a right token always passes. Only `cf-connecting-ip` is
- * trusted for addresses. WebSocket upgrades from a foreign Origin are
- * refused whatever the credentials, so another site cannot ride a signed-in
- * browser's cookie into a room.
+ * trusted for addresses. WebSocket upgrades and state-changing requests
+ * (POST, PUT, PATCH, DELETE) from a foreign Origin are refused whatever the
+ * credentials, so another site cannot ride a signed-in browser's cookie into
+ * a room or into a change.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
@@ -247,13 +248,25 @@ async function resolveCaller(c: Context<AppEnv>, address: string): Promise<Resol
   return null;
 }
 
+/** Methods that change something: a foreign page may not cause them (see `identify`). */
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
 export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if ((c.req.header("upgrade") ?? "").toLowerCase() === "websocket") {
-    const origin = c.req.header("origin");
-    // No Origin: not a browser (scripts, tests), which cannot carry a
-    // victim's cookie anyway.
-    if (origin && !isAllowedOrigin(origin, c.req.url, c.req.header("host"), c.env.ALLOWED_ORIGINS)) {
+  const origin = c.req.header("origin");
+  // No Origin: not a browser (scripts, tests, bearer tokens), which cannot
+  // carry a victim's cookie anyway. A foreign one: another site's page
+  // riding the browser's cookie (a socket), or posting a form or a fetch at
+  // us. The session cookie is SameSite=Strict, but an old browser, a
+  // same-site subdomain or the sign-in route itself (no cookie needed)
+  // would still let such a write through; refusing it here, before anyone
+  // is identified, closes them all. Reads stay open: without CORS another
+  // site cannot read their answers.
+  if (origin && !isAllowedOrigin(origin, c.req.url, c.req.header("host"), c.env.ALLOWED_ORIGINS)) {
+    if ((c.req.header("upgrade") ?? "").toLowerCase() === "websocket") {
       throw new AppError("forbidden:origin", 403, `WebSocket connections from ${origin} are not allowed.`);
+    }
+    if (STATE_CHANGING.has(c.req.method)) {
+      throw new AppError("forbidden:origin", 403, `Changes requested from ${origin} are not allowed.`);
     }
   }
   const address = clientAddress(c.req.raw);
