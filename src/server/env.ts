@@ -58,7 +58,7 @@ export interface Env {
   ADMINS?: string;
   /** Behind Access: members of this Access group (the assertion's `groups` claim) are admins. */
   ACCESS_ADMIN_GROUP?: string;
-  /** Comma-separated origins allowed to open WebSockets, besides our own. */
+  /** Comma-separated origins allowed to open WebSockets and make REST changes (POST, PUT, PATCH, DELETE), besides our own. */
   ALLOWED_ORIGINS?: string;
   /** Multiplies the rate limits (per workspace, per room and per identity across workspaces); 0 turns them off (load tests). */
   RATE_LIMIT_SCALE?: string;

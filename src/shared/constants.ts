@@ -45,7 +45,9 @@ export const MAX_MESSAGES_PER_CHAT_REQUEST = 500;
  * uploads are limited per identity across every workspace too
  * (domain/access/identity-limits.ts). `tokenAttempts` counts wrong access
  * tokens per address, `sessionStarts` new sessions (new identities) per
- * address. `RATE_LIMIT_SCALE` in the environment multiplies them
+ * address, `shareViews` share-link viewers' requests per address in a
+ * workspace (a viewer has no identity, and a link can be opened by anyone
+ * holding it). `RATE_LIMIT_SCALE` in the environment multiplies them
  * all (0 = off).
  */
 export const RATE_LIMITS = {
@@ -56,7 +58,8 @@ export const RATE_LIMITS = {
   socketCancel: { burst: 20, perMinute: 120 },
   tokenAttempts: { burst: 5, perMinute: 5 },
   sessionStarts: { burst: 10, perMinute: 10 },
-  restSearch: { burst: 10, perMinute: 30 }
+  restSearch: { burst: 10, perMinute: 30 },
+  shareViews: { burst: 60, perMinute: 120 }
 } as const;
 
 /**

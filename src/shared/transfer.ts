@@ -82,6 +82,21 @@ export const ForkBody = z.strictObject({
   messageId: z.string({ error: "messageId must be a string" }).min(1, "messageId must not be empty").max(128)
 });
 
+/**
+ * A message an import shortened to fit a room's caps (MAX_MESSAGE_LENGTH
+ * for a person's message, a longer cap for an answer's text): which, where
+ * in the transcript (1 = the first message), and how long it was and is.
+ */
+export interface TruncatedMessage {
+  messageId: string;
+  position: number;
+  role: "user" | "assistant";
+  /** Characters (UTF-16 code units) of its text in the file. */
+  originalLength: number;
+  /** Characters kept in the room. */
+  keptLength: number;
+}
+
 export interface ImportResult {
-  rooms: Array<{ id: string; name: string; messageCount: number }>;
+  rooms: Array<{ id: string; name: string; messageCount: number; truncated: TruncatedMessage[] }>;
 }

@@ -97,11 +97,16 @@ describe("untrusted text", () => {
 });
 
 describe("what the page may load", () => {
-  it("fetches no remote image in Markdown until someone clicks it, and then without a referrer", async () => {
+  it("never fetches a remote image in Markdown in the page; a click opens it in a tab of its own, without a referrer", async () => {
     const room = await rest.createRoom(app.url, { name: "Tracking pixels" });
     const { context, page } = await newUser(browser, { displayName: "Rita" });
+    // The room's page must never ask the tracker; the context also sees the opened tab.
+    const fromRoom: string[] = [];
     const remote: Array<{ url: string; referer: string | undefined }> = [];
     page.on("request", (request) => {
+      if (request.url().includes("tracker.example")) fromRoom.push(request.url());
+    });
+    context.on("request", (request) => {
       if (request.url().includes("tracker.example")) {
         remote.push({ url: request.url(), referer: request.headers().referer });
       }
@@ -110,18 +115,21 @@ describe("what the page may load", () => {
     await page.goto(roomUrl(app.url, room.id), { timeout: 90_000 });
     const md = encodeURIComponent("Look: ![a pixel](https://tracker.example/p.png?who=reader)");
     await sendFromComposer(page, `[[fake:text=${md}]]`);
-    const load = messageRows(page, "assistant")
+    const open = messageRows(page, "assistant")
       .last()
-      .getByRole("button", { name: /Load image .*tracker\.example/ });
-    await load.waitFor();
+      .getByRole("link", { name: /Open image .*tracker\.example/ });
+    await open.waitFor();
     // Rendered, and still nothing asked of the tracker (also not after a reload).
     await page.reload();
-    await load.waitFor();
+    await open.waitFor();
     expect(remote).toEqual([]);
-    await load.click();
+    expect(await open.getAttribute("rel")).toBe("noopener noreferrer");
+    const [tab] = await Promise.all([context.waitForEvent("page"), open.click()]);
     await expect.poll(() => remote.length).toBeGreaterThan(0);
     expect(remote[0].url).toBe("https://tracker.example/p.png?who=reader");
     expect(remote[0].referer ?? "").toBe("");
+    expect(fromRoom).toEqual([]);
+    await tab.close();
     await context.close();
   });
 

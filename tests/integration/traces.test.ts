@@ -11,7 +11,8 @@ import { useTestApp } from "../support/test-app";
 import { waitFor } from "../support/wait";
 
 // Traces over the real dev server: the client's traceparent reaches the
-// room, every span it records, and the provider's request headers.
+// room as the parent of the trace's root (the trace id is the room's own),
+// and every span it records, and the provider's request headers.
 const app = useTestApp({ vars: { MODEL_IDLE_TIMEOUT_MS: "3000" } });
 
 const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("");
@@ -62,6 +63,16 @@ function settledTrace(api: RestClient, roomId: string, traceId: string, timeoutM
   );
 }
 
+/** The one trace of a fresh room with one turn: its id is the room's, whatever the client sent. */
+async function onlyTrace(api: RestClient, roomId: string): Promise<string> {
+  const list = await waitFor(
+    async () => ((await (await api.call(`/${roomId}/traces`)).json()) as TraceList).traces,
+    (traces) => traces.length > 0
+  );
+  expect(list).toHaveLength(1);
+  return list[0].traceId;
+}
+
 function upstreamFor(traceId: string) {
   return app.fake.requests.filter((r) => parseTraceparent(r.headers.traceparent)?.traceId === traceId);
 }
@@ -74,9 +85,11 @@ describe("traces", () => {
     const response = await sendTraced(api, room.id, "hello traces", ctx);
     expect(response.status).toBe(200);
     const body = (await response.json()) as SendMessageResult;
-    expect(body.assistantMessage?.metadata?.traceId).toBe(ctx.traceId);
+    const traceId = body.assistantMessage?.metadata?.traceId ?? "";
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(traceId).not.toBe(ctx.traceId);
 
-    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const spans = await settledTrace(api, room.id, traceId);
     const tree = checkTraceTree(spans, { requireClosed: true });
     expect(tree.problems).toEqual([]);
     expect(tree.root?.parentSpanId).toBe(ctx.spanId);
@@ -92,13 +105,13 @@ describe("traces", () => {
     expect(turn.outputTokens).toBe(body.assistantMessage!.metadata!.usage!.outputTokens);
 
     // The provider got the model span's own context.
-    const upstream = upstreamFor(ctx.traceId);
+    const upstream = upstreamFor(traceId);
     expect(upstream).toHaveLength(1);
     expect(parseTraceparent(upstream[0].headers.traceparent)?.spanId).toBe(model.spanId);
 
     const list = await api.call(`/${room.id}/traces`);
     const { traces } = (await list.json()) as TraceList;
-    expect(traces[0]).toMatchObject({ traceId: ctx.traceId, status: "ok", messageId: body.assistantMessage?.id });
+    expect(traces[0]).toMatchObject({ traceId, status: "ok", messageId: body.assistantMessage?.id });
   });
 
   it("without a traceparent a trace is created, and a malformed one is replaced", async () => {
@@ -133,7 +146,8 @@ describe("traces", () => {
     await socket.next(isDone(id), 30_000);
     socket.close();
 
-    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const traceId = await onlyTrace(api, room.id);
+    const spans = await settledTrace(api, room.id, traceId);
     const tree = checkTraceTree(spans, { requireClosed: true });
     expect(tree.problems).toEqual([]);
     expect(tree.root?.parentSpanId).toBe(ctx.spanId);
@@ -145,23 +159,26 @@ describe("traces", () => {
     for (const span of [...models, ...tools]) expect(span.parentSpanId).toBe(turn.spanId);
     expect(tools[0].startedAt).toBeGreaterThanOrEqual(models[0].startedAt);
     expect(spans.every((s) => s.status === "ok")).toBe(true);
-    const upstream = upstreamFor(ctx.traceId);
+    const upstream = upstreamFor(traceId);
     expect(upstream.map((r) => parseTraceparent(r.headers.traceparent)?.spanId).sort()).toEqual(
       models.map((m) => m.spanId).sort()
     );
     const page = await api.messages(room.id);
-    expect(page.messages.at(-1).metadata.traceId).toBe(ctx.traceId);
+    expect(page.messages.at(-1).metadata.traceId).toBe(traceId);
   });
 
   it("a stopped answer closes every span as stopped (and is reported streaming until then)", async () => {
     const { api, room, ctx, socket, id } = await tracedAnswerStreaming("[[fake:chunks=400,slow=40]] go on", 3);
     // Introspection sees the answer streaming, on its model call, in this trace.
+    const traceId = await onlyTrace(api, room.id);
     const agents = (await (await api.call(`/${room.id}/agents`)).json()) as AgentTree;
-    expect(agents.room).toMatchObject({ status: "streaming", activity: "chat fake-model", traceId: ctx.traceId });
+    expect(agents.room).toMatchObject({ status: "streaming", activity: "chat fake-model", traceId });
     socket.send({ type: "cf_agent_chat_request_cancel", id });
-    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const spans = await settledTrace(api, room.id, traceId);
     socket.close();
-    expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
+    const tree = checkTraceTree(spans, { requireClosed: true });
+    expect(tree.problems).toEqual([]);
+    expect(tree.root?.parentSpanId).toBe(ctx.spanId);
     const byKind = Object.fromEntries(spans.map((s) => [s.kind, s.status]));
     expect(byKind).toMatchObject({ request: "stopped", turn: "stopped", queue: "ok" });
     expect(["stopped", "ok"]).toContain(byKind.model);
@@ -174,8 +191,9 @@ describe("traces", () => {
     const response = await sendTraced(api, room.id, "[[fake:status=401]] fail please", ctx);
     expect(response.status).toBe(502);
     const body = (await response.json()) as SendMessageResult;
-    expect(body.assistantMessage?.metadata?.traceId ?? ctx.traceId).toBe(ctx.traceId);
-    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const traceId = await onlyTrace(api, room.id);
+    expect(body.assistantMessage?.metadata?.traceId ?? traceId).toBe(traceId);
+    const spans = await settledTrace(api, room.id, traceId);
     expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
     const turn = spans.find((s) => s.kind === "turn")!;
     expect(turn.status).toBe("error");
@@ -200,14 +218,15 @@ describe("a delegated task", () => {
     );
     const node = running.room.children.find((c) => c.kind === "task");
     expect(node).toMatchObject({ status: "streaming", name: "[[fake:chunks=120,slow=40]] Count slowly" });
-    expect(node?.traceId).toBe(ctx.traceId);
+    const traceId = await onlyTrace(api, room.id);
+    expect(node?.traceId).toBe(traceId);
     const response = await sending;
     expect(response.status).toBe(200);
     const answer = ((await response.json()) as any).assistantMessage;
     const output = answer.parts.find((p: any) => p.type === "tool-delegate")?.output;
     expect(output).toMatchObject({ ok: true, status: "completed", taskId: node?.id });
 
-    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const spans = await settledTrace(api, room.id, traceId);
     const tree = checkTraceTree(spans, { requireClosed: true });
     expect(tree.problems).toEqual([]);
     const turn = spans.find((s) => s.kind === "turn")!;
@@ -218,8 +237,8 @@ describe("a delegated task", () => {
     const taskModel = spans.find((s) => s.kind === "model" && s.parentSpanId === task.spanId)!;
     expect(taskModel).toMatchObject({ agent: node?.id, model: "fake-model", status: "ok" });
     expect(taskModel.outputTokens).toBeGreaterThan(0);
-    // The task's provider request carried its own model span's context, in the client's trace.
-    expect(upstreamFor(ctx.traceId).map((r) => parseTraceparent(r.headers.traceparent)?.spanId)).toContain(
+    // The task's provider request carried its own model span's context, in the turn's trace.
+    expect(upstreamFor(traceId).map((r) => parseTraceparent(r.headers.traceparent)?.spanId)).toContain(
       taskModel.spanId
     );
     // Once it is done, the tree no longer lists it.
@@ -262,7 +281,7 @@ describe("structured cross-facet errors", () => {
     expect(ada.metadata.error).toBeUndefined();
     expect(messageText(bob)).toContain("Echo:");
 
-    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const spans = await settledTrace(api, room.id, await onlyTrace(api, room.id));
     expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
     const failed = spans.find((s) => s.name === "agent Ada")!;
     const retry = spans.find((s) => s.name === "agent Ada (retry)")!;
@@ -290,7 +309,7 @@ describe("structured cross-facet errors", () => {
     });
     expect(app.fake.requests.filter((r) => r.lastUserText?.includes(`Sum up ${marker}`))).toHaveLength(4);
 
-    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const spans = await settledTrace(api, room.id, await onlyTrace(api, room.id));
     expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
     const delegate = spans.find((s) => s.name === "tool delegate")!;
     const runs = spans.filter((s) => s.kind === "agent").sort((a, b) => a.startedAt - b.startedAt);
@@ -310,16 +329,17 @@ describe("structured cross-facet errors", () => {
     expect(response.status).toBe(200);
     expect(requestsWith(marker)).toHaveLength(1);
     const { messages } = await api.messages(room.id);
+    const traceId = await onlyTrace(api, room.id);
     const ada = messages.find((m) => m.metadata.persona?.name === "Ada");
     expect(ada.metadata).toMatchObject({
       errorCode: "upstream:http_401",
       error: expect.stringContaining("refused our credentials"),
-      traceId: ctx.traceId
+      traceId
     });
     const bob = messages.find((m) => m.metadata.persona?.name === "Bob");
     expect(messageText(bob)).toMatch(/^Echo: .*@Ada @Bob status report/);
 
-    const spans = await settledTrace(api, room.id, ctx.traceId);
+    const spans = await settledTrace(api, room.id, traceId);
     expect(checkTraceTree(spans, { requireClosed: true }).problems).toEqual([]);
     expect(spans.find((s) => s.name === "agent Ada")).toMatchObject({
       status: "error",
@@ -338,15 +358,16 @@ describe("structured cross-facet errors", () => {
 describe("a server killed mid-answer", () => {
   it("closes the interrupted spans on wake and the recovered answer keeps its trace", async () => {
     // Its socket goes with the server.
-    const { api, room, ctx } = await tracedAnswerStreaming(
+    const { api, room } = await tracedAnswerStreaming(
       "[[fake:slow=150]] interrupted answer with quite a few words to stream out",
       6
     );
+    const traceId = await onlyTrace(api, room.id);
     await app.server.restart({ hard: true });
 
     const back = await openSocket(api.roomSocketUrl(room.id));
     const spans = await waitFor(
-      () => trace(api, room.id, ctx.traceId),
+      () => trace(api, room.id, traceId),
       (s) => s.some((span) => span.name === "turn (recovered)") && s.every((span) => span.endedAt !== null),
       120_000
     );
@@ -356,7 +377,7 @@ describe("a server killed mid-answer", () => {
     const recovered = spans.find((s) => s.name === "turn (recovered)")!;
     expect(recovered.status).toBe("ok");
     const recoveredModel = spans.find((s) => s.kind === "model" && s.parentSpanId === recovered.spanId)!;
-    expect(upstreamFor(ctx.traceId).map((r) => parseTraceparent(r.headers.traceparent)?.spanId)).toContain(
+    expect(upstreamFor(traceId).map((r) => parseTraceparent(r.headers.traceparent)?.spanId)).toContain(
       recoveredModel.spanId
     );
     const tree = checkTraceTree(spans, { requireClosed: true });

@@ -12,7 +12,12 @@ describe("session tokens", () => {
   it("round-trip a user, and refuse another secret, another gate or an expired token", async () => {
     const open = await gateFingerprint(undefined);
     const token = await issueSession({ id: "u_ann", name: "Ann" }, "secret", open);
-    expect(await readSession(token, "secret", open)).toEqual({ id: "u_ann", name: "Ann", kind: "user" });
+    expect(await readSession(token, "secret", open)).toEqual({
+      identity: { id: "u_ann", name: "Ann", kind: "user" },
+      generation: 0
+    });
+    const later = await issueSession({ id: "u_ann", name: "Ann", generation: 3 }, "secret", open);
+    expect((await readSession(later, "secret", open))?.generation).toBe(3);
     expect(await readSession(token, "other secret", open)).toBeNull();
     expect(await readSession(token, "secret", await gateFingerprint("a token"))).toBeNull();
     const old = await issueSession({ id: "u_ann", name: "Ann" }, "secret", open, 1_000);

@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "../../src/server/http/security-headers";
+import {
+  CONTENT_SECURITY_POLICY,
+  DEV_SECURITY_HEADERS,
+  SECURITY_HEADERS
+} from "../../src/server/http/security-headers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -27,5 +31,16 @@ describe("security headers", () => {
     expect(directives["connect-src"]).toEqual(["'self'"]);
     expect(directives["frame-ancestors"]).toEqual(["'none'"]);
     expect(directives["default-src"]).toEqual(["'self'"]);
+  });
+
+  it("allow no remote image and no inline style in the built client; the dev server's inline styles stay dev-only", () => {
+    const parse = (policy: string) =>
+      Object.fromEntries(policy.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
+    const built = parse(CONTENT_SECURITY_POLICY);
+    expect(built["img-src"]).toEqual(["'self'", "data:", "blob:"]);
+    expect(built["style-src"]).toEqual(["'self'"]);
+    const dev = parse(DEV_SECURITY_HEADERS["Content-Security-Policy"]);
+    expect(dev["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(dev["img-src"]).toEqual(built["img-src"]);
   });
 });

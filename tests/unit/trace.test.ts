@@ -72,11 +72,11 @@ describe("new ids", () => {
     expect(newSpanId(zeroThenOne)).toBe("0101010101010101");
   });
 
-  it("continueOrStart keeps a client's context and starts one otherwise", () => {
-    expect(continueOrStart(`00-${TRACE}-${SPAN}-01`)).toEqual({
-      context: { traceId: TRACE, spanId: SPAN, flags: "01" },
-      fromClient: true
-    });
+  it("continueOrStart keeps a client's span as the parent, never its trace id, and starts one otherwise", () => {
+    const continued = continueOrStart(`00-${TRACE}-${SPAN}-00`);
+    expect(continued).toMatchObject({ context: { spanId: SPAN, flags: "00" }, fromClient: true });
+    expect(continued.context.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(continued.context.traceId).not.toBe(TRACE);
     const started = continueOrStart("garbage");
     expect(started.fromClient).toBe(false);
     expect(started.context.traceId).toMatch(/^[0-9a-f]{32}$/);

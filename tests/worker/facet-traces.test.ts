@@ -27,18 +27,19 @@ async function settledTrace(ws: string, roomId: string, traceId: string): Promis
   );
 }
 
+/** A panel sent under a client's span; the trace id is the server's, read off the first answer. */
 async function panel(ws: string, roomId: string, question: string) {
-  const traceId = hex(32);
   const parent = hex(16);
   const sent = await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`, {
     method: "POST",
-    headers: { traceparent: `00-${traceId}-${parent}-01` },
+    headers: { traceparent: `00-${hex(32)}-${parent}-01` },
     json: { text: `/panel ${question}` }
   });
   expect(sent.status).toBe(200);
   const { messages } = (await (await api(`/api/workspaces/${ws}/rooms/${roomId}/messages`)).json()) as {
     messages: any[];
   };
+  const traceId: string = messages[1]?.metadata?.traceId ?? "";
   return { traceId, parent, messages };
 }
 

@@ -3,6 +3,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChatRoom, type OverseerAgent } from "../../src/server/index";
+import { MAX_MESSAGE_LENGTH } from "../../src/shared/constants";
 import type { ErrorBody } from "../../src/shared/errors";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
 import type { ImportResult } from "../../src/shared/transfer";
@@ -112,7 +113,7 @@ describe("import", () => {
     const imported = await importFile(ws, first);
     expect(imported.status).toBe(201);
     const made = (await imported.json<ImportResult>()).rooms;
-    expect(made).toEqual([{ id: expect.any(String), name: "Round trip", messageCount: 4 }]);
+    expect(made).toEqual([{ id: expect.any(String), name: "Round trip", messageCount: 4, truncated: [] }]);
     const second = await exportText(ws, made[0].id);
     expect(normalise(second)).toBe(normalise(first));
 
@@ -186,6 +187,46 @@ describe("import", () => {
     // Imported history is searchable like any other.
     const search = await (await api(`/api/workspaces/${ws}/search?q=Sintra`)).json<any>();
     expect(search.results.map((r: any) => r.roomId)).toContain(rooms[0].id);
+  });
+
+  it("says which ChatGPT turns it shortened to fit a message, and by how much", async () => {
+    const ws = uniqueName();
+    const long = "x".repeat(MAX_MESSAGE_LENGTH + 4_000);
+    const node = (id: string, parent: string | null, role: string, text: string, child?: string) => ({
+      id,
+      parent,
+      children: child ? [child] : [],
+      message: { id: `m-${id}`, author: { role }, content: { content_type: "text", parts: [text] } }
+    });
+    const file = [
+      {
+        title: "Long one",
+        current_node: "c",
+        mapping: {
+          a: node("a", null, "user", "short question", "b"),
+          b: node("b", "a", "assistant", "short answer", "c"),
+          c: node("c", "b", "user", long)
+        }
+      },
+      { title: "Fine", current_node: "a", mapping: { a: node("a", null, "user", "all of it") } }
+    ];
+    const response = await importFile(ws, JSON.stringify(file));
+    expect(response.status).toBe(201);
+    const { rooms } = await response.json<ImportResult>();
+    const [longRoom, fine] = rooms;
+    expect(fine.truncated).toEqual([]);
+    expect(longRoom.truncated).toEqual([
+      {
+        messageId: expect.any(String),
+        position: 3,
+        role: "user",
+        originalLength: long.length,
+        keptLength: MAX_MESSAGE_LENGTH
+      }
+    ]);
+    const page = await (await api(`${base(ws)}/${longRoom.id}/messages`)).json<MessagePage>();
+    const stored = page.messages.find((m) => m.id === longRoom.truncated[0].messageId);
+    expect((stored?.parts[0] as { text: string } | undefined)?.text).toHaveLength(MAX_MESSAGE_LENGTH);
   });
 
   it("refuses bad files with a 4xx that names what is wrong, and makes no room", async () => {

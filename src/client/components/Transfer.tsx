@@ -5,9 +5,10 @@
  */
 import { Download, GitFork, Upload } from "lucide-react";
 import { useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { ApiError, api, errorMessage } from "@/client/lib/api";
 import { cn } from "@/client/lib/cn";
+import { importSummary } from "@/client/lib/import-summary";
 import { roomPath } from "@/client/lib/routes";
 import { type ImportResult, MAX_IMPORT_BYTES, MAX_ZIP_IMPORT_BYTES } from "@/shared/transfer";
 import { Button, buttonClass, IconButton } from "./ui/Button";
@@ -49,7 +50,14 @@ export function ImportButton() {
   const input = useRef<HTMLInputElement>(null);
   const navigate = useNavigate();
   const [progress, setProgress] = useState<number | null>(null);
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<{
+    error: boolean;
+    text: string;
+    /** Messages the server shortened to fit (lib/import-summary.ts). */
+    details?: string[];
+    /** The one room made, to open from here when the details keep the person on this page. */
+    roomId?: string;
+  } | null>(null);
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
@@ -65,9 +73,11 @@ export function ImportButton() {
     setProgress(0);
     try {
       const result = await upload(file, setProgress);
-      const count = result.rooms.length;
-      setMessage({ error: false, text: `Imported ${count} ${count === 1 ? "room" : "rooms"}.` });
-      if (count === 1) navigate(roomPath(result.rooms[0].id));
+      const { headline, shortened } = importSummary(result);
+      const only = result.rooms.length === 1 ? result.rooms[0].id : undefined;
+      setMessage({ error: false, text: headline, details: shortened, roomId: only });
+      // Opening the room at once would take the list of shortened messages off screen before anyone read it.
+      if (only && shortened.length === 0) navigate(roomPath(only));
     } catch (error) {
       setMessage({ error: true, text: errorMessage(error) });
     } finally {
@@ -106,12 +116,24 @@ export function ImportButton() {
       )}
       {progress === 1 && <span className="text-xs text-fg-muted">Creating rooms…</span>}
       {message && (
-        <p
-          role={message.error ? "alert" : "status"}
-          className={message.error ? "text-sm text-danger-strong" : "text-sm text-success"}
-        >
-          {message.text}
-        </p>
+        <div role={message.error ? "alert" : "status"} className="flex max-w-md flex-col items-center gap-1 text-sm">
+          <p className={message.error ? "text-danger-strong" : "text-success"}>{message.text}</p>
+          {message.details && message.details.length > 0 && (
+            <>
+              <p className="text-fg-muted">Some messages were longer than a room keeps, and were shortened:</p>
+              <ul className="list-disc pl-5 text-left text-fg-muted">
+                {message.details.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+              {message.roomId && (
+                <Link to={roomPath(message.roomId)} className="underline">
+                  Open the room
+                </Link>
+              )}
+            </>
+          )}
+        </div>
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 /**
- * The browser starts each send's trace: a W3C `traceparent` whose trace id
- * the room keeps for the answer (its metadata's `traceId`).
+ * The browser names the span each send comes from: a W3C `traceparent` whose
+ * span the room makes the parent of the turn's trace (the trace id is the
+ * room's own, in the answer's metadata `traceId`).
  */
 function randomHex(bytes: number): string {
   for (;;) {

@@ -7,6 +7,8 @@
  *                              is not configured
  *   AuthKeeper "ip:<address>"  wrong-token attempts, and new sessions,
  *                              from one address
+ *   AuthKeeper "session:<id>"  an identity's session generation and current
+ *                              name (domain/access/session-standing.ts)
  *
  * Why the key is stored rather than generated per isolate: sessions are
  * signed with it, so a key that changed on every restart or differed
@@ -17,6 +19,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { AuthKeeperApi } from "@/server/contracts/auth-keeper-api";
 import type { Admission, RateLimit } from "@/server/domain/access/rate-limit";
+import { FRESH_STANDING, type SessionStanding } from "@/server/domain/access/session-standing";
 import type { Env } from "@/server/env";
 
 interface Bucket {
@@ -38,13 +41,13 @@ export class AuthKeeper extends DurableObject<Env> implements AuthKeeperApi {
   }
 
   /**
-   * One token attempt from this address. A throttled address is refused
-   * whether or not its token is right, so guessing learns nothing; only
-   * wrong attempts use up the allowance. Stored durably, so an idle
-   * eviction does not reset it.
+   * One wrong token from this address; refused once the address has used up
+   * its allowance. Right tokens never come here: refusing them too let
+   * anyone behind the same address (a shared NAT) lock out whoever holds
+   * the token. Stored durably, so an idle eviction does not reset it.
    */
-  tokenAttempt(correct: boolean, limit: RateLimit, now = Date.now()): Admission {
-    return this.#take("failures", limit, now, correct ? 0 : 1);
+  wrongToken(limit: RateLimit, now = Date.now()): Admission {
+    return this.#take("failures", limit, now, 1);
   }
 
   /**
@@ -55,6 +58,25 @@ export class AuthKeeper extends DurableObject<Env> implements AuthKeeperApi {
    */
   sessionStart(limit: RateLimit, now = Date.now()): Admission {
     return this.#take("sessions", limit, now, 1);
+  }
+
+  /** Stored durably: a sign-out must outlast an eviction, or the old cookies would come back. */
+  sessionStanding(): SessionStanding {
+    return this.ctx.storage.kv.get<SessionStanding>("session-standing") ?? FRESH_STANDING;
+  }
+
+  revokeSessions(): SessionStanding {
+    const current = this.sessionStanding();
+    return this.#putStanding({ ...current, generation: current.generation + 1 });
+  }
+
+  renameSessions(name: string): SessionStanding {
+    return this.#putStanding({ ...this.sessionStanding(), name });
+  }
+
+  #putStanding(standing: SessionStanding): SessionStanding {
+    this.ctx.storage.kv.put("session-standing", standing);
+    return standing;
   }
 
   /** Takes `cost` tokens (0: only checks) from the stored bucket `key`; refused below one token. */

@@ -63,9 +63,16 @@ export abstract class OverseerAccess extends OverseerCore {
     });
   }
 
-  /** What a viewer holding a valid token may see; 404 for a revoked, expired or mismatched one. */
-  openShare(shareId: string, roomId: string, tokenHash: string): Promise<RpcResult<ShareView>> {
-    return asResult(() => this.jobs.shares.open(shareId, roomId, tokenHash));
+  /**
+   * What a viewer holding a valid token may see; 404 for a revoked, expired
+   * or mismatched one. Every viewer request starts here, so this is where a
+   * viewer's address is rate-limited (429).
+   */
+  openShare(shareId: string, roomId: string, tokenHash: string, viewerAddress: string): Promise<RpcResult<ShareView>> {
+    return asResult(() => {
+      this.jobs.admission.admitShareView(viewerAddress);
+      return this.jobs.shares.open(shareId, roomId, tokenHash);
+    });
   }
 
   /** A page of history for a viewer holding a valid token (the link is the right to read). */

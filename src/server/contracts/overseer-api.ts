@@ -165,7 +165,8 @@ export interface OverseerRestApi {
   createShare(roomId: string, share: NewShare, caller: Caller): Promise<RpcResult<ShareRow>>;
   listShares(roomId: string, caller: Caller): Promise<RpcResult<ShareRow[]>>;
   revokeShare(roomId: string, shareId: string, caller: Caller): Promise<RpcResult<void>>;
-  openShare(shareId: string, roomId: string, tokenHash: string): Promise<RpcResult<ShareView>>;
+  /** A viewer's request (rate-limited by `viewerAddress`), then what its link shows. */
+  openShare(shareId: string, roomId: string, tokenHash: string, viewerAddress: string): Promise<RpcResult<ShareView>>;
   sharedMessages(share: SharedRoom, query: { before?: string; limit: number }): Promise<RpcResult<MessagePage>>;
   sharedFiles(share: SharedRoom, query: FilesQuery): Promise<RpcResult<FilePage>>;
   sharedFile(share: SharedRoom, fileId: string): Promise<RpcResult<{ file: RoomFile; key: string }>>;

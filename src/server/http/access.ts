@@ -3,7 +3,9 @@
  *
  *   1. Cloudflare Access configured (CF_ACCESS_TEAM_DOMAIN + CF_ACCESS_AUD):
  *      the verified `Cf-Access-Jwt-Assertion` is the identity.
- *   2. Otherwise a valid session cookie (POST /api/session) is the identity.
+ *   2. Otherwise a valid session cookie (POST /api/session) is the identity,
+ *      while its identity's session generation stands (signing out ends it)
+ *      and under the identity's current name.
  *   3. `Authorization: Bearer rt.<workspace>.…`, a named API token
  *      (routes/workspace-admin-routes.ts), is that token's own identity, in its workspace only;
  *      its workspace's overseer holds the token's hash and says whether it is good.
@@ -15,10 +17,11 @@
  * an admin (ACCESS_TOKEN, ADMINS, ACCESS_ADMIN_GROUP; domain/roles/workspace-roles.ts).
  *
  * Wrong tokens are throttled per address in a Durable Object (AuthKeeper),
- * so the allowance is shared by every isolate. Only `cf-connecting-ip` is
- * trusted for addresses. WebSocket upgrades from a foreign Origin are
- * refused whatever the credentials, so another site cannot ride a signed-in
- * browser's cookie into a room.
+ * so the allowance is shared by every isolate; a right token always passes. Only `cf-connecting-ip` is
+ * trusted for addresses. WebSocket upgrades and state-changing requests
+ * (POST, PUT, PATCH, DELETE) from a foreign Origin are refused whatever the
+ * credentials, so another site cannot ride a signed-in browser's cookie into
+ * a room or into a change.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
@@ -27,6 +30,7 @@ import { accessConfig, remoteAccessKeys, verifyAccessAssertion } from "@/server/
 import { addressKey } from "@/server/domain/access/address-key";
 import { type Caller, RESERVED_HEADER_PREFIXES } from "@/server/domain/access/caller";
 import { rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
+import { type SessionStanding, StandingCache, standingIdentity } from "@/server/domain/access/session-standing";
 import { gateFingerprint, readSession, SESSION_COOKIE } from "@/server/domain/access/session-token";
 import { hashApiToken, looksLikeApiToken, parseApiToken, tokenIdentityId } from "@/server/domain/roles/api-token";
 import { configuredAdmin } from "@/server/domain/roles/workspace-roles";
@@ -101,21 +105,28 @@ export function sessionSecret(env: Env): Promise<string> {
 }
 
 /**
- * Checks a presented access token against ACCESS_TOKEN, throttled per
- * address: 429 with Retry-After once an address has used up its wrong
- * attempts, even for a right token, so guessing learns nothing.
+ * A wrong token from this address: 429 with Retry-After once the address
+ * has used up its wrong attempts. Only wrong tokens are counted or refused:
+ * the right one always passes (and costs no call here), so someone guessing
+ * behind the same address (a shared NAT, an IPv6 /64) cannot lock out
+ * whoever holds the token. The price: a throttled guesser still learns that
+ * a guess was wrong (429 instead of 401), so what keeps ACCESS_TOKEN from
+ * being guessed is its length (docs/limits.md); the throttle bounds what
+ * wrong tokens cost (an API token's check asks its workspace's overseer).
  */
+async function countWrongToken(env: Env, address: string): Promise<void> {
+  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${addressKey(address)}`));
+  const admission = await keeper.wrongToken(scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE)));
+  if (!admission.ok) throw rateLimited(admission.retryAfterMs, "wrong access tokens from your address");
+}
+
+/** Checks a presented access token against ACCESS_TOKEN; a wrong one counts against the address. */
 export async function checkAccessToken(env: Env, address: string, given: string): Promise<boolean> {
   const expected = env.ACCESS_TOKEN;
   if (!expected) return true;
-  const correct = await tokenMatches(given, expected);
-  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${addressKey(address)}`));
-  const admission = await keeper.tokenAttempt(
-    correct,
-    scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE))
-  );
-  if (!admission.ok) throw rateLimited(admission.retryAfterMs, "wrong access tokens from your address");
-  return correct;
+  if (await tokenMatches(given, expected)) return true;
+  await countWrongToken(env, address);
+  return false;
 }
 
 /**
@@ -133,10 +144,34 @@ export async function admitSessionStart(env: Env, address: string): Promise<void
   if (!admission.ok) throw rateLimited(admission.retryAfterMs, "new sign-ins from your address");
 }
 
+/** This isolate's view of identities' session standings (domain/access/session-standing.ts). */
+const standings = new StandingCache();
+
+function standingKeeper(env: Env, identityId: string) {
+  return env.AuthKeeper.get(env.AuthKeeper.idFromName(`session:${identityId}`));
+}
+
+/** Ends every session of an identity (sign-out): this isolate refuses them at once, others within the cache's life. */
+export async function revokeSessions(env: Env, identityId: string): Promise<void> {
+  standings.set(identityId, await standingKeeper(env, identityId).revokeSessions());
+}
+
+/** A new name for every standing session of an identity; answers the generation a new cookie carries. */
+export async function renameSessions(env: Env, identityId: string, name: string): Promise<SessionStanding> {
+  const standing = await standingKeeper(env, identityId).renameSessions(name);
+  standings.set(identityId, standing);
+  return standing;
+}
+
+/** The session cookie's identity, if it is well signed and its generation still stands. */
 async function sessionIdentity(c: Context<AppEnv>): Promise<Identity | null> {
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;
-  return readSession(token, await sessionSecret(c.env), await gateFingerprint(c.env.ACCESS_TOKEN));
+  const session = await readSession(token, await sessionSecret(c.env), await gateFingerprint(c.env.ACCESS_TOKEN));
+  if (!session) return null;
+  const id = session.identity.id;
+  const standing = await standings.get(id, () => standingKeeper(c.env, id).sessionStanding());
+  return standingIdentity(session, standing);
 }
 
 function isAllowedOrigin(
@@ -169,13 +204,10 @@ async function apiTokenCaller(env: Env, address: string, bearer: string): Promis
   const parts = parseApiToken(bearer);
   const overseer = parts ? env.OverseerAgent.get(env.OverseerAgent.idFromName(parts.workspace)) : null;
   const token = parts && overseer ? await overseer.verifyApiToken(parts.tokenId, await hashApiToken(bearer)) : null;
-  const keeper = env.AuthKeeper.get(env.AuthKeeper.idFromName(`ip:${addressKey(address)}`));
-  const admission = await keeper.tokenAttempt(
-    token !== null,
-    scaled(RATE_LIMITS.tokenAttempts, rateScaleFrom(env.RATE_LIMIT_SCALE))
-  );
-  if (!admission.ok) throw rateLimited(admission.retryAfterMs, "wrong access tokens from your address");
-  if (!token || !parts) return null;
+  if (!token || !parts) {
+    await countWrongToken(env, address);
+    return null;
+  }
   return {
     identity: { id: tokenIdentityId(token.id), name: token.name, kind: "api" },
     tokenWorkspace: parts.workspace
@@ -216,13 +248,25 @@ async function resolveCaller(c: Context<AppEnv>, address: string): Promise<Resol
   return null;
 }
 
+/** Methods that change something: a foreign page may not cause them (see `identify`). */
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
 export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if ((c.req.header("upgrade") ?? "").toLowerCase() === "websocket") {
-    const origin = c.req.header("origin");
-    // No Origin: not a browser (scripts, tests), which cannot carry a
-    // victim's cookie anyway.
-    if (origin && !isAllowedOrigin(origin, c.req.url, c.req.header("host"), c.env.ALLOWED_ORIGINS)) {
+  const origin = c.req.header("origin");
+  // No Origin: not a browser (scripts, tests, bearer tokens), which cannot
+  // carry a victim's cookie anyway. A foreign one: another site's page
+  // riding the browser's cookie (a socket), or posting a form or a fetch at
+  // us. The session cookie is SameSite=Strict, but an old browser, a
+  // same-site subdomain or the sign-in route itself (no cookie needed)
+  // would still let such a write through; refusing it here, before anyone
+  // is identified, closes them all. Reads stay open: without CORS another
+  // site cannot read their answers.
+  if (origin && !isAllowedOrigin(origin, c.req.url, c.req.header("host"), c.env.ALLOWED_ORIGINS)) {
+    if ((c.req.header("upgrade") ?? "").toLowerCase() === "websocket") {
       throw new AppError("forbidden:origin", 403, `WebSocket connections from ${origin} are not allowed.`);
+    }
+    if (STATE_CHANGING.has(c.req.method)) {
+      throw new AppError("forbidden:origin", 403, `Changes requested from ${origin} are not allowed.`);
     }
   }
   const address = clientAddress(c.req.raw);

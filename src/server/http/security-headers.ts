@@ -5,18 +5,23 @@
  * preview servers (vite.config.ts).
  *
  * The policy: scripts and connections only to our own origin, no framing by
- * anyone, no plugins, no <base> tricks. Styles allow inline because React
- * sets `style` attributes and the Markdown renderer injects highlighting
- * styles. Images may come from anywhere over https, but remote images in
- * Markdown are fetched only after a click (client/components/RemoteImage.tsx).
+ * anyone, no plugins, no <base> tricks. Styles only from our own
+ * stylesheets: no `<style>` element and no `style="…"` attribute. React's
+ * `style` props (ours, the Markdown renderer's highlighting colours, the
+ * virtual list's positions) are set through the CSSOM, which CSP does not
+ * govern, so the UI needs no 'unsafe-inline'. Images only from our own
+ * origin, `data:` and `blob:` (none of which asks anyone else): a remote
+ * image in Markdown is never fetched by the page, which would tell its
+ * host who read the room and when; a click opens it in a tab of its own
+ * (client/components/RemoteImage.tsx), where this policy does not reach.
  */
 import type { MiddlewareHandler } from "hono";
 
 const POLICY: Record<string, string[]> = {
   "default-src": ["'self'"],
   "script-src": ["'self'"],
-  "style-src": ["'self'", "'unsafe-inline'"],
-  "img-src": ["'self'", "data:", "blob:", "https:"],
+  "style-src": ["'self'"],
+  "img-src": ["'self'", "data:", "blob:"],
   "font-src": ["'self'", "data:"],
   "connect-src": ["'self'"],
   "frame-ancestors": ["'none'"],
@@ -36,12 +41,14 @@ export const CONTENT_SECURITY_POLICY = serialise(POLICY);
 
 /**
  * `vite dev` only: Vite and the React plugin inject inline module scripts
- * (the HMR client preamble), so scripts may also be inline there. The built
- * client has none.
+ * (the HMR client preamble) and put each CSS module in a `<style>` element,
+ * so scripts and styles may also be inline there. The built client has
+ * neither (one stylesheet, linked).
  */
 const DEV_CONTENT_SECURITY_POLICY = serialise({
   ...POLICY,
-  "script-src": ["'self'", "'unsafe-inline'"]
+  "script-src": ["'self'", "'unsafe-inline'"],
+  "style-src": ["'self'", "'unsafe-inline'"]
 });
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {

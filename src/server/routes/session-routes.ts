@@ -1,7 +1,9 @@
 /**
  * Signing in: `POST /api/session { name, token? }` issues a signed session
  * in an HttpOnly, SameSite=Strict cookie; `GET` answers who you are (401 when
- * no one); `PATCH { name }` renames you (same id); `DELETE` signs out.
+ * no one); `PATCH { name }` renames you (same id; every cookie of yours that
+ * still stands takes the new name); `DELETE` signs out, ending every cookie
+ * of your identity (http/access.ts `revokeSessions`), not only clearing this one.
  * Behind Cloudflare Access there is nothing to sign in to: Access decides.
  * A sign-in that mints a new identity counts against its address
  * (RATE_LIMITS.sessionStarts; 429 with Retry-After over it).
@@ -18,7 +20,15 @@ import {
   SESSION_COOKIE,
   SESSION_LIFETIME_SECONDS
 } from "@/server/domain/access/session-token";
-import { type AppEnv, admitSessionStart, checkAccessToken, clientAddress, sessionSecret } from "@/server/http/access";
+import {
+  type AppEnv,
+  admitSessionStart,
+  checkAccessToken,
+  clientAddress,
+  renameSessions,
+  revokeSessions,
+  sessionSecret
+} from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { type Identity, RenameBody, type SessionInfo, SignInBody, type SignInOptions } from "@/shared/identity";
 
@@ -26,7 +36,10 @@ function signInOptions(c: Context<AppEnv>): SignInOptions {
   return { tokenRequired: Boolean(c.env.ACCESS_TOKEN), access: Boolean(accessConfig(c.env)) };
 }
 
-async function startSession(c: Context<AppEnv>, user: { id: string; name: string }): Promise<SessionInfo> {
+async function startSession(
+  c: Context<AppEnv>,
+  user: { id: string; name: string; generation?: number }
+): Promise<SessionInfo> {
   const token = await issueSession(user, await sessionSecret(c.env), await gateFingerprint(c.env.ACCESS_TOKEN));
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
@@ -71,20 +84,29 @@ export const sessionRoutes = new Hono<AppEnv>()
         throw new AppError("unauthorized:token", 401, "That access token is not right.");
       }
     }
-    // Signing in again while signed in keeps who you are (and your messages).
+    // Signing in again while signed in keeps who you are (and your messages):
+    // a rename, as PATCH.
     const current = c.get("callerSource") === "session" ? c.get("caller")?.identity : undefined;
+    if (current) {
+      const { generation } = await renameSessions(c.env, current.id, name);
+      return c.json(await startSession(c, { id: current.id, name, generation }));
+    }
     // Only minting a new identity counts against the address.
-    if (!current) await admitSessionStart(c.env, clientAddress(c.req.raw));
-    return c.json(await startSession(c, { id: current?.id ?? newUserId(), name }));
+    await admitSessionStart(c.env, clientAddress(c.req.raw));
+    return c.json(await startSession(c, { id: newUserId(), name }));
   })
   .patch("/", zValidator("json", RenameBody, rejectInvalid("bad_request:body")), async (c) => {
     refuseUnderAccess(c);
     const current: Identity | undefined = c.get("callerSource") === "session" ? c.get("caller")?.identity : undefined;
     if (!current)
       throw new AppError("unauthorized:session", 401, "Sign in first; only a signed-in user has a name to change.");
-    return c.json(await startSession(c, { id: current.id, name: c.req.valid("json").name }));
+    const { name } = c.req.valid("json");
+    const { generation } = await renameSessions(c.env, current.id, name);
+    return c.json(await startSession(c, { id: current.id, name, generation }));
   })
-  .delete("/", (c) => {
+  .delete("/", async (c) => {
+    const caller = c.get("caller");
+    if (c.get("callerSource") === "session" && caller) await revokeSessions(c.env, caller.identity.id);
     deleteCookie(c, SESSION_COOKIE, { path: "/", secure: new URL(c.req.url).protocol === "https:" });
     // The cookie of older versions, which held the access token itself.
     deleteCookie(c, "rooms_token", { path: "/" });

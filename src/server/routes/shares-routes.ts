@@ -7,7 +7,8 @@
  *   DELETE /api/rooms/:id/shares/:shareId         revoke: 404 from then on, viewers closed
  *   (each also under /api/workspaces/<workspace>/rooms/...)
  *
- * Anyone holding a link, with no session (http/access.ts lets /api/share/ through):
+ * Anyone holding a link, with no session (http/access.ts lets /api/share/ through),
+ * rate-limited per address (RATE_LIMITS.shareViews):
  *   GET /api/share/:token            the room's name and the link's expiry
  *   GET /api/share/:token/messages   pages of history (before, limit)
  *   GET /api/share/:token/socket     the live room, as a WebSocket
@@ -26,6 +27,7 @@ import { routeAgentRequest } from "agents";
 import { type Context, Hono } from "hono";
 import { AppError, unwrap } from "@/server/app-error";
 import type { ShareRow } from "@/server/contracts/overseer-api";
+import { GoneShares } from "@/server/domain/access/gone-shares";
 import {
   hashShareToken,
   issueShareToken,
@@ -126,20 +128,29 @@ export const roomShareRoutes = new Hono<AppEnv>()
     if (!SHARE_ID_PATTERN.test(shareId)) throw new AppError("not_found:share", 404, "That is not a share link's id.");
     const overseer = await overseerFor(c);
     unwrap(await overseer.revokeShare(c.req.param("id"), shareId, caller));
+    goneShares.add(shareId);
     return c.body(null, 204);
   });
 
-/** The link's claims and room, or 404 for anything forged, expired, revoked or of a deleted room. */
+/** Links this isolate knows are gone: answered 404 without asking their overseer (domain/access/gone-shares.ts). */
+const goneShares = new GoneShares();
+
+/**
+ * The link's claims and room, or 404 for anything forged, expired, revoked
+ * or of a deleted room; 429 when the viewer's address has made too many
+ * requests (RATE_LIMITS.shareViews, counted by the overseer).
+ */
 async function openShare(
   c: Context<AppEnv>
 ): Promise<{ claims: ShareClaims; view: ShareView; overseer: OverseerRpc; tokenHash: string }> {
   const token = c.req.param("token") ?? "";
   const claims = await readShareToken(token, await sessionSecret(c.env));
-  if (!claims) throw shareGone();
+  if (!claims || goneShares.has(claims.shareId)) throw shareGone();
   const overseer = await overseerOf(c.env, claims.workspace);
   const tokenHash = await hashShareToken(token);
-  const view = unwrap(await overseer.openShare(claims.shareId, claims.roomId, tokenHash));
-  return { claims, view, overseer, tokenHash };
+  const opened = await overseer.openShare(claims.shareId, claims.roomId, tokenHash, clientAddress(c.req.raw));
+  if (!opened.ok && opened.error.code === "not_found:share") goneShares.add(claims.shareId);
+  return { claims, view: unwrap(opened), overseer, tokenHash };
 }
 
 export const shareViewerRoutes = new Hono<AppEnv>()

@@ -1,6 +1,7 @@
 /**
  * What the overseer lets in over REST: rate limits on new rooms, sends and
- * searches, per identity and per address in this workspace, then per
+ * searches, per identity and per address in this workspace, share-link
+ * viewers' requests per address (a viewer has no identity), then per
  * identity across every workspace (asked of its LimitKeeper only once the
  * local limits pass, so they still shield it), searches running at once
  * (RATE_LIMIT_SCALE=0 turns all of these off), and the workspace's room
@@ -9,6 +10,7 @@
  */
 
 import { AppError, rateLimited } from "@/server/app-error";
+import { addressKey } from "@/server/domain/access/address-key";
 import { type Caller, limitKeys } from "@/server/domain/access/caller";
 import type { IdentityLimits, LimitKind } from "@/server/domain/access/identity-limits";
 import { RateLimiter, rateScaleFrom, scaled } from "@/server/domain/access/rate-limit";
@@ -27,6 +29,7 @@ export class WorkspaceAdmission {
   #sendAddressLimiter: RateLimiter;
   #searchLimiter: RateLimiter;
   #searchAddressLimiter: RateLimiter;
+  #shareViewLimiter: RateLimiter;
   /** Searches running now, by identity key; none are counted when limits are off. */
   #searching = new Map<string, number>();
   #searchingTotal = 0;
@@ -53,7 +56,19 @@ export class WorkspaceAdmission {
     this.#sendAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.restSend, scale * ADDRESS_LIMIT_FACTOR));
     this.#searchLimiter = new RateLimiter(scaled(RATE_LIMITS.restSearch, scale));
     this.#searchAddressLimiter = new RateLimiter(scaled(RATE_LIMITS.restSearch, scale * ADDRESS_LIMIT_FACTOR));
+    this.#shareViewLimiter = new RateLimiter(scaled(RATE_LIMITS.shareViews, scale));
     this.#limitsOn = scale > 0;
+  }
+
+  /**
+   * One request of a share-link viewer (any viewer route, the live socket
+   * included), by its address (IPv6 by /64): checked before the link or the
+   * room is read, so a flood of viewer requests is refused here and never
+   * reaches the room. Throws a 429 AppError.
+   */
+  admitShareView(address: string) {
+    const admission = this.#shareViewLimiter.take(`ip:${addressKey(address)}`, Date.now());
+    if (!admission.ok) throw rateLimited(admission.retryAfterMs, "requests to shared rooms from your address");
   }
 
   /**

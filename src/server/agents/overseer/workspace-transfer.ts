@@ -155,10 +155,10 @@ export class WorkspaceTransfer {
       release();
     }
     const result: ImportResult = { rooms: [] };
-    for (const { id, settings } of made) {
+    for (const [i, { id, settings }] of made.entries()) {
       const { messageCount } = await this.#register(id, settings, caller, "workspace");
       this.host.markRead(caller.identity.id, id, messageCount);
-      result.rooms.push({ id, name: settings.name, messageCount });
+      result.rooms.push({ id, name: settings.name, messageCount, truncated: rooms[i].truncated ?? [] });
     }
     return result;
   }

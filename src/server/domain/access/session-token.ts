@@ -6,6 +6,9 @@
  * `gate` ties a session to how the server is guarded when it was issued: a
  * fingerprint of ACCESS_TOKEN (or "open"). Setting, changing or removing the
  * token therefore signs everyone out, as does rotating SESSION_SECRET.
+ * `gen` is the identity's session generation when it was issued: signing out
+ * raises it, so the signature alone no longer makes a cookie good
+ * (domain/access/session-standing.ts).
  */
 import { sign, verify } from "hono/jwt";
 import { type Identity, Identity as IdentitySchema } from "@/shared/identity";
@@ -17,6 +20,7 @@ interface SessionClaims {
   sub: string;
   name: string;
   gate: string;
+  gen: number;
   iat: number;
   exp: number;
 }
@@ -28,7 +32,7 @@ export async function gateFingerprint(accessToken: string | undefined): Promise<
 }
 
 export async function issueSession(
-  user: { id: string; name: string },
+  user: { id: string; name: string; generation?: number },
   secret: string,
   gate: string,
   nowSeconds = Math.floor(Date.now() / 1000)
@@ -37,14 +41,29 @@ export async function issueSession(
     sub: user.id,
     name: user.name,
     gate,
+    gen: user.generation ?? 0,
     iat: nowSeconds,
     exp: nowSeconds + SESSION_LIFETIME_SECONDS
   };
   return sign({ ...claims }, secret, "HS256");
 }
 
-/** The signed-in user, or null for anything forged, expired, malformed or from another gate. */
-export async function readSession(token: string | undefined, secret: string, gate: string): Promise<Identity | null> {
+/** A session's signed claims: who, and under which generation (a cookie without one predates generations: 0). */
+export interface ReadSession {
+  identity: Identity;
+  generation: number;
+}
+
+/**
+ * The signed-in user and the session's generation, or null for anything
+ * forged, expired, malformed or from another gate. Whether the generation
+ * still stands is the caller's to check (http/access.ts).
+ */
+export async function readSession(
+  token: string | undefined,
+  secret: string,
+  gate: string
+): Promise<ReadSession | null> {
   if (!token || token.length > 4096) return null;
   let payload: Record<string, unknown>;
   try {
@@ -53,8 +72,10 @@ export async function readSession(token: string | undefined, secret: string, gat
     return null;
   }
   if (payload.gate !== gate || typeof payload.exp !== "number") return null;
+  const generation = payload.gen ?? 0;
+  if (typeof generation !== "number" || !Number.isSafeInteger(generation) || generation < 0) return null;
   const identity = IdentitySchema.safeParse({ id: payload.sub, name: payload.name, kind: "user" });
-  return identity.success ? identity.data : null;
+  return identity.success ? { identity: identity.data, generation } : null;
 }
 
 export function newUserId(): string {

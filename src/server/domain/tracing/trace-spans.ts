@@ -13,6 +13,8 @@
  *
  * Personas, panels and tasks add their own spans under `turn` with the same
  * trace id (the facet receives the `traceparent` of the span that called it).
+ * The trace id is always the server's (continueOrStart): a client's
+ * `traceparent` only names the root's parent.
  */
 import { AppError } from "@/server/app-error";
 import type { SpanKind, SpanStatus, TraceSpan } from "@/shared/traces";
@@ -82,10 +84,17 @@ export function newSpanId(random = webRandom): string {
   return randomHex(8, random);
 }
 
-/** The client's context when it sent a valid one, else a fresh trace (sampled). */
+/**
+ * A new turn's context: always a trace id of the server's own, since the room
+ * keys its stored traces by it and a client could otherwise name another
+ * turn's trace (its own earlier one, or one read off an answer's metadata)
+ * and write into it. A client's valid context contributes only its span (the
+ * root's parent) and its flags.
+ */
 export function continueOrStart(traceparent: unknown): { context: TraceContext; fromClient: boolean } {
   const parsed = parseTraceparent(traceparent);
-  if (parsed) return { context: parsed, fromClient: true };
+  if (parsed)
+    return { context: { traceId: newTraceId(), spanId: parsed.spanId, flags: parsed.flags }, fromClient: true };
   return { context: { traceId: newTraceId(), spanId: newSpanId(), flags: "01" }, fromClient: false };
 }
 

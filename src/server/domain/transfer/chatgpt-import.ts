@@ -2,10 +2,19 @@
  * ChatGPT's data export (`conversations.json`): an array of conversations,
  * each a tree of nodes in `mapping`. We take the branch that ends at
  * `current_node` (what the user last saw), keep user and assistant text,
- * and make one room per conversation.
+ * and make one room per conversation. A turn longer than a stored message
+ * may be is cut to fit, and named in the room's `truncated` (the import's
+ * result carries it to the person importing).
  */
 import { MAX_ROOM_NAME_LENGTH } from "@/shared/constants";
-import { badImport, IMPORTED_AUTHOR_ID, type ImportedMessage, type ImportedRoom, remapIds } from "./imported-room";
+import {
+  badImport,
+  capMessageTexts,
+  IMPORTED_AUTHOR_ID,
+  type ImportedMessage,
+  type ImportedRoom,
+  remapIds
+} from "./imported-room";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -75,10 +84,13 @@ function conversation(raw: Json, where: string): ImportedRoom {
           : { ...(createdAt ? { createdAt } : {}), ...(model ? { model } : {}) }
     });
   });
+  // A turn longer than a message may be is cut, and the import's result says so.
+  const capped = capMessageTexts(remapIds(messages));
   return {
     settings: { name, systemPrompt: "", model: null, temperature: null },
     personas: [],
-    messages: remapIds(messages),
-    versions: []
+    messages: capped.messages,
+    versions: [],
+    truncated: capped.truncated
   };
 }

@@ -6,10 +6,11 @@
  */
 
 import { AppError } from "@/server/app-error";
-import { MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
+import { PERSIST_LIMITS } from "@/server/domain/messages/persisted-message";
+import { MAX_MESSAGE_LENGTH, MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
 import type { CreatePersonaBody } from "@/shared/personas";
 import type { MessageMetadata, RoomSettings } from "@/shared/protocol";
-import type { ExportedMemory } from "@/shared/transfer";
+import type { ExportedMemory, TruncatedMessage } from "@/shared/transfer";
 
 export const IMPORTED_AUTHOR_ID = "imported";
 
@@ -41,6 +42,8 @@ export interface ImportedRoom {
   versions: ImportedVersion[];
   /** Pins and summaries, their message ids already the room's new ones (our own export only). */
   memory?: ExportedMemory;
+  /** Transcript messages shortened to fit (capMessageTexts); reported in the import's result. */
+  truncated?: TruncatedMessage[];
 }
 
 export const badImport = (message: string) => new AppError("bad_request:import", 422, message);
@@ -73,4 +76,48 @@ export function remapIds(messages: ImportedMessage[]): ImportedMessage[] {
     else delete metadata.replyTo;
     return { ...m, id: ids.get(m.id) as string, metadata };
   });
+}
+
+/** The most text one part of a message of `role` may keep (domain/messages/persisted-message.ts enforces it on write). */
+const textCap = (role: ImportedMessage["role"]) =>
+  role === "user" ? MAX_MESSAGE_LENGTH : PERSIST_LIMITS.maxPartTextLength;
+
+/** `text` cut to at most `max` code units, never between the halves of a surrogate pair. */
+function cut(text: string, max: number): string {
+  const kept = text.slice(0, max);
+  const last = kept.charCodeAt(kept.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? kept.slice(0, -1) : kept;
+}
+
+/**
+ * Cuts every text of the transcript to the caps a stored message has, and
+ * says which messages it cut. The room would cut them anyway when it stores
+ * them, silently: a 3,000,000-character ChatGPT turn became 16,000
+ * characters with no word to the person importing it. Cutting here, where
+ * the import still knows each message's place, is what lets the result
+ * name them.
+ */
+export function capMessageTexts(messages: ImportedMessage[]): {
+  messages: ImportedMessage[];
+  truncated: TruncatedMessage[];
+} {
+  const truncated: TruncatedMessage[] = [];
+  const capped = messages.map((message, index) => {
+    const max = textCap(message.role);
+    const isLong = (p: ImportedMessage["parts"][number]) =>
+      (p.type === "text" || p.type === "reasoning") && typeof p.text === "string" && p.text.length > max;
+    if (!message.parts.some(isLong)) return message;
+    const textLength = (parts: ImportedMessage["parts"]) =>
+      parts.reduce((n, p) => n + (typeof p.text === "string" ? p.text.length : 0), 0);
+    const parts = message.parts.map((p) => (isLong(p) ? { ...p, text: cut(p.text as string, max) } : p));
+    truncated.push({
+      messageId: message.id,
+      position: index + 1,
+      role: message.role,
+      originalLength: textLength(message.parts),
+      keptLength: textLength(parts)
+    });
+    return { ...message, parts };
+  });
+  return { messages: capped, truncated };
 }
