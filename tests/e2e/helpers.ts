@@ -265,6 +265,9 @@ const AXE = path.join(ROOT, "node_modules/axe-core/axe.min.js");
 
 /** axe-core's serious and critical findings on the page as it is now, each named with `where` and its elements. */
 export async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  // Colours mid-transition (a theme just switched, a dialog fading in) would
+  // be measured half-way: contrast is judged on the page at rest.
+  await waitForStill(page);
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
     type Found = { id: string; impact: string; nodes: Array<{ target: string[]; failureSummary: string }> };
