@@ -261,6 +261,12 @@ export async function roomMenuAction(page: Page, name: string) {
   await header.getByRole("button", { name, exact: true }).click();
 }
 
+/** An item of the sidebar's "Account and help" menu: people and access, shortcuts, sign out. */
+export async function accountMenuAction(page: Page, name: string) {
+  await page.getByRole("button", { name: "Account and help" }).click();
+  await page.getByRole("button", { name, exact: true }).click();
+}
+
 const AXE = path.join(ROOT, "node_modules/axe-core/axe.min.js");
 
 /** axe-core's serious and critical findings on the page as it is now, each named with `where` and its elements. */

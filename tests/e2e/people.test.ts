@@ -5,6 +5,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
+  accountMenuAction,
   composer,
   messageRows,
   messageText,
@@ -380,7 +381,7 @@ describe("accessibility (axe-core)", () => {
       ["new room", () => page.getByRole("button", { name: "New room" }).first().click()],
       ["settings", () => page.getByRole("button", { name: "Room settings" }).click()],
       ["delete", () => roomMenuAction(page, "Delete room")],
-      ["shortcuts", () => page.getByRole("button", { name: "Keyboard shortcuts" }).click()],
+      ["shortcuts", () => accountMenuAction(page, "Keyboard shortcuts")],
       ["display name", () => page.getByRole("button", { name: /Change display name/ }).click()]
     ];
     for (const [name, open] of dialogs) {

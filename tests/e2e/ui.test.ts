@@ -5,6 +5,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  accountMenuAction,
   composer,
   DESKTOP,
   messageRows,
@@ -368,7 +369,7 @@ describe("signing in", () => {
     // A reload keeps the session; signing out asks again.
     await page.reload();
     await expect.poll(() => page.getByRole("status", { name: "Connection: Live" }).count()).toBe(1);
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await accountMenuAction(page, "Sign out");
     await page.getByRole("heading", { name: "Welcome to Rooms" }).waitFor();
     await context.close();
   });

@@ -4,12 +4,12 @@
  * (POST /api/session), which sets an HttpOnly session cookie sent on every
  * request and socket. Behind Cloudflare Access, Access decides who you are.
  */
-import { KeyRound, LogOut } from "lucide-react";
+import { KeyRound } from "lucide-react";
 import { createContext, type FormEvent, type ReactNode, useCallback, useContext, useEffect, useState } from "react";
 import { api, errorMessage, UNAUTHORIZED_EVENT } from "@/client/lib/api";
 import { MAX_AUTHOR_LENGTH } from "@/shared/constants";
 import { type Identity, normalizeDisplayName, type SignInOptions } from "@/shared/identity";
-import { Button, IconButton } from "./ui/Button";
+import { Button } from "./ui/Button";
 import { ErrorNotice, Field, inputClass } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
 
@@ -195,15 +195,5 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
         </Button>
       </form>
     </main>
-  );
-}
-
-export function SignOutButton() {
-  const { user, signOut } = useAuth();
-  if (user.kind === "api") return null;
-  return (
-    <IconButton label="Sign out" onClick={signOut}>
-      <LogOut />
-    </IconButton>
   );
 }

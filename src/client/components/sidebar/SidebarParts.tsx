@@ -3,13 +3,14 @@
  * the filter box (Ctrl+K, /), and the footer with the display name,
  * people and access, shortcuts and sign out.
  */
-import { Keyboard, Search, Users, X } from "lucide-react";
+import { EllipsisVertical, Keyboard, LogOut, Search, Users, X } from "lucide-react";
 import type { KeyboardEvent } from "react";
 import { useNavigate } from "react-router";
 import { useAppUI } from "@/client/app-ui";
 import { MOD } from "@/client/components/AppDialogs";
-import { SignOutButton, useAuth } from "@/client/components/AuthGate";
+import { useAuth } from "@/client/components/AuthGate";
 import { NotificationsButton } from "@/client/components/notifications/NotificationsButton";
+import { ActionMenu, ActionMenuItem } from "@/client/components/ui/ActionMenu";
 import { Avatar } from "@/client/components/ui/Avatar";
 import { IconButton } from "@/client/components/ui/Button";
 import { Kbd } from "@/client/components/ui/Field";
@@ -124,7 +125,7 @@ export function RoomFilter({
 export function SidebarFooter() {
   const ui = useAppUI();
   const [displayName] = useDisplayName();
-  const { user } = useAuth();
+  const { user, signOut } = useAuth();
   const navigate = useNavigate();
   return (
     <div className="flex items-center gap-1 border-t border-edge-quiet p-2">
@@ -139,19 +140,43 @@ export function SidebarFooter() {
           <span className="block text-[11px] text-fg-muted">Change display name</span>
         </span>
       </button>
-      <IconButton
-        label="People and access"
-        onClick={() => {
-          navigate(PEOPLE_ROUTE);
-          if (!ui.isDesktop) ui.setDrawerOpen(false);
-        }}
-      >
-        <Users />
-      </IconButton>
-      <IconButton label="Keyboard shortcuts" onClick={ui.openShortcuts}>
-        <Keyboard />
-      </IconButton>
-      <SignOutButton />
+      {/* One tab stop for the rarely used three, so the keyboard reaches the room sooner. */}
+      <ActionMenu label="Account and help" icon={<EllipsisVertical />} placement="footer">
+        {(close) => (
+          <>
+            <ActionMenuItem
+              icon={<Users />}
+              onSelect={() => {
+                close();
+                navigate(PEOPLE_ROUTE);
+                if (!ui.isDesktop) ui.setDrawerOpen(false);
+              }}
+            >
+              People and access
+            </ActionMenuItem>
+            <ActionMenuItem
+              icon={<Keyboard />}
+              onSelect={() => {
+                close();
+                ui.openShortcuts();
+              }}
+            >
+              Keyboard shortcuts
+            </ActionMenuItem>
+            {user.kind !== "api" && (
+              <ActionMenuItem
+                icon={<LogOut />}
+                onSelect={() => {
+                  close();
+                  signOut();
+                }}
+              >
+                Sign out
+              </ActionMenuItem>
+            )}
+          </>
+        )}
+      </ActionMenu>
     </div>
   );
 }

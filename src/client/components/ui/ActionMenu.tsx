@@ -1,6 +1,6 @@
 /**
  * A button that opens a list of actions with text (the room header's "More
- * room actions"). The popover API gives light dismiss, Escape and the top
+ * room actions", the sidebar's "Account and help"). The popover API gives light dismiss, Escape and the top
  * layer without a library. Choosing an action that opens a dialog closes
  * the list first and leaves focus on the button, so the dialog hands focus
  * back there when it closes.
@@ -12,13 +12,21 @@ import { IconButton } from "./Button";
 const itemClass =
   "flex w-full cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-1.5 pointer-coarse:min-h-11 text-left text-sm text-fg-control hover:bg-surface-2 focus-visible:bg-surface-2 [&_svg]:size-4 [&_svg]:shrink-0 [&_svg]:text-fg-muted";
 
+/** Where the list opens: under the room header's right end, or above the sidebar's foot. */
+const PLACEMENT = {
+  header: "top-14 right-2",
+  footer: "bottom-14 left-2"
+} as const;
+
 export function ActionMenu({
   label,
   icon,
+  placement = "header",
   children
 }: {
   label: string;
   icon: ReactNode;
+  placement?: keyof typeof PLACEMENT;
   /** The items; `close` hides the list and puts focus back on its button. */
   children: (close: () => void) => ReactNode;
 }) {
@@ -38,7 +46,10 @@ export function ActionMenu({
         ref={popoverRef}
         id={popoverId}
         popover="auto"
-        className="fixed inset-auto top-14 right-2 m-0 w-60 rounded-xl border border-edge bg-surface p-1.5 text-fg shadow-xl"
+        className={cn(
+          "fixed inset-auto m-0 w-60 rounded-xl border border-edge bg-surface p-1.5 text-fg shadow-xl",
+          PLACEMENT[placement]
+        )}
       >
         <div className="flex flex-col gap-0.5">{children(close)}</div>
       </div>
