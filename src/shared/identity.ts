@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { MAX_AUTHOR_LENGTH } from "./constants";
+import { memberNameClash } from "./names";
 
 /**
  * - `user`: signed in with a display name (a signed session cookie);
@@ -31,6 +32,11 @@ export const DisplayName = z
       .max(MAX_AUTHOR_LENGTH, `name must be at most ${MAX_AUTHOR_LENGTH} characters`)
       .refine((s) => !/[\p{Cc}\u200b-\u200f\u2028-\u202e\u2066-\u2069]/u.test(s), {
         message: "name must not contain control or direction characters"
+      })
+      // A person must not pass for the assistant or a persona (shared/names.ts).
+      .superRefine((s, ctx) => {
+        const clash = memberNameClash(s);
+        if (clash) ctx.addIssue({ code: "custom", message: `name ${clash}` });
       })
   );
 

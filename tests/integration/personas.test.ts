@@ -104,7 +104,7 @@ describe("mentions", () => {
     expect((await api.send(room.id, "@Bob what did Ada say?")).status).toBe(200);
     const request = (await app.fake.requests(room.name)).find((r) => r.lastUserText?.includes("what did Ada say"));
     const messages = request!.body.messages as any[];
-    expect(messages).toContainEqual({ role: "user", content: "[@Ada] Ada thinks tea." });
+    expect(messages).toContainEqual({ role: "user", content: '[from persona "@Ada"] Ada thinks tea.' });
     expect(messages.filter((m) => m.role === "assistant")).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isReservedName, looksAlike, nameSkeleton } from "@/server/domain/personas/persona-names";
+import { isReservedName } from "@/server/domain/personas/persona-names";
 import { addPersona } from "@/server/domain/personas/persona-roster";
+import { looksAlike, nameSkeleton } from "@/shared/names";
 import type { Persona } from "@/shared/personas";
 
 describe("persona names", () => {

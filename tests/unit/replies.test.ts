@@ -214,7 +214,10 @@ describe("what the model reads before a reply", () => {
   it("reaches a persona inside its speaker's line", () => {
     const [, reply] = transcriptFor("p1", withReplyQuotes(messages));
     expect(reply.parts).toEqual([
-      { type: "text", text: '[Bob] (in reply to Ann: "Shall we ship on Friday?")\nYes, after the review.' }
+      {
+        type: "text",
+        text: '[from person "Bob"] (in reply to Ann: "Shall we ship on Friday?")\nYes, after the review.'
+      }
     ]);
   });
 });

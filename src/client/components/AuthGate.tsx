@@ -9,6 +9,7 @@ import { createContext, type FormEvent, type ReactNode, useCallback, useContext,
 import { api, errorMessage, UNAUTHORIZED_EVENT } from "@/client/lib/api";
 import { MAX_AUTHOR_LENGTH } from "@/shared/constants";
 import { type Identity, normalizeDisplayName, type SignInOptions } from "@/shared/identity";
+import { memberNameClash } from "@/shared/names";
 import { Button } from "./ui/Button";
 import { ErrorNotice, Field, inputClass } from "./ui/Field";
 import { Spinner } from "./ui/Spinner";
@@ -101,6 +102,13 @@ export function AuthGate({ children }: { children: ReactNode }) {
   );
 }
 
+/** What is wrong with the typed name: the server refuses reserved names too (shared/names.ts), this says so as you type. */
+function nameProblem(normalized: string, tried: boolean): string | null {
+  if (!normalized) return tried ? "Enter the name others will see on your messages." : null;
+  const clash = memberNameClash(normalized);
+  return clash ? `Your name ${clash}.` : null;
+}
+
 function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (user: Identity) => void }) {
   const [name, setName] = useState("");
   const [token, setToken] = useState("");
@@ -109,10 +117,10 @@ function SignIn({ options, onSignedIn }: { options: SignInOptions; onSignedIn: (
   /** Set by a submit with something missing: the button is never disabled without saying why. */
   const [tried, setTried] = useState(false);
   const normalized = normalizeDisplayName(name);
-  const nameError = tried && normalized.length === 0 ? "Enter the name others will see on your messages." : null;
+  const nameError = nameProblem(normalized, tried);
   const tokenError =
     tried && options.tokenRequired && token.trim().length === 0 ? "Enter the access token you were given." : null;
-  const ready = normalized.length > 0 && (!options.tokenRequired || token.trim().length > 0);
+  const ready = normalized.length > 0 && !nameError && (!options.tokenRequired || token.trim().length > 0);
 
   if (options.access) {
     return (

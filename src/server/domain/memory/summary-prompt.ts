@@ -33,9 +33,18 @@ const MAX_MESSAGE_CHARS = 4_000;
 
 type Meta = { author?: unknown; persona?: PersonaRef };
 
+/**
+ * A label, `[Ann]`, is the only "[" that opens a line of the span: brackets
+ * in a person's name read as ( ), and a line of a message that opens with
+ * one gets ( instead, so nobody writes a line that passes for the
+ * assistant's (`[Assistant] …`) and lands in the room's memory as its words.
+ */
+const unbracketed = (name: string) => name.replace(/[[\uff3b]/gu, "(").replace(/[\]\uff3d]/gu, ")");
+const unlabelled = (text: string) => text.replace(/\n(\s*)[[\uff3b]/gu, "\n$1(");
+
 function speakerOf(message: UIMessage): string {
   const meta = (message.metadata ?? {}) as Meta;
-  if (message.role === "user") return authorName(meta.author) ?? "Someone";
+  if (message.role === "user") return unbracketed(authorName(meta.author) ?? "Someone");
   if (meta.persona?.name) return `@${meta.persona.name}`;
   return "Assistant";
 }
@@ -59,7 +68,7 @@ function wordsOf(message: UIMessage): string {
 export function spanTranscript(messages: readonly UIMessage[]): string {
   const lines: string[] = [];
   for (const message of messages) {
-    const words = wordsOf(message);
+    const words = unlabelled(wordsOf(message));
     if (!words) continue;
     const cut = words.length > MAX_MESSAGE_CHARS;
     const text = cut ? `${words.slice(0, MAX_MESSAGE_CHARS)} … [shortened: ${words.length} characters]` : words;

@@ -6,6 +6,7 @@
 
 import { AppError } from "@/server/app-error";
 import { generateRoomId } from "@/server/domain/rooms/room-rows";
+import { looksAlike } from "@/shared/names";
 import {
   type CreatePersonaBody,
   MAX_PERSONAS_PER_ROOM,
@@ -13,7 +14,7 @@ import {
   type Persona,
   type UpdatePersonaBody
 } from "@/shared/personas";
-import { isReservedName, looksAlike } from "./persona-names";
+import { isReservedName } from "./persona-names";
 
 const personaNotFound = (id: string) =>
   new AppError("not_found:persona", 404, `Persona "${id}" does not exist in this room.`);

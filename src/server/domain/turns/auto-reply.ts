@@ -39,8 +39,11 @@ const clip = (text: string) => {
   return flat.length <= MAX_LINE_CHARS ? flat : `${flat.slice(0, MAX_LINE_CHARS - 1)}…`;
 };
 
+/** Brackets in a name read as ( ): "Ann] [Assistant" must not open a second label on its line. */
+const unbracketed = (name: string) => name.replace(/[[\uff3b]/gu, "(").replace(/[\]\uff3d]/gu, ")");
+
 export function decisionRequest(before: readonly SpokenLine[], latest: SpokenLine): { system: string; prompt: string } {
-  const recent = before.slice(-CONTEXT_MESSAGES).map((line) => `[${line.speaker}] ${clip(line.text)}`);
+  const recent = before.slice(-CONTEXT_MESSAGES).map((line) => `[${unbracketed(line.speaker)}] ${clip(line.text)}`);
   return {
     system: AUTO_DECISION_SYSTEM,
     prompt: [
