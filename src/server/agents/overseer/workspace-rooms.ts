@@ -11,6 +11,7 @@ import type { Remote } from "@/server/contracts/remote";
 import type { ChatRoomApi } from "@/server/contracts/room-api";
 import { CALLER_HEADER, type Caller, decodeCaller } from "@/server/domain/access/caller";
 import { generateRoomId, type RoomRow, toRoomDetail } from "@/server/domain/rooms/room-rows";
+import { isMcpCallbackPath } from "@/server/domain/tools/mcp-oauth";
 import { MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
 import type { RoomAction, RoomVisibility } from "@/shared/permissions";
 import type { CreateRoomBody, RoomDetail, RoomSettings, UpdateRoomBody } from "@/shared/protocol";
@@ -65,6 +66,9 @@ export class WorkspaceRooms {
     ) {
       return notFound();
     }
+    // A room's MCP OAuth callback comes without a caller (domain/tools/mcp-oauth.ts):
+    // the room's MCP client claims it only for a state it issued, and refuses the rest.
+    if (request.method === "GET" && isMcpCallbackPath(new URL(request.url).pathname)) return undefined;
     // A share viewer reaches only its link's room, and only while the link
     // works (the Worker checked too; this closes the gap to a revoke).
     const caller = decodeCaller(request.headers.get(CALLER_HEADER));
