@@ -420,7 +420,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
 
   /** The one HTTP request a room takes: its MCP servers' OAuth callback (room/mcp-jobs.ts); `onRequest` refuses the rest. */
   async fetch(request: Request): Promise<Response> {
-    return (await this.#jobs.tools.oauthCallback(request, (r) => this.lifecycle.fetch(r))) ?? super.fetch(request);
+    return (await this.#jobs.tools.oauthCallback(request, this.lifecycle)) ?? super.fetch(request);
   }
 
   /** Only the server changes room state; clients change settings over REST. */

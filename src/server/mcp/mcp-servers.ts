@@ -347,12 +347,32 @@ export class McpServers {
 
   /**
    * Every server connected through the guarded fetch: one the SDK restored
-   * after a wake (without it) is connected again before the room uses it.
+   * after a wake (without it) is connected again before the room uses it,
+   * except one waiting for a sign-in, which is guarded in place.
    */
   async #guarded(): Promise<void> {
+    this.guardRestored();
     for (const row of this.#rows()) {
       if (this.#guardedIds.has(row.id)) continue;
       await this.#connect(row.id, row.name, row.url, this.#storedHeaders(row.id), this.#storedCallbackUrl(row.id));
+    }
+  }
+
+  /**
+   * The guarded fetch for the connections the SDK restored after a wake
+   * waiting for a sign-in (it does not persist a `fetch`, and does not
+   * connect them), given in place rather than by connecting again
+   * (`#guarded`): a new connection would start a new sign-in, replacing the
+   * PKCE verifier that the code of a sign-in under way needs.
+   */
+  guardRestored(): void {
+    const mcp = this.deps.mcp();
+    for (const row of this.#rows()) {
+      const connection = mcp.mcpConnections[row.id];
+      if (!connection || connection.connectionState !== "authenticating" || this.#guardedIds.has(row.id)) continue;
+      // An HTTP connection's options (this room's servers are Streamable HTTP; the union also has RPC's).
+      (connection.options.transport as { fetch?: typeof fetch }).fetch = guardedMcpFetch(this.deps.limits());
+      this.#guardedIds.add(row.id);
     }
   }
 
@@ -448,7 +468,11 @@ export class McpServers {
   #view(row: ServerRow): McpServerView {
     const connection = this.deps.mcp().mcpConnections[row.id];
     const state = (connection?.connectionState ?? "failed") as McpServerState;
-    const authUrl = state === "authenticating" ? (connection?.options.transport.authProvider?.authUrl ?? null) : null;
+    // After a wake the SDK knows the sign-in address from its storage only.
+    const authUrl =
+      state === "authenticating"
+        ? (connection?.options.transport.authProvider?.authUrl ?? this.#sdkRow(row.id)?.auth_url ?? null)
+        : null;
     return {
       id: row.id,
       name: row.name,

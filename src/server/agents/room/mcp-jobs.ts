@@ -104,9 +104,13 @@ export function toolJobs(
    */
   async function oauthCallback(
     request: Request,
-    lifecycleFetch: (request: Request) => Promise<Response>
+    lifecycle: { start(): Promise<void>; fetch(request: Request): Promise<Response> }
   ): Promise<Response | undefined> {
     if (request.method !== "GET" || new URL(request.url).pathname !== `/${MCP_CALLBACK_SEGMENT}`) return undefined;
+    // Started first, so the SDK has restored the room's connections after a wake; then the code
+    // exchange and the connection after it go through the guarded fetch like every other request.
+    await lifecycle.start();
+    mcp.guardRestored();
     room.mcp.configureOAuthCallback({
       customHandler: (result): Response =>
         Response.json({
@@ -114,7 +118,7 @@ export function toolJobs(
           error: result.authSuccess ? null : (result.authError ?? null)
         } satisfies OAuthOutcome)
     });
-    return lifecycleFetch(mcp.outerCallbackRequest(request));
+    return lifecycle.fetch(mcp.outerCallbackRequest(request));
   }
   return { mcp, approvals, forTurn, call, oauthCallback };
 }
