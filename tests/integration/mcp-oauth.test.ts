@@ -9,13 +9,14 @@
  * lands back on the room's page, and the model calls its tool. The access
  * token is in neither the room's server list nor its export; a callback
  * with a state the room never issued is refused and leaves the server
- * waiting.
+ * waiting. A workspace's server cannot sign in (OAuth is per room for now):
+ * it fails with an error that says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { McpServerList, McpServerView } from "@/shared/tools";
 import { type RecordedRequest, toolDirective } from "../support/fake-openai";
 import { type McpOAuthTestServer, startMcpOAuthServer } from "../support/mcp-oauth-server";
-import { restClient, signIn } from "../support/rest-client";
+import { request, restClient, signIn } from "../support/rest-client";
 import { useSharedApp } from "../support/shared-app";
 import { uniqueName, waitFor } from "../support/wait";
 
@@ -125,5 +126,26 @@ describe("an MCP server that asks for OAuth, in a room", () => {
     const exported = await owner.call(`/${room.id}/export?format=json`);
     expect(exported.status).toBe(200);
     expect(await exported.text()).not.toContain(token);
+  });
+});
+
+describe("an MCP server that asks for OAuth, for the whole workspace", () => {
+  it("fails with an error that says to add it to a room instead", async () => {
+    // A workspace of its own: the first person to use it is its admin.
+    const ws = uniqueName("ws");
+    const ada = await signIn(app.url, "Ada");
+    const admin = (path = "", init: Parameters<typeof request>[2] = {}) =>
+      request(app.url, `/api/workspaces/${ws}/mcp${path}`, { ...init, headers: ada.headers });
+    expect((await request(app.url, `/api/workspaces/${ws}/me`, { headers: ada.headers })).status).toBe(200);
+    const added = await admin("", { method: "POST", json: { name: "Signed tools", url: oauthServer.url } });
+    expect(added.status).toBe(201);
+    const [server] = await waitFor(
+      async () => ((await (await admin()).json()) as McpServerList).servers,
+      (servers) => servers[0]?.state === "failed",
+      20_000,
+      "the workspace's OAuth server failed"
+    );
+    expect(server.authUrl).toBeNull();
+    expect(server.error).toContain("add it to a room instead");
   });
 });

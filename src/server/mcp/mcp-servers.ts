@@ -20,7 +20,8 @@
  *   guarded, fetch). This adds the room's callback address, which the SDK
  *   keeps with the server, and the `authUrl` in the view while the server
  *   waits for a sign-in. The workspace's servers have no callback: one
- *   that asks for OAuth fails with an error that says to add it to a room.
+ *   that asks for OAuth shows as failed, with an error that says to add it
+ *   to a room.
  *
  * The turn's tools (with policies, time and size limits, approvals) are
  * built from this by room/mcp-tools.ts.
@@ -454,31 +455,36 @@ export class McpServers {
   }
 
   /**
-   * A failed server's error. A workspace server that asks for OAuth fails
-   * with the SDK's bare 401: say what to do instead.
+   * Why a server that asks for OAuth cannot be signed in to: it has no
+   * callback. The SDK leaves such a connection `authenticating` with no
+   * sign-in address, which the view shows as failed, with what to do.
    */
-  #errorOf(error: string | null | undefined): string {
-    const message = error ?? "Not connected.";
-    if (this.#scope === "workspace" && /\b401\b|unauthori[sz]ed/i.test(message)) {
-      return `${message} (This server asks for an OAuth sign-in, which only a room's own servers can do for now: add it to a room instead.)`;
-    }
-    return message;
+  #noSignIn(): string {
+    return this.#scope === "workspace"
+      ? "This server asks for an OAuth sign-in, which only a room's own servers can do for now: add it to a room instead, or give it a token in a header."
+      : "This server asks for an OAuth sign-in: reconnect it to get a sign-in link.";
   }
 
   #view(row: ServerRow): McpServerView {
     const connection = this.deps.mcp().mcpConnections[row.id];
-    const state = (connection?.connectionState ?? "failed") as McpServerState;
+    const reported = (connection?.connectionState ?? "failed") as McpServerState;
     // After a wake the SDK knows the sign-in address from its storage only.
     const authUrl =
-      state === "authenticating"
+      reported === "authenticating"
         ? (connection?.options.transport.authProvider?.authUrl ?? this.#sdkRow(row.id)?.auth_url ?? null)
         : null;
+    const cannotSignIn = reported === "authenticating" && !authUrl;
+    const state = cannotSignIn ? "failed" : reported;
     return {
       id: row.id,
       name: row.name,
       url: displayUrl(row.url),
       state,
-      error: state === "failed" ? this.#errorOf(connection?.connectionError) : null,
+      error: cannotSignIn
+        ? this.#noSignIn()
+        : state === "failed"
+          ? (connection?.connectionError ?? "Not connected.")
+          : null,
       authUrl,
       headerNames: JSON.parse(row.header_names) as string[],
       tools: this.#toolViews(row),
