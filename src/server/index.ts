@@ -7,14 +7,17 @@
  *   /agents/*   agents router: the overseer's room-list socket and, under
  *               /sub/chat-room/<id>, each room's socket
  *               (both behind http/access.ts: who is calling, Origin checks;
- *               agents get the caller from http/agent-forward.ts)
+ *               agents get the caller from http/agent-forward.ts;
+ *               a room's MCP OAuth callback, …/sub/chat-room/<id>/mcp-callback,
+ *               goes without one: domain/tools/mcp-oauth.ts)
  *   else        the client build (single-page app, so deep links work)
  */
 import { routeAgentRequest } from "agents";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { roomIdOfCallbackPath } from "@/server/domain/tools/mcp-oauth";
 import { type AppEnv, identify, requireCaller } from "@/server/http/access";
-import { forwardToAgents } from "@/server/http/agent-forward";
+import { forwardOAuthCallback, forwardToAgents, oauthCallbackRedirect } from "@/server/http/agent-forward";
 import { handleError } from "@/server/http/error-response";
 import { securityHeaders } from "@/server/http/security-headers";
 import { catchUpRoutes } from "@/server/routes/catch-up-routes";
@@ -108,6 +111,12 @@ const app = new Hono<AppEnv>()
   .route("/api", api)
   .route(MCP_PATH, mcpEndpointRoutes)
   .all("/agents/*", async (c) => {
+    const callbackRoom = c.req.method === "GET" ? roomIdOfCallbackPath(new URL(c.req.url).pathname) : null;
+    if (callbackRoom !== null) {
+      const answered = await routeAgentRequest(forwardOAuthCallback(c.req.raw), c.env);
+      if (answered) return oauthCallbackRedirect(answered, callbackRoom);
+      throw new AppError("not_found:route", 404, "No agent at this address.");
+    }
     const response = await routeAgentRequest(forwardToAgents(c.req.raw, requireCaller(c)), c.env);
     if (response) return response;
     throw new AppError("not_found:route", 404, "No agent at this address.");

@@ -80,6 +80,11 @@ export interface McpServerView {
   url: string;
   state: McpServerState;
   error: string | null;
+  /**
+   * While the server waits for someone to sign in (`authenticating`): the
+   * provider's sign-in page to open. The tokens it leads to stay in the room.
+   */
+  authUrl: string | null;
   /** The names of the headers sent with each request; their values never leave the server. */
   headerNames: string[];
   tools: McpToolView[];

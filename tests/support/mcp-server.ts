@@ -27,9 +27,12 @@ export interface McpTestServerTexts {
   deleted: string;
 }
 
-export async function startMcpServer({ weather, deleted }: McpTestServerTexts): Promise<McpTestServer> {
-  const calls: McpTestServer["calls"] = [];
-  const handler = createMcpHandler(() => {
+/** The test tools as a web-standard handler, recording each call in `calls`. */
+export function testToolsHandler(
+  { weather, deleted }: McpTestServerTexts,
+  calls: McpTestServer["calls"]
+): { fetch(request: Request): Promise<Response> } {
+  return createMcpHandler(() => {
     const server = new McpServer({ name: "test-tools", version: "1.0.0" });
     server.registerTool(
       "lookup_weather",
@@ -61,6 +64,12 @@ export async function startMcpServer({ weather, deleted }: McpTestServerTexts): 
     });
     return server;
   });
+}
+
+/** A web-standard handler served on a loopback port of this process; `origin` is `http://127.0.0.1:<port>`. */
+export async function serveOnLoopback(handler: {
+  fetch(request: Request): Promise<Response>;
+}): Promise<{ origin: string; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     try {
       const chunks: Buffer[] = [];
@@ -94,11 +103,16 @@ export async function startMcpServer({ weather, deleted }: McpTestServerTexts): 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    calls,
+    origin: `http://127.0.0.1:${port}`,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   };
+}
+
+export async function startMcpServer(texts: McpTestServerTexts): Promise<McpTestServer> {
+  const calls: McpTestServer["calls"] = [];
+  const served = await serveOnLoopback(testToolsHandler(texts, calls));
+  return { url: `${served.origin}/mcp`, calls, close: served.close };
 }

@@ -27,6 +27,9 @@ describe("MCP servers in the Tools dialog", () => {
     expect(serverStateLabel("failed")).toEqual({ label: "Failed", tone: "error" });
     expect(serverStateLabel("connecting")).toEqual({ label: "Connecting…", tone: "busy" });
     expect(serverStateLabel("discovering").tone).toBe("busy");
+    expect(serverStateLabel("authenticating").label).toBe("Needs sign-in");
+    // A server waiting for someone to sign in is not polled: the sign-in brings the browser back.
+    expect(anySettling(["ready", "authenticating"])).toBe(false);
     expect(anySettling(["ready", "failed"])).toBe(false);
     expect(anySettling(["ready", "connecting"])).toBe(true);
     expect(anySettling([])).toBe(false);

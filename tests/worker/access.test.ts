@@ -137,6 +137,24 @@ describe("the access token", () => {
     allowed.webSocket!.close();
   });
 
+  it("is not needed for a room's MCP OAuth callback, which only a state the room issued opens (docs/tools.md)", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const callback = `${roomPath(ws, room.id)}/mcp-callback?code=c&state=nonce.sNoSuchServer`;
+    // No token, no session (the provider's redirect brings none): the room answers, and refuses
+    // a state naming none of its servers.
+    const refused = await call(callback);
+    expect(refused.status).toBe(404);
+    // Only that GET: the same path with another method, or any other room path, still needs the token.
+    expect((await call(callback, { method: "POST" })).status).toBe(401);
+    expect((await call(`${roomPath(ws, room.id)}/get-messages`)).status).toBe(401);
+    expect((await call(`${roomPath(ws, room.id)}/mcp-callback/more?state=nonce.s1`)).status).toBe(401);
+    // Nor a socket: at this path it would reach the room with no one's session.
+    expect((await call(callback, { headers: { upgrade: "websocket" } })).status).toBe(401);
+    // An unknown room is the gate's 404.
+    expect((await call(`${roomPath(ws, "nope")}/mcp-callback?code=c&state=nonce.s1`)).status).toBe(404);
+  });
+
   it("is not needed when ACCESS_TOKEN is unset: no session means the anonymous API identity", async () => {
     const session = await exports.default.fetch(`${BASE}/api/session`);
     expect(session.status).toBe(401);

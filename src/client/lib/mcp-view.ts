@@ -19,7 +19,7 @@ export function serverStateLabel(state: McpServerState): { label: string; tone: 
     case "failed":
       return { label: "Failed", tone: "error" };
     case "authenticating":
-      return { label: "Signing in…", tone: "busy" };
+      return { label: "Needs sign-in", tone: "busy" };
     case "connected":
     case "discovering":
       return { label: "Listing tools…", tone: "busy" };
@@ -28,9 +28,13 @@ export function serverStateLabel(state: McpServerState): { label: string; tone: 
   }
 }
 
-/** Whether the dialog should look again soon: a server is still on its way to ready or failed. */
+/**
+ * Whether the dialog should look again soon: a server is still on its way to
+ * ready or failed. One waiting for a sign-in waits for a person, who comes
+ * back to the room's page once signed in, so it is not looked at again.
+ */
 export const anySettling = (states: readonly McpServerState[]) =>
-  states.some((state) => state !== "ready" && state !== "failed");
+  states.some((state) => state !== "ready" && state !== "failed" && state !== "authenticating");
 
 /** The host of a server's url (the listing's url has no credentials or query already). */
 export function urlHost(url: string): string {

@@ -101,12 +101,14 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     this.#jobs.tracer.wake();
     // Broadcasts reach the overseer in batches, not one RPC per frame (room/broadcast-batch.ts).
     if (!batchBroadcasts(this)) console.warn("[ChatRoom] broadcasts go to the overseer one RPC per frame");
-    // AIChatAgent wrapped onMessage in its own constructor to take its protocol frames. Wrap it once more,
-    // so every frame passes our checks before the framework acts on it.
-    this.onRequest = () => this.#refuseHttp();
+    // The app talks to rooms over REST and the room socket only: not the framework's HTTP (e.g. `get-messages`).
+    this.onRequest = async () =>
+      new AppError("not_found:route", 404, "No such endpoint on a room; use the REST API.").toResponse();
     // The framework pushes its MCP state (server URLs included) to every member's
     // socket; the room's servers are shown to its managers over REST (mcp/mcp-servers.ts).
     (this as unknown as { broadcastMcpServers: () => void }).broadcastMcpServers = () => {};
+    // AIChatAgent wrapped onMessage in its own constructor to take its protocol frames. Wrap it once more,
+    // so every frame passes our checks before the framework acts on it.
     const frameworkOnMessage = this.onMessage.bind(this);
     this.onMessage = async (connection: Connection, message: WSMessage) => {
       await this.#jobs.frameGuard.check(connection, message, frameworkOnMessage);
@@ -416,13 +418,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     return new AppError("not_found:route", 404, "A room has no sub-agents.").toResponse();
   }
 
-  /**
-   * The app talks to rooms over its REST API and the room socket only; the
-   * framework's own HTTP endpoints (e.g. `get-messages`, the whole
-   * transcript in one response) are not part of it.
-   */
-  async #refuseHttp(): Promise<Response> {
-    return new AppError("not_found:route", 404, "No such endpoint on a room; use the REST API.").toResponse();
+  /** The one HTTP request a room takes: its MCP servers' OAuth callback (room/mcp-jobs.ts); `onRequest` refuses the rest. */
+  async fetch(request: Request): Promise<Response> {
+    return (await this.#jobs.tools.oauthCallback(request, this.lifecycle)) ?? super.fetch(request);
   }
 
   /** Only the server changes room state; clients change settings over REST. */

@@ -73,9 +73,10 @@ export interface MemoryCallResults {
 /** One call of the MCP and approval routes (mcp/mcp-servers.ts, room-approvals.ts). */
 export type ToolsCall =
   | { op: "servers" }
-  | { op: "addServer"; body: AddMcpServerBody }
+  /** `callbackUrl`: the room's OAuth callback on the app's origin (domain/tools/mcp-oauth.ts); a room's routes only. */
+  | { op: "addServer"; body: AddMcpServerBody; callbackUrl?: string }
   | { op: "removeServer"; serverId: string }
-  | { op: "reconnect"; serverId: string }
+  | { op: "reconnect"; serverId: string; callbackUrl?: string }
   | { op: "updateTool"; serverId: string; tool: string; body: UpdateMcpToolBody }
   | { op: "approvals" }
   | { op: "decide"; toolCallId: string; body: ApprovalDecisionBody }

@@ -11,7 +11,9 @@
  *      its workspace's overseer holds the token's hash and says whether it is good.
  *   4. `Authorization: Bearer <ACCESS_TOKEN>` is the bootstrap admin (the API identity).
  *   5. No token configured: anyone else is the anonymous API identity.
- *      With a token configured, anyone else gets 401 (sign-in stays open).
+ *      With a token configured, anyone else gets 401 (sign-in stays open, and
+ *      so does a room's MCP OAuth callback, whose credential is its state:
+ *      domain/tools/mcp-oauth.ts).
  *
  * The caller also carries `admin` when the server's configuration makes it
  * an admin (ACCESS_TOKEN, ADMINS, ACCESS_ADMIN_GROUP; domain/roles/workspace-roles.ts).
@@ -34,6 +36,7 @@ import { type SessionStanding, StandingCache, standingIdentity } from "@/server/
 import { gateFingerprint, readSession, SESSION_COOKIE } from "@/server/domain/access/session-token";
 import { hashApiToken, looksLikeApiToken, parseApiToken, tokenIdentityId } from "@/server/domain/roles/api-token";
 import { configuredAdmin } from "@/server/domain/roles/workspace-roles";
+import { isMcpCallbackRequest } from "@/server/domain/tools/mcp-oauth";
 import type { Env } from "@/server/env";
 import { RATE_LIMITS } from "@/shared/constants";
 import { API_IDENTITY, type Identity } from "@/shared/identity";
@@ -272,7 +275,12 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   const address = clientAddress(c.req.raw);
   const resolved = await resolveCaller(c, address);
   const pathname = new URL(c.req.url).pathname;
-  if (!resolved && !OPEN_PATHS.has(pathname) && !pathname.startsWith(SHARE_VIEWER_PREFIX)) {
+  if (
+    !resolved &&
+    !OPEN_PATHS.has(pathname) &&
+    !pathname.startsWith(SHARE_VIEWER_PREFIX) &&
+    !isMcpCallbackRequest(c.req.raw)
+  ) {
     if (accessConfig(c.env)) {
       throw new AppError(
         "unauthorized:access",

@@ -10,6 +10,7 @@
 
 import { AppError } from "@/server/app-error";
 import { CALLER_HEADER, type Caller, encodeCaller } from "@/server/domain/access/caller";
+import { afterSignInPath, type OAuthOutcome } from "@/server/domain/tools/mcp-oauth";
 import { WORKSPACE_PATTERN } from "@/shared/constants";
 import { withoutReservedHeaders } from "./access";
 
@@ -44,4 +45,30 @@ export function forwardToAgents(request: Request, caller: Caller): Request {
     body: hasBody ? request.body : null,
     redirect: "manual"
   });
+}
+
+/**
+ * A room's OAuth callback (domain/tools/mcp-oauth.ts) as the agents router
+ * gets it: no caller, whatever the request carried, because the provider's
+ * redirect brings no session; the OAuth state is its credential, which the
+ * room's MCP client checks. Only the query (code, state) is kept.
+ */
+export function forwardOAuthCallback(request: Request): Request {
+  const url = new URL(request.url);
+  url.searchParams.set("_pk", crypto.randomUUID());
+  return new Request(url, { method: "GET", redirect: "manual" });
+}
+
+/**
+ * The browser's way back to the room after its OAuth callback: the room
+ * answers the outcome (agents/chat-room.ts says why not a redirect), and
+ * this redirects to the room's page. Anything else the room or the gate
+ * answered (a 404 for a state nobody issued) goes back as it is.
+ */
+export async function oauthCallbackRedirect(response: Response, roomId: string): Promise<Response> {
+  if (response.status !== 200 || !response.headers.get("content-type")?.includes("application/json")) {
+    return response;
+  }
+  const outcome = (await response.json()) as OAuthOutcome;
+  return new Response(null, { status: 302, headers: { location: afterSignInPath(roomId, outcome) } });
 }

@@ -12,7 +12,16 @@
  *   (mcp/mcp-fetch.ts). The SDK does not persist a `fetch`, so a
  *   connection it restored on wake is replaced by a guarded one before
  *   the room uses it (`#guarded`);
- * - a view that never carries a header's value or the URL's query.
+ * - a view that never carries a header's value or the URL's query;
+ * - OAuth for a room's server that asks for it: the SDK's own flow (a
+ *   `callbackUrl` makes it attach its OAuth provider, which keeps the
+ *   client registration, PKCE verifier and tokens in this facet's storage;
+ *   its discovery and token requests go through the transport's, so the
+ *   guarded, fetch). This adds the room's callback address, which the SDK
+ *   keeps with the server, and the `authUrl` in the view while the server
+ *   waits for a sign-in. The workspace's servers have no callback: one
+ *   that asks for OAuth shows as failed, with an error that says to add it
+ *   to a room.
  *
  * The turn's tools (with policies, time and size limits, approvals) are
  * built from this by room/mcp-tools.ts.
@@ -27,6 +36,7 @@
  */
 import type { MCPClientManager } from "agents/mcp/client";
 import { AppError } from "@/server/app-error";
+import { MCP_CALLBACK_SEGMENT, serverIdOfState } from "@/server/domain/tools/mcp-oauth";
 import { checkMcpUrl, displayUrl } from "@/server/domain/tools/mcp-url";
 import { defaultPolicy } from "@/server/domain/tools/workspace-mcp-sync";
 import type { MessageAuthor } from "@/shared/identity";
@@ -96,6 +106,8 @@ export interface McpConnectionSpec {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** The room's OAuth callback URL (domain/tools/mcp-oauth.ts); without one the server cannot ask for a sign-in. */
+  callbackUrl?: string;
 }
 
 /**
@@ -109,7 +121,7 @@ export interface McpConnectionSpec {
  */
 export async function connectGuarded(
   deps: Pick<McpServersDeps, "mcp" | "limits" | "waitUntil">,
-  { id, name, url, headers }: McpConnectionSpec,
+  { id, name, url, headers, callbackUrl }: McpConnectionSpec,
   { unpersist, waitMs = CONNECT_WAIT_MS }: { unpersist?: Sql; waitMs?: number } = {}
 ): Promise<void> {
   const mcp = deps.mcp();
@@ -118,6 +130,7 @@ export async function connectGuarded(
     await mcp.registerServer(id, {
       url,
       name,
+      ...(callbackUrl ? { callbackUrl } : {}),
       // The SDK keeps `requestInit` (the headers) with the server, server-side; `fetch` lives in memory only.
       transport: { type: "streamable-http", requestInit: { headers }, fetch: guardedMcpFetch(deps.limits()) },
       retry: { maxAttempts: 1 }
@@ -206,7 +219,7 @@ export class McpServers {
     return this.#rows().length > 0;
   }
 
-  async add(body: AddMcpServerBody, by: MessageAuthor): Promise<McpServerView> {
+  async add(body: AddMcpServerBody, by: MessageAuthor, callbackUrl?: string): Promise<McpServerView> {
     const limits = this.deps.limits();
     const url = checkMcpUrl(body.url, limits).toString();
     const max = this.#scope === "room" ? MAX_MCP_SERVERS_PER_ROOM : MAX_MCP_SERVERS_PER_WORKSPACE;
@@ -232,7 +245,7 @@ export class McpServers {
         JSON.stringify(headers)
       );
     }
-    await this.#connect(id, body.name, url, headers);
+    await this.#connect(id, body.name, url, headers, this.#callbackFor(callbackUrl));
     return this.#view(this.#row(id));
   }
 
@@ -242,10 +255,61 @@ export class McpServers {
    * and on the workspace's one thread); they are connected, guarded, when
    * an admin lists them instead (`#guarded`).
    */
-  async #connect(id: string, name: string, url: string, headers: Record<string, string>): Promise<void> {
+  async #connect(
+    id: string,
+    name: string,
+    url: string,
+    headers: Record<string, string>,
+    callbackUrl?: string
+  ): Promise<void> {
     this.#guardedIds.add(id);
     const unpersist = this.#scope === "workspace" ? this.deps.sql : undefined;
-    await connectGuarded(this.deps, { id, name, url, headers }, { unpersist });
+    await connectGuarded(this.deps, { id, name, url, headers, callbackUrl }, { unpersist });
+  }
+
+  /** Only a room's servers sign in: the workspace's tokens would have to reach every room, which is not built. */
+  #callbackFor(callbackUrl: string | undefined): string | undefined {
+    return this.#scope === "room" ? callbackUrl : undefined;
+  }
+
+  /** The SDK's row for a room's server (its options, headers included, and its OAuth callback URL). */
+  #sdkRow(id: string) {
+    try {
+      return this.deps
+        .mcp()
+        .listServers()
+        .find((s) => s.id === id);
+    } catch {
+      // The SDK's table is made when the first server is; a room without one has nothing to find.
+      return undefined;
+    }
+  }
+
+  /** The callback URL the SDK keeps with a room's server ("" or undefined when it has none). */
+  #storedCallbackUrl(id: string): string | undefined {
+    if (this.#scope !== "room") return undefined;
+    return this.#sdkRow(id)?.callback_url || undefined;
+  }
+
+  /**
+   * The room's copy of its OAuth callback as the public URL. The overseer
+   * forwards `…/sub/chat-room/<id>/mcp-callback` to this room as
+   * `/mcp-callback` (the framework's sub-agent routing strips the parent's
+   * path), while the SDK's client claims a callback only at the exact URL it
+   * registered: so a request at that path with a state naming one of this
+   * room's servers is given back its public URL, and anything else is
+   * returned as it came (and refused by the room).
+   */
+  outerCallbackRequest(request: Request): Request {
+    const url = new URL(request.url);
+    if (request.method !== "GET" || url.pathname !== `/${MCP_CALLBACK_SEGMENT}`) return request;
+    const serverId = serverIdOfState(url.searchParams.get("state"));
+    const stored = serverId ? this.#storedCallbackUrl(serverId) : undefined;
+    if (!stored) return request;
+    const outer = new URL(stored);
+    if (outer.origin !== url.origin) return request;
+    outer.search = url.search;
+    return new Request(outer, { method: "GET", headers: request.headers });
   }
 
   /** Every server with its headers, for the rooms to connect to (the workspace's; server-side only). */
@@ -271,10 +335,7 @@ export class McpServers {
         .toArray()[0];
       return row ? (JSON.parse(row.headers) as Record<string, string>) : {};
     }
-    const stored = this.deps
-      .mcp()
-      .listServers()
-      .find((s) => s.id === id);
+    const stored = this.#sdkRow(id);
     try {
       const options = JSON.parse(stored?.server_options ?? "{}") as {
         transport?: { requestInit?: { headers?: Record<string, string> } };
@@ -287,18 +348,39 @@ export class McpServers {
 
   /**
    * Every server connected through the guarded fetch: one the SDK restored
-   * after a wake (without it) is connected again before the room uses it.
+   * after a wake (without it) is connected again before the room uses it,
+   * except one waiting for a sign-in, which is guarded in place.
    */
   async #guarded(): Promise<void> {
+    this.guardRestored();
     for (const row of this.#rows()) {
       if (this.#guardedIds.has(row.id)) continue;
-      await this.#connect(row.id, row.name, row.url, this.#storedHeaders(row.id));
+      await this.#connect(row.id, row.name, row.url, this.#storedHeaders(row.id), this.#storedCallbackUrl(row.id));
     }
   }
 
-  async reconnect(id: string): Promise<McpServerView> {
+  /**
+   * The guarded fetch for the connections the SDK restored after a wake
+   * waiting for a sign-in (it does not persist a `fetch`, and does not
+   * connect them), given in place rather than by connecting again
+   * (`#guarded`): a new connection would start a new sign-in, replacing the
+   * PKCE verifier that the code of a sign-in under way needs.
+   */
+  guardRestored(): void {
+    const mcp = this.deps.mcp();
+    for (const row of this.#rows()) {
+      const connection = mcp.mcpConnections[row.id];
+      if (!connection || connection.connectionState !== "authenticating" || this.#guardedIds.has(row.id)) continue;
+      // An HTTP connection's options (this room's servers are Streamable HTTP; the union also has RPC's).
+      (connection.options.transport as { fetch?: typeof fetch }).fetch = guardedMcpFetch(this.deps.limits());
+      this.#guardedIds.add(row.id);
+    }
+  }
+
+  async reconnect(id: string, callbackUrl?: string): Promise<McpServerView> {
     const row = this.#row(id);
-    await this.#connect(row.id, row.name, row.url, this.#storedHeaders(row.id));
+    const callback = this.#callbackFor(callbackUrl) ?? this.#storedCallbackUrl(row.id);
+    await this.#connect(row.id, row.name, row.url, this.#storedHeaders(row.id), callback);
     return this.#view(row);
   }
 
@@ -372,15 +454,38 @@ export class McpServers {
     return readyToolViews(this.deps.mcp(), row.id, this.#policies(row.id));
   }
 
+  /**
+   * Why a server that asks for OAuth cannot be signed in to: it has no
+   * callback. The SDK leaves such a connection `authenticating` with no
+   * sign-in address, which the view shows as failed, with what to do.
+   */
+  #noSignIn(): string {
+    return this.#scope === "workspace"
+      ? "This server asks for an OAuth sign-in, which only a room's own servers can do for now: add it to a room instead, or give it a token in a header."
+      : "This server asks for an OAuth sign-in: reconnect it to get a sign-in link.";
+  }
+
   #view(row: ServerRow): McpServerView {
     const connection = this.deps.mcp().mcpConnections[row.id];
-    const state = (connection?.connectionState ?? "failed") as McpServerState;
+    const reported = (connection?.connectionState ?? "failed") as McpServerState;
+    // After a wake the SDK knows the sign-in address from its storage only.
+    const authUrl =
+      reported === "authenticating"
+        ? (connection?.options.transport.authProvider?.authUrl ?? this.#sdkRow(row.id)?.auth_url ?? null)
+        : null;
+    const cannotSignIn = reported === "authenticating" && !authUrl;
+    const state = cannotSignIn ? "failed" : reported;
     return {
       id: row.id,
       name: row.name,
       url: displayUrl(row.url),
       state,
-      error: state === "failed" ? (connection?.connectionError ?? "Not connected.") : null,
+      error: cannotSignIn
+        ? this.#noSignIn()
+        : state === "failed"
+          ? (connection?.connectionError ?? "Not connected.")
+          : null,
+      authUrl,
       headerNames: JSON.parse(row.header_names) as string[],
       tools: this.#toolViews(row),
       addedBy: JSON.parse(row.added_by) as MessageAuthor,

@@ -15,6 +15,7 @@ import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
 import { AppError, unwrap } from "@/server/app-error";
 import type { RoomToolsCall, ToolsCallResults, WorkspaceToolsCall } from "@/server/contracts/room-api";
+import { mcpCallbackUrl } from "@/server/domain/tools/mcp-oauth";
 import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
@@ -36,10 +37,22 @@ async function call<K extends RoomToolsCall["op"]>(
   return unwrap(await overseer.roomTools(roomId, toolsCall, requireCaller(c))) as ToolsCallResults[K];
 }
 
+/**
+ * The room's OAuth callback on the origin this request came to: the
+ * provider sends the browser back there (domain/tools/mcp-oauth.ts).
+ */
+function callbackUrlOf(c: Context<AppEnv>): string {
+  return mcpCallbackUrl(
+    new URL(c.req.url).origin,
+    c.req.param("workspace") ?? DEFAULT_WORKSPACE,
+    c.req.param("id") ?? ""
+  );
+}
+
 export const toolRoutes = new Hono<AppEnv>()
   .get("/mcp", async (c) => c.json(await call(c, { op: "servers" })))
   .post("/mcp", zValidator("json", AddMcpServerBody, rejectInvalid("bad_request:body")), async (c) => {
-    const server = await call(c, { op: "addServer", body: c.req.valid("json") });
+    const server = await call(c, { op: "addServer", body: c.req.valid("json"), callbackUrl: callbackUrlOf(c) });
     return c.json(server, 201, { Location: `/api/rooms/${c.req.param("id")}/mcp/${server.id}` });
   })
   .delete("/mcp/:serverId", async (c) => {
@@ -47,7 +60,13 @@ export const toolRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
   .post("/mcp/:serverId/reconnect", async (c) =>
-    c.json(await call(c, { op: "reconnect", serverId: checkedId(c.req.param("serverId"), "server id") }))
+    c.json(
+      await call(c, {
+        op: "reconnect",
+        serverId: checkedId(c.req.param("serverId"), "server id"),
+        callbackUrl: callbackUrlOf(c)
+      })
+    )
   )
   .patch(
     "/mcp/:serverId/tools/:tool",

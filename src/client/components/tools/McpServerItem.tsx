@@ -5,9 +5,9 @@
  * twice), and each of its tools with the policy the assistant follows.
  * Every change shows the server's refusal in place, beside what it was about.
  */
-import { RefreshCw, Trash2 } from "lucide-react";
+import { LogIn, RefreshCw, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
-import { Button } from "@/client/components/ui/Button";
+import { Button, buttonClass } from "@/client/components/ui/Button";
 import { ErrorNotice, inputClass } from "@/client/components/ui/Field";
 import { Spinner } from "@/client/components/ui/Spinner";
 import { StatusLabel } from "@/client/components/ui/StatusLabel";
@@ -106,6 +106,16 @@ export function McpServerItem({
         <ErrorNotice variant="inline" className="break-words">
           {server.error}
         </ErrorNotice>
+      )}
+      {server.authUrl && (
+        <p className="flex flex-wrap items-center gap-2 text-xs text-fg-muted">
+          {/* Same tab: the provider sends the browser back to this room once signed in. */}
+          <a href={server.authUrl} className={buttonClass({ size: "sm" })} aria-label={`Sign in to ${server.name}`}>
+            <LogIn className="size-3.5" aria-hidden="true" />
+            Sign in
+          </a>
+          {server.name} asks for a sign-in; its tokens stay on the server, in this room.
+        </p>
       )}
       <div className="flex flex-wrap gap-1">
         <Button

@@ -12,6 +12,7 @@ import type { ChatRoomApi } from "@/server/contracts/room-api";
 import { CALLER_HEADER, type Caller, decodeCaller } from "@/server/domain/access/caller";
 import { generateRoomId, type RoomRow, toRoomDetail } from "@/server/domain/rooms/room-rows";
 import { type SocketCounts, socketBudgetRefusal } from "@/server/domain/sockets/socket-budget";
+import { isMcpCallbackRequest } from "@/server/domain/tools/mcp-oauth";
 import { MAX_MESSAGES_PER_ROOM } from "@/shared/constants";
 import type { RoomAction, RoomVisibility } from "@/shared/permissions";
 import type { CreateRoomBody, RoomDetail, RoomSettings, UpdateRoomBody } from "@/shared/protocol";
@@ -68,6 +69,9 @@ export class WorkspaceRooms {
     ) {
       return notFound();
     }
+    // A room's MCP OAuth callback comes without a caller (domain/tools/mcp-oauth.ts):
+    // the room's MCP client claims it only for a state it issued, and refuses the rest.
+    if (isMcpCallbackRequest(request)) return undefined;
     // A share viewer reaches only its link's room, and only while the link
     // works (the Worker checked too; this closes the gap to a revoke).
     const caller = decodeCaller(request.headers.get(CALLER_HEADER));

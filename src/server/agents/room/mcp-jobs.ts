@@ -8,6 +8,7 @@
 import type { UIMessage } from "ai";
 import type { ToolsCall, ToolsCallResults } from "@/server/contracts/room-api";
 import { readMcpConfig } from "@/server/domain/tools/mcp-config";
+import { MCP_CALLBACK_SEGMENT, type OAuthOutcome } from "@/server/domain/tools/mcp-oauth";
 import type { Env } from "@/server/env";
 import { McpServers } from "@/server/mcp/mcp-servers";
 import type { MessageAuthor } from "@/shared/identity";
@@ -69,12 +70,12 @@ export function toolJobs(
       case "servers":
         return { servers: await mcp.list() };
       case "addServer":
-        return mcp.add(c.body, who);
+        return mcp.add(c.body, who, c.callbackUrl);
       case "removeServer":
         await mcp.remove(c.serverId);
         return null;
       case "reconnect":
-        return mcp.reconnect(c.serverId);
+        return mcp.reconnect(c.serverId, c.callbackUrl);
       case "updateTool":
         return mcp.updateTool(c.serverId, c.tool, c.body);
       case "approvals":
@@ -86,5 +87,38 @@ export function toolJobs(
         return null;
     }
   }
-  return { mcp, approvals, forTurn, call };
+  /**
+   * An MCP server's OAuth callback (domain/tools/mcp-oauth.ts) reaches the
+   * room at `/mcp-callback`; it is handed on at its public URL to the
+   * lifecycle's request chain, where the SDK's MCP client claims it (before
+   * the room's `onRequest`, which refuses everything else) when its state
+   * is one the client issued. Not through the Agent's own `fetch`: it would
+   * take the public URL's `/sub/chat-room/<id>` for a sub-agent of the room.
+   *
+   * The outcome is answered as JSON, not as the SDK's default redirect: the
+   * framework forwards from the overseer to the room with redirects
+   * followed, so a redirect to the room's page would come back to the room
+   * as a request. The Worker turns the outcome into the browser's redirect
+   * (http/agent-forward.ts `oauthCallbackRedirect`). Undefined: not a
+   * callback, the room's usual handling goes on.
+   */
+  async function oauthCallback(
+    request: Request,
+    lifecycle: { start(): Promise<void>; fetch(request: Request): Promise<Response> }
+  ): Promise<Response | undefined> {
+    if (request.method !== "GET" || new URL(request.url).pathname !== `/${MCP_CALLBACK_SEGMENT}`) return undefined;
+    // Started first, so the SDK has restored the room's connections after a wake; then the code
+    // exchange and the connection after it go through the guarded fetch like every other request.
+    await lifecycle.start();
+    mcp.guardRestored();
+    room.mcp.configureOAuthCallback({
+      customHandler: (result): Response =>
+        Response.json({
+          signedIn: result.authSuccess,
+          error: result.authSuccess ? null : (result.authError ?? null)
+        } satisfies OAuthOutcome)
+    });
+    return lifecycle.fetch(mcp.outerCallbackRequest(request));
+  }
+  return { mcp, approvals, forTurn, call, oauthCallback };
 }
