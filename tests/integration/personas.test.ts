@@ -46,14 +46,14 @@ describe("mentions", () => {
     expect(system).toContain("You are Ada, a meticulous planner.");
     expect(system).toContain("- the launch is on Friday");
     // The question reaches the persona as a named participant's words.
-    expect(request!.lastUserText).toBe("[API] @Ada when is the launch?");
+    expect(request!.lastUserText).toBe('[from person "API"] @Ada when is the launch?');
 
     const { messages } = await api.messages(room.id);
     const answers = messages.filter((m) => m.role === "assistant");
     expect(answers).toHaveLength(2);
     for (const answer of answers) expect(answer.metadata.persona).toEqual({ id: personas.Ada.id, name: "Ada" });
     expect(messageText(answers[0])).toBe("Noted.");
-    expect(messageText(answers[1])).toBe("Echo: [API] @Ada when is the launch?");
+    expect(messageText(answers[1])).toBe('Echo: [from person "API"] @Ada when is the launch?');
     expect(answers[1].metadata.answers).toBe(messages.at(-2).id);
   });
 
@@ -120,7 +120,7 @@ describe("mentions", () => {
     expect(ada.metadata.persona.name).toBe("Ada");
     expect(ada.metadata.error).toMatch(/401|key|auth/i);
     expect(bob.metadata.error).toBeUndefined();
-    expect(messageText(bob)).toBe("Echo: [API] @Ada @Bob status please");
+    expect(messageText(bob)).toBe('Echo: [from person "API"] @Ada @Bob status please');
   });
 });
 

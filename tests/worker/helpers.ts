@@ -11,7 +11,7 @@
  * each other's requests; signed-in people are distinct anyway.
  */
 import { exports } from "cloudflare:workers";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { MessagePage, RoomDetail, RoomSummary } from "../../src/shared/protocol";
 import { createFrameLog, type Frame, type FrameLog } from "../support/frame-log";
 import {
@@ -158,6 +158,28 @@ export async function roomWithOneExchange() {
   });
   if (sent.status !== 200) throw new Error(`send failed: ${sent.status} ${await sent.text()}`);
   return { ws, room, before: await history(ws, room.id) };
+}
+
+/**
+ * Sockets a test opens, closed after each test whatever happened:
+ * `const track = trackedSockets()`, then `await track(connect(…))`.
+ */
+export function trackedSockets() {
+  const open: TestSocket[] = [];
+  afterEach(() => {
+    for (const socket of open.splice(0)) {
+      try {
+        socket.ws.close(1000, "test over");
+      } catch {
+        // already closed
+      }
+    }
+  });
+  return async (socket: Promise<TestSocket>): Promise<TestSocket> => {
+    const s = await socket;
+    open.push(s);
+    return s;
+  };
 }
 
 export function roomPath(workspace: string, roomId: string): string {

@@ -4,31 +4,16 @@
  * by history pages, a socket's greeting and the exports; every bad input
  * refused with its code, and nothing kept of it.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/shared/errors";
 import type { MessagePage, SendMessageResult } from "../../src/shared/protocol";
 import { MAX_REACTIONS_PER_MESSAGE, type ReactionToggleResult } from "../../src/shared/reactions";
 import type { ShareLink } from "../../src/shared/shares";
-import { api, connect, createRoom, roomPath, type SignedIn, signIn, type TestSocket, uniqueName } from "./helpers";
+import { api, connect, createRoom, roomPath, type SignedIn, signIn, trackedSockets, uniqueName } from "./helpers";
 
 const rooms = (ws: string) => `/api/workspaces/${ws}/rooms`;
-const open: TestSocket[] = [];
-
-afterEach(() => {
-  for (const socket of open.splice(0)) {
-    try {
-      socket.ws.close(1000, "test over");
-    } catch {
-      // already closed
-    }
-  }
-});
-
-async function track(socket: Promise<TestSocket>): Promise<TestSocket> {
-  const s = await socket;
-  open.push(s);
-  return s;
-}
+/** Sockets this file opens, closed after each test. */
+const track = trackedSockets();
 
 async function roomWithMessage(ws: string, as: SignedIn) {
   const room = await createRoom(ws);

@@ -1,7 +1,7 @@
 /// <reference types="@cloudflare/vitest-plugin/types" />
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import app from "../../src/server/index";
 import type { ErrorBody } from "../../src/shared/errors";
 import type { FilePage } from "../../src/shared/files";
@@ -21,27 +21,13 @@ import {
   type SignedIn,
   signIn,
   type TestSocket,
+  trackedSockets,
   uniqueName
 } from "./helpers";
 
 const rooms = (ws: string) => `/api/workspaces/${ws}/rooms`;
-const open: TestSocket[] = [];
-
-async function track(socket: Promise<TestSocket>): Promise<TestSocket> {
-  const s = await socket;
-  open.push(s);
-  return s;
-}
-
-afterEach(() => {
-  for (const socket of open.splice(0)) {
-    try {
-      socket.ws.close(1000, "test over");
-    } catch {
-      // already closed
-    }
-  }
-});
+/** Sockets this file opens, closed after each test. */
+const track = trackedSockets();
 
 async function share(ws: string, roomId: string, member: SignedIn, body: object = {}) {
   const response = await api(`${rooms(ws)}/${roomId}/shares`, { method: "POST", json: body, headers: member.headers });
@@ -316,9 +302,10 @@ describe("a share link's viewer socket", () => {
     const ann = await signIn("Ann");
     const room = await createRoom(ws);
     const link = await share(ws, room.id, ann);
+    const viewers: TestSocket[] = [];
     for (let i = 0; i < MAX_VIEWER_SOCKETS_PER_ROOM; i++) {
       // Many addresses, so the per-person cap is not what stops them.
-      await track(connect(`/api/share/${link.token}/socket`, { "cf-connecting-ip": `198.51.100.${i}` }));
+      viewers.push(await track(connect(`/api/share/${link.token}/socket`, { "cf-connecting-ip": `198.51.100.${i}` })));
     }
     const oneTooMany = await track(connect(`/api/share/${link.token}/socket`, { "cf-connecting-ip": "203.0.113.1" }));
     const refused = await oneTooMany.closed;
@@ -326,7 +313,9 @@ describe("a share link's viewer socket", () => {
     expect(refused.reason).toContain("viewers");
     const member = await track(connect(roomPath(ws, room.id), ann.headers));
     await member.next((f) => f?.type === "rooms_presence");
-    expect(open.filter((s) => s.ws.readyState === WebSocket.OPEN).length).toBe(MAX_VIEWER_SOCKETS_PER_ROOM + 1);
+    expect([...viewers, member].filter((s) => s.ws.readyState === WebSocket.OPEN).length).toBe(
+      MAX_VIEWER_SOCKETS_PER_ROOM + 1
+    );
   });
 
   it("is closed when its link expires", async () => {

@@ -5,26 +5,12 @@
  * the next visitor is refused with 4429, while the owner, and someone who
  * has written in the room, still get in.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_SOCKETS_PER_ROOM, ROOM_SOCKETS_KEPT_FOR_MEMBERS } from "@/shared/constants";
-import { api, connect, roomPath, signIn, type TestSocket, uniqueName } from "./helpers";
+import { api, connect, roomPath, signIn, type TestSocket, trackedSockets, uniqueName } from "./helpers";
 
-const open: TestSocket[] = [];
-afterEach(() => {
-  for (const socket of open.splice(0)) {
-    try {
-      socket.ws.close(1000, "test over");
-    } catch {
-      // already closed
-    }
-  }
-});
-
-async function track(socket: Promise<TestSocket>): Promise<TestSocket> {
-  const s = await socket;
-  open.push(s);
-  return s;
-}
+/** Sockets this file opens, closed after each test. */
+const track = trackedSockets();
 
 const isPresence = (f: { type?: string } | null) => f?.type === "rooms_presence";
 
@@ -40,11 +26,13 @@ describe("a room's sockets", () => {
     });
     const room = await created.json<{ id: string }>();
     const visitors = MAX_SOCKETS_PER_ROOM - ROOM_SOCKETS_KEPT_FOR_MEMBERS;
+    const admitted: TestSocket[] = [];
     for (let i = 0; i < visitors; i++) {
-      await track(connect(roomPath(ws, room.id), { "cf-connecting-ip": `198.51.${100 + (i >> 8)}.${i & 255}` }));
+      const address = `198.51.${100 + (i >> 8)}.${i & 255}`;
+      admitted.push(await track(connect(roomPath(ws, room.id), { "cf-connecting-ip": address })));
     }
     // Every visitor so far was let in.
-    expect(open.every((s) => s.ws.readyState === WebSocket.OPEN)).toBe(true);
+    expect(admitted.every((s) => s.ws.readyState === WebSocket.OPEN)).toBe(true);
 
     const oneMore = await track(connect(roomPath(ws, room.id), { "cf-connecting-ip": "203.0.113.7" }));
     expect((await oneMore.closed).code).toBe(4429);
