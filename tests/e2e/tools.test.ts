@@ -65,4 +65,24 @@ describe("the Tools dialog", () => {
     await owner.context.close();
     await member.context.close();
   });
+
+  it("says when an MCP server's sign-in did not work, as the Worker sends the browser back, until dismissed", async () => {
+    const owner = await newUser(setup.browser, { displayName: "Tove" });
+    const created = await owner.context.request.post(`${setup.app.url}/api/rooms`, {
+      data: { name: uniqueName("Sign-in") }
+    });
+    const room = (await created.json()) as { id: string };
+    const why = "The provider said: access_denied <b>not bold</b>";
+    await owner.page.goto(`${roomUrl(setup.app.url, room.id)}?${new URLSearchParams({ mcp_error: why })}`);
+    await composer(owner.page).waitFor({ timeout: 60_000 });
+    const alert = owner.page.getByRole("alert").filter({ hasText: "Signing in to an MCP server did not work." });
+    // The reason is shown as text, markup and all.
+    await alert.getByText(why, { exact: false }).waitFor();
+    expect(await alert.locator("b", { hasText: "not bold" }).count()).toBe(0);
+    expect(await seriousViolations(owner.page, "sign-in failed")).toEqual([]);
+    await alert.getByRole("button", { name: "Dismiss" }).click();
+    await alert.waitFor({ state: "detached" });
+    expect(new URL(owner.page.url()).searchParams.has("mcp_error")).toBe(false);
+    await owner.context.close();
+  });
 });

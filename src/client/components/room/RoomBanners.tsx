@@ -1,8 +1,47 @@
-/** Lines under the room's header: where a fork came from, an offline model; and the transcript's loading skeleton. */
-import { CloudOff } from "lucide-react";
-import { Link } from "react-router";
+/**
+ * Lines under the room's header: where a fork came from, an offline model, an
+ * MCP server's sign-in that did not work; and the transcript's loading skeleton.
+ */
+import { CloudOff, TriangleAlert, X } from "lucide-react";
+import { Link, useSearchParams } from "react-router";
+import { IconButton } from "@/client/components/ui/Button";
 import { messagePath } from "@/client/lib/routes";
 import type { RoomState } from "@/shared/protocol";
+
+/**
+ * Back from an MCP server's OAuth sign-in that failed, the Worker sends the
+ * browser to the room with `?mcp_error=<why>` (server/domain/tools/mcp-oauth.ts):
+ * say so, until dismissed.
+ */
+function McpSignInFailed() {
+  const [params, setParams] = useSearchParams();
+  const why = params.get("mcp_error");
+  if (!why) return null;
+  const dismiss = () =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete("mcp_error");
+        return next;
+      },
+      { replace: true }
+    );
+  return (
+    <div
+      role="alert"
+      className="flex shrink-0 items-center justify-center gap-2 border-b border-danger-line bg-danger-bg px-4 py-1 text-xs text-danger-fg"
+    >
+      <TriangleAlert className="size-3.5 shrink-0" aria-hidden="true" />
+      <span className="min-w-0">
+        <b className="font-semibold">Signing in to an MCP server did not work.</b> {why.slice(0, 300)} Try Sign in again
+        from the room's tools.
+      </span>
+      <IconButton size="sm" label="Dismiss" onClick={dismiss}>
+        <X />
+      </IconButton>
+    </div>
+  );
+}
 
 export function RoomBanners({ state }: { state: RoomState | undefined }) {
   return (
@@ -18,6 +57,7 @@ export function RoomBanners({ state }: { state: RoomState | undefined }) {
           </Link>
         </div>
       )}
+      <McpSignInFailed />
       {state?.offline && (
         <div className="flex shrink-0 items-center justify-center gap-2 border-b border-warning-line bg-warning-bg px-4 py-1.5 text-xs text-warning-fg">
           <CloudOff className="size-3.5 shrink-0" aria-hidden="true" />
