@@ -1,13 +1,14 @@
 /**
  * Notifications: a person's inbox of the messages that name them (`@Name`
- * of a person in a room they can see). Kept per workspace and identity by
+ * of a person in a room they can see) or reply to one of theirs. Kept per workspace and identity by
  * the workspace's overseer; a room says who a message mentions, the
  * overseer decides who that is and whether they may see the room. Wire
  * types and request schemas, shared by the server and the browser.
  */
 import { z } from "zod";
 
-const NOTIFICATION_KINDS = ["mention"] as const;
+/** `mention`: the message names you; `reply`: it replies to a message of yours (shared/replies.ts). */
+const NOTIFICATION_KINDS = ["mention", "reply"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** How many notifications a person keeps per workspace: older ones make way for new ones. */

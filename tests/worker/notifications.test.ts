@@ -46,10 +46,10 @@ async function room(ws: string, owner: SignedIn, body: Record<string, unknown> =
   return made;
 }
 
-async function send(ws: string, who: SignedIn, roomId: string, text: string): Promise<string> {
+async function send(ws: string, who: SignedIn, roomId: string, text: string, replyTo?: string): Promise<string> {
   const sent = await call<{ userMessage: { id: string } }>(who, `${base(ws)}/rooms/${roomId}/messages`, {
     method: "POST",
-    json: { text }
+    json: { text, ...(replyTo ? { replyTo } : {}) }
   });
   return sent.userMessage.id;
 }
@@ -59,6 +59,36 @@ const inbox = (ws: string, who: SignedIn) => call<NotificationList>(who, `${base
 function overseer(ws: string) {
   return env.OverseerAgent.get(env.OverseerAgent.idFromName(ws));
 }
+
+describe("a reply to a person's message", () => {
+  it("notifies its author, once even when it names them too, and not someone replying to themselves", async () => {
+    const ws = uniqueName();
+    const ann = await person(ws, "Ann");
+    const ben = await person(ws, "Ben");
+    const r = await room(ws, ann);
+    const annList = await connect(`/agents/overseer-agent/${ws}`, ann.headers);
+    opened.push(annList);
+    await annList.next((f) => f?.type === "read_marks");
+
+    const question = await send(ws, ann, r.id, "Who has the slides?");
+    const answer = await send(ws, ben, r.id, "I do, sending them now", question);
+    const frame = await annList.next((f) => f?.type === "notifications");
+    expect(frame).toMatchObject({
+      unread: 1,
+      added: { kind: "reply", roomId: r.id, messageId: answer, from: { id: ben.user.id, name: "Ben" } }
+    });
+    // Ben replying to himself tells no one; a reply that also names Ann is one notification, a mention.
+    await send(ws, ben, r.id, "(the deck, that is)", answer);
+    const both = await send(ws, ben, r.id, "@Ann they are in the drive", question);
+    await expect
+      .poll(async () => (await inbox(ws, ann)).notifications.map((n) => [n.kind, n.messageId]))
+      .toEqual([
+        ["mention", both],
+        ["reply", answer]
+      ]);
+    expect(await inbox(ws, ben)).toEqual({ notifications: [], unread: 0, muted: [] });
+  });
+});
 
 describe("a mention of a person", () => {
   it("notifies them, live on their own list sockets only, and not the author nor anyone else", async () => {

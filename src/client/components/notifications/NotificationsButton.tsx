@@ -10,7 +10,7 @@
  * in the sheet, never on load; and shown only while this tab is hidden
  * (a visible tab has its badge).
  */
-import { AtSign, Bell, BellRing } from "lucide-react";
+import { AtSign, Bell, BellRing, Reply } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button, IconButton } from "@/client/components/ui/Button";
@@ -19,7 +19,10 @@ import { useRoomList } from "@/client/hooks/use-room-list";
 import { api, errorMessage } from "@/client/lib/api";
 import { messagePath } from "@/client/lib/routes";
 import { relativeTime } from "@/client/lib/time";
-import type { Notification, NotificationList } from "@/shared/notifications";
+import type { Notification, NotificationKind, NotificationList } from "@/shared/notifications";
+
+/** What a notification's sender did, as its line says it. */
+const DID: Record<NotificationKind, string> = { mention: "mentioned you", reply: "replied to you" };
 
 type Permission = NotificationPermission | "unsupported";
 
@@ -33,7 +36,7 @@ function useDesktopNotifications(latest: Notification | null) {
     if (!latest || shown.current === latest.id) return;
     shown.current = latest.id;
     if (!document.hidden || permissionNow() !== "granted") return;
-    const desktop = new Notification(`${latest.from.name} mentioned you in ${latest.roomName}`, {
+    const desktop = new Notification(`${latest.from.name} ${DID[latest.kind]} in ${latest.roomName}`, {
       body: latest.preview,
       tag: latest.id
     });
@@ -159,10 +162,14 @@ function Inbox({ onNavigate, liveKey }: { onNavigate: () => void; liveKey: strin
                 }}
                 className="flex gap-2 rounded-lg px-2 py-2 hover:bg-surface-2"
               >
-                <AtSign className="mt-0.5 size-4 shrink-0 text-fg-muted" aria-hidden="true" />
+                {n.kind === "reply" ? (
+                  <Reply className="mt-0.5 size-4 shrink-0 text-fg-muted" aria-hidden="true" />
+                ) : (
+                  <AtSign className="mt-0.5 size-4 shrink-0 text-fg-muted" aria-hidden="true" />
+                )}
                 <span className="min-w-0 flex-1">
                   <span className="block text-sm">
-                    <span className={n.read ? "" : "font-semibold"}>{n.from.name}</span> mentioned you in{" "}
+                    <span className={n.read ? "" : "font-semibold"}>{n.from.name}</span> {DID[n.kind]} in{" "}
                     <span className="font-medium">{n.roomName}</span>
                     {!n.read && <span className="sr-only"> (unread)</span>}
                   </span>

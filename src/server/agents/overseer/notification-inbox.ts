@@ -1,6 +1,6 @@
 /**
- * Notifications, overseer side: each person's inbox of mentions, and the
- * rooms they muted, in the overseer's SQLite (one per workspace, so an
+ * Notifications, overseer side: each person's inbox of mentions and replies
+ * to their messages, and the rooms they muted, in the overseer's SQLite (one per workspace, so an
  * inbox is per workspace and identity, like read marks).
  *
  * A room reports a message's `@` fragments (room/room-mentions.ts); here
@@ -86,7 +86,7 @@ export class Notifications {
     );
   }
 
-  /** The people a message mentions, notified; answers who (tests and traces). Idempotent per message. */
+  /** The people a message mentions, and the person it replies to, notified; answers who. Idempotent per message. */
   mention(roomId: string, report: MentionReport, now = Date.now()): string[] {
     const roomName = this.host.roomName(roomId);
     if (roomName === undefined) return []; // deleted while the report was in flight
@@ -100,13 +100,16 @@ export class Notifications {
       }
       if (people.size >= MAX_MENTIONED_PEOPLE) break;
     }
+    // Who the message replies to hears of it, unless it names them too (one notification is enough).
+    const targets: Array<[string, NotificationKind]> = [...people].map((id) => [id, "mention"]);
+    if (report.repliesTo && !people.has(report.repliesTo)) targets.push([report.repliesTo, "reply"]);
     const notified: string[] = [];
-    for (const identityId of people) {
+    for (const [identityId, kind] of targets) {
       if (identityId === report.author.id || this.#muted(identityId, roomId) || !this.sees(identityId, roomId))
         continue;
       const row: Row = {
         id: newNotificationId(),
-        kind: "mention",
+        kind,
         room_id: roomId,
         message_id: report.messageId,
         from_json: JSON.stringify(report.author),

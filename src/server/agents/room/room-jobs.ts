@@ -237,6 +237,7 @@ function speakingJobs(
   const mentions = new RoomMentions({
     roomId: () => room.name,
     messages: () => room.messages,
+    storedMessage: (id) => room.sessions.session().getMessage(id),
     personas: () => personas.personas(),
     overseer,
     waitUntil: (promise) => ctx.waitUntil(promise)

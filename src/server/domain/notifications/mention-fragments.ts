@@ -61,4 +61,6 @@ export interface MentionReport {
   preview: string;
   /** The text after each mention's `@` (room/room-mentions.ts), persona mentions left out. */
   fragments: string[];
+  /** The identity id of the person whose message this one replies to, if it replies to a person's. */
+  repliesTo?: string;
 }

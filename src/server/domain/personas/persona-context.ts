@@ -30,7 +30,7 @@ export function speakerOf(message: UIMessage): string {
  * anywhere else in framed text it becomes "(", which reads the same to a
  * person and is no header to the model. One regex pass; most texts have none.
  */
-const HEADER_LOOKALIKE = /[\[\uff3b](?=\s*from\b)/giu;
+const HEADER_LOOKALIKE = /[[\uff3b](?=\s*from\b)/giu;
 
 function neutraliseHeaders(text: string): string {
   return text.replace(HEADER_LOOKALIKE, "(");
