@@ -4,10 +4,20 @@
  * while his tab is hidden (his context granted the permission; the
  * Notification constructor is observed), and his inbox opens the message.
  * Nobody is asked for the permission on load; Alice's inbox offers it.
+ * Then Bob replies to her message, and her inbox says he replied to her.
  */
 import type { BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { composer, messageRows, newUser, rest, roomUrl, uniqueName, useAppAndBrowser } from "./helpers";
+import {
+  composer,
+  messageRows,
+  newUser,
+  rest,
+  roomUrl,
+  sendFromComposer,
+  uniqueName,
+  useAppAndBrowser
+} from "./helpers";
 
 const setup = useAppAndBrowser();
 
@@ -107,5 +117,18 @@ describe("a mention of a person", () => {
     await expect
       .poll(() => alice.page.evaluate(() => (window as unknown as { __asked: number }).__asked), { timeout: 20_000 })
       .toBe(1);
+    await alice.page.keyboard.press("Escape");
+
+    // Bob replies to Alice's question from its actions: she is told, as a reply.
+    const asked = messageRows(bob.page, "user").filter({ hasText: "can you review the launch notes?" });
+    await asked.hover();
+    await asked.getByRole("button", { name: "Reply", exact: true }).click();
+    await bob.page.locator("[data-reply-draft]").waitFor();
+    await sendFromComposer(bob.page, "On it this afternoon");
+    await alice.page.getByRole("button", { name: "Notifications, 1 unread" }).click();
+    await alice.page
+      .getByRole("list", { name: "Notifications" })
+      .getByRole("link", { name: new RegExp(`^${bobName} replied to you in ${roomName}`) })
+      .waitFor();
   });
 });
