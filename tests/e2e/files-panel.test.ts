@@ -24,7 +24,10 @@ const person = signedInPeople(setup);
 /** Uploads a text file as the person whose browser context this is (their session cookie). */
 async function upload(context: BrowserContext, roomId: string, name: string, text: string): Promise<string> {
   const response = await context.request.post(`${setup.app.url}/api/rooms/${roomId}/files`, {
-    multipart: { file: { name, mimeType: "text/plain", buffer: Buffer.from(text) } }
+    multipart: { file: { name, mimeType: "text/plain", buffer: Buffer.from(text) } },
+    // A fresh connection: a kept-alive one the dev server closes as this POST
+    // goes out is reset (ECONNRESET), and a POST is not retried.
+    headers: { connection: "close" }
   });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { file: { id: string } }).file.id;
