@@ -15,6 +15,8 @@ export default defineConfig({
     // provider, and the shared servers take both at once.
     maxWorkers: 2,
     testTimeout: 60_000,
-    hookTimeout: 120_000
+    hookTimeout: 120_000,
+    // Polled state crosses the app's server and Durable Objects: more than vitest's default 1 s.
+    expect: { poll: { timeout: 10_000, interval: 50 } }
   }
 });

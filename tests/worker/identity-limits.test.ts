@@ -77,16 +77,21 @@ describe("limits per identity across workspaces", () => {
     }
     expect(created).toBeGreaterThanOrEqual(RATE_LIMITS.restRoomCreate.burst);
     await expectRateLimited(limited!);
-    // The next room as soon as one is allowed: Ann's allowance is then empty, for seconds.
-    const next = await waitFor(
-      () => newRoom(w1, ann, "one more"),
-      (response) => response.status !== 429,
-      60_000,
-      "a new room allowed again"
-    );
-    expect(next.status).toBe(201);
     // A workspace Ann has not created anything in, so its own limits are whole: refused all the same.
-    await expectRateLimited(await newRoom(w2, ann, "elsewhere"));
+    // Her allowance gives back a room every two seconds, and on a loaded machine one may come back
+    // between her last refusal and this request; so she tries again from empty, a few times. Were
+    // limits per workspace, every one of these rooms would be made.
+    let elsewhere: Response | undefined;
+    for (let attempt = 0; attempt < 5 && elsewhere?.status !== 429; attempt++) {
+      await waitFor(
+        () => newRoom(w1, ann, "drain"),
+        (response) => response.status === 429,
+        60_000,
+        "Ann's new rooms used up again"
+      );
+      elsewhere = await newRoom(w2, ann, "elsewhere");
+    }
+    await expectRateLimited(elsewhere!);
     // Ben, from the same address, is not held up there or in the first workspace.
     expect((await newRoom(w2, ben, "Ben's")).status).toBe(201);
     expect((await newRoom(w1, ben, "Ben's too")).status).toBe(201);

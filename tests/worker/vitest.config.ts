@@ -23,6 +23,9 @@ export default defineConfig({
     // what another file could have made, and restores what it spies on.
     isolate: false,
     testTimeout: 30_000,
-    hookTimeout: 60_000
+    hookTimeout: 60_000,
+    // What a test polls for (a frame, a count, a purge) crosses Durable Objects:
+    // vitest's default of 1 s is one slow moment on a loaded 2-CPU machine.
+    expect: { poll: { timeout: 10_000, interval: 50 } }
   }
 });
