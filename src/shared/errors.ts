@@ -60,6 +60,8 @@ const ERROR_CODES = [
   "conflict:share_limit",
   "conflict:pin_limit",
   "conflict:reaction_limit",
+  /** A question withdrawn from the AI's queue once answered, being answered, or by someone else (shared/question-queue.ts). */
+  "conflict:not_queued",
   /** MCP servers in a room and approvals of tool calls (shared/tools.ts). */
   "bad_request:mcp_url",
   "not_found:mcp_server",

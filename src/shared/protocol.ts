@@ -191,6 +191,8 @@ export interface MessageMetadata {
   error?: string;
   /** On a question: nobody was asked to answer it (a humans-only room). */
   noReply?: boolean;
+  /** On a question: its author withdrew it from the AI's queue before an answer (with `noReply`). */
+  withdrawn?: boolean;
   /** A background task's result, posted by that task. */
   task?: { id: string; asked: string; status: string };
   /** A panellist's answer, or the assistant's synthesis of a panel. */

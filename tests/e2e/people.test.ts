@@ -1,6 +1,6 @@
 /**
- * A room for people: talking while the AI answers, stopping with a name,
- * and an outbox that keeps what you send while the connection is down.
+ * A room for people: talking while the AI answers (and its queue, which
+ * the asker may leave), stopping with a name, and an outbox that keeps what you send while the connection is down.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -127,6 +127,66 @@ describe("talking while the AI answers", () => {
     }
     await alice.context.close();
     await bob.context.close();
+  });
+
+  it("shows the AI's queue to everyone, and Bob withdraws his waiting question", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Queue") });
+    const people = await Promise.all(
+      ["Alice", "Bob", "Carol"].map((displayName) => newUser(setup.browser, { displayName }))
+    );
+    try {
+      const [alice, bob, carol] = people.map((p) => p.page);
+      for (const page of [alice, bob, carol]) {
+        await page.goto(roomUrl(setup.app.url, room.id));
+        await expect.poll(() => live(page).count()).toBe(1);
+      }
+      const gate = uniqueName("queue");
+      await sendFromComposer(alice, `Alice asks first [[fake:chunks=40,slow=100,gate=${gate}]]`);
+      await messageRows(carol, "assistant").last().getByText(/t3 /).waitFor();
+      await sendFromComposer(bob, "Bob asks second");
+      await messageRows(carol, "user").filter({ hasText: "Bob asks second" }).waitFor();
+      await sendFromComposer(carol, "Carol asks third");
+
+      const queue = (page: Page) => page.getByRole("region", { name: "The AI's queue" });
+      await expect.poll(() => queue(alice).textContent()).toContain("Next: Bob's question, then Carol's");
+      await expect.poll(() => queue(bob).textContent()).toContain("Next: your question, then Carol's");
+      await expect.poll(() => queue(carol).textContent()).toContain("Next: Bob's question, then yours");
+      // Only your own questions can be withdrawn.
+      expect(
+        await queue(alice)
+          .getByRole("button", { name: /^Withdraw/ })
+          .count()
+      ).toBe(0);
+      expect(
+        await queue(carol)
+          .getByRole("button", { name: /^Withdraw/ })
+          .count()
+      ).toBe(1);
+
+      await queue(bob)
+        .getByRole("button", { name: /^Withdraw your question "Bob asks second/ })
+        .click();
+      for (const page of [alice, bob, carol]) {
+        await messageRows(page, "user")
+          .filter({ hasText: "Bob asks second" })
+          .getByText(/^Withdrawn/)
+          .waitFor();
+      }
+      await expect.poll(() => queue(alice).textContent()).toContain("Next: Carol's question");
+      expect(await queue(alice).textContent()).not.toContain("Bob");
+
+      await setup.app.fake.openGate(gate);
+      await messageRows(bob, "assistant").filter({ hasText: "Echo: Carol asks third" }).waitFor({ timeout: 60_000 });
+      await expect.poll(() => queue(alice).count()).toBe(0);
+      const stored = (await rest.messages(setup.app.url, room.id)).messages;
+      const bobs = stored.find((m) => m.role === "user" && messageText(m) === "Bob asks second");
+      expect(bobs?.metadata).toMatchObject({ withdrawn: true });
+      // Alice's and Carol's questions have an answer each; Bob's none.
+      expect(stored.filter((m) => m.role === "assistant")).toHaveLength(2);
+      expect(stored.some((m) => m.role === "assistant" && m.metadata?.answers === bobs?.id)).toBe(false);
+    } finally {
+      await Promise.all(people.map((p) => p.context.close().catch(() => {})));
+    }
   });
 
   it("says who stopped an answer, on every screen", async () => {

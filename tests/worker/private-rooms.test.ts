@@ -84,6 +84,7 @@ function roomRoutes(ws: string, roomId: string, ids: { messageId: string; userId
     "PATCH /memory/pins/:pinId": () => ({ json: { text: "changed" } }),
     "POST /memory/summaries/rebuild": () => ({ json: {} }),
     "POST /messages/:messageId/reactions": () => ({ json: { emoji: "👍" } }),
+    "POST /messages/:messageId/withdraw": () => ({ json: {} }),
     "POST /catch-up": () => ({ json: {} }),
     "POST /mcp": () => ({ json: { name: "Spy", url: "https://mcp.example.com/mcp" } }),
     "POST /mcp/:serverId/reconnect": () => ({ json: {} }),

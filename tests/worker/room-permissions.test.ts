@@ -21,6 +21,8 @@ const MEMBER_MAY = new Set([
   "POST /rooms/import",
   "POST /rooms/:id/messages",
   "POST /rooms/:id/messages/:messageId/reactions",
+  // Only the question's author, which the room checks (tests/integration/question-queue.test.ts).
+  "POST /rooms/:id/messages/:messageId/withdraw",
   "POST /rooms/:id/fork",
   "POST /rooms/:id/catch-up",
   "POST /rooms/:id/files",

@@ -21,6 +21,7 @@ import type {
   RoomSummary,
   UpdateRoomBody
 } from "@/shared/protocol";
+import type { WithdrawResult } from "@/shared/question-queue";
 import type { ReactionToggleResult } from "@/shared/reactions";
 import type { SearchResponse } from "@/shared/search";
 import type { ShareLink, ShareList, ShareView } from "@/shared/shares";
@@ -193,6 +194,12 @@ export const api = {
     request<ReactionToggleResult>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/reactions`, {
       method: "POST",
       json: { emoji }
+    }),
+  /** Takes my question out of the AI's queue before its answer starts (docs/conversations.md#the-ais-queue). */
+  withdrawQuestion: (roomId: string, messageId: string) =>
+    request<WithdrawResult>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/withdraw`, {
+      method: "POST",
+      json: {}
     }),
   messageVersions: (roomId: string, messageId: string) =>
     request<MessageVersions>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/versions`),

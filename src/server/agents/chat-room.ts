@@ -33,6 +33,8 @@ import type {
   ChatRoomApi,
   MemoryCall,
   MemoryCallResults,
+  MessageCall,
+  MessageCallResults,
   RestArrival,
   RoomParentApi,
   ToolsCall,
@@ -63,7 +65,6 @@ import type {
   SendMessageBody,
   SendMessageResult
 } from "@/shared/protocol";
-import type { ReactionToggleResult } from "@/shared/reactions";
 import type { SearchHit } from "@/shared/search";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ExportedMemory, ExportedVersion, RoomOrigin } from "@/shared/transfer";
@@ -72,14 +73,12 @@ import { TaskAgent } from "./task-agent";
 
 export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi, RoomParentApi {
   /**
-   * Wake-time hydration window, sized from the context budget (domain/turns/memory-window.ts). Durable storage
-   * keeps every message; this only bounds what sits in memory (and what the context budget can pick from), so a
-   * 100,000-message room wakes, and turns, as fast as a small one.
+   * Wake-time hydration window, sized from the context budget (domain/turns/memory-window.ts): storage keeps every
+   * message, this bounds what sits in memory, so a 100,000-message room wakes, and turns, as fast as a small one.
    */
   hydrationByteBudget = memoryWindowBytes(readModelConfig(this.env).contextTokenBudget);
 
   initialState: RoomState = initialRoomState();
-
   #viewers = new ViewerSockets(this);
   /** Every job of the room, wired to the others (room/room-jobs.ts). */
   #jobs = roomJobs(this, {
@@ -170,9 +169,12 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     return { ...page, reactions: this.#jobs.reactions.of(page.messages.map((m) => m.id)) };
   }
 
-  /** Adds the caller's reaction to a message of this room, or takes it back (room/room-reactions.ts). */
-  toggleReaction(messageId: string, emoji: string, who: MessageAuthor): Promise<RpcResult<ReactionToggleResult>> {
-    return asResult(() => this.#jobs.reactions.toggle(messageId, emoji, who));
+  /** A reaction toggled (room/room-reactions.ts), or a queued question withdrawn (room/room-queue.ts). */
+  messageCall(call: MessageCall, who: MessageAuthor): Promise<RpcResult<MessageCallResults[MessageCall["op"]]>> {
+    const { reactions, queue } = this.#jobs;
+    return asResult<MessageCallResults[MessageCall["op"]]>(() =>
+      call.op === "react" ? reactions.toggle(call.messageId, call.emoji, who) : queue.withdraw(call.messageId, who)
+    );
   }
 
   /** A send not over this room's WebSocket, seen live by everyone connected (room/rest-bridge.ts). */

@@ -37,6 +37,8 @@ import type {
   ChatRoomApi,
   MemoryCall,
   MemoryCallResults,
+  MessageCall,
+  MessageCallResults,
   RestArrival,
   RoomToolsCall,
   ToolsCallResults
@@ -73,7 +75,6 @@ import type {
   SendMessageResult,
   UpdateRoomBody
 } from "@/shared/protocol";
-import type { ReactionBody, ReactionToggleResult } from "@/shared/reactions";
 import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { TraceDetail, TraceList } from "@/shared/traces";
 import type { ImportResult, RoomOrigin } from "@/shared/transfer";
@@ -139,17 +140,15 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     );
   }
 
-  /** Adds the caller's reaction to a message, or takes it back (room/room-reactions.ts). */
-  toggleReaction(
+  /** The caller's reaction toggled, or their queued question withdrawn (room/room-reactions.ts, room/room-queue.ts). */
+  messageCall(
     id: string,
-    messageId: string,
-    body: ReactionBody,
+    call: MessageCall,
     caller: Caller
-  ): Promise<RpcResult<ReactionToggleResult>> {
+  ): Promise<RpcResult<MessageCallResults[MessageCall["op"]]>> {
+    const action: RoomAction = call.op === "react" ? "room.react" : "room.talk";
     return asResult(() =>
-      this.#room(id, caller, "room.react", async (room) =>
-        unwrap(await room.toggleReaction(messageId, body.emoji, authorOf(caller.identity)))
-      )
+      this.#room(id, caller, action, async (room) => unwrap(await room.messageCall(call, authorOf(caller.identity))))
     );
   }
 

@@ -49,7 +49,6 @@ import type {
   SendMessageResult,
   UpdateRoomBody
 } from "@/shared/protocol";
-import type { ReactionBody, ReactionToggleResult } from "@/shared/reactions";
 import type { SearchQuery, SearchResponse } from "@/shared/search";
 import type { ShareView } from "@/shared/shares";
 import type { TraceDetail, TraceList } from "@/shared/traces";
@@ -57,6 +56,8 @@ import type { ImportResult, RoomOrigin } from "@/shared/transfer";
 import type {
   MemoryCall,
   MemoryCallResults,
+  MessageCall,
+  MessageCallResults,
   RestArrival,
   RoomToolsCall,
   ToolsCallResults,
@@ -103,13 +104,8 @@ export interface OverseerRestApi {
   // Messages
   listMessages(id: string, query: MessagesQuery, caller: Caller): Promise<RpcResult<MessagePage>>;
   messageVersions(id: string, messageId: string, caller: Caller): Promise<RpcResult<MessageVersions>>;
-  /** Adds the caller's reaction to a message, or takes it back (`room.react`). */
-  toggleReaction(
-    id: string,
-    messageId: string,
-    body: ReactionBody,
-    caller: Caller
-  ): Promise<RpcResult<ReactionToggleResult>>;
+  /** The caller's reaction toggled (`room.react`), or their queued question withdrawn (`room.talk`). */
+  messageCall(id: string, call: MessageCall, caller: Caller): Promise<RpcResult<MessageCallResults[MessageCall["op"]]>>;
   sendMessage(
     id: string,
     body: SendMessageBody,

@@ -30,6 +30,7 @@ import type {
   SendMessageBody,
   SendMessageResult
 } from "@/shared/protocol";
+import type { WithdrawResult } from "@/shared/question-queue";
 import type { ReactionToggleResult } from "@/shared/reactions";
 import type { SearchHit } from "@/shared/search";
 import type {
@@ -49,6 +50,15 @@ import type { ExportedMemory, ExportedVersion, RoomOrigin } from "@/shared/trans
 export interface RestArrival {
   traceparent: string | null;
   receivedAt: number;
+}
+
+/** One call on a message of the room (room/room-reactions.ts, room/room-queue.ts), as the overseer hands it over. */
+export type MessageCall = { op: "react"; messageId: string; emoji: string } | { op: "withdraw"; messageId: string };
+
+/** What each message call answers. */
+export interface MessageCallResults {
+  react: ReactionToggleResult;
+  withdraw: WithdrawResult;
 }
 
 /** One call of the memory routes (agents/room/room-memory.ts), as the overseer hands it to the room. */
@@ -135,8 +145,8 @@ export interface ChatRoomApi {
     arrival?: RestArrival
   ): Promise<RpcResult<ReadableStream<Uint8Array>>>;
   searchMessages(query: string, limit: number): Promise<SearchHit[]>;
-  /** Adds `who`'s reaction to a message of this room, or takes it back; 404 for a message it lacks. */
-  toggleReaction(messageId: string, emoji: string, who: MessageAuthor): Promise<RpcResult<ReactionToggleResult>>;
+  /** A reaction toggled, or a queued question withdrawn, by `who`; 404 for a message the room lacks. */
+  messageCall(call: MessageCall, who: MessageAuthor): Promise<RpcResult<MessageCallResults[MessageCall["op"]]>>;
   // Personas
   listPersonas(): Persona[];
   createPersona(body: CreatePersonaBody): Promise<RpcResult<Persona>>;

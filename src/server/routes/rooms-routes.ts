@@ -6,7 +6,7 @@
  *   /api/workspaces/<workspace>/rooms/...   any other workspace
  */
 import { zValidator } from "@hono/zod-validator";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { AppError, unwrap } from "@/server/app-error";
 import { MAX_TRACES_PER_ROOM } from "@/server/domain/tracing/trace-spans";
@@ -29,6 +29,13 @@ const TracesQuery = z.strictObject({
     .max(MAX_TRACES_PER_ROOM, `limit must be at most ${MAX_TRACES_PER_ROOM}`)
     .default(50)
 });
+
+/** The `:messageId` of a message route, refused before any lookup when it cannot be an id. */
+function messageIdOf(c: Context<AppEnv>): string {
+  const messageId = c.req.param("messageId") ?? "";
+  if (messageId.length > 128) throw new AppError("bad_request:query", 400, "A message id has at most 128 characters.");
+  return messageId;
+}
 
 export const roomRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
@@ -78,24 +85,25 @@ export const roomRoutes = new Hono<AppEnv>()
     return c.json(unwrap(await overseer.getTrace(c.req.param("id"), traceId, requireCaller(c))));
   })
   .get("/:id/messages/:messageId/versions", async (c) => {
+    const messageId = messageIdOf(c);
     const overseer = await overseerFor(c);
-    const messageId = c.req.param("messageId");
-    if (messageId.length > 128)
-      throw new AppError("bad_request:query", 400, "A message id has at most 128 characters.");
     return c.json(unwrap(await overseer.messageVersions(c.req.param("id"), messageId, requireCaller(c))));
   })
   .post(
     "/:id/messages/:messageId/reactions",
     zValidator("json", ReactionBody, rejectInvalid("bad_request:body")),
     async (c) => {
-      const messageId = c.req.param("messageId");
-      if (messageId.length > 128)
-        throw new AppError("bad_request:query", 400, "A message id has at most 128 characters.");
+      const call = { op: "react" as const, messageId: messageIdOf(c), emoji: c.req.valid("json").emoji };
       const overseer = await overseerFor(c);
-      const caller = requireCaller(c);
-      return c.json(unwrap(await overseer.toggleReaction(c.req.param("id"), messageId, c.req.valid("json"), caller)));
+      return c.json(unwrap(await overseer.messageCall(c.req.param("id"), call, requireCaller(c))));
     }
   )
+  // The caller takes back their question while it waits for the AI (agents/room/room-queue.ts).
+  .post("/:id/messages/:messageId/withdraw", async (c) => {
+    const call = { op: "withdraw" as const, messageId: messageIdOf(c) };
+    const overseer = await overseerFor(c);
+    return c.json(unwrap(await overseer.messageCall(c.req.param("id"), call, requireCaller(c))));
+  })
   .post("/:id/messages", zValidator("json", SendMessageBody, rejectInvalid("bad_request:body")), async (c) => {
     // When the Worker got it: the trace's root span (and its queue wait) starts here.
     const arrival = { traceparent: c.req.header("traceparent") ?? null, receivedAt: Date.now() };

@@ -11,6 +11,7 @@ import { useAppUI } from "@/client/app-ui";
 import { useAuth } from "@/client/components/AuthGate";
 import { Composer, type ComposerHandle } from "@/client/components/Composer";
 import { CatchUpPanel } from "@/client/components/catch-up/CatchUpPanel";
+import { QueueChip } from "@/client/components/composer/QueueChip";
 import { ReplyDraftChip } from "@/client/components/composer/ReplyDraft";
 import { FindInRoom } from "@/client/components/FindInRoom";
 import { JumpView } from "@/client/components/JumpView";
@@ -331,6 +332,7 @@ export function RoomConversation({
         onFork={(id) => void forking.fork(id)}
       />
       <LiveAnnouncer message={announcement} />
+      <QueueChip roomId={roomId} messages={chat.messages} busy={chat.busy} selfId={socket.selfId} />
       <OutboxTray outbox={outbox} online={socket.status === "open"} />
       <RoomComposer
         socket={socket}

@@ -1,6 +1,6 @@
 /**
  * A person's message: the message it replies to (a quote chip, transcript/ReplyChip.tsx),
- * its text (plain, never HTML) and its files.
+ * its text (plain, never HTML), its files, and whether its author withdrew it from the AI's queue.
  */
 import { MessageFiles } from "@/client/components/files/MessageFiles";
 import { PlainText } from "@/client/components/MessageText";
@@ -14,6 +14,11 @@ export function QuestionBody({ message, text }: { message: RoomMessage; text: st
       {replyTo && <QuoteChip quote={replyTo} />}
       {text && <PlainText text={text} />}
       <MessageFiles message={message} />
+      {message.metadata?.withdrawn && (
+        <p data-withdrawn className="mt-0.5 text-xs text-fg-soft">
+          Withdrawn from the AI's queue before an answer; the AI does not see it.
+        </p>
+      )}
     </>
   );
 }

@@ -32,7 +32,7 @@ export class RoomBranches {
    * the new branch.
    */
   async write(branch: Branch): Promise<{ ok: true } | { ok: false; message: string }> {
-    if (this.streaming() || this.#turnWaiting()) {
+    if (this.streaming() || this.turnWaiting()) {
       return { ok: false, message: "Wait for the current answer to finish (or stop it), then try again." };
     }
     const now = Date.now();
@@ -66,7 +66,7 @@ export class RoomBranches {
    * counter directly; a framework upgrade that renames them fails the
    * versions worker test rather than silently allowing the race.
    */
-  #turnWaiting(): boolean {
+  turnWaiting(): boolean {
     const framework = this.room as unknown as {
       _turnQueue?: { queuedCount(): number };
       _submitConcurrency?: { pendingEnqueueCount: number };

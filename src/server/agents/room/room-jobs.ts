@@ -66,6 +66,7 @@ import { RoomIntrospection } from "./room-introspection";
 import { RoomMemory } from "./room-memory";
 import { RoomMentions } from "./room-mentions";
 import { RoomPersonas } from "./room-personas";
+import { QuestionQueue } from "./room-queue";
 import { RoomReactions } from "./room-reactions";
 import { RoomReads, reportReadsToOverseer } from "./room-reads";
 import { RoomTransfer } from "./room-transfer";
@@ -226,11 +227,11 @@ function conversationJobs(room: RoomCore, internals: RoomInternals, stores: Retu
   };
 }
 
-/** Who hears of a message and whether the assistant speaks: mentions, auto mode, catch me up. */
+/** Who hears of a message and whether the assistant speaks: mentions, auto mode, the queue, catch me up. */
 function speakingJobs(
   room: RoomCore,
   { env, ctx }: RoomInternals,
-  { overseer, usageLedger, activity }: ReturnType<typeof storeJobs>,
+  { overseer, usageLedger, activity, branches, tracer }: ReturnType<typeof storeJobs>,
   personas: RoomPersonas
 ) {
   /** Mentions of people in a turn's question, to the overseer's notifications (room/room-mentions.ts). */
@@ -248,6 +249,14 @@ function speakingJobs(
     settings: () => room.state.settings,
     charge: (usage) => usageLedger.add(usage)
   });
+  /** Questions waiting for the AI, which their authors may withdraw (room/room-queue.ts). */
+  const queue = new QuestionQueue({
+    messages: () => room.messages,
+    upsert: (message) => personas.upsert(message),
+    turnWaiting: () => branches.turnWaiting(),
+    isAnswering: (id) => tracer.isAnswering(id),
+    forgetArrival: (id) => tracer.forget(id)
+  });
   /** Catch me up: what a reader missed, summed up for them alone (room/room-catch-up.ts). */
   const catchUp = new RoomCatchUp({
     session: () => room.sessions.session(),
@@ -259,7 +268,7 @@ function speakingJobs(
     ),
     charge: (usage) => usageLedger.add(usage)
   });
-  return { mentions, auto, catchUp };
+  return { mentions, auto, queue, catchUp };
 }
 
 /** What the room knows of itself and tells its overseer: budgets, introspection, activity reports. */

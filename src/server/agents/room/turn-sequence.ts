@@ -31,6 +31,7 @@ import type { RoomCore } from "./room-core";
 import type { RoomMemory } from "./room-memory";
 import type { RoomMentions } from "./room-mentions";
 import type { RoomPersonas, TurnInput } from "./room-personas";
+import type { QuestionQueue } from "./room-queue";
 import { searchHistory } from "./room-search";
 import { lastAnswerTraceId, markEndedEarly, refusedTurn, TurnErrorCodes } from "./turn-end";
 import type { RoomTracer, TurnTrace } from "./turn-trace";
@@ -53,6 +54,7 @@ export interface TurnJobs {
   window: Pick<BoundedWindow, "bound">;
   mentions: Pick<RoomMentions, "announce">;
   auto: Pick<AutoResponder, "decide">;
+  queue: Pick<QuestionQueue, "takeSurplusTurn">;
   tools: Pick<ReturnType<typeof toolJobs>, "forTurn">;
 }
 
@@ -74,7 +76,11 @@ export class TurnSequence {
     // Only well-formed messages reach the model, whatever older rows hold.
     const now = Date.now();
     const stored = room.messages.flatMap((m) => normalizeMessage(m, now) ?? []);
-    const turn = options?.continuation ? { answering: null, messages: stored } : contextForTurn(stored);
+    const turn = options?.continuation
+      ? { answering: null, reanswering: false, messages: stored }
+      : contextForTurn(stored);
+    // Queued for a question withdrawn since: nothing is left for it to answer (room/room-queue.ts).
+    if (turn.reanswering && jobs.queue.takeSurplusTurn()) return new Response(null);
     if (turn.answering && options?.requestId) jobs.rest.turnStarted(turn.answering, options.requestId);
     const traceRequestId = options?.requestId ?? crypto.randomUUID();
     const trace = jobs.tracer.begin({

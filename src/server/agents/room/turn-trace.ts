@@ -285,6 +285,8 @@ export class RoomTracer {
   readonly store: RoomTraceStore;
   #arrivals = new Map<string, TurnArrival>();
   #turns = new Map<string, TurnTrace>();
+  /** The question each running turn answers, by request id (a question answered now cannot be withdrawn). */
+  #answering = new Map<string, string>();
   #lastOutcome: "completed" | "error" | "aborted" | null = null;
   /** The newest trace an eviction interrupted, until a recovery turn picks it up. */
   #interrupted: string | null = null;
@@ -345,6 +347,7 @@ export class RoomTracer {
     }
     this.#turns.get(request.requestId)?.finish("aborted");
     this.#turns.set(request.requestId, trace);
+    if (request.answering) this.#answering.set(request.requestId, request.answering);
     this.lastActiveAt = now;
     return trace;
   }
@@ -363,6 +366,7 @@ export class RoomTracer {
   ) {
     const trace = this.#turns.get(requestId);
     this.#turns.delete(requestId);
+    this.#answering.delete(requestId);
     this.#lastOutcome = outcome;
     this.lastActiveAt = Date.now();
     if (trace) return trace.finish(outcome, opts);
@@ -370,6 +374,11 @@ export class RoomTracer {
       const status = outcome === "completed" ? "ok" : outcome === "aborted" ? "stopped" : "error";
       this.store.closeTrace(opts.traceId, status, Date.now(), opts.errorCode ?? null);
     }
+  }
+
+  /** Whether a running turn answers this question. */
+  isAnswering(messageId: string): boolean {
+    return [...this.#answering.values()].includes(messageId);
   }
 
   traceOf(requestId: string): string | undefined {

@@ -130,6 +130,7 @@ function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number
     metadata.version = Math.min(source.version, 1_000_000);
   }
   if (role === "user" && source.noReply === true) metadata.noReply = true;
+  if (role === "user" && source.withdrawn === true) metadata.withdrawn = true;
   const replyTo = role === "user" ? readReplyRef(source.replyTo) : undefined;
   if (replyTo) metadata.replyTo = replyTo;
   if (role === "assistant") {

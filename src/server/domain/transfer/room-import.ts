@@ -232,6 +232,7 @@ function metadata(raw: unknown, role: "user" | "assistant", where: string): Mess
     if (typeof name === "string")
       out.author = { id: IMPORTED_AUTHOR_ID, name: name.trim().slice(0, MAX_AUTHOR_LENGTH) };
     if (raw.noReply === true) out.noReply = true;
+    if (raw.withdrawn === true) out.withdrawn = true;
     // A reply's quote, kept as the room wrote it; its id follows the import's new ids (imported-room.ts).
     const replyTo = readReplyRef(raw.replyTo);
     if (replyTo) out.replyTo = replyTo;

@@ -9,52 +9,41 @@
  * question and sees the conversation threaded question → answer, up to it.
  */
 import type { UIMessage } from "ai";
-
-type Meta = { answers?: unknown; noReply?: unknown };
-
-/** A question the room decided nobody answers counts as answered. */
-const settled = (message: UIMessage) => (message.metadata as Meta | undefined)?.noReply === true;
+import { answersByQuestion, isSettled, isWithdrawn } from "@/shared/question-queue";
 
 export interface TurnContext {
   /** The user message this turn answers, or null when there is none. */
   answering: string | null;
+  /**
+   * Every question has an answer already, so the turn answers the last one
+   * again: a regeneration, or a turn queued for a question withdrawn since.
+   */
+  reanswering: boolean;
   /** Messages for the model, threaded, ending with the question. */
   messages: UIMessage[];
 }
 
 export function contextForTurn(messages: readonly UIMessage[]): TurnContext {
   // Who answers whom: explicit metadata first, else the nearest question before.
-  const answersOf = new Map<string, UIMessage[]>();
-  const placed = new Set<UIMessage>();
-  let lastUserId: string | null = null;
-  for (const message of messages) {
-    if (message.role === "user") {
-      lastUserId = message.id;
-      continue;
-    }
-    if (message.role !== "assistant") continue;
-    const explicit = (message.metadata as Meta | undefined)?.answers;
-    const target = typeof explicit === "string" ? explicit : lastUserId;
-    if (target === null) continue;
-    const list = answersOf.get(target) ?? [];
-    list.push(message);
-    answersOf.set(target, list);
-    placed.add(message);
-  }
+  const answersOf = answersByQuestion(messages);
+  const placed = new Set([...answersOf.values()].flat());
 
-  const users = messages.filter((m) => m.role === "user");
-  const anchor = users.find((u) => !answersOf.has(u.id) && !settled(u)) ?? users.at(-1) ?? null;
-  if (!anchor) return { answering: null, messages: [...messages] };
+  // A withdrawn question is not the model's to see, nor to answer again.
+  const users = messages.filter((m) => m.role === "user" && !isWithdrawn(m));
+  const open = users.find((u) => !answersOf.has(u.id) && !isSettled(u));
+  const anchor = open ?? users.at(-1) ?? null;
+  if (!anchor) return { answering: null, reanswering: false, messages: messages.filter((m) => !isWithdrawn(m)) };
 
   const threaded: UIMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
+      if (isWithdrawn(message)) continue;
       if (message.id === anchor.id) {
         threaded.push(message);
         break;
       }
       // Questions after the anchor are queued behind it; skip them here.
-      if (settled(message)) {
+      if (isSettled(message)) {
         threaded.push(message, ...(answersOf.get(message.id) ?? []));
         continue;
       }
@@ -65,5 +54,5 @@ export function contextForTurn(messages: readonly UIMessage[]): TurnContext {
       threaded.push(message);
     }
   }
-  return { answering: anchor.id, messages: threaded };
+  return { answering: anchor.id, reanswering: !open, messages: threaded };
 }
