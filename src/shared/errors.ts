@@ -62,6 +62,10 @@ const ERROR_CODES = [
   "conflict:reaction_limit",
   /** A question withdrawn from the AI's queue once answered, being answered, or by someone else (shared/question-queue.ts). */
   "conflict:not_queued",
+  /** Private asides (shared/asides.ts). */
+  "not_found:aside",
+  "conflict:aside_limit",
+  "conflict:aside_shared",
   /** MCP servers in a room and approvals of tool calls (shared/tools.ts). */
   "bad_request:mcp_url",
   "not_found:mcp_server",

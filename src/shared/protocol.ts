@@ -191,6 +191,8 @@ export interface MessageMetadata {
   error?: string;
   /** On a question: nobody was asked to answer it (a humans-only room). */
   noReply?: boolean;
+  /** A private aside its asker shared to the room (shared/asides.ts): on its question and its answer. */
+  aside?: { sharedAt: number };
   /** On a question: its author withdrew it from the AI's queue before an answer (with `noReply`). */
   withdrawn?: boolean;
   /** A background task's result, posted by that task. */

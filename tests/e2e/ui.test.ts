@@ -116,9 +116,27 @@ async function seedShowcase(): Promise<string> {
   return room.id;
 }
 
-async function keepTyping(page: Page) {
-  await composer(page).fill("Sounds great, let's also add a");
-  await composer(page).press("Space");
+/**
+ * Ben types until `watcher` shows him typing. Ben's page has sat idle
+ * through a whole screenshot run before the second theme's: its socket may
+ * be reconnecting (typing is not sent while offline), so he keeps at it, as
+ * a person would, rather than typing once.
+ */
+async function keepTyping(ben: Page, watcher: Page) {
+  const shown = watcher.getByText("Ben is typing…");
+  await expect
+    .poll(
+      async () => {
+        await composer(ben).fill("Sounds great, let's also add a");
+        await composer(ben).press("Space");
+        return shown.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false
+        );
+      },
+      { timeout: 45_000 }
+    )
+    .toBe(true);
 }
 
 describe("screenshots", () => {
@@ -184,8 +202,7 @@ describe("screenshots", () => {
       await expect
         .poll(() => desk.page.getByRole("button", { name: / people here: / }).getAttribute("aria-label"))
         .toMatch(/^(?=.*Ann)(?=.*Ben)/);
-      await keepTyping(ben);
-      await desk.page.getByText("Ben is typing…").waitFor();
+      await keepTyping(ben, desk.page);
       await waitForStill(desk.page);
       await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-room`) });
 
@@ -222,8 +239,7 @@ describe("screenshots", () => {
         .last()
         .getByText(/good time to book/)
         .waitFor();
-      await keepTyping(ben);
-      await phone.page.getByText("Ben is typing…").waitFor();
+      await keepTyping(ben, phone.page);
       await waitForStill(phone.page);
       await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-room`) });
       await phone.page.getByRole("button", { name: "Open sidebar" }).click();

@@ -85,6 +85,8 @@ function roomRoutes(ws: string, roomId: string, ids: { messageId: string; userId
     "POST /memory/summaries/rebuild": () => ({ json: {} }),
     "POST /messages/:messageId/reactions": () => ({ json: { emoji: "👍" } }),
     "POST /messages/:messageId/withdraw": () => ({ json: {} }),
+    "POST /asides": () => ({ json: { text: "what is going on?" } }),
+    "POST /asides/:asideId/share": () => ({ json: {} }),
     "POST /catch-up": () => ({ json: {} }),
     "POST /mcp": () => ({ json: { name: "Spy", url: "https://mcp.example.com/mcp" } }),
     "POST /mcp/:serverId/reconnect": () => ({ json: {} }),
@@ -113,6 +115,7 @@ function roomRoutes(ws: string, roomId: string, ids: { messageId: string; userId
         .replace(":inviteId", `in_${crypto.randomUUID()}`)
         .replace(":fileId", "f_0123456789abcdef")
         .replace(":pinId", `pin_${crypto.randomUUID()}`)
+        .replace(":asideId", `as_${crypto.randomUUID()}`)
         .replace(":userId", ids.userId);
     walked.push({ method: route.method, path, body: bodies[key] ?? (() => ({})), key });
   }

@@ -23,6 +23,10 @@ const MEMBER_MAY = new Set([
   "POST /rooms/:id/messages/:messageId/reactions",
   // Only the question's author, which the room checks (tests/integration/question-queue.test.ts).
   "POST /rooms/:id/messages/:messageId/withdraw",
+  // A person's own private asides (tests/worker/asides.test.ts).
+  "POST /rooms/:id/asides",
+  "POST /rooms/:id/asides/:asideId/share",
+  "DELETE /rooms/:id/asides/:asideId",
   "POST /rooms/:id/fork",
   "POST /rooms/:id/catch-up",
   "POST /rooms/:id/files",

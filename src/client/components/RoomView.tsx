@@ -12,6 +12,7 @@ import { ROOM_FULL_CODE } from "@/shared/constants";
 import { ACCESS_REVOKED_CODE } from "@/shared/members";
 import type { RoomState, RoomSummary } from "@/shared/protocol";
 import { useAuth } from "./AuthGate";
+import { AsidesDialog } from "./asides/AsidesPanel";
 import { RoomFilesPanel } from "./files/FilesPanel";
 import { MembersDialog } from "./members/MembersPanel";
 import { MemoryDialog } from "./memory/MemoryPanel";
@@ -90,6 +91,7 @@ function RoomView({ roomId }: { roomId: string }) {
         open={dialog === "files"}
         onClose={() => setDialog(null)}
       />
+      <AsidesDialog roomId={roomId} open={dialog === "asides"} onClose={() => setDialog(null)} />
       <MemoryDialog
         roomId={roomId}
         revision={state?.memory?.revision ?? 0}

@@ -4,6 +4,7 @@
  * can show `error.message` as is.
  */
 
+import type { Aside, AsideList } from "@/shared/asides";
 import type { CatchUp } from "@/shared/catch-up";
 import { type ErrorCode, parseWireError } from "@/shared/errors";
 import type { FilePage } from "@/shared/files";
@@ -195,6 +196,17 @@ export const api = {
       method: "POST",
       json: { emoji }
     }),
+  /** My private asides in a room, newest first (docs/conversations.md#private-asides). */
+  asides: (roomId: string, signal?: AbortSignal) => request<AsideList>(`${roomPath(roomId)}/asides`, { signal }),
+  askAside: (roomId: string, text: string) =>
+    request<{ aside: Aside }>(`${roomPath(roomId)}/asides`, { method: "POST", json: { text } }),
+  shareAside: (roomId: string, asideId: string) =>
+    request<{ aside: Aside }>(`${roomPath(roomId)}/asides/${encodeURIComponent(asideId)}/share`, {
+      method: "POST",
+      json: {}
+    }),
+  deleteAside: (roomId: string, asideId: string) =>
+    request<void>(`${roomPath(roomId)}/asides/${encodeURIComponent(asideId)}`, { method: "DELETE" }),
   /** Takes my question out of the AI's queue before its answer starts (docs/conversations.md#the-ais-queue). */
   withdrawQuestion: (roomId: string, messageId: string) =>
     request<WithdrawResult>(`${roomPath(roomId)}/messages/${encodeURIComponent(messageId)}/withdraw`, {

@@ -21,6 +21,7 @@ import { identityLimits } from "@/server/agents/identity-limit-client";
 import { batchBroadcasts } from "@/server/agents/room/broadcast-batch";
 import { taskStopRequest } from "@/server/agents/room/frames";
 import { pageBefore, pageNear } from "@/server/agents/room/history-pages";
+import { runMessageCall } from "@/server/agents/room/message-calls";
 import type { ConnectionInfo } from "@/server/agents/room/presence";
 import { roomJobs } from "@/server/agents/room/room-jobs";
 import { searchHistory, searchRoomMessages } from "@/server/agents/room/room-search";
@@ -169,12 +170,9 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     return { ...page, reactions: this.#jobs.reactions.of(page.messages.map((m) => m.id)) };
   }
 
-  /** A reaction toggled (room/room-reactions.ts), or a queued question withdrawn (room/room-queue.ts). */
+  /** A reaction, a queued question withdrawn, or the caller's private asides (room/message-calls.ts). */
   messageCall(call: MessageCall, who: MessageAuthor): Promise<RpcResult<MessageCallResults[MessageCall["op"]]>> {
-    const { reactions, queue } = this.#jobs;
-    return asResult<MessageCallResults[MessageCall["op"]]>(() =>
-      call.op === "react" ? reactions.toggle(call.messageId, call.emoji, who) : queue.withdraw(call.messageId, who)
-    );
+    return asResult(() => runMessageCall(this.#jobs, call, who));
   }
 
   /** A send not over this room's WebSocket, seen live by everyone connected (room/rest-bridge.ts). */

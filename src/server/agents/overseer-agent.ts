@@ -140,12 +140,13 @@ export class OverseerAgent extends OverseerAccess implements OverseerRestApi, Ov
     );
   }
 
-  /** The caller's reaction toggled, or their queued question withdrawn (room/room-reactions.ts, room/room-queue.ts). */
+  /** The caller's reaction, their queued question withdrawn, or their private asides (room/message-calls.ts). */
   messageCall(
     id: string,
     call: MessageCall,
     caller: Caller
   ): Promise<RpcResult<MessageCallResults[MessageCall["op"]]>> {
+    // Withdrawing and asides are talking to the AI; each touches only the caller's own.
     const action: RoomAction = call.op === "react" ? "room.react" : "room.talk";
     return asResult(() =>
       this.#room(id, caller, action, async (room) => unwrap(await room.messageCall(call, authorOf(caller.identity))))

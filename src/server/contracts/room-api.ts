@@ -14,6 +14,7 @@ import type { Caller } from "@/server/domain/access/caller";
 import type { PassageBatch } from "@/server/domain/files/text-passages";
 import type { WorkspaceMcpServer } from "@/server/domain/tools/workspace-mcp-sync";
 import type { FileSearchHit, HistorySearchHit } from "@/server/domain/turns/room-tools";
+import type { Aside, AsideList } from "@/shared/asides";
 import type { CatchUp, CatchUpSince } from "@/shared/catch-up";
 import type { FileCopy, FilePage, FileRef, FilesQuery, NewFile, RoomFile } from "@/shared/files";
 import type { MessageAuthor } from "@/shared/identity";
@@ -52,13 +53,27 @@ export interface RestArrival {
   receivedAt: number;
 }
 
-/** One call on a message of the room (room/room-reactions.ts, room/room-queue.ts), as the overseer hands it over. */
-export type MessageCall = { op: "react"; messageId: string; emoji: string } | { op: "withdraw"; messageId: string };
+/**
+ * One call on the room's messages by a person, as the overseer hands it over: a reaction
+ * (room/room-reactions.ts), withdrawing a queued question (room/room-queue.ts), or the
+ * person's own private asides (room/room-asides.ts).
+ */
+export type MessageCall =
+  | { op: "react"; messageId: string; emoji: string }
+  | { op: "withdraw"; messageId: string }
+  | { op: "asides" }
+  | { op: "ask"; text: string }
+  | { op: "shareAside"; asideId: string }
+  | { op: "deleteAside"; asideId: string };
 
 /** What each message call answers. */
 export interface MessageCallResults {
   react: ReactionToggleResult;
   withdraw: WithdrawResult;
+  asides: AsideList;
+  ask: Aside;
+  shareAside: Aside;
+  deleteAside: null;
 }
 
 /** One call of the memory routes (agents/room/room-memory.ts), as the overseer hands it to the room. */
@@ -145,7 +160,7 @@ export interface ChatRoomApi {
     arrival?: RestArrival
   ): Promise<RpcResult<ReadableStream<Uint8Array>>>;
   searchMessages(query: string, limit: number): Promise<SearchHit[]>;
-  /** A reaction toggled, or a queued question withdrawn, by `who`; 404 for a message the room lacks. */
+  /** A reaction, a queued question withdrawn, or `who`'s private asides; 404 for what the room lacks. */
   messageCall(call: MessageCall, who: MessageAuthor): Promise<RpcResult<MessageCallResults[MessageCall["op"]]>>;
   // Personas
   listPersonas(): Persona[];

@@ -14,6 +14,7 @@ import { type AppEnv, requireCaller } from "@/server/http/access";
 import { rejectInvalid } from "@/server/http/validation";
 import { CreateRoomBody, MessagesQuery, SendMessageBody, UpdateRoomBody } from "@/shared/protocol";
 import { ReactionBody } from "@/shared/reactions";
+import { asideRoutes } from "./asides-routes";
 import { fileRoutes } from "./files-routes";
 import { memoryRoutes } from "./memory-routes";
 import { overseerFor } from "./overseer-stub";
@@ -62,6 +63,7 @@ export const roomRoutes = new Hono<AppEnv>()
   })
   .route("/:id/personas", personaRoutes)
   .route("/:id", memoryRoutes)
+  .route("/:id", asideRoutes)
   .route("/:id", toolRoutes)
   .route("/:id/files", fileRoutes)
   .get("/:id/messages", zValidator("query", MessagesQuery, rejectInvalid("bad_request:query")), async (c) => {

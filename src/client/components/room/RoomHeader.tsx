@@ -15,6 +15,7 @@ import {
   Info,
   Link,
   Lock,
+  MessageSquareLock,
   Pencil,
   Plug,
   Search,
@@ -121,6 +122,7 @@ export type RoomHeaderAction =
   | "members"
   | "files"
   | "memory"
+  | "asides"
   | "tools";
 
 /** "Copy link" with its text, saying "Link copied" once it is. */
@@ -174,6 +176,9 @@ function RoomMenu({
             </ActionMenuItem>
             <ActionMenuItem icon={<Files />} label="Files" onSelect={choose("files")}>
               Files
+            </ActionMenuItem>
+            <ActionMenuItem icon={<MessageSquareLock />} label="Ask privately" onSelect={choose("asides")}>
+              Ask privately
             </ActionMenuItem>
             <ActionMenuItem icon={<Brain />} label="Memory" onSelect={choose("memory")}>
               Memory

@@ -14,6 +14,11 @@ export function QuestionBody({ message, text }: { message: RoomMessage; text: st
       {replyTo && <QuoteChip quote={replyTo} />}
       {text && <PlainText text={text} />}
       <MessageFiles message={message} />
+      {message.metadata?.aside && (
+        <p data-shared-aside className="mt-0.5 text-xs text-fg-soft">
+          Asked privately, then shared to the room with its answer.
+        </p>
+      )}
       {message.metadata?.withdrawn && (
         <p data-withdrawn className="mt-0.5 text-xs text-fg-soft">
           Withdrawn from the AI's queue before an answer; the AI does not see it.

@@ -58,6 +58,7 @@ import { OutboxSends } from "./outbox-sends";
 import { OverseerLink } from "./overseer-link";
 import { RoomPresence } from "./presence";
 import { RestTurnBridge } from "./rest-bridge";
+import { RoomAsides } from "./room-asides";
 import { RoomAttachments } from "./room-attachments";
 import { RoomCatchUp } from "./room-catch-up";
 import type { RoomCore } from "./room-core";
@@ -328,5 +329,20 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
     ...reporting,
     tools
   });
-  return { ...stores, ...conversation, ...reporting, tools, turns };
+  /** Private asides: one person's question to the assistant, kept outside the transcript (room/room-asides.ts). */
+  const asides = new RoomAsides({
+    sql: internals.ctx.storage.sql,
+    config: () => readModelConfig(internals.env),
+    settings: () => room.state.settings,
+    messageCount: () => room.messageCount(),
+    messages: () => room.messages,
+    assemble: (request) => stores.memory.assemble(request),
+    charge: (usage) => stores.usageLedger.add(usage),
+    refusal: () => reporting.budget.refusal(),
+    append: async (messages) => {
+      for (const message of messages) await conversation.personas.upsert(message);
+      reporting.reports.request();
+    }
+  });
+  return { ...stores, ...conversation, ...reporting, tools, turns, asides };
 }

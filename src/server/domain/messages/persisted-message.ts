@@ -131,6 +131,8 @@ function normalizeMetadata(raw: unknown, role: "user" | "assistant", now: number
   }
   if (role === "user" && source.noReply === true) metadata.noReply = true;
   if (role === "user" && source.withdrawn === true) metadata.withdrawn = true;
+  const aside = isRecord(source.aside) ? source.aside.sharedAt : undefined;
+  if (typeof aside === "number" && Number.isFinite(aside)) metadata.aside = { sharedAt: aside };
   const replyTo = role === "user" ? readReplyRef(source.replyTo) : undefined;
   if (replyTo) metadata.replyTo = replyTo;
   if (role === "assistant") {

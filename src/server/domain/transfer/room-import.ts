@@ -224,6 +224,9 @@ function metadata(raw: unknown, role: "user" | "assistant", where: string): Mess
     if (!Number.isInteger(version) || version < 2) throw badImport(`${where}.version must be a whole number from 2.`);
     out.version = version;
   }
+  // A shared aside keeps its mark (shared/asides.ts).
+  const sharedAt = isObject(raw.aside) ? raw.aside.sharedAt : undefined;
+  if (typeof sharedAt === "number" && Number.isFinite(sharedAt)) out.aside = { sharedAt };
   if (role === "user") {
     const name = typeof raw.author === "string" ? raw.author : isObject(raw.author) ? raw.author.name : undefined;
     if (raw.author !== undefined && (typeof name !== "string" || name.trim().length === 0)) {
