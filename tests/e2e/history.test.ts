@@ -175,3 +175,42 @@ describe("long rooms", () => {
     await context.close();
   });
 });
+
+describe("switching rooms", () => {
+  it("comes back to a room at once, from memory, then brings in what was written meanwhile", async () => {
+    const [first, second] = [uniqueName("Warm A"), uniqueName("Warm B")];
+    const a = await rest.createRoom(app.url, { name: first });
+    const b = await rest.createRoom(app.url, { name: second });
+    await rest.send(app.url, a.id, "Room A's first question");
+    await rest.send(app.url, b.id, "Room B's first question");
+    const { context, page } = await newUser(browser);
+    // Whether the room page ever showed its loading state, from each click on.
+    await page.addInitScript(() => {
+      const seen = { loading: 0 };
+      (window as unknown as { seen: typeof seen }).seen = seen;
+      new MutationObserver(() => {
+        if (document.querySelector('[aria-label="Loading messages"]')) seen.loading++;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const loadingSeen = () => page.evaluate(() => (window as unknown as { seen: { loading: number } }).seen.loading);
+    const rooms = page.getByRole("navigation", { name: "Rooms" });
+
+    await page.goto(roomUrl(app.url, a.id));
+    await messageRows(page, "assistant").getByText("Echo: Room A's first question").waitFor();
+    await rooms.getByRole("link", { name: new RegExp(second) }).click();
+    await messageRows(page, "assistant").getByText("Echo: Room B's first question").waitFor();
+    // Meanwhile someone writes in room A.
+    await rest.send(app.url, a.id, "Written while you were away");
+
+    const before = await loadingSeen();
+    await rooms.getByRole("link", { name: new RegExp(first) }).click();
+    // The way back shows A's messages in the first frame, never the loading state...
+    await messageRows(page, "assistant").getByText("Echo: Room A's first question").waitFor();
+    expect(await loadingSeen()).toBe(before);
+    // ...and then what was written meanwhile, from the server.
+    await messageRows(page, "assistant").getByText("Echo: Written while you were away").waitFor();
+    expect(await messageRows(page, "user").filter({ hasText: "Room A's first question" }).count()).toBe(1);
+    expect(await loadingSeen()).toBe(before);
+    await context.close();
+  });
+});

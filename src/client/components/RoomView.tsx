@@ -8,6 +8,7 @@ import { useNavigate, useParams } from "react-router";
 import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { useRoomSocket } from "@/client/hooks/use-room-socket";
+import { forgetWarm } from "@/client/lib/warm-rooms";
 import { ROOM_FULL_CODE } from "@/shared/constants";
 import { ACCESS_REVOKED_CODE } from "@/shared/members";
 import type { RoomState, RoomSummary } from "@/shared/protocol";
@@ -52,8 +53,10 @@ function RoomView({ roomId }: { roomId: string }) {
   }, [name]);
 
   // Removed, or the room made private: the list says so, and the socket closes with ACCESS_REVOKED_CODE.
-  if (revokedIds.has(roomId) || socket.connectionError?.code === ACCESS_REVOKED_CODE)
-    return <RoomGone kind="revoked" />;
+  const revoked = revokedIds.has(roomId) || socket.connectionError?.code === ACCESS_REVOKED_CODE;
+  // Neither comes back warm (lib/warm-rooms.ts).
+  if (revoked || deletedIds.has(roomId)) forgetWarm(roomId);
+  if (revoked) return <RoomGone kind="revoked" />;
   if (deletedIds.has(roomId)) return <RoomGone kind="deleted" />;
   // Refused for want of room (domain/sockets/socket-budget.ts on the server): it is there, just full.
   if (socket.connectionError?.code === ROOM_FULL_CODE) return <RoomGone kind="full" />;

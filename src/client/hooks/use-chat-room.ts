@@ -9,11 +9,12 @@
  * <Suspense>.
  */
 import { useAgentChat } from "@cloudflare/ai-chat/react";
-import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { api, errorMessage } from "@/client/lib/api";
 import { messageText, type RoomMessage } from "@/client/lib/messages";
 import { reactionStore } from "@/client/lib/reaction-store";
 import { newTraceparent } from "@/client/lib/trace";
+import { mergeNewestPage, rememberRoom, settled, warmRoom } from "@/client/lib/warm-rooms";
 import type { MessageAuthor } from "@/shared/identity";
 import type { RoomState } from "@/shared/protocol";
 import type { ReplyRef } from "@/shared/replies";
@@ -137,13 +138,24 @@ function useChatActions(chat: AgentChat, socket: RoomSocket, holdForEdit: (messa
   };
 }
 
-export function useRoomChat(socket: RoomSocket, roomId: string, source: HistorySource = roomHistory(roomId)) {
+/**
+ * The room's conversation. `warm` (a room page's, not a share viewer's):
+ * a room this person had open lately starts from its warm copy, at once,
+ * and is then refreshed from its newest page (lib/warm-rooms.ts).
+ */
+export function useRoomChat(
+  socket: RoomSocket,
+  roomId: string,
+  source: HistorySource = roomHistory(roomId),
+  { warm = false }: { warm?: boolean } = {}
+) {
   const sourceRef = useRef(source);
   sourceRef.current = source;
+  const [warmCopy] = useState(() => (warm ? warmRoom(socket.selfId, roomId) : null));
   const chat = useAgentChat<RoomState, RoomMessage>({
     agent: socket.agent,
     // Called once per socket address (the framework caches the promise).
-    getInitialMessages: () => loadNewestPage(sourceRef.current),
+    getInitialMessages: () => (warmCopy ? settled([...warmCopy]) : loadNewestPage(sourceRef.current)),
     // The transcript is server-authoritative; our local list is a window.
     syncMessagesToServer: false,
     // The room rebuilds every request from its own transcript and reads
@@ -155,6 +167,7 @@ export function useRoomChat(socket: RoomSocket, roomId: string, source: HistoryS
     })
   });
   const history = useOlderPages(chat.messages, chat.setMessages, sourceRef);
+  useWarmRoom({ warm, fromWarm: warmCopy !== null, selfId: socket.selfId, roomId, chat, sourceRef });
   const actions = useChatActions(chat, socket, history.holdForEdit);
   const busy = chat.status === "submitted" || chat.isStreaming || chat.isRecovering || socket.liveTurnRunning;
 
@@ -179,3 +192,36 @@ export function useRoomChat(socket: RoomSocket, roomId: string, source: HistoryS
 }
 
 export type RoomChat = ReturnType<typeof useRoomChat>;
+
+/** Keeps the room's warm copy current; a room that started from one is refreshed from its newest page once. */
+function useWarmRoom({
+  warm,
+  fromWarm,
+  selfId,
+  roomId,
+  chat,
+  sourceRef
+}: {
+  warm: boolean;
+  fromWarm: boolean;
+  selfId: string;
+  roomId: string;
+  chat: Pick<AgentChat, "messages" | "setMessages">;
+  sourceRef: RefObject<HistorySource>;
+}) {
+  useEffect(() => {
+    if (warm) rememberRoom(selfId, roomId, chat.messages);
+  }, [warm, selfId, roomId, chat.messages]);
+  const { setMessages } = chat;
+  useEffect(() => {
+    if (!fromWarm) return;
+    let current = true;
+    loadNewestPage(sourceRef.current).then(
+      (page) => current && page.length > 0 && setMessages((held) => mergeNewestPage(held, page)),
+      () => {}
+    );
+    return () => {
+      current = false;
+    };
+  }, [fromWarm, setMessages, sourceRef]);
+}

@@ -269,7 +269,7 @@ export function RoomConversation({
   finding: number;
   onCloseFind: () => void;
 }) {
-  const chat = useRoomChat(socket, roomId);
+  const chat = useRoomChat(socket, roomId, undefined, { warm: true });
   useReactionsFeed(roomId, socket);
   const composerRef = useRef<ComposerHandle>(null);
   const transcriptRef = useRef<MessageListHandle>(null);
