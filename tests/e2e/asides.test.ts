@@ -51,8 +51,10 @@ it("answers Alice alone until she shares it; Bob and Carol then see it live, and
   expect(await exported.text()).not.toContain(secret);
 
   // Shared: both see it, marked, in the room.
+  const shareAnswer = alice.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/share"));
   await item.getByRole("button", { name: "Share to room" }).click();
-  await item.getByText(/shared to the room/).waitFor();
+  expect((await shareAnswer).status()).toBe(200);
+  await item.getByText(/shared to the room/).waitFor({ timeout: 30_000 });
   for (const page of [bob, carol]) {
     const question = messageRows(page, "user").filter({ hasText: `${secret} which plan did Bob pick?` });
     await question.getByText("Asked privately, then shared to the room with its answer.").waitFor();

@@ -1,6 +1,7 @@
 /**
  * Following the conversation, as chat apps do: your own send always takes
- * you to the bottom, and while you are there streamed tokens keep you there.
+ * you to the bottom, and while you are there streamed tokens keep you there,
+ * the sender's and the watchers' alike, a panel's several answers included.
  *
  * Each page records, on every animation frame, how far the log is from its
  * bottom and where it is scrolled to. A view that stops following shows as a
@@ -110,5 +111,31 @@ describe("following the conversation", () => {
     expect(record.frames).toBeGreaterThan(10);
     expect(record.longestLeftBehind).toBeLessThanOrEqual(3);
     expect(await offered(alice)).toBe("true");
+  });
+
+  it("keeps the sender and two watchers at the bottom while a panel streams", async () => {
+    const room = await roomWithHistory();
+    const people = [await person("Alice", room.id), await person("Bob", room.id), await person("Carol", room.id)];
+    const [, , carol] = people;
+    for (const page of people) {
+      await messageRows(page).getByText("Earlier question 11, for some history.", { exact: true }).waitFor();
+      await expect.poll(() => distanceFromBottom(page)).toBeLessThanOrEqual(1);
+      await recordFollowing(page);
+    }
+    // Ada and Grace answer at once, then the assistant sums up: three answers stream into the room.
+    await composer(carol).fill("/panel Which first? [[fake:chunks=30,slow=60]]");
+    await composer(carol).press("Enter");
+    for (const page of people) {
+      await expect
+        .poll(() => messageRows(page, "assistant").filter({ hasText: /t29/ }).count(), { timeout: 60_000 })
+        .toBeGreaterThanOrEqual(3);
+      await expect.poll(() => page.getByRole("button", { name: "Stop generating" }).count()).toBe(0);
+    }
+    for (const page of people) {
+      await expect.poll(() => distanceFromBottom(page)).toBeLessThanOrEqual(1);
+      const record = await followingRecord(page);
+      expect(record.frames).toBeGreaterThan(10);
+      expect(record.longestLeftBehind).toBeLessThanOrEqual(3);
+    }
   });
 });

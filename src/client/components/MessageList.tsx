@@ -64,7 +64,7 @@ export function MessageList({
   const fork = useLatest(onFork);
   const showsLoadOlder = !reachedStart && messages.length > 0;
   const { virtualizer, indexOf } = useTranscriptRows(scrollRef, messages, showsLoadOlder);
-  const follow = useStickToBottom(scrollRef, contentRef, stickSignal);
+  const follow = useStickToBottom(scrollRef, contentRef, stickSignal, busy);
   const moved = useMovedMessages(messages, selfId);
   const focus = useMessageFocus({
     containerRef: contentRef,

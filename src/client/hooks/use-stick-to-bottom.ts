@@ -69,7 +69,9 @@ export function useStickToBottom(
   scrollRef: RefObject<HTMLElement | null>,
   contentRef: RefObject<HTMLElement | null>,
   /** Bumped by the composer on send: scroll to the bottom and follow. */
-  stickSignal: number
+  stickSignal: number,
+  /** An answer streams (the room is busy): rows grow every frame. */
+  streaming = false
 ) {
   const followingRef = useRef(true);
   const [following, setFollowingState] = useState(true);
@@ -121,6 +123,23 @@ export function useStickToBottom(
     pin();
     return () => observer.disconnect();
   }, [scrollRef, contentRef, pin]);
+
+  // While answers stream, a row grows inside its slot before the virtualizer
+  // measures it and resizes the content (the observer above then fires a
+  // frame or more later, once per measured batch): several streams at once
+  // left the view behind for a few frames at a time. So while streaming, each
+  // frame also pins a following view that is off the bottom.
+  useEffect(() => {
+    if (!streaming) return;
+    let frame = 0;
+    const tick = () => {
+      const el = scrollRef.current;
+      if (el && followingRef.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) pin();
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [streaming, scrollRef, pin]);
 
   useEffect(() => {
     if (stickSignal > 0) scrollToBottom();

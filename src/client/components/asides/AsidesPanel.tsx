@@ -7,14 +7,16 @@
  * privately"; the server side is room/room-asides.ts.
  */
 import { Lock, Send } from "lucide-react";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { MessageText } from "@/client/components/MessageText";
 import { Button } from "@/client/components/ui/Button";
 import { Dialog } from "@/client/components/ui/Dialog";
 import { ErrorNotice, inputClass } from "@/client/components/ui/Field";
 import { Spinner } from "@/client/components/ui/Spinner";
-import { api, errorMessage } from "@/client/lib/api";
+import { useFetchWhileOpen } from "@/client/hooks/use-fetch-while-open";
+import { usePendingAction } from "@/client/hooks/use-pending-action";
+import { api } from "@/client/lib/api";
 import { fullDateTime } from "@/client/lib/time";
 import { type Aside, MAX_ASIDE_LENGTH } from "@/shared/asides";
 
@@ -32,20 +34,12 @@ function AsideItem({
   onChange: () => void;
   onNavigate: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { pending: busy, error, run: runAction } = usePendingAction();
+  const run = (action: () => Promise<unknown>) =>
+    runAction(async () => {
       await action();
       onChange();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <li data-aside={aside.id} className="space-y-2 rounded-lg border border-edge-quiet p-3">
       <p className="text-sm font-medium break-words whitespace-pre-wrap text-fg">{aside.question}</p>
@@ -94,25 +88,18 @@ function AsideItem({
 
 function AskAside({ roomId, onAsked }: { roomId: string; onAsked: () => void }) {
   const [text, setText] = useState("");
-  const [asking, setAsking] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
+  const { pending: asking, error, run } = usePendingAction();
+  // On failure what was typed stays, to try again.
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setAsking(true);
-    setError(null);
-    try {
+    void run(async () => {
       await api.askAside(roomId, text);
       setText("");
       onAsked();
-    } catch (e) {
-      // What was typed stays, to try again.
-      setError(errorMessage(e));
-    } finally {
-      setAsking(false);
-    }
+    });
   };
   return (
-    <form onSubmit={(e) => void submit(e)} className="space-y-2">
+    <form onSubmit={submit} className="space-y-2">
       <textarea
         aria-label="Ask the assistant privately"
         placeholder="A question only you will see, e.g. “What did Bob mean by the second option?”"
@@ -140,26 +127,8 @@ function AskAside({ roomId, onAsked }: { roomId: string; onAsked: () => void }) 
 
 /** Your private asides in this room, as a sheet. */
 export function AsidesDialog({ roomId, open, onClose }: { roomId: string; open: boolean; onClose: () => void }) {
-  const [asides, setAsides] = useState<Aside[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [asked, setAsked] = useState(0);
-  const reload = useCallback(() => setAsked((n) => n + 1), []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `asked` (this panel changed something) is a trigger
-  useEffect(() => {
-    if (!open) return;
-    const controller = new AbortController();
-    api.asides(roomId, controller.signal).then(
-      (list) => {
-        setAsides(list.asides);
-        setError(null);
-      },
-      (e: unknown) => {
-        if (!controller.signal.aborted) setError(errorMessage(e));
-      }
-    );
-    return () => controller.abort();
-  }, [open, roomId, asked]);
+  const { data, error, reload } = useFetchWhileOpen(open, roomId, (signal) => api.asides(roomId, signal));
+  const asides = data?.asides ?? null;
 
   return (
     <Dialog

@@ -5,12 +5,13 @@
  * model's window, each with the span it covers. Refetched whenever the
  * room says its memory changed (`RoomState.memory.revision`).
  */
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "@/client/components/ui/Button";
 import { Dialog } from "@/client/components/ui/Dialog";
 import { ErrorNotice, inputClass } from "@/client/components/ui/Field";
 import { Spinner } from "@/client/components/ui/Spinner";
+import { useFetchWhileOpen } from "@/client/hooks/use-fetch-while-open";
 import { api, errorMessage } from "@/client/lib/api";
 import { formatCount, fullDateTime } from "@/client/lib/time";
 import { MAX_PIN_LENGTH, type Pin, type RoomMemory } from "@/shared/memory";
@@ -263,26 +264,11 @@ export function MemoryDialog({
   open: boolean;
   onClose: () => void;
 }) {
-  const [memory, setMemory] = useState<RoomMemory | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [asked, setAsked] = useState(0);
-  const reload = useCallback(() => setAsked((n) => n + 1), []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `revision` (the room's memory changed) and `asked` (this panel changed it) are the triggers
-  useEffect(() => {
-    if (!open) return;
-    const controller = new AbortController();
-    api.memory(roomId, controller.signal).then(
-      (m) => {
-        setMemory(m);
-        setError(null);
-      },
-      (e: unknown) => {
-        if (!controller.signal.aborted) setError(errorMessage(e));
-      }
-    );
-    return () => controller.abort();
-  }, [open, roomId, revision, asked]);
+  const {
+    data: memory,
+    error,
+    reload
+  } = useFetchWhileOpen(open, `${roomId}:${revision}`, (signal) => api.memory(roomId, signal));
 
   return (
     <Dialog
