@@ -65,6 +65,32 @@ function useReaderGestures(scrollRef: RefObject<HTMLElement | null>, onWheelUp: 
   return gestureUntilRef;
 }
 
+/**
+ * While answers stream, a row grows inside its slot before the virtualizer
+ * measures it and resizes the content (the resize observer then fires a
+ * frame or more later, once per measured batch): several streams at once
+ * left the view behind for a few frames at a time. So while streaming, each
+ * frame also pins a following view that is off the bottom.
+ */
+function usePinWhileStreaming(
+  scrollRef: RefObject<HTMLElement | null>,
+  followingRef: RefObject<boolean>,
+  pin: () => void,
+  streaming: boolean
+) {
+  useEffect(() => {
+    if (!streaming) return;
+    let frame = 0;
+    const tick = () => {
+      const el = scrollRef.current;
+      if (el && followingRef.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) pin();
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [streaming, scrollRef, followingRef, pin]);
+}
+
 export function useStickToBottom(
   scrollRef: RefObject<HTMLElement | null>,
   contentRef: RefObject<HTMLElement | null>,
@@ -124,22 +150,7 @@ export function useStickToBottom(
     return () => observer.disconnect();
   }, [scrollRef, contentRef, pin]);
 
-  // While answers stream, a row grows inside its slot before the virtualizer
-  // measures it and resizes the content (the observer above then fires a
-  // frame or more later, once per measured batch): several streams at once
-  // left the view behind for a few frames at a time. So while streaming, each
-  // frame also pins a following view that is off the bottom.
-  useEffect(() => {
-    if (!streaming) return;
-    let frame = 0;
-    const tick = () => {
-      const el = scrollRef.current;
-      if (el && followingRef.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) pin();
-      frame = requestAnimationFrame(tick);
-    };
-    frame = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(frame);
-  }, [streaming, scrollRef, pin]);
+  usePinWhileStreaming(scrollRef, followingRef, pin, streaming);
 
   useEffect(() => {
     if (stickSignal > 0) scrollToBottom();
