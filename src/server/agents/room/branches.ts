@@ -52,6 +52,11 @@ export class RoomBranches {
   }
 
   /** The version a regeneration's answer fills in, once; a continuation extends the last answer instead. */
+  /** A regeneration's version waits for its answer (so a turn that finds every question answered is that regeneration). */
+  awaitsRegeneration(): boolean {
+    return this.#pendingAnswer !== null;
+  }
+
   takePendingAnswer(continuation: boolean): UIMessage | null {
     const version = continuation ? null : this.#pendingAnswer;
     this.#pendingAnswer = null;

@@ -43,7 +43,7 @@ export interface TurnJobs {
   tracer: Pick<RoomTracer, "begin" | "end" | "traceOf">;
   reports: Pick<ThrottledReports, "defer" | "request">;
   budget: Pick<RoomBudget, "refusal">;
-  branches: Pick<RoomBranches, "takePendingAnswer">;
+  branches: Pick<RoomBranches, "takePendingAnswer" | "awaitsRegeneration">;
   personas: Pick<RoomPersonas, "plan" | "runWithoutAssistant" | "runPanel">;
   outbox: Pick<OutboxSends, "stopperOf" | "stoppedBy">;
   liveTurns: Pick<LiveTurns, "begin" | "end">;
@@ -80,7 +80,10 @@ export class TurnSequence {
       ? { answering: null, reanswering: false, messages: stored }
       : contextForTurn(stored);
     // Queued for a question withdrawn since: nothing is left for it to answer (room/room-queue.ts).
-    if (turn.reanswering && jobs.queue.takeSurplusTurn()) return new Response(null);
+    // A regeneration also finds every question answered; it is never the surplus turn.
+    if (turn.reanswering && !jobs.branches.awaitsRegeneration() && jobs.queue.takeSurplusTurn()) {
+      return new Response(null);
+    }
     if (turn.answering && options?.requestId) jobs.rest.turnStarted(turn.answering, options.requestId);
     const traceRequestId = options?.requestId ?? crypto.randomUUID();
     const trace = jobs.tracer.begin({
