@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { makePdf } from "../support/files";
 import { composer, messageRows, newUser, rest, roomUrl, uniqueName, useAppAndBrowser } from "./helpers";
 
-const setup = useAppAndBrowser();
+// The citation opens the PDF viewer, which only the full browser has.
+const setup = useAppAndBrowser({ fullBrowser: true });
 
 const SECOND_PAGE = "The lighthouse keeper logs every passing ship at dusk.";
 

@@ -1,6 +1,6 @@
 /**
  * Shared plumbing for the browser tests: one Chromium per file, a fresh
- * context per user, the app's dev server with the fake OpenAI provider, and
+ * context per user, the app (its production build) with the fake OpenAI provider, and
  * small REST helpers to set rooms up without clicking.
  *
  * The browser client only opens the `default` workspace, so browser files
@@ -10,11 +10,11 @@
  * restarts the server or needs variables of its own starts its own
  * (`useAppAndBrowser({ ownServer: true })`).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { Api } from "../../bench/lib/client";
 import { seedViaRoute } from "../../bench/lib/seed";
 import type { MessagePage, RoomDetail } from "../../src/shared/protocol";
@@ -92,26 +92,30 @@ export interface E2EApp {
 
 export interface AppAndBrowserOptions {
   /**
-   * A server of the file's own (a boot of 15–45 s): for a file that needs an
+   * A server of the file's own (another boot): for a file that needs an
    * empty workspace, restarts the server, or needs `vars` no other file may get.
    */
   ownServer?: boolean;
   /** Worker variables of an own server. */
   vars?: Record<string, string>;
+  /**
+   * The full Chromium instead of the headless shell (tests/support/browser.ts):
+   * for a test of the PDF viewer or of desktop notifications.
+   */
+  fullBrowser?: boolean;
 }
 
-/** The shared server of this worker: the fake provider, no rate limits, the client's dependencies optimised first. */
-const SHARED: SharedAppOptions = { warmClient: true, perWorker: true };
+/** The shared server of this worker: the fake provider, no rate limits. */
+const SHARED: SharedAppOptions = { perWorker: true };
 
 /**
  * A server of the file's own, answering through its own fake provider, with
- * no rate limits (tests set rooms up over REST faster than a person would)
- * and the client's dependencies optimised before the first page.
+ * no rate limits (tests set rooms up over REST faster than a person would).
  */
 async function startOwnApp(vars: Record<string, string> = {}) {
   const app = await startKitApp({
     vars: { RATE_LIMIT_SCALE: "0", ...vars },
-    warmClient: true,
+    buildDir: inject("appBuild"),
     // Within the hook's timeout, so a slow start fails the hook rather than leaking a server.
     startTimeoutMs: 170_000
   });
@@ -142,7 +146,7 @@ export function useAppAndBrowser(options: AppAndBrowserOptions = {}): {
           stop = () => releaseSharedApp(SHARED);
           return { url: address.url, fake: fakeClient(address.fakeOrigin!) } satisfies E2EApp;
         });
-    [app, browser] = await Promise.all([starting, launchBrowser()]);
+    [app, browser] = await Promise.all([starting, launchBrowser(options.fullBrowser ? "full" : "shell")]);
     currentAppUrl = app.url;
   }, ACQUIRE_HOOK_TIMEOUT_MS);
   afterAll(async () => {
@@ -274,7 +278,9 @@ export async function seriousViolations(page: Page, where: string): Promise<stri
   // Colours mid-transition (a theme just switched, a dialog fading in) would
   // be measured half-way: contrast is judged on the page at rest.
   await waitForStill(page);
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  // Evaluated, not added as a script tag: the app's Content-Security-Policy
+  // (rightly) refuses inline scripts, and DevTools evaluation is outside it.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(readFileSync(AXE, "utf8"));
   const violations = await page.evaluate(async () => {
     type Found = { id: string; impact: string; nodes: Array<{ target: string[]; failureSummary: string }> };
     const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Found[] }> } }).axe;

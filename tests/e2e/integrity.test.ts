@@ -56,7 +56,8 @@ describe("a part of the app that fails to download", () => {
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route(/\/components\/Markdown\.tsx/, async (route) => {
+    // The chunk as Vite serves it in dev, or as the build names it.
+    await page.route(/\/(components\/Markdown\.tsx|assets\/Markdown-[\w-]+\.js)/, async (route) => {
       if (refused < 2) {
         refused++;
         if (refused === 2) release();

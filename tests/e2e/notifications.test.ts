@@ -19,7 +19,8 @@ import {
   useAppAndBrowser
 } from "./helpers";
 
-const setup = useAppAndBrowser();
+// Desktop notifications need the full browser (the headless shell refuses them).
+const setup = useAppAndBrowser({ fullBrowser: true });
 
 /** Records every desktop notification and permission request; `__hidden` stands for a hidden tab. */
 async function observeNotifications(context: BrowserContext) {

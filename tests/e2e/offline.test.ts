@@ -3,7 +3,8 @@
  * offline model; the room says so.
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { previewOf } from "../support/app-build";
 import { type DevServer, startDevServer } from "../support/dev-server";
 import { launchBrowser, messageRows, newUser, rest, roomUrl, sendFromComposer } from "./helpers";
 
@@ -17,7 +18,10 @@ beforeAll(async () => {
   delete process.env.OPENAI_API_KEY;
   delete process.env.OPENAI_BASE_URL;
   try {
-    [server, browser] = await Promise.all([startDevServer({ vars: { RATE_LIMIT_SCALE: "0" } }), launchBrowser()]);
+    [server, browser] = await Promise.all([
+      startDevServer({ vars: { RATE_LIMIT_SCALE: "0" }, ...previewOf(inject("appBuild")) }),
+      launchBrowser("shell")
+    ]);
   } finally {
     if (saved.key !== undefined) process.env.OPENAI_API_KEY = saved.key;
     if (saved.base !== undefined) process.env.OPENAI_BASE_URL = saved.base;

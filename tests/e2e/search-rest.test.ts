@@ -17,7 +17,7 @@ const ctx = {} as { app: BenchServer; browser: Browser };
 beforeAll(async () => {
   [ctx.app, ctx.browser] = await Promise.all([
     startBenchServer({ vars: { RATE_LIMIT_SCALE: "0", SEARCH_DEADLINE_MS: "100" } }),
-    launchBrowser()
+    launchBrowser("shell")
   ]);
 });
 afterAll(async () => {

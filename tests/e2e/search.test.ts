@@ -12,7 +12,10 @@ import { launchBrowser, messageRows, newUser, rest, roomUrl, seedRoom, uniqueNam
 // put 50,000 messages in a room within a test's time.
 const ctx = {} as { app: BenchServer; browser: Browser };
 beforeAll(async () => {
-  [ctx.app, ctx.browser] = await Promise.all([startBenchServer({ vars: { RATE_LIMIT_SCALE: "0" } }), launchBrowser()]);
+  [ctx.app, ctx.browser] = await Promise.all([
+    startBenchServer({ vars: { RATE_LIMIT_SCALE: "0" } }),
+    launchBrowser("shell")
+  ]);
 });
 afterAll(async () => {
   await ctx.browser?.close();

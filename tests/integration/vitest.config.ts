@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 import { testLayer } from "../support/layer.ts";
 
-// Tests that start the real dev server (workerd through Vite) and drive it
+// Tests that start the real app (its production build in workerd, under
+// `vite preview`: tests/support/app-build.ts) and drive it
 // from outside over HTTP and WebSockets, with a local OpenAI-compatible
 // server on loopback. Files share a dev server per configuration
 // (useSharedApp, served by the app host); a file that must restart the

@@ -1,8 +1,8 @@
 /**
- * Vitest global setup of the layers that drive a dev server (integration,
- * e2e): one dev server (and one fake provider) per distinct configuration,
+ * Vitest global setup of the layers that drive the app (integration,
+ * e2e): one app server (and one fake provider) per distinct configuration,
  * shared by every test file of the layer that asks for it, instead of a boot
- * (15–45 s) per file. It runs in Vitest's main process and serves a small
+ * per file. It runs in Vitest's main process and serves a small
  * HTTP API on loopback; test files reach it through `useSharedApp()`
  * (tests/support/shared-app.ts), which gets its address from `inject`.
  *
@@ -14,6 +14,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { TestProject } from "vitest/node";
+import { buildAppOnce } from "./app-build";
 import { SHARED_APP_VARS, type SharedAppOptions, sharedAppKey } from "./shared-app-options";
 import { startTestApp, type TestApp } from "./test-app";
 
@@ -43,6 +44,9 @@ const IDLE_STOP_MS = 90_000;
 
 export default async function setup(project: TestProject) {
   const entries = new Map<string, Entry>();
+  // Every server of the layer serves the app's production build (app-build.ts).
+  const buildDir = await buildAppOnce();
+  project.provide("appBuild", buildDir);
 
   const stop = async (key: string) => {
     const entry = entries.get(key);
@@ -59,7 +63,8 @@ export default async function setup(project: TestProject) {
       const app = startTestApp({
         provider: options.provider ?? "fake",
         vars: { ...SHARED_APP_VARS, ...options.vars },
-        warmClient: options.warmClient
+        warmClient: options.warmClient,
+        buildDir
       });
       entry = { options, holders: 0, app };
       entries.set(key, entry);

@@ -1,10 +1,13 @@
 /**
- * The app as integration and browser tests run it: the real dev server
+ * The app as integration and browser tests run it: the real Worker
  * (workerd, Durable Objects, facets) answering through a local fake OpenAI
- * provider, or through the built-in offline model. `useTestApp` starts one
- * per test file and stops it after, and gives every test a fresh fake.
+ * provider, or through the built-in offline model; the production build
+ * under `vite preview` when the layer made one (tests/support/app-build.ts),
+ * else `vite dev`. `useTestApp` starts one per test file and stops it after,
+ * and gives every test a fresh fake.
  */
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { previewOf } from "./app-build";
 import { type DevServer, startDevServer } from "./dev-server";
 import { type FakeOpenAI, startFakeOpenAI } from "./fake-openai";
 
@@ -15,8 +18,10 @@ export interface TestAppOptions {
   vars?: Record<string, string>;
   /** Two busy cores shared by several developers can take minutes to start Vite and workerd. */
   startTimeoutMs?: number;
-  /** Load the client once up front so Vite optimises its dependencies before a browser asks. */
+  /** Under `vite dev`: load the client once up front so Vite optimises its dependencies before a browser asks. */
   warmClient?: boolean;
+  /** Serve this production build (tests/support/app-build.ts) instead of `vite dev`. */
+  buildDir?: string;
 }
 
 export interface TestApp {
@@ -36,12 +41,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     : {};
   const server = await startDevServer({
     vars: { ...providerVars, ...options.vars },
-    startTimeoutMs: options.startTimeoutMs ?? START_TIMEOUT_MS
+    startTimeoutMs: options.startTimeoutMs ?? START_TIMEOUT_MS,
+    ...(options.buildDir ? previewOf(options.buildDir) : {})
   }).catch(async (error: unknown) => {
     await fake?.close();
     throw error;
   });
-  if (options.warmClient) {
+  if (options.warmClient && !options.buildDir) {
     await fetch(`${server.url}/`).then((r) => r.text());
     // Best effort: a failure here shows again, with its cause, when the browser loads the page.
     await fetch(`${server.url}/src/client/main.tsx`)
@@ -75,7 +81,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
   };
   beforeAll(
     async () => {
-      app = await startTestApp(options);
+      app = await startTestApp({ buildDir: inject("appBuild"), ...options });
     },
     (options.startTimeoutMs ?? START_TIMEOUT_MS) + 60_000
   );
