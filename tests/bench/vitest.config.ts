@@ -5,7 +5,7 @@ import { testLayer } from "../support/layer.ts";
 // cannot rot. It asserts that every section produced numbers, never on times.
 export default defineConfig({
   test: {
-    ...testLayer("bench", 4),
+    ...testLayer("bench", 3),
     environment: "node",
     testTimeout: 900_000,
     hookTimeout: 240_000

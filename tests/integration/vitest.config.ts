@@ -9,12 +9,13 @@ import { testLayer } from "../support/layer.ts";
 // server or needs variables of its own starts one (useTestApp).
 export default defineConfig({
   test: {
-    ...testLayer("integration", 2),
+    ...testLayer("integration", 1),
     environment: "node",
     globalSetup: ["tests/support/app-host.ts"],
-    // Two files at a time: a file mostly waits on its server and the fake
-    // provider, and the shared servers take both at once.
-    maxWorkers: 2,
+    // With the unit and worker layers (Vitest wants one worker count per
+    // group): a file mostly waits on its server and the fake provider, so
+    // these files fill the cores the worker layer's waits leave idle.
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Polled state crosses the app's server and Durable Objects: more than vitest's default 1 s.
