@@ -61,7 +61,10 @@ async function buildApp(): Promise<string> {
   }
   const ownPointer = path.join(outDir, ".wrangler/deploy/config.json");
   mkdirSync(path.dirname(ownPointer), { recursive: true });
-  writeFileSync(ownPointer, JSON.stringify({ configPath: path.join(outDir, "rooms/wrangler.json"), auxiliaryWorkers: [] }));
+  writeFileSync(
+    ownPointer,
+    JSON.stringify({ configPath: path.join(outDir, "rooms/wrangler.json"), auxiliaryWorkers: [] })
+  );
   return outDir;
 }
 

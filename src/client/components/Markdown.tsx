@@ -11,6 +11,7 @@
 import type { CodeHighlighterPlugin } from "@streamdown/code";
 import { useEffect, useMemo, useState } from "react";
 import { type Components, type ControlsConfig, defaultRemarkPlugins, Streamdown } from "streamdown";
+import { warmingHighlighter } from "@/client/lib/warm-highlighter";
 import { RemoteImage } from "./RemoteImage";
 
 type MdNode = { type: string; value?: string; children?: MdNode[] };
@@ -34,7 +35,8 @@ let codePluginPromise: Promise<CodeHighlighterPlugin> | null = null;
 
 function loadCodePlugin(): Promise<CodeHighlighterPlugin> {
   codePluginPromise ??= import("@streamdown/code").then(
-    (m) => (codePlugin = m.code),
+    // Warmed, or a busy CPU leaves a language's first block in one colour (warm-highlighter.ts).
+    (m) => (codePlugin = warmingHighlighter(m.code)),
     (error: unknown) => {
       // A chunk that failed to load (a deploy replaced it, the network dropped)
       // is asked for again by the next code block, not given up on for the page's life.
