@@ -11,6 +11,8 @@
  *   npm run bench -- --target preview  the production build under `vite preview`
  *                                      instead of `vite dev` (no Vite module runner
  *                                      inside workerd; see BENCHMARKS.md)
+ *   npm run bench -- --target preview --build DIR   serve that build of the bench app
+ *                                      (tests/support/app-build.ts) instead of building one
  *   npm run bench -- --local-tracing   keep the Vite plugin's local trace collection on
  *
  * Local tracing is off unless asked for: the Cloudflare Vite plugin (and so
@@ -154,11 +156,16 @@ async function main() {
   if (unknown.length)
     throw new Error(`unknown section(s): ${unknown.join(", ")}; known: ${SECTIONS.map((s) => s.key).join(", ")}`);
   let failed = false;
-  if (target === "preview") {
-    appTarget.preview = true;
-    appTarget.outDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-app-build-"));
+  const givenBuild = arg("build");
+  if (givenBuild && target !== "preview") throw new Error("--build needs --target preview");
+  if (givenBuild) appTarget.buildDir = path.resolve(givenBuild);
+  else if (target === "preview") {
+    const buildDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-app-build-"));
+    appTarget.buildDir = buildDir;
     ctx.log("building the app for vite preview …");
-    await buildBenchApp(appTarget.outDir);
+    const t0 = performance.now();
+    await buildBenchApp(buildDir);
+    appTarget.buildSeconds = (performance.now() - t0) / 1000;
   }
   // A quick run's plain-app sections share one server (lib/section.ts says why).
   sharing.quick = quick;
@@ -180,7 +187,7 @@ async function main() {
     ctx.log(`${section.title} done in ${(result.durationMs / 1000).toFixed(0)} s`);
   }
   await stopSharedApp();
-  if (appTarget.outDir) rmSync(appTarget.outDir, { recursive: true, force: true });
+  if (appTarget.buildDir && !givenBuild) rmSync(appTarget.buildDir, { recursive: true, force: true });
   const report = {
     mode,
     target,

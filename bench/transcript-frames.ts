@@ -126,8 +126,7 @@ async function main() {
     console.log("building the production bundle…");
     await buildBenchApp(outDir);
     server = await startBenchServer({
-      preview: true,
-      args: ["--outDir", outDir],
+      buildDir: outDir,
       vars: appVars(fake)
     });
     const base = server.url;

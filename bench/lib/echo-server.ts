@@ -1,10 +1,12 @@
 /** Starts the baseline echo worker (bench/echo-worker) under wrangler dev, vite dev or vite preview. */
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
+import { buildForPreview } from "../../tests/support/app-build.ts";
 import { freePort, ROOT, stopProcessGroup } from "../../tests/support/dev-server.ts";
+
+const CONFIG = path.join(ROOT, "bench/echo-worker/vite.config.ts");
 
 export interface EchoServer {
   kind: "wrangler" | "vite";
@@ -23,22 +25,8 @@ export async function startEchoServer(
   const persist = mkdtempSync(path.join(tmpdir(), "rooms-bench-echo-"));
   const vite = path.join(ROOT, "node_modules/vite/bin/vite.js");
   const preview = kind === "vite" && opts.preview === true;
-  if (preview) {
-    await promisify(execFile)(
-      process.execPath,
-      [
-        vite,
-        "build",
-        "--config",
-        "bench/echo-worker/vite.config.ts",
-        "--outDir",
-        path.join(persist, "dist"),
-        "--logLevel",
-        "warn"
-      ],
-      { cwd: ROOT }
-    );
-  }
+  const buildDir = path.join(persist, "dist");
+  if (preview) await buildForPreview(CONFIG, buildDir);
   const args =
     kind === "wrangler"
       ? [
@@ -57,15 +45,15 @@ export async function startEchoServer(
         ]
       : [
           vite,
-          preview ? "preview" : "dev",
+          // A build is served rooted in its folder (tests/support/app-build.ts says why).
+          ...(preview ? ["preview", buildDir] : ["dev"]),
           "--config",
-          "bench/echo-worker/vite.config.ts",
+          CONFIG,
           "--port",
           String(port),
           "--strictPort",
           "--host",
-          "127.0.0.1",
-          ...(preview ? ["--outDir", path.join(persist, "dist")] : [])
+          "127.0.0.1"
         ];
   let log = "";
   const child = spawn(process.execPath, args, {

@@ -4,15 +4,15 @@
  * pointed at a fake provider; and its URLs.
  */
 import path from "node:path";
+import { buildForPreview, previewOf } from "../../tests/support/app-build.ts";
 import { type DevServer, ROOT, startDevServer } from "../../tests/support/dev-server.ts";
 import type { FakeOpenAI } from "../../tests/support/fake-openai.ts";
-import { viteBuild } from "./dev-server.ts";
 
 const CONFIG = path.join(ROOT, "bench/floor/vite.config.ts");
 
 /** `vite build` of the floor Worker into `outDir`, for `startFloorServer(fake, { buildDir: outDir })`. */
 export function buildFloor(outDir: string): Promise<void> {
-  return viteBuild(CONFIG, outDir);
+  return buildForPreview(CONFIG, outDir);
 }
 
 /** `inspectorPort`: workerd's V8 inspector on that port (bench/profile-turn.ts --floor). */
@@ -21,9 +21,7 @@ export function startFloorServer(
   opts: { buildDir?: string; inspectorPort?: number } = {}
 ): Promise<DevServer> {
   return startDevServer({
-    configFile: CONFIG,
-    command: opts.buildDir ? "preview" : "dev",
-    args: opts.buildDir ? ["--outDir", opts.buildDir] : [],
+    ...(opts.buildDir ? previewOf(opts.buildDir, CONFIG) : { command: "dev", configFile: CONFIG }),
     vars: {
       OPENAI_BASE_URL: fake.url,
       OPENAI_API_KEY: "bench",

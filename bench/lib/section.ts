@@ -28,13 +28,13 @@ export interface BenchContext {
 
 /**
  * Where app servers come from. run.ts sets this once: for `--target preview`
- * it builds the app into `outDir` first.
+ * it builds the app into `buildDir` first.
  */
-export const appTarget: { preview: boolean; outDir: string } = { preview: false, outDir: "" };
+export const appTarget: { buildDir?: string; buildSeconds?: number } = {};
 
 /** startBenchServer options for the current target. */
-export function targetOptions(): { preview: boolean; args: string[] } {
-  return appTarget.preview ? { preview: true, args: ["--outDir", appTarget.outDir] } : { preview: false, args: [] };
+export function targetOptions(): { buildDir?: string } {
+  return appTarget.buildDir ? { buildDir: appTarget.buildDir } : {};
 }
 
 export type Section = (ctx: BenchContext, out: SectionResult) => Promise<void>;

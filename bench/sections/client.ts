@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 import { findChromium, launchBrowser, NO_CHROMIUM } from "../../tests/support/browser.ts";
 import { Api } from "../lib/client.ts";
 import { type BenchServer, buildBenchApp, startBenchServer } from "../lib/dev-server.ts";
-import { type Section, value } from "../lib/section.ts";
+import { appTarget, type Section, value } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
 
 export const client: Section = async (ctx, out) => {
@@ -18,12 +18,16 @@ export const client: Section = async (ctx, out) => {
     "Build: `vite build` of the app's own config (bench/vite.bench.config.ts: same plugins) into a private folder; initial = what dist/client/index.html loads before any script runs (module scripts, modulepreload links, stylesheets). gzip is node:zlib at its default level 6.",
     `Page: \`vite preview\` of that build (the built Worker in workerd, assets served by it), a fresh browser context per run (cold cache), ${runs} runs; time = navigation start → the name of a room created for the run is visible text on the page (a MutationObserver in the page, so it measures the page, not the test's polling).`
   );
-  const outDir = mkdtempSync(path.join(tmpdir(), "rooms-bench-build-"));
+  // Under `--target preview` run.ts has built the app already (and timed it).
+  const ownBuild = !appTarget.buildDir;
+  const outDir = appTarget.buildDir ?? mkdtempSync(path.join(tmpdir(), "rooms-bench-build-"));
   let preview: BenchServer | undefined;
   try {
     const t0 = performance.now();
-    await buildBenchApp(outDir);
-    out.figures["production build time (setup)"] = value((performance.now() - t0) / 1000, "s", 1);
+    if (ownBuild) await buildBenchApp(outDir);
+    const buildSeconds = ownBuild ? (performance.now() - t0) / 1000 : appTarget.buildSeconds;
+    if (buildSeconds === undefined) out.skipped.push("production build time: the build was given (--build)");
+    else out.figures["production build time (setup)"] = value(buildSeconds, "s", 1);
     const clientDir = path.join(outDir, "client");
     const html = readFileSync(path.join(clientDir, "index.html"), "utf8");
     const initial = initialAssets(html);
@@ -61,7 +65,7 @@ export const client: Section = async (ctx, out) => {
       out.skipped.push(`page load: ${NO_CHROMIUM}`);
       return;
     }
-    preview = await startBenchServer({ preview: true, args: ["--outDir", outDir] });
+    preview = await startBenchServer({ buildDir: outDir });
     const api = new Api(preview.url);
     const browser = await launchBrowser();
     try {
@@ -117,7 +121,7 @@ export const client: Section = async (ctx, out) => {
     }
   } finally {
     await preview?.stop();
-    rmSync(outDir, { recursive: true, force: true });
+    if (ownBuild) rmSync(outDir, { recursive: true, force: true });
   }
 };
 

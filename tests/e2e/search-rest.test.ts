@@ -9,14 +9,18 @@
  * search; once its index is built it answers in a few milliseconds.
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BenchServer, startBenchServer } from "../../bench/lib/dev-server";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { BENCH_APP_CONFIG, previewOf } from "../support/app-build";
+import { type DevServer, startDevServer } from "../support/dev-server";
 import { launchBrowser, newUser, rest, seedRoom, uniqueName } from "./helpers";
 
-const ctx = {} as { app: BenchServer; browser: Browser };
+const ctx = {} as { app: DevServer; browser: Browser };
 beforeAll(async () => {
   [ctx.app, ctx.browser] = await Promise.all([
-    startBenchServer({ vars: { RATE_LIMIT_SCALE: "0", SEARCH_DEADLINE_MS: "100" } }),
+    startDevServer({
+      vars: { RATE_LIMIT_SCALE: "0", SEARCH_DEADLINE_MS: "100" },
+      ...previewOf(inject("benchAppBuild"), BENCH_APP_CONFIG)
+    }),
     launchBrowser("shell")
   ]);
 });

@@ -4,16 +4,17 @@
  * highlighted.
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BenchServer, startBenchServer } from "../../bench/lib/dev-server";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { BENCH_APP_CONFIG, previewOf } from "../support/app-build";
+import { type DevServer, startDevServer } from "../support/dev-server";
 import { launchBrowser, messageRows, newUser, rest, roomUrl, seedRoom, uniqueName } from "./helpers";
 
-// The benchmarks' Worker: the app plus its seeding route, the only way to
+// The benchmarks' Worker (its production build): the app plus its seeding route, the only way to
 // put 50,000 messages in a room within a test's time.
-const ctx = {} as { app: BenchServer; browser: Browser };
+const ctx = {} as { app: DevServer; browser: Browser };
 beforeAll(async () => {
   [ctx.app, ctx.browser] = await Promise.all([
-    startBenchServer({ vars: { RATE_LIMIT_SCALE: "0" } }),
+    startDevServer({ vars: { RATE_LIMIT_SCALE: "0" }, ...previewOf(inject("benchAppBuild"), BENCH_APP_CONFIG) }),
     launchBrowser("shell")
   ]);
 });

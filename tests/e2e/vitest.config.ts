@@ -11,7 +11,7 @@ export default defineConfig({
   test: {
     ...testLayer("e2e", 2),
     environment: "node",
-    globalSetup: ["tests/support/app-host.ts"],
+    globalSetup: ["tests/support/app-host.ts", "tests/support/bench-app-host.ts"],
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 180_000,

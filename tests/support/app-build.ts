@@ -1,14 +1,17 @@
 /**
- * The app's production build, made once per test run and served by every
- * integration and browser test server through `vite preview` (the built
- * Worker in workerd, Durable Objects, facets and the built client): the
- * same code a deploy ships. Against `vite dev` a server boots in about 4 s
- * instead of 15–45 s, and a page loads one bundle instead of some 300
- * transformed modules, which on a 2-CPU machine was most of the browser
- * layer's time.
+ * Production builds for test and benchmark servers, served through
+ * `vite preview` (the built Worker in workerd, Durable Objects, facets and
+ * the built client): the same code a deploy ships. Against `vite dev` a
+ * server boots in about 4 s instead of 15–45 s, and a page loads one bundle
+ * instead of some 300 transformed modules, which on a 2-CPU machine was most
+ * of the browser layer's time.
+ *
+ * The integration and browser layers build the app once per run
+ * (`buildAppOnce`) and, for the files that seed big rooms, the benchmarks'
+ * Worker (`buildBenchAppOnce`: the app plus its seeding route).
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -16,36 +19,87 @@ import { ROOT } from "./dev-server.ts";
 
 declare module "vitest" {
   interface ProvidedContext {
-    /** The folder of the app's production build (tests/support/app-build.ts). */
+    /** The folder of the app's production build. */
     appBuild: string;
+    /** The folder of the benchmarks' Worker's production build (bench/vite.bench.config.ts). */
+    benchAppBuild: string;
   }
 }
 
-/** Both layers' global setups run in Vitest's main process: they share one build through this. */
-const SHARED_KEY = Symbol.for("rooms.tests.appBuild");
-type Holder = { [SHARED_KEY]?: Promise<string> };
+const APP_CONFIG = path.join(ROOT, "vite.config.ts");
+export const BENCH_APP_CONFIG = path.join(ROOT, "bench/vite.bench.config.ts");
 
-/** Builds the app (`vite build`) into a temporary folder once per process; removed when the process exits. */
-export function buildAppOnce(): Promise<string> {
+/** The layers' global setups run in Vitest's main process: they share each build through this. */
+const SHARED_KEY = Symbol.for("rooms.tests.builds");
+type Holder = { [SHARED_KEY]?: Map<string, Promise<string>> };
+
+function buildOnce(configFile: string): Promise<string> {
   const holder = globalThis as Holder;
-  holder[SHARED_KEY] ??= buildApp();
-  return holder[SHARED_KEY];
+  holder[SHARED_KEY] ??= new Map();
+  let build = holder[SHARED_KEY].get(configFile);
+  if (!build) {
+    build = (async () => {
+      const outDir = mkdtempSync(path.join(tmpdir(), "rooms-build-"));
+      process.once("exit", () => rmSync(outDir, { recursive: true, force: true }));
+      await buildForPreview(configFile, outDir);
+      return outDir;
+    })();
+    holder[SHARED_KEY].set(configFile, build);
+  }
+  return build;
 }
 
-async function buildApp(): Promise<string> {
-  const outDir = mkdtempSync(path.join(tmpdir(), "rooms-build-"));
-  process.once("exit", () => rmSync(outDir, { recursive: true, force: true }));
-  // `vite build` points the repository's .wrangler/deploy/config.json at its
-  // output, which is how `vite preview` finds the Worker. That pointer is
-  // the developer's (their last build, for `wrangler deploy`): it is put
-  // back, and this build gets a pointer of its own inside its folder, which
-  // `vite preview` reads when started with the folder as its root.
-  const repositoryPointer = path.join(ROOT, ".wrangler/deploy/config.json");
-  const saved = existsSync(repositoryPointer) ? readFileSync(repositoryPointer, "utf8") : null;
+/** Builds the app into a temporary folder once per process; removed when the process exits. */
+export function buildAppOnce(): Promise<string> {
+  return buildOnce(APP_CONFIG);
+}
+
+/** Builds the benchmarks' Worker (the app plus its seeding route) once per process, like buildAppOnce. */
+export function buildBenchAppOnce(): Promise<string> {
+  return buildOnce(BENCH_APP_CONFIG);
+}
+
+/** Builds running in this process: the first saves the repository's pointer (below), the last puts it back. */
+let running = 0;
+let savedPointer: string | null = null;
+const REPOSITORY_POINTER = path.join(ROOT, ".wrangler/deploy/config.json");
+
+/**
+ * `vite build --config configFile --outDir outDir`, for `previewOf(outDir, configFile)`.
+ *
+ * `vite build` points the repository's .wrangler/deploy/config.json at its
+ * output, and `vite preview` reads the Worker from `<root>/.wrangler/deploy/
+ * config.json` whatever its --outDir says. That pointer is the developer's
+ * (their last build, for `wrangler deploy`): it is put back, and the build
+ * gets a pointer of its own inside its folder, which `vite preview` reads
+ * when rooted there. So several builds can be made and served at once.
+ */
+export async function buildForPreview(configFile: string, outDir: string): Promise<void> {
+  if (running++ === 0) savedPointer = existsSync(REPOSITORY_POINTER) ? readFileSync(REPOSITORY_POINTER, "utf8") : null;
+  try {
+    await build(configFile, outDir);
+  } finally {
+    if (--running === 0) {
+      if (savedPointer === null) rmSync(REPOSITORY_POINTER, { force: true });
+      else writeFileSync(REPOSITORY_POINTER, savedPointer);
+    }
+  }
+}
+
+async function build(configFile: string, outDir: string): Promise<void> {
   try {
     await promisify(execFile)(
       process.execPath,
-      [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--outDir", outDir, "--logLevel", "error"],
+      [
+        path.join(ROOT, "node_modules/vite/bin/vite.js"),
+        "build",
+        "--config",
+        configFile,
+        "--outDir",
+        outDir,
+        "--logLevel",
+        "error"
+      ],
       {
         cwd: ROOT,
         env: { ...process.env, FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false" },
@@ -54,21 +108,21 @@ async function buildApp(): Promise<string> {
     );
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr;
-    throw new Error(`vite build of the app for the test servers failed:\n${stderr ?? String(error)}`);
-  } finally {
-    if (saved === null) rmSync(repositoryPointer, { force: true });
-    else writeFileSync(repositoryPointer, saved);
+    throw new Error(`vite build of ${path.relative(ROOT, configFile)} failed:\n${stderr ?? String(error)}`);
   }
   const ownPointer = path.join(outDir, ".wrangler/deploy/config.json");
   mkdirSync(path.dirname(ownPointer), { recursive: true });
-  writeFileSync(
-    ownPointer,
-    JSON.stringify({ configPath: path.join(outDir, "rooms/wrangler.json"), auxiliaryWorkers: [] })
-  );
-  return outDir;
+  writeFileSync(ownPointer, JSON.stringify({ configPath: workerConfigOf(outDir), auxiliaryWorkers: [] }));
 }
 
-/** What startDevServer needs to serve a build: `vite preview` with the app's config, rooted in the build. */
-export function previewOf(buildDir: string) {
-  return { command: "preview" as const, configFile: path.join(ROOT, "vite.config.ts"), args: [buildDir] };
+/** The wrangler.json of a build's Worker (in a folder named after it: rooms, rooms_bench, …). */
+function workerConfigOf(buildDir: string): string {
+  const workerDir = readdirSync(buildDir).find((name) => existsSync(path.join(buildDir, name, "wrangler.json")));
+  if (!workerDir) throw new Error(`no Worker in ${buildDir}: was it built with buildForPreview?`);
+  return path.join(buildDir, workerDir, "wrangler.json");
+}
+
+/** What startDevServer needs to serve a build: `vite preview` with its Vite config, rooted in the build (see buildForPreview). */
+export function previewOf(buildDir: string, configFile = APP_CONFIG) {
+  return { command: "preview" as const, configFile, args: [buildDir] };
 }

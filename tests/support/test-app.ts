@@ -18,8 +18,6 @@ export interface TestAppOptions {
   vars?: Record<string, string>;
   /** Two busy cores shared by several developers can take minutes to start Vite and workerd. */
   startTimeoutMs?: number;
-  /** Under `vite dev`: load the client once up front so Vite optimises its dependencies before a browser asks. */
-  warmClient?: boolean;
   /** Serve this production build (tests/support/app-build.ts) instead of `vite dev`. */
   buildDir?: string;
 }
@@ -47,13 +45,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     await fake?.close();
     throw error;
   });
-  if (options.warmClient && !options.buildDir) {
-    await fetch(`${server.url}/`).then((r) => r.text());
-    // Best effort: a failure here shows again, with its cause, when the browser loads the page.
-    await fetch(`${server.url}/src/client/main.tsx`)
-      .then((r) => r.text())
-      .catch(() => "");
-  }
   return {
     server,
     url: server.url,
