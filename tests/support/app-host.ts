@@ -63,7 +63,6 @@ export default async function setup(project: TestProject) {
       const app = startTestApp({
         provider: options.provider ?? "fake",
         vars: { ...SHARED_APP_VARS, ...options.vars },
-        warmClient: options.warmClient,
         buildDir
       });
       entry = { options, holders: 0, app };

@@ -12,8 +12,6 @@ export interface SharedAppOptions {
    * server of its own: keep such files few.
    */
   vars?: Record<string, string>;
-  /** Load the client once up front so Vite optimises its dependencies before a browser asks (e2e). */
-  warmClient?: boolean;
   /**
    * One server per Vitest worker instead of one for the layer: the files on
    * it run one after another, never side by side (the browser layer, whose
@@ -36,5 +34,5 @@ export const SHARED_APP_VARS: Record<string, string> = { RATE_LIMIT_SCALE: "0" }
 export function sharedAppKey(options: SharedAppOptions): string {
   const vars = { ...SHARED_APP_VARS, ...options.vars };
   const sorted = Object.fromEntries(Object.entries(vars).sort(([a], [b]) => a.localeCompare(b)));
-  return JSON.stringify([options.provider ?? "fake", sorted, options.warmClient ?? false, options.worker ?? null]);
+  return JSON.stringify([options.provider ?? "fake", sorted, options.worker ?? null]);
 }
