@@ -12,7 +12,9 @@ export const memory: Section = async (ctx, out) => {
   const roomCount = ctx.quick ? 50 : 1_000;
   const socketCount = ctx.quick ? 30 : 200;
   const socketRooms = ctx.quick ? 5 : 20;
-  const idleMs = ctx.quick ? 2_000 : 10_000;
+  const idleMs = ctx.quick ? 500 : 10_000;
+  // How long to let the server settle before reading RSS; a quick run reports no figure worth it.
+  const settle = (ms: number) => sleep(ctx.quick ? Math.min(ms, 500) : ms);
   out.notes.push(
     "RSS = sum of VmRSS of the workerd processes in the dev server's process group, median of 5 reads 200 ms apart. The Vite/Node dev process is reported on its own: it is the dev proxy, not the app.",
     `Two fresh servers, each warmed with a room, a message and a socket. Rooms: baseline → + ${roomCount} rooms created, then ${idleMs / 1000} s idle. Sockets: ${socketRooms + 1} rooms (baseline) → + ${socketCount} sockets over ${socketRooms} of them → + ${socketCount} more sockets all in the other room.`,
@@ -46,7 +48,7 @@ export const memory: Section = async (ctx, out) => {
     const warmRoom = await api.createRoom(warmWs, "warm-up");
     await api.send(warmWs, warmRoom.id, "warm-up");
     await (await RoomSocket.open(roomSocketUrl(app.url, warmWs, warmRoom.id))).close();
-    await sleep(2_000);
+    await settle(2_000);
   };
 
   // Idle rooms, on a server of their own.
@@ -88,14 +90,14 @@ export const memory: Section = async (ctx, out) => {
       8,
       (i) => signIn(app.url, `mem${i}`)
     );
-    await sleep(2_000);
+    await settle(2_000);
     const base = await rss();
     out.figures[`sockets server: workerd RSS, baseline (${socketRooms + 2} rooms, no socket)`] = value(base, "MiB", 1);
 
     const spread: RoomSocket[] = [];
     for (let i = 0; i < socketCount; i++)
       spread.push(await RoomSocket.open(roomSocketUrl(app.url, ws, roomIds[i % socketRooms]), 30_000, people[i]));
-    await sleep(3_000);
+    await settle(3_000);
     stillOpen(spread, "over rooms");
     const withSpread = await rss();
     out.figures[`sockets server: workerd RSS, + ${socketCount} sockets over ${socketRooms} rooms`] = value(
@@ -110,7 +112,7 @@ export const memory: Section = async (ctx, out) => {
     for (let i = 0; i < socketCount; i++)
       hot.push(await RoomSocket.open(roomSocketUrl(app.url, ws, hotRoom), 30_000, people[socketCount + i]));
     const connectSeconds = (performance.now() - t0) / 1000;
-    await sleep(3_000);
+    await settle(3_000);
     stillOpen(hot, "in one room");
     const withHot = await rss();
     out.figures[`sockets server: workerd RSS, + ${socketCount} more sockets, all in one room`] = value(

@@ -3,10 +3,15 @@ import { testLayer } from "../support/layer.ts";
 
 // Runs the benchmark in quick mode as a child process, so `npm run bench`
 // cannot rot. It asserts that every section produced numbers, never on times.
+// The benchmarks' Worker is built once per run (tests/support/bench-app-host.ts,
+// shared with the browser layer) and served under `vite preview`.
 export default defineConfig({
   test: {
-    ...testLayer("bench", 3),
+    ...testLayer("bench", 1),
     environment: "node",
+    // Vitest wants one worker count per group; this layer is one file.
+    maxWorkers: 4,
+    globalSetup: ["tests/support/bench-app-host.ts"],
     testTimeout: 900_000,
     hookTimeout: 240_000
   }

@@ -12,10 +12,9 @@ export default defineConfig({
     ...testLayer("integration", 1),
     environment: "node",
     globalSetup: ["tests/support/app-host.ts"],
-    // With the unit and worker layers (Vitest wants one worker count per
-    // group): a file mostly waits on its server and the fake provider, so
-    // these files fill the cores the worker layer's waits leave idle.
-    maxWorkers: 3,
+    // With the unit, worker and bench layers (Vitest wants one worker count
+    // per group): a file mostly waits on its server and the fake provider.
+    maxWorkers: 4,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Polled state crosses the app's server and Durable Objects: more than vitest's default 1 s.

@@ -7,7 +7,7 @@ export default defineConfig({
     // With the worker layer (same group and worker count): unit files are
     // CPU work and worker files mostly wait, so they share the cores well.
     ...testLayer("unit", 1),
-    maxWorkers: 3,
+    maxWorkers: 4,
     environment: "node",
     // Property tests (fast-check, hundreds of runs) are CPU-bound: 5 s is
     // plenty on an idle machine and not on a busy CI runner. Waits on

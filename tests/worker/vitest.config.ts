@@ -13,9 +13,10 @@ export default defineConfig({
   test: {
     ...testLayer("worker", 1),
     // A worker file spends most of its time waiting (the offline model paces
-    // its chunks, rooms report in the background), not on the CPU: three
-    // files at once fill two cores. Vitest's default on two cores is one.
-    maxWorkers: 3,
+    // its chunks, rooms report in the background), not on the CPU: at three
+    // files at once two cores were still 60 % idle. Vitest's default on two
+    // cores is one. (One count for the whole group: tests/support/layer.ts.)
+    maxWorkers: 4,
     // Each worker keeps one workerd and its loaded modules for all the files
     // it runs, instead of booting workerd and importing the app per file
     // (which was most of the layer's CPU). Files therefore share Durable
