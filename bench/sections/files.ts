@@ -6,10 +6,12 @@
  * beside one with none (retrieval must not make a turn dearer with the
  * room's files; target within 10 %).
  */
+import path from "node:path";
+import { ROOT, startDevServer } from "../../tests/support/dev-server.ts";
 import { makePdf } from "../../tests/support/files.ts";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { workerdRssKiB } from "../lib/proc.ts";
-import { type Section, uniqueWorkspace, value, withApp } from "../lib/section.ts";
+import { type Section, type SectionResult, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
 
 const MiB = 1024 * 1024;
@@ -64,16 +66,47 @@ async function peakRssGrowthMiB(pid: number, work: () => Promise<unknown>): Prom
   }
 }
 
+/**
+ * The floor for upload memory: a bare Worker streaming the same bytes into
+ * the same local bucket (bench/r2-floor), in the same order as the app's
+ * uploads. What workerd and the local bucket take for the bytes themselves.
+ */
+async function r2Floor(sizes: number[], out: SectionResult) {
+  const floor = await startDevServer({ configFile: path.join(ROOT, "bench/r2-floor/vite.config.ts") });
+  try {
+    const put = async (mb: number) => {
+      const response = await fetch(`${floor.url}/put?key=${mb}-${Math.random()}`, {
+        method: "PUT",
+        body: imageBytes(mb * MiB)
+      });
+      if (response.status !== 201) throw new Error(`r2 floor: ${response.status} ${await response.text()}`);
+    };
+    await put(1);
+    for (const [i, mb] of [...sizes, sizes[sizes.length - 1] as number].entries()) {
+      const again = i === sizes.length ? " again" : "";
+      out.figures[`floor (bare Worker, one streamed put), ${mb} MB${again}: workerd RSS peak growth`] = value(
+        await peakRssGrowthMiB(floor.pid, () => put(mb)),
+        "MiB",
+        1
+      );
+    }
+  } finally {
+    await floor.stop();
+  }
+}
+
 export const files: Section = async (ctx, out) => {
   const sizes = ctx.quick ? [5, 10] : [5, 20];
   const pdfPages = ctx.quick ? 10 : 300;
   const documents = ctx.quick ? 20 : 200;
   const turnRuns = ctx.quick ? 3 : 10;
   out.notes.push(
-    "Uploads: one multipart POST each from a Node client on loopback, timed from request to 201 (MB/s = MiB / s); workerd RSS is the peak growth during the upload, sampled every 50 ms (/proc), after one warm-up upload.",
+    "Uploads: one multipart POST each from a Node client on loopback, timed from request to 201 (MB/s = MiB / s); workerd RSS is the peak growth during the upload, sampled every 50 ms (/proc), after one warm-up upload. RSS only grows, so each figure is a high-water mark: the largest size is uploaded twice. Floor: bench/r2-floor, a bare Worker that streams a PUT body into the same kind of local bucket in one put, the same sizes in the same order (vite dev).",
     `PDF: ${pdfPages} pages of generated text, timed from the upload's 201 to the file reading state "indexed" (polled every 100 ms): the Worker's extraction with unpdf, the passages sent to the room in batches, FTS5 inserts.`,
     `Turns: ${documents} indexed text documents (~2 KB each, words shared with the question) in one room, none in another; ${turnRuns} timed WebSocket turns of a 20-chunk answer each after 2 untimed, a question that matches the documents; send → first text-delta at the client.`
   );
+  if (ctx.quick) out.skipped.push("the R2 floor in --quick (one more server to boot)");
+  else await r2Floor(sizes, out);
   await withApp(async (app) => {
     const api = new Api(app.url);
     const ws = uniqueWorkspace("files");
@@ -91,6 +124,13 @@ export const files: Section = async (ctx, out) => {
       out.figures[`upload ${mb} MB: workerd RSS peak growth`] = value(growth, "MiB", 1);
       ctx.log(`files: ${mb} MB in ${ms.toFixed(0)} ms, RSS +${growth.toFixed(1)} MiB`);
     }
+    // RSS only grows (a high-water mark): the same size again shows what an upload keeps.
+    const largest = sizes[sizes.length - 1] as number;
+    out.figures[`upload ${largest} MB again: workerd RSS peak growth`] = value(
+      await peakRssGrowthMiB(app.pid, () => upload(app.url, ws, room.id, imageBytes(largest * MiB), "again.png")),
+      "MiB",
+      1
+    );
 
     const pages = Array.from({ length: pdfPages }, (_, p) =>
       Array.from(

@@ -1,0 +1,20 @@
+/**
+ * The files benchmark's floor: `PUT /put?key=K` streams the request body
+ * into the bucket (nothing parsed, nothing hashed, nothing held), and
+ * answers 201 with the stored size. The least a Worker can do to store an
+ * upload, for the app's upload memory to be read against.
+ */
+interface Env {
+  FILES: R2Bucket;
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method !== "PUT" || url.pathname !== "/put" || !request.body) {
+      return new Response("r2 floor: PUT /put?key=K with a body\n");
+    }
+    const stored = await env.FILES.put(url.searchParams.get("key") ?? "upload", request.body);
+    return Response.json({ size: stored?.size ?? 0 }, { status: 201 });
+  }
+};
