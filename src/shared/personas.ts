@@ -23,8 +23,18 @@ const MAX_PERSONA_NAME_LENGTH = 24;
  */
 const PERSONA_NAME_PATTERN = /^[\p{L}][\p{L}\p{N}_-]*$/u;
 
-/** Tools a persona may be allowed to use. */
-export const PERSONA_TOOLS = ["get_current_time", "search_room_history", "search_files", "remember", "recall"] as const;
+/**
+ * Tools a persona may be allowed to use. `react` puts an emoji on the
+ * question instead of answering it, when a reaction says all there is to say.
+ */
+export const PERSONA_TOOLS = [
+  "get_current_time",
+  "search_room_history",
+  "search_files",
+  "remember",
+  "recall",
+  "react"
+] as const;
 export type PersonaTool = (typeof PERSONA_TOOLS)[number];
 
 const PersonaName = z

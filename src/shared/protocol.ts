@@ -189,7 +189,7 @@ export interface MessageMetadata {
   stoppedBy?: MessageAuthor;
   /** The answer ended with a provider error; the text says why. */
   error?: string;
-  /** On a question: nobody was asked to answer it (a humans-only room). */
+  /** On a question: nobody answers it in words (a humans-only room, auto mode staying quiet, or personas that only reacted). */
   noReply?: boolean;
   /** A private aside its asker shared to the room (shared/asides.ts): on its question and its answer. */
   aside?: { sharedAt: number };

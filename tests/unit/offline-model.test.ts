@@ -6,7 +6,8 @@ import {
   createOfflineModel,
   OFFLINE_MODEL_ID,
   type OfflineRoomFacts,
-  offlineDelegation
+  offlineDelegation,
+  offlineReaction
 } from "../../src/server/model/offline-model";
 
 const facts: OfflineRoomFacts = {
@@ -242,5 +243,34 @@ describe("offline model: delegation", () => {
     expect(offlineDelegation("please delegate: this")).toBeNull();
     expect(offlineDelegation("delegate:   ")).toBeNull();
     expect(offlineDelegation("What is delegation?")).toBeNull();
+  });
+});
+
+describe("offline model: reactions", () => {
+  it("reacts to a message that only thanks or agrees, past its sender's header and mentions", () => {
+    expect(offlineReaction('[from person "Ann"] @Ada thanks!')).toBe("🙏");
+    expect(offlineReaction("@Ada, @Bob: Thank you so much.")).toBe("🙏");
+    expect(offlineReaction("Sounds good")).toBe("👍");
+    expect(offlineReaction('[from person "Bob"] LGTM')).toBe("👍");
+  });
+
+  it("answers anything with more to it", () => {
+    expect(offlineReaction("@Ada thanks, and what should we ship first?")).toBeNull();
+    expect(offlineReaction("ok so what now?")).toBeNull();
+    expect(offlineReaction("")).toBeNull();
+  });
+
+  it("calls `react` only when the tool is offered", async () => {
+    const prompt: LanguageModelV4Prompt = [{ role: "user", content: [{ type: "text", text: "thanks!" }] }];
+    const model = createOfflineModel(facts, { chunkDelayMs: 0 });
+    const offered = await model.doGenerate({
+      prompt,
+      tools: [{ type: "function", name: "react", inputSchema: { type: "object" } }]
+    });
+    expect(offered.content).toEqual([
+      expect.objectContaining({ type: "tool-call", toolName: "react", input: JSON.stringify({ emoji: "🙏" }) })
+    ]);
+    const plain = await model.doGenerate({ prompt });
+    expect(plain.content).toEqual([expect.objectContaining({ type: "text" })]);
   });
 });

@@ -29,7 +29,7 @@ describe("persona roster", () => {
   it("hands out distinct colours and default tools", () => {
     const list = roster("Ada", "Bob", "Cy");
     expect(new Set(list.map((p) => p.colour)).size).toBe(3);
-    expect(list[0].tools).toEqual(["remember", "recall"]);
+    expect(list[0].tools).toEqual(["remember", "recall", "react"]);
   });
 
   it("refuses a duplicate name in any case, and a ninth persona", () => {

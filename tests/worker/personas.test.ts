@@ -43,7 +43,7 @@ describe("REST personas", () => {
       temperature: 0.2,
       model: null,
       colour: expect.stringMatching(/^#[0-9a-f]{6}$/),
-      tools: ["remember", "recall"]
+      tools: ["remember", "recall", "react"]
     });
     const bob = await addPersona(ws, room.id, { name: "Bob", colour: "#AABBCC", tools: ["get_current_time"] });
     expect(bob.colour).toBe("#aabbcc");

@@ -168,3 +168,82 @@ describe("reactions", () => {
     expect(kinds.find((r) => r.emoji === "🇫🇷")?.by.map((p) => p.name)).toEqual(["Ann", "Bob"]);
   });
 });
+
+/** A persona of the room, through the REST route (tools: the route's default unless given). */
+async function addPersona(ws: string, roomId: string, body: Record<string, unknown>): Promise<{ id: string }> {
+  const response = await api(`${rooms(ws)}/${roomId}/personas`, { method: "POST", json: body });
+  expect(response.status).toBe(201);
+  return response.json<{ id: string }>();
+}
+
+async function send(ws: string, roomId: string, text: string) {
+  const sent = await api(`${rooms(ws)}/${roomId}/messages`, { method: "POST", json: { text } });
+  expect(sent.status).toBe(200);
+  return (await sent.json<SendMessageResult>()).userMessage;
+}
+
+const page = async (ws: string, roomId: string) => (await api(`${rooms(ws)}/${roomId}/messages`)).json<MessagePage>();
+
+// The offline model reacts when a message only thanks or agrees and the persona may use `react`
+// (src/server/model/offline-model.ts): the same tool call a real model makes.
+describe("personas that react instead of answering", () => {
+  it("put their emoji on the question under their own name, leave no empty answer, and settle the question", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    const ada = await addPersona(ws, room.id, { name: "Ada" });
+    const bob = await addPersona(ws, room.id, { name: "Bob" });
+    const watcher = await track(connect(roomPath(ws, room.id)));
+
+    const thanks = await send(ws, room.id, "@Ada @Bob thanks!");
+    const { messages, reactions } = await page(ws, room.id);
+    // Only the question: both answers were a reaction, so no persona message stays.
+    expect(messages.map((m) => m.id)).toEqual([thanks.id]);
+    expect(messages[0]?.metadata).toMatchObject({ noReply: true });
+    expect(reactions?.[thanks.id]).toEqual([
+      {
+        emoji: "🙏",
+        by: expect.arrayContaining([
+          { id: `persona:${ada.id}`, name: "@Ada" },
+          { id: `persona:${bob.id}`, name: "@Bob" }
+        ])
+      }
+    ]);
+    expect(reactions?.[thanks.id]?.[0]?.by).toHaveLength(2);
+    // Everyone connected saw the reaction arrive, and then the window without the empty answers.
+    await watcher.next((f) => isReactions(f) && f.reactions[thanks.id]?.[0]?.emoji === "🙏");
+    await watcher.next(
+      (f) =>
+        (f as { type?: string })?.type === "cf_agent_chat_messages" &&
+        (f as { messages: { id: string }[] }).messages.map((m) => m.id).join() === thanks.id
+    );
+
+    // The next question is answered as usual: the reacted one is not in the queue any more.
+    const question = await send(ws, room.id, "@Ada what should we ship first?");
+    const after = (await page(ws, room.id)).messages;
+    expect(after.map((m) => [m.role, m.metadata?.answers ?? null])).toEqual([
+      ["user", null],
+      ["user", null],
+      ["assistant", question.id]
+    ]);
+  });
+
+  it("answer in words when there is more to say, when not allowed to react, and in a panel", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    await addPersona(ws, room.id, { name: "Ada" });
+    await addPersona(ws, room.id, { name: "Bob", tools: ["remember"] });
+
+    const mixed = await send(ws, room.id, "@Ada thanks, and what should we ship first?");
+    const notAllowed = await send(ws, room.id, "@Bob thanks!");
+    const panel = await send(ws, room.id, "/panel thanks!");
+    const { messages, reactions } = await page(ws, room.id);
+    const answersTo = (id: string) => messages.filter((m) => m.metadata?.answers === id);
+    expect(answersTo(mixed.id)).toHaveLength(1);
+    expect(answersTo(notAllowed.id)).toHaveLength(1);
+    expect(answersTo(panel.id)).toHaveLength(3); // two panellists and the synthesis
+    for (const message of messages.filter((m) => m.role === "assistant")) {
+      expect(message.parts.some((p) => p.type === "text" && p.text.length > 0)).toBe(true);
+    }
+    expect(reactions ?? {}).toEqual({});
+  });
+});

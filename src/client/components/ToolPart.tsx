@@ -7,7 +7,8 @@ import { StatusLabel, type StatusTone } from "./ui/StatusLabel";
 const LABELS: Record<string, string> = {
   get_current_time: "Checked the time",
   search_room_history: "Searched room history",
-  search_files: "Searched the room's files"
+  search_files: "Searched the room's files",
+  react: "Reacted"
 };
 
 function pretty(value: unknown): string {

@@ -73,10 +73,8 @@ import type { PersonaFootprint } from "./persona-agent";
 import { TaskAgent } from "./task-agent";
 
 export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi, RoomParentApi {
-  /**
-   * Wake-time hydration window, sized from the context budget (domain/turns/memory-window.ts): storage keeps every
-   * message, this bounds what sits in memory, so a 100,000-message room wakes, and turns, as fast as a small one.
-   */
+  /** Wake-time hydration window, sized from the context budget (domain/turns/memory-window.ts): storage keeps every
+   * message, this bounds what sits in memory, so a 100,000-message room wakes, and turns, as fast as a small one. */
   hydrationByteBudget = memoryWindowBytes(readModelConfig(this.env).contextTokenBudget);
 
   initialState: RoomState = initialRoomState();
@@ -125,11 +123,8 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     if (refreshed) this.setState(refreshed);
   }
 
-  /**
-   * The framework's keep-alive, taken only by work that outlives a few
-   * seconds (domain/turns/lazy-keep-alive.ts): in a facet each one is a pair of
-   * RPCs to the overseer and alarm writes there, and a turn takes three.
-   */
+  /** The framework's keep-alive, taken only by work that outlives a few seconds (domain/turns/lazy-keep-alive.ts):
+   * in a facet each one is a pair of RPCs to the overseer and alarm writes there, and a turn takes three. */
   async keepAlive(): Promise<() => void> {
     return lazyKeepAlive(() => super.keepAlive());
   }
@@ -256,6 +251,11 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
 
   deletePersona(personaId: string): Promise<RpcResult<void>> {
     return asResult(() => this.#jobs.personas.delete(personaId));
+  }
+
+  /** A persona's `react` tool, from its facet (room/room-personas.ts). */
+  reactAsPersona(personaId: string, messageId: string, emoji: string): Promise<{ reacted: true; emoji: string }> {
+    return this.#jobs.personas.reactAs(personaId, messageId, emoji);
   }
 
   /** The task facets this room holds now (tests prove finished tasks leave none). */

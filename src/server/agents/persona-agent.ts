@@ -19,7 +19,16 @@
  * (see persona-turns.ts for why the room, not the persona, owns them).
  */
 import { Agent } from "agents";
-import { isStepCount, type ModelMessage, streamText, type ToolSet, tool, type UIMessageChunk, zodSchema } from "ai";
+import {
+  hasToolCall,
+  isStepCount,
+  type ModelMessage,
+  streamText,
+  type ToolSet,
+  tool,
+  type UIMessageChunk,
+  zodSchema
+} from "ai";
 import { z } from "zod";
 import { CHAT_ROOM_PARENT } from "@/server/agents/room/parent";
 import { addUsage, toTokenUsage } from "@/server/domain/budgets/token-usage";
@@ -34,6 +43,7 @@ import { MODEL_MAX_RETRIES, readModelConfig, resolveModel } from "@/server/model
 import type { StructuredError } from "@/shared/budgets";
 import type { Persona } from "@/shared/personas";
 import type { TokenUsage } from "@/shared/protocol";
+import { ReactionBody } from "@/shared/reactions";
 
 /** Notes a persona keeps per room; the oldest go first. */
 const MAX_NOTES = 100;
@@ -45,6 +55,8 @@ const MAX_PERSONA_STEPS = 4;
 /** The notes tools' inputs, wrapped for the AI SDK once, not per answer (see domain/turns/room-tools.ts). */
 const rememberInput = zodSchema(z.object({ note: z.string().trim().min(1).max(MAX_NOTE_LENGTH) }));
 const recallInput = zodSchema(z.object({ query: z.string().trim().max(200).optional() }));
+/** The same check as a person's reaction (shared/reactions.ts). */
+const reactInput = zodSchema(z.object({ emoji: ReactionBody.shape.emoji }));
 
 export interface PersonaAnswerRequest {
   runId: string;
@@ -56,6 +68,11 @@ export interface PersonaAnswerRequest {
   memory?: string;
   /** Extra instructions for this answer (a panel question, say). */
   instructions?: string;
+  /**
+   * The question this persona may react to instead of answering (the `react`
+   * tool); absent where an answer in words is owed (a panel, a regeneration).
+   */
+  reactTo?: string;
   /** The persona's span in the room's trace: its model calls are reported under it (domain/tracing/facet-spans.ts). */
   traceparent?: string | null;
 }
@@ -138,8 +155,9 @@ export class PersonaAgent extends Agent<Env> {
       model: spans ? spans.traceModel(model, modelId) : model,
       system,
       messages: request.messages,
-      tools: this.#tools(persona),
-      stopWhen: isStepCount(MAX_PERSONA_STEPS),
+      tools: this.#tools(persona, request.reactTo),
+      // A reaction is the whole answer: no model step after it.
+      stopWhen: [isStepCount(MAX_PERSONA_STEPS), hasToolCall("react")],
       // Per-stream delta coalescing, as in the room's own turns (domain/turns/coalesce-deltas.ts).
       experimental_transform: coalesceDeltas(),
       ...(temperature !== null ? { temperature } : {}),
@@ -192,13 +210,27 @@ export class PersonaAgent extends Agent<Env> {
 
   // ── Helpers ──
 
-  #tools(persona: Persona): ToolSet {
+  #tools(persona: Persona, reactTo: string | undefined): ToolSet {
     const room = createRoomTools({
       now: () => new Date(),
       searchHistory: (query, limit) => this.#searchRoom(query, limit),
       searchFiles: async (query, limit) => (await this.parentAgent(CHAT_ROOM_PARENT)).searchFiles(query, limit)
     });
     const all: ToolSet = {
+      ...(reactTo
+        ? {
+            react: tool({
+              description:
+                "React to the message you were asked about with one emoji instead of answering, when a reaction " +
+                "says all you would say (thanks, agreement, acknowledgement). Your answer ends with the reaction: " +
+                "write nothing else.",
+              inputSchema: reactInput,
+              // The room writes the reaction under this persona's name (it checks the persona is in its roster).
+              execute: async ({ emoji }) =>
+                (await this.parentAgent(CHAT_ROOM_PARENT)).reactAsPersona(persona.id, reactTo, emoji)
+            })
+          }
+        : {}),
       ...room,
       remember: tool({
         description:

@@ -60,6 +60,8 @@ export interface PersonaTurnHost {
   persona(id: string): Promise<PersonaAnswerer>;
   /** Insert or replace one message in the transcript, serialised with other writes. */
   upsert(message: UIMessage): Promise<void>;
+  /** Take one message back out of the transcript (an answer that was only a reaction). */
+  remove(messageId: string): Promise<void>;
   /** Send the growing message to every socket (not persisted). */
   relay(message: UIMessage): void;
   modelLabel(persona: Persona): { model: string; offline: boolean };
@@ -74,6 +76,8 @@ export interface PersonaAnswer {
   text: string;
   error?: string;
   usage?: TokenUsage;
+  /** The persona reacted with this emoji instead of answering: its empty message was taken back out. */
+  reaction?: string;
 }
 
 export interface PersonaRunOptions {
@@ -95,6 +99,16 @@ function textOf(message: UIMessage): string {
     .filter((part): part is { type: "text"; text: string } => part.type === "text")
     .map((part) => part.text)
     .join("");
+}
+
+/** The emoji of the persona's `react` call that went through, if it made one. */
+function reactionOf(message: UIMessage): string | undefined {
+  for (const part of message.parts) {
+    if (part.type !== "tool-react" || !("state" in part) || part.state !== "output-available") continue;
+    const emoji = (part.output as { emoji?: unknown } | undefined)?.emoji;
+    if (typeof emoji === "string") return emoji;
+  }
+  return undefined;
 }
 
 /** NDJSON bytes → UI message chunks. */
@@ -209,6 +223,8 @@ async function runPersonaAnswer(
           messages: context.messages,
           ...(context.memory ? { memory: context.memory } : {}),
           instructions: options.instructions,
+          // A panel and a regeneration owe an answer in words.
+          ...(options.answering && !options.panel && !options.into ? { reactTo: options.answering } : {}),
           traceparent: run?.traceparent ?? null
         });
         const opened = decodeChunks(bytes).getReader();
@@ -259,15 +275,45 @@ async function runPersonaAnswer(
     options.signal?.removeEventListener("abort", onOuterAbort);
   }
 
-  const finalMeta = { ...((current.metadata ?? {}) as MessageMetadata), ...metadata };
-  const usage = (current.metadata as MessageMetadata | undefined)?.usage;
-  if (usage) finalMeta.usage = usage;
   const ended = ending as { status: "aborted" | "error"; error?: string } | null;
-  const outcome: { status: PersonaAnswer["status"]; error?: string; code?: AnswerErrorCode } = ended
+  const outcome: Outcome = ended
     ? { ...ended, ...(ended.status === "error" ? { code: "upstream:timeout" } : {}) }
     : failure
       ? { status: "error", error: failure.message, code: failure.code }
       : { status: "completed" };
+  current = { ...current, metadata: finalMetadata(current, metadata, outcome, options) };
+  run?.end(
+    outcome.status === "completed" ? "ok" : outcome.status === "aborted" ? "stopped" : "error",
+    outcome.code ?? null
+  );
+  const reaction = outcome.status === "completed" && textOf(current).trim() === "" ? reactionOf(current) : undefined;
+  // An answer that is only a reaction leaves no empty bubble: the emoji on the question is the answer.
+  if (reaction) await host.remove(current.id);
+  else await host.upsert(current);
+  const usage = (current.metadata as MessageMetadata).usage;
+  return {
+    persona: ref,
+    message: current,
+    status: outcome.status,
+    text: textOf(current),
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ...(usage ? { usage } : {}),
+    ...(reaction ? { reaction } : {})
+  };
+}
+
+type Outcome = { status: PersonaAnswer["status"]; error?: string; code?: AnswerErrorCode };
+
+/** The answer's metadata as it ended: the room's own fields over the stream's, and why it stopped or failed. */
+function finalMetadata(
+  current: UIMessage,
+  metadata: MessageMetadata,
+  outcome: Outcome,
+  options: PersonaRunOptions
+): MessageMetadata {
+  const finalMeta = { ...((current.metadata ?? {}) as MessageMetadata), ...metadata };
+  const usage = (current.metadata as MessageMetadata | undefined)?.usage;
+  if (usage) finalMeta.usage = usage;
   if (outcome.status === "aborted") {
     finalMeta.stopped = true;
     const stopper = options.stoppedBy?.();
@@ -277,20 +323,7 @@ async function runPersonaAnswer(
     finalMeta.error = outcome.error ?? "The model request failed.";
     if (outcome.code) finalMeta.errorCode = outcome.code;
   }
-  current = { ...current, metadata: finalMeta };
-  run?.end(
-    outcome.status === "completed" ? "ok" : outcome.status === "aborted" ? "stopped" : "error",
-    outcome.code ?? null
-  );
-  await host.upsert(current);
-  return {
-    persona: ref,
-    message: current,
-    status: outcome.status,
-    text: textOf(current),
-    ...(outcome.error ? { error: outcome.error } : {}),
-    ...(usage ? { usage } : {})
-  };
+  return finalMeta;
 }
 
 /** Every persona at once; one failing never blocks the others. */

@@ -222,4 +222,6 @@ export interface RoomParentApi {
   searchHistory(query: string, limit: number): Promise<HistorySearchHit[]>;
   /** Full-text search over the room's files (a persona's `search_files` tool). */
   searchFiles(query: string, limit: number): Promise<FileSearchHit[]>;
+  /** A persona's reaction to a message (its `react` tool): added, never toggled off. */
+  reactAsPersona(personaId: string, messageId: string, emoji: string): Promise<{ reacted: true; emoji: string }>;
 }

@@ -116,6 +116,25 @@ export function offlineDelegation(question: string): { task: string; background:
   return task ? { task, background: match?.[1] !== undefined } : null;
 }
 
+/**
+ * Reactions offline: a message that only thanks or agrees ("thanks!",
+ * "sounds good") makes a persona that may react put an emoji on it instead
+ * of answering, as a person would. The persona's transcript opens each
+ * message with who sent it ("[from person …]") and the message may mention
+ * the persona: both are skipped. Null for anything else.
+ */
+export function offlineReaction(question: string): string | null {
+  const said = question
+    .replace(/^\[from [^\]]*\]\s*/, "")
+    .replace(/@[\p{L}][\p{L}\p{N}_-]*[,:]?/gu, "")
+    .replace(/[\s!.,]+/g, " ")
+    .trim()
+    .toLowerCase();
+  if (/^(thanks|thank you|thx|cheers|many thanks)( (so much|a lot|all|everyone))?$/.test(said)) return "🙏";
+  if (/^(ok|okay|got it|sounds good|agreed|great|perfect|nice|cool|lgtm|makes sense)$/.test(said)) return "👍";
+  return null;
+}
+
 /** The text of the last tool result, when the prompt ends with one (the model's next step after a tool). */
 function lastToolResult(prompt: LanguageModelV4Prompt): string | null {
   const last = prompt.at(-1);
@@ -247,16 +266,25 @@ export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOp
     const at = reply.indexOf("What this room knows");
     return at < 0 ? `${reply}\n\n${citation}` : `${reply.slice(0, at)}${citation}\n\n${reply.slice(at)}`;
   };
-  /** The `delegate` call this step makes, if the question asks for one and the tool is offered. */
-  const delegationFor = (options: LanguageModelV4CallOptions) => {
+  /**
+   * The tool call this step makes, if any: `delegate` when the question asks
+   * for one, `react` when it only thanks or agrees; each only when offered.
+   */
+  const toolCallFor = (options: LanguageModelV4CallOptions) => {
     if (lastToolResult(options.prompt) !== null) return null;
-    if (!options.tools?.some((tool) => tool.type === "function" && tool.name === "delegate")) return null;
-    const asked = offlineDelegation(lastUserQuestion(options.prompt));
-    if (!asked) return null;
-    return {
-      toolCallId: `offline-delegate-${crypto.randomUUID()}`,
-      input: JSON.stringify(asked.background ? { task: asked.task, background: true } : { task: asked.task })
-    };
+    const offered = (name: string) => options.tools?.some((tool) => tool.type === "function" && tool.name === name);
+    const question = lastUserQuestion(options.prompt);
+    const asked = offered("delegate") ? offlineDelegation(question) : null;
+    if (asked) {
+      return {
+        toolName: "delegate",
+        toolCallId: `offline-delegate-${crypto.randomUUID()}`,
+        input: JSON.stringify(asked.background ? { task: asked.task, background: true } : { task: asked.task })
+      };
+    }
+    const emoji = offered("react") ? offlineReaction(question) : null;
+    if (!emoji) return null;
+    return { toolName: "react", toolCallId: `offline-react-${crypto.randomUUID()}`, input: JSON.stringify({ emoji }) };
   };
 
   return {
@@ -267,10 +295,10 @@ export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOp
 
     async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
       if (options.abortSignal?.aborted) throw abortError();
-      const call = delegationFor(options);
+      const call = toolCallFor(options);
       if (call) {
         return {
-          content: [{ type: "tool-call", toolName: "delegate", ...call }],
+          content: [{ type: "tool-call", ...call }],
           finishReason: TOOL_CALLS,
           usage: usageFor(options.prompt, 1),
           providerMetadata: PROVIDER_METADATA,
@@ -293,13 +321,13 @@ export function createOfflineModel(facts: OfflineRoomFacts, opts: OfflineModelOp
       const signal = options.abortSignal;
       if (signal?.aborted) throw abortError();
 
-      const call = delegationFor(options);
+      const call = toolCallFor(options);
       const deltas = call ? [] : splitIntoDeltas(replyFor(options));
       const parts: LanguageModelV4StreamPart[] = [
         { type: "stream-start", warnings: [] },
         { type: "response-metadata", modelId: OFFLINE_MODEL_ID },
         ...(call
-          ? [{ type: "tool-call", toolName: "delegate", ...call } satisfies LanguageModelV4StreamPart]
+          ? [{ type: "tool-call", ...call } satisfies LanguageModelV4StreamPart]
           : [
               { type: "text-start", id: TEXT_ID } satisfies LanguageModelV4StreamPart,
               ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: TEXT_ID, delta })),

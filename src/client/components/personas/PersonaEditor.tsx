@@ -9,7 +9,8 @@ const TOOL_LABELS: Record<PersonaTool, string> = {
   search_room_history: "Search room history",
   search_files: "Search the room's files",
   remember: "Remember (private notes)",
-  recall: "Recall (private notes)"
+  recall: "Recall (private notes)",
+  react: "React instead of answering"
 };
 
 export interface Draft {

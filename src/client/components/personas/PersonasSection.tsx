@@ -26,7 +26,7 @@ const emptyDraft = (taken: readonly Persona[]): Draft => ({
   systemPrompt: "",
   model: "",
   temperature: "",
-  tools: ["remember", "recall"]
+  tools: ["remember", "recall", "react"]
 });
 
 function toDraft(p: Persona): Draft {

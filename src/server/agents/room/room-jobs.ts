@@ -172,7 +172,9 @@ function conversationJobs(room: RoomCore, internals: RoomInternals, stores: Retu
         assemble: (request) => memory.assemble(request),
         saw: (traceId, speaker, context) => memory.saw(traceId, speaker, context)
       },
-      files: attachments.forTurn()
+      files: attachments.forTurn(),
+      // `reactions` is made below too.
+      react: (messageId, emoji, who) => reactions.add(messageId, emoji, who)
     }
   );
   const presence = new RoomPresence(room);

@@ -16,6 +16,7 @@ import {
   type PersonaTurnHost,
   runPersonaAnswers
 } from "@/server/agents/persona-turns";
+import { AppError } from "@/server/app-error";
 import { addUsage } from "@/server/domain/budgets/token-usage";
 import type { AssembledContext, ContextSection } from "@/server/domain/memory/context-assembly";
 import { withReplyQuotes } from "@/server/domain/messages/reply-rules";
@@ -27,12 +28,13 @@ import {
   synthesisRequest
 } from "@/server/domain/personas/panel";
 import { transcriptFor } from "@/server/domain/personas/persona-context";
-import { addPersona, removePersona, updatePersona } from "@/server/domain/personas/persona-roster";
+import { addPersona, personaNotFound, removePersona, updatePersona } from "@/server/domain/personas/persona-roster";
 import type { Env } from "@/server/env";
 import { activeModelId, isOffline, type ModelConfig } from "@/server/model/provider";
 import type { MessageAuthor } from "@/shared/identity";
 import type { CreatePersonaBody, Persona, UpdatePersonaBody } from "@/shared/personas";
 import type { MessageMetadata, RoomState, TokenUsage } from "@/shared/protocol";
+import { ReactionBody } from "@/shared/reactions";
 import { type PassageSource, turnPassages } from "./turn-passages";
 import type { AgentRun } from "./turn-trace";
 
@@ -87,6 +89,8 @@ export class RoomPersonas {
       memory: PersonaMemory;
       /** The room's files: personas get the same passages for a question as the assistant (room/turn-passages.ts). */
       files?: PassageSource;
+      /** A persona's reaction, written like a person's (room/room-reactions.ts). */
+      react?: (messageId: string, emoji: string, who: MessageAuthor) => Promise<unknown>;
     }
   ) {}
 
@@ -112,6 +116,20 @@ export class RoomPersonas {
   async delete(personaId: string): Promise<void> {
     this.room.setState({ ...this.room.state, personas: removePersona(this.personas(), personaId) });
     await this.room.dynamicAgents.delete(PersonaAgent, personaId);
+  }
+
+  /**
+   * A persona's `react` tool, called back from its facet: the reaction goes
+   * under the persona's name ("@Ada"), and only while it is in the roster.
+   */
+  async reactAs(personaId: string, messageId: string, emoji: string): Promise<{ reacted: true; emoji: string }> {
+    const persona = this.personas().find((p) => p.id === personaId);
+    if (!persona) throw personaNotFound(personaId);
+    if (!ReactionBody.shape.emoji.safeParse(emoji).success) {
+      throw new AppError("bad_request:body", 400, "emoji must be a single emoji, e.g. 👍");
+    }
+    await this.hooks.react?.(messageId, emoji, { id: `persona:${persona.id}`, name: `@${persona.name}` });
+    return { reacted: true, emoji };
   }
 
   async footprint(personaId: string): Promise<PersonaFootprint & { registered: boolean }> {
@@ -201,6 +219,8 @@ export class RoomPersonas {
       this.hooks.charge?.(answer.usage);
     }
     if (usage !== this.room.state.usage) this.room.setState({ ...this.room.state, usage });
+    // Reactions alone leave the question without an answer in words: it is settled, not queued again.
+    if (answers.length > 0 && answers.every((a) => a.reaction)) await this.#markNoReply(turn.answering);
     return answers;
   }
 
@@ -209,6 +229,17 @@ export class RoomPersonas {
     const question = this.room.messages.find((m) => m.id === id);
     if (!question) return;
     await this.upsert({ ...question, metadata: { ...((question.metadata ?? {}) as MessageMetadata), noReply: true } });
+  }
+
+  /** Takes a message back out of the transcript, serialised with other writes; every client gets the window without it. */
+  remove(messageId: string): Promise<void> {
+    const write = this.#writes.then(async () => {
+      await this.room.sessions.session().deleteMessages([messageId]);
+      this.room.messages = this.room.messages.filter((m) => m.id !== messageId);
+      this.room.broadcast(JSON.stringify({ type: MessageType.CF_AGENT_CHAT_MESSAGES, messages: this.room.messages }));
+    });
+    this.#writes = write.catch(() => {});
+    return write;
   }
 
   upsert(message: UIMessage): Promise<void> {
@@ -245,6 +276,7 @@ export class RoomPersonas {
       },
       persona: async (id) => (await this.room.dynamicAgents.get(PersonaAgent, id)) as unknown as PersonaAnswerer,
       upsert: (message) => this.upsert(message),
+      remove: (messageId) => this.remove(messageId),
       relay: (message) => this.room.broadcast(JSON.stringify({ type: MessageType.CF_AGENT_MESSAGE_UPDATED, message })),
       startRun: this.hooks.startRun,
       modelLabel: (persona) => ({

@@ -39,40 +39,66 @@ export class RoomReactions {
 
   /** Adds `who`'s reaction, or takes it back if it was there; everyone connected is told. */
   async toggle(messageId: string, emoji: string, who: MessageAuthor, now = Date.now()): Promise<ReactionToggleResult> {
-    if (!(await this.host.hasMessage(messageId))) {
-      throw new AppError("not_found:message", 404, `Message "${messageId}" is not in this room.`);
-    }
-    const { sql } = this.host;
+    await this.#requireMessage(messageId);
     const removed =
-      sql.exec(
+      this.host.sql.exec(
         `DELETE FROM message_reactions WHERE message_id = ? AND emoji = ? AND author_id = ?`,
         messageId,
         emoji,
         who.id
       ).rowsWritten > 0;
-    if (!removed) {
-      const kinds = sql
-        .exec<{ emoji: string }>(`SELECT DISTINCT emoji FROM message_reactions WHERE message_id = ?`, messageId)
-        .toArray();
-      if (kinds.length >= MAX_REACTIONS_PER_MESSAGE && !kinds.some((k) => k.emoji === emoji)) {
-        throw new AppError(
-          "conflict:reaction_limit",
-          409,
-          `A message takes at most ${MAX_REACTIONS_PER_MESSAGE} different reactions; react with one already there.`
-        );
-      }
-      sql.exec(
-        `INSERT INTO message_reactions (message_id, emoji, author_id, author_name, created_at) VALUES (?, ?, ?, ?, ?)`,
+    if (!removed) this.#insert(messageId, emoji, who, now);
+    return { messageId, reacted: !removed, reactions: this.#announce(messageId) };
+  }
+
+  /** Adds `who`'s reaction unless it is there already (a persona's: it never takes one back). */
+  async add(messageId: string, emoji: string, who: MessageAuthor, now = Date.now()): Promise<Reaction[]> {
+    await this.#requireMessage(messageId);
+    const there = this.host.sql
+      .exec(
+        `SELECT 1 FROM message_reactions WHERE message_id = ? AND emoji = ? AND author_id = ?`,
         messageId,
         emoji,
-        who.id,
-        who.name,
-        now
+        who.id
+      )
+      .toArray();
+    if (there.length === 0) this.#insert(messageId, emoji, who, now);
+    return this.#announce(messageId);
+  }
+
+  async #requireMessage(messageId: string) {
+    if (!(await this.host.hasMessage(messageId))) {
+      throw new AppError("not_found:message", 404, `Message "${messageId}" is not in this room.`);
+    }
+  }
+
+  #insert(messageId: string, emoji: string, who: MessageAuthor, now: number) {
+    const { sql } = this.host;
+    const kinds = sql
+      .exec<{ emoji: string }>(`SELECT DISTINCT emoji FROM message_reactions WHERE message_id = ?`, messageId)
+      .toArray();
+    if (kinds.length >= MAX_REACTIONS_PER_MESSAGE && !kinds.some((k) => k.emoji === emoji)) {
+      throw new AppError(
+        "conflict:reaction_limit",
+        409,
+        `A message takes at most ${MAX_REACTIONS_PER_MESSAGE} different reactions; react with one already there.`
       );
     }
+    sql.exec(
+      `INSERT INTO message_reactions (message_id, emoji, author_id, author_name, created_at) VALUES (?, ?, ?, ?, ?)`,
+      messageId,
+      emoji,
+      who.id,
+      who.name,
+      now
+    );
+  }
+
+  /** Everyone connected learns the message's reactions as they are now. */
+  #announce(messageId: string): Reaction[] {
     const reactions = this.of([messageId])[messageId] ?? [];
     this.host.broadcast(frame({ [messageId]: reactions }));
-    return { messageId, reacted: !removed, reactions };
+    return reactions;
   }
 
   /** The reactions of these messages (those with none are left out), each emoji in the order it first came. */

@@ -16,7 +16,7 @@ import {
 } from "@/shared/personas";
 import { isReservedName } from "./persona-names";
 
-const personaNotFound = (id: string) =>
+export const personaNotFound = (id: string) =>
   new AppError("not_found:persona", 404, `Persona "${id}" does not exist in this room.`);
 
 /** Names are compared the way people type mentions: case-insensitively. */
@@ -65,7 +65,7 @@ export function addPersona(
     systemPrompt: input.systemPrompt ?? "",
     model: input.model ?? null,
     temperature: input.temperature ?? null,
-    tools: input.tools ?? ["remember", "recall"],
+    tools: input.tools ?? ["remember", "recall", "react"],
     createdAt: now
   };
   return { list: [...list, persona], persona };
