@@ -98,7 +98,14 @@ async function scrollBack(
     await page.locator('[role="log"] [data-message-id]').last().waitFor({ timeout: 60_000 });
     // Let the opening settle (rows measured, Markdown loaded) before timing.
     await page.waitForTimeout(500);
-    return await page.evaluate(
+    // The page's own deadline runs on animation frames, which a stalled
+    // renderer stops producing (seen once in a loaded run, where the section
+    // then hung until the test's timeout): Node keeps a deadline of its own.
+    let stalled: ReturnType<typeof setTimeout> | undefined;
+    const stall = new Promise<never>((_, reject) => {
+      stalled = setTimeout(() => reject(new Error("the scroll stalled: no frame for 150 s")), 150_000);
+    });
+    const scrolled = page.evaluate(
       ({ step }) =>
         new Promise<ScrollRecord>((resolve) => {
           const log = document.querySelector<HTMLElement>('[role="log"]');
@@ -126,6 +133,7 @@ async function scrollBack(
         }),
       { step: STEP_PX }
     );
+    return await Promise.race([scrolled, stall]).finally(() => clearTimeout(stalled));
   } finally {
     await context.close();
   }

@@ -30,6 +30,9 @@ const SECTIONS = [
   "summaries"
 ];
 
+/** Well past a quick run on a loaded two-core machine, well before the layer's 900 s test timeout. */
+const QUICK_RUN_LIMIT_MS = 600_000;
+
 const dir = mkdtempSync(path.join(tmpdir(), "rooms-bench-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -58,7 +61,16 @@ function runQuick(out: string): Promise<{ code: number | null; output: string }>
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
-    child.on("close", (code) => resolve({ code, output }));
+    // A run that hangs is stopped well before the test's timeout, so the
+    // failure shows how far it got (a quick run takes about two minutes).
+    const hung = setTimeout(() => {
+      output += `\n[test] the quick run took longer than ${QUICK_RUN_LIMIT_MS / 1000} s and was stopped\n`;
+      child.kill("SIGKILL");
+    }, QUICK_RUN_LIMIT_MS);
+    child.on("close", (code) => {
+      clearTimeout(hung);
+      resolve({ code, output });
+    });
   });
 }
 
