@@ -22,6 +22,12 @@ export function appConfig(wranglerConfig?: string): UserConfig {
   // from `request.cf`, so it gets miniflare's built-in placeholder instead:
   // no network at start. Set CLOUDFLARE_CF_FETCH_ENABLED=true to fetch it.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+  // The plugin's local trace store is on unless told otherwise, and it makes
+  // every turn under `npm start` cost about 1.6 times the workerd CPU and
+  // answer its first token 1.7 times later (bench `--only summaries`, three
+  // runs each way). Rooms keeps its own traces (the room's trace view, OTLP
+  // export), which do not depend on it: off unless X_LOCAL_OBSERVABILITY=true.
+  process.env.X_LOCAL_OBSERVABILITY ??= "false";
   // Tests and benchmarks start their own dev servers: each gets a private
   // state folder, dependency cache and no inspector port, so several can run
   // side by side.
