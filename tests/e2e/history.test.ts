@@ -213,4 +213,30 @@ describe("switching rooms", () => {
     expect(await loadingSeen()).toBe(before);
     await context.close();
   });
+
+  it("opens a room the pointer rested on from the page it fetched then", async () => {
+    const [first, second] = [uniqueName("Hover A"), uniqueName("Hover B")];
+    const a = await rest.createRoom(app.url, { name: first });
+    const b = await rest.createRoom(app.url, { name: second });
+    await rest.send(app.url, b.id, "Room B's question");
+    const { context, page } = await newUser(browser);
+    // Requests for B's newest page (older pages carry `before`).
+    const newestOfB: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.endsWith(`/rooms/${b.id}/messages`) && !url.searchParams.has("before")) newestOfB.push(url.href);
+    });
+    await page.goto(roomUrl(app.url, a.id));
+    const rowOfB = page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: new RegExp(second) });
+    await rowOfB.waitFor();
+    expect(newestOfB).toEqual([]);
+
+    await rowOfB.hover();
+    await expect.poll(() => newestOfB.length).toBe(1);
+    await rowOfB.click();
+    await messageRows(page, "assistant").getByText("Echo: Room B's question").waitFor();
+    // The room opened from the page the hover fetched: no second request for it.
+    expect(newestOfB).toHaveLength(1);
+    await context.close();
+  });
 });

@@ -7,6 +7,7 @@
 import { KeyRound } from "lucide-react";
 import { createContext, type FormEvent, type ReactNode, useCallback, useContext, useEffect, useState } from "react";
 import { api, errorMessage, UNAUTHORIZED_EVENT } from "@/client/lib/api";
+import { prefetchedRooms } from "@/client/lib/room-pages";
 import { forgetWarm } from "@/client/lib/warm-rooms";
 import { MAX_AUTHOR_LENGTH } from "@/shared/constants";
 import { type Identity, normalizeDisplayName, type SignInOptions } from "@/shared/identity";
@@ -58,8 +59,9 @@ export function AuthGate({ children }: { children: ReactNode }) {
 
   const signIn = status.kind === "signed-in" || status.kind === "signing-in" ? status.signIn : null;
   const signOut = useCallback(() => {
-    // Nothing of this person's rooms stays in the tab's memory (lib/warm-rooms.ts).
+    // Nothing of this person's rooms stays in the tab's memory (lib/warm-rooms.ts, lib/room-pages.ts).
     forgetWarm();
+    prefetchedRooms.forget();
     if (signIn?.access) {
       window.location.assign("/cdn-cgi/access/logout");
       return;

@@ -8,6 +8,7 @@ import { useNavigate, useParams } from "react-router";
 import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { useRoomSocket } from "@/client/hooks/use-room-socket";
+import { prefetchedRooms } from "@/client/lib/room-pages";
 import { forgetWarm } from "@/client/lib/warm-rooms";
 import { ROOM_FULL_CODE } from "@/shared/constants";
 import { ACCESS_REVOKED_CODE } from "@/shared/members";
@@ -55,7 +56,10 @@ function RoomView({ roomId }: { roomId: string }) {
   // Removed, or the room made private: the list says so, and the socket closes with ACCESS_REVOKED_CODE.
   const revoked = revokedIds.has(roomId) || socket.connectionError?.code === ACCESS_REVOKED_CODE;
   // Neither comes back warm (lib/warm-rooms.ts).
-  if (revoked || deletedIds.has(roomId)) forgetWarm(roomId);
+  if (revoked || deletedIds.has(roomId)) {
+    forgetWarm(roomId);
+    prefetchedRooms.forget(roomId);
+  }
   if (revoked) return <RoomGone kind="revoked" />;
   if (deletedIds.has(roomId)) return <RoomGone kind="deleted" />;
   // Refused for want of room (domain/sockets/socket-budget.ts on the server): it is there, just full.

@@ -13,6 +13,7 @@ import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useSta
 import { api, errorMessage } from "@/client/lib/api";
 import { messageText, type RoomMessage } from "@/client/lib/messages";
 import { reactionStore } from "@/client/lib/reaction-store";
+import { prefetchedRooms } from "@/client/lib/room-pages";
 import { newTraceparent } from "@/client/lib/trace";
 import { mergeNewestPage, rememberRoom, settled, warmRoom } from "@/client/lib/warm-rooms";
 import type { MessageAuthor } from "@/shared/identity";
@@ -32,9 +33,11 @@ function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...a
 
 const roomHistory = (roomId: string): HistorySource => ({
   key: roomId,
-  // A page carries its messages' reactions (lib/reaction-store.ts).
+  // A page carries its messages' reactions (lib/reaction-store.ts). The
+  // newest page may have been fetched already, on hover (lib/room-pages.ts).
   page: async (query) => {
-    const page = await api.listMessages(roomId, query);
+    const prefetched = query.before ? null : prefetchedRooms.take(roomId);
+    const page = await (prefetched ?? api.listMessages(roomId, query));
     reactionStore(roomId).merge(page.reactions);
     return page;
   }

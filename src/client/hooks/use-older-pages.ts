@@ -8,9 +8,8 @@ import { type RefObject, useCallback, useMemo, useRef, useState } from "react";
 import { ApiError, errorMessage } from "@/client/lib/api";
 import { type History, reanchor, shownFrom } from "@/client/lib/history";
 import { fromChatMessage, MessageIdentityCache, type RoomMessage } from "@/client/lib/messages";
+import { PAGE_SIZE } from "@/client/lib/room-pages";
 import type { MessagePage } from "@/shared/protocol";
-
-const PAGE_SIZE = 50;
 
 /** Where pages of a room's history come from: its REST API, or a share link's. */
 export interface HistorySource {

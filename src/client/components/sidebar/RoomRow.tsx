@@ -5,6 +5,7 @@ import { NavLink } from "react-router";
 import { CopyLinkButton } from "@/client/components/CopyLinkButton";
 import { cn } from "@/client/lib/cn";
 import { plainPreview } from "@/client/lib/messages";
+import { prefetchCancel, prefetchSoon } from "@/client/lib/room-pages";
 import { roomPath } from "@/client/lib/routes";
 import { countOf, fullDateTime, relativeTime } from "@/client/lib/time";
 import type { RoomSummary } from "@/shared/protocol";
@@ -40,6 +41,11 @@ export const RoomRow = memo(function RoomRow({
       <NavLink
         to={roomPath(room.id)}
         onClick={onSelect}
+        // A room about to be opened starts loading (lib/room-pages.ts); not the one open already.
+        onPointerEnter={reading ? undefined : () => prefetchSoon(room.id)}
+        onFocus={reading ? undefined : () => prefetchSoon(room.id)}
+        onPointerLeave={prefetchCancel}
+        onBlur={prefetchCancel}
         tabIndex={tabStop ? 0 : -1}
         data-room-id={room.id}
         data-unread={unread ?? undefined}

@@ -1,0 +1,27 @@
+/**
+ * The newest page of a room, as the room page loads it first, and the
+ * tab's prefetch of it (lib/room-prefetch.ts): a room row starts it on
+ * hover or focus, the room takes it when it opens.
+ */
+import { api } from "./api";
+import { roomPrefetch } from "./room-prefetch";
+
+/** Messages in a page of history, the newest page included. */
+export const PAGE_SIZE = 50;
+
+export const prefetchedRooms = roomPrefetch((roomId) => api.listMessages(roomId, { limit: PAGE_SIZE }));
+
+/** How long a pointer or the focus rests on a room before its page is fetched. */
+const INTENT_MS = 80;
+let pending: ReturnType<typeof setTimeout> | undefined;
+
+/** Prefetches the room once the pointer or focus has rested on it: one crossing the list fetches nothing. */
+export function prefetchSoon(roomId: string) {
+  clearTimeout(pending);
+  pending = setTimeout(() => prefetchedRooms.prefetch(roomId), INTENT_MS);
+}
+
+/** The pointer or focus moved on before the page was asked for. */
+export function prefetchCancel() {
+  clearTimeout(pending);
+}
