@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { testLayer } from "../support/layer.ts";
+import { GROUP_ONE_WORKERS, testLayer } from "../support/layer.ts";
 
 // Runs the benchmark in quick mode as a child process, so `npm run bench`
 // cannot rot. It asserts that every section produced numbers, never on times.
@@ -10,7 +10,7 @@ export default defineConfig({
     ...testLayer("bench", 1),
     environment: "node",
     // Vitest wants one worker count per group; this layer is one file.
-    maxWorkers: 4,
+    maxWorkers: GROUP_ONE_WORKERS,
     globalSetup: ["tests/support/bench-app-host.ts"],
     testTimeout: 900_000,
     hookTimeout: 240_000

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { testLayer } from "../support/layer.ts";
+import { GROUP_ONE_WORKERS, testLayer } from "../support/layer.ts";
 
 // Tests that start the real app (its production build in workerd, under
 // `vite preview`: tests/support/app-build.ts) and drive it
@@ -14,7 +14,7 @@ export default defineConfig({
     globalSetup: ["tests/support/app-host.ts"],
     // With the unit, worker and bench layers (Vitest wants one worker count
     // per group): a file mostly waits on its server and the fake provider.
-    maxWorkers: 4,
+    maxWorkers: GROUP_ONE_WORKERS,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Polled state crosses the app's server and Durable Objects: more than vitest's default 1 s.
