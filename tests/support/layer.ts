@@ -24,10 +24,10 @@ export function testLayer(name: string, groupOrder: number) {
 
 /**
  * Files at a time in group 1: Vitest wants one count per group, so each of
- * its layers uses this. The worker layer's files wait on the offline
- * model's pacing and rooms' background work, so it left the two cores 17 to
- * 40 % idle at four. Group 1 alone on a 2-CPU machine, one sitting: 348 s
+ * its layers uses this. Group 1 alone on a 2-CPU machine, one sitting: 348 s
  * and 537 CPU-s at 4, 290 s and 526 CPU-s at 6, 372 s and 713 CPU-s at 8
- * (each worker-layer slot is a workerd with the app loaded).
+ * (each worker-layer slot is a workerd with the app loaded). In full `.ci/run`
+ * runs, though, it took 353 s at 4 and 346 s at 6, the extra slots spending
+ * what they saved on imports (Vitest's import time 159 s against 305 s): four.
  */
-export const GROUP_ONE_WORKERS = 6;
+export const GROUP_ONE_WORKERS = 4;
