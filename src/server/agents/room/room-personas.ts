@@ -90,7 +90,7 @@ export class RoomPersonas {
       /** The room's files: personas get the same passages for a question as the assistant (room/turn-passages.ts). */
       files?: PassageSource;
       /** A persona's reaction, written like a person's (room/room-reactions.ts). */
-      react?: (messageId: string, emoji: string, who: MessageAuthor) => Promise<unknown>;
+      react: (messageId: string, emoji: string, who: MessageAuthor) => Promise<unknown>;
     }
   ) {}
 
@@ -128,7 +128,7 @@ export class RoomPersonas {
     if (!ReactionBody.shape.emoji.safeParse(emoji).success) {
       throw new AppError("bad_request:body", 400, "emoji must be a single emoji, e.g. 👍");
     }
-    await this.hooks.react?.(messageId, emoji, { id: `persona:${persona.id}`, name: `@${persona.name}` });
+    await this.hooks.react(messageId, emoji, { id: `persona:${persona.id}`, name: `@${persona.name}` });
     return { reacted: true, emoji };
   }
 
