@@ -3,7 +3,7 @@
  * full-text search), the live room list with unread counts, and who I am.
  */
 import { MessageSquarePlus } from "lucide-react";
-import { type KeyboardEvent, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { type KeyboardEvent, useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useLocation, useMatch, useNavigate } from "react-router";
 import { useAppUI } from "@/client/app-ui";
 import { useNow } from "@/client/hooks/use-now";
@@ -57,9 +57,11 @@ export function Sidebar({ className }: { className?: string }) {
   useEffect(() => {
     ui.listedRoomIdsRef.current = visible?.map((room) => room.id) ?? null;
   }, [visible, ui.listedRoomIdsRef]);
-  const closeDrawer = () => {
-    if (!ui.isDesktop) ui.setDrawerOpen(false);
-  };
+  // Stable, so a room row (memo) re-renders only when its own props change.
+  const { isDesktop, setDrawerOpen } = ui;
+  const closeDrawer = useCallback(() => {
+    if (!isDesktop) setDrawerOpen(false);
+  }, [isDesktop, setDrawerOpen]);
 
   return (
     <aside className={cn("flex h-full flex-col bg-sidebar", className)} aria-label="Rooms sidebar">

@@ -2,6 +2,7 @@
  * Day dividers in a transcript: which messages start a new calendar day (in
  * the reader's time zone), and how to name that day.
  */
+import { dateFormat } from "./intl-cache";
 
 /** The local calendar day of a timestamp, as a comparable key. */
 function dayKey(timestamp: number): string {
@@ -23,10 +24,8 @@ export function dayLabel(timestamp: number, now: number, locale?: string): strin
   yesterday.setDate(yesterday.getDate() - 1);
   if (dayKey(timestamp) === dayKey(yesterday.getTime())) return "Yesterday";
   const sameYear = new Date(timestamp).getFullYear() === new Date(now).getFullYear();
-  return new Date(timestamp).toLocaleDateString(locale, {
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    ...(sameYear ? {} : { year: "numeric" })
-  });
+  return dateFormat(
+    { weekday: "long", day: "numeric", month: "long", ...(sameYear ? {} : { year: "numeric" }) },
+    locale
+  ).format(timestamp);
 }

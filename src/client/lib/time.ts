@@ -1,3 +1,5 @@
+import { dateFormat, numberFormat } from "./intl-cache";
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -12,27 +14,27 @@ export function relativeTime(timestamp: number, now: number): string {
   if (diff < 7 * DAY) return `${Math.floor(diff / DAY)} days ago`;
   const date = new Date(timestamp);
   const sameYear = date.getFullYear() === new Date(now).getFullYear();
-  return date.toLocaleDateString(undefined, sameYear ? { month: "short", day: "numeric" } : { dateStyle: "medium" });
+  return dateFormat(sameYear ? { month: "short", day: "numeric" } : { dateStyle: "medium" }).format(date);
 }
 
 /** Clock time for a message, with the date when it is not today. */
 export function messageTime(timestamp: number, now: number): string {
   const date = new Date(timestamp);
   const today = new Date(now);
-  const time = date.toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
+  const time = dateFormat({ hour: "numeric", minute: "2-digit" }).format(date);
   if (date.toDateString() === today.toDateString()) return time;
-  return `${date.toLocaleDateString(undefined, { month: "short", day: "numeric" })}, ${time}`;
+  return `${dateFormat({ month: "short", day: "numeric" }).format(date)}, ${time}`;
 }
 
 export function fullDateTime(timestamp: number): string {
-  return new Date(timestamp).toLocaleString(undefined, { dateStyle: "full", timeStyle: "short" });
+  return dateFormat({ dateStyle: "full", timeStyle: "short" }).format(timestamp);
 }
 
 export function formatCount(n: number): string {
-  return new Intl.NumberFormat(undefined, { notation: n >= 10_000 ? "compact" : "standard" }).format(n);
+  return numberFormat({ notation: n >= 10_000 ? "compact" : "standard" }).format(n);
 }
 
 /** "1 message", "1,234 messages": a count with its noun, singular for one. */
 export function countOf(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n.toLocaleString()} ${n === 1 ? singular : plural}`;
+  return `${numberFormat().format(n)} ${n === 1 ? singular : plural}`;
 }
