@@ -311,7 +311,9 @@ export type RoomServerFrame =
    */
   | { type: "rooms_turn"; requestId: string; kind: LiveTurnKind; running: boolean }
   /** Reactions of these messages now (a message's whole list; `[]`: none left), see room/room-reactions.ts. */
-  | { type: "rooms_reactions"; reactions: ReactionsByMessage };
+  | { type: "rooms_reactions"; reactions: ReactionsByMessage }
+  /** On connect, when the socket asked (`?page=N`): all a client needs to render the room (room/opening-frame.ts). */
+  | { type: "rooms_opened"; page: MessagePage; state: RoomState; presence: PresenceUser[] };
 
 export type LiveTurnKind = "personas" | "panel";
 

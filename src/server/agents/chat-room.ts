@@ -456,6 +456,7 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
 
   async onConnect(connection: Connection<ConnectionInfo>, ctx: ConnectionContext) {
     if (this.#jobs.presence.join(connection, ctx)) {
+      await this.#jobs.opening(connection, ctx);
       this.#jobs.liveTurns.greet(connection);
       this.#jobs.reactions.greet(
         connection,

@@ -19,7 +19,7 @@ import {
   PRESENCE_INTERVAL_MS,
   ROOM_FULL_CODE
 } from "@/shared/constants";
-import { RoomClientFrame, type RoomServerFrame } from "@/shared/protocol";
+import { type PresenceUser, RoomClientFrame, type RoomServerFrame } from "@/shared/protocol";
 import { MAX_VIEWER_SOCKETS_PER_ROOM } from "@/shared/shares";
 import { parseJson, sendRoomError } from "./frames";
 
@@ -135,14 +135,18 @@ export class RoomPresence {
     return null;
   }
 
-  #frame(): string {
-    const users = presenceList(
+  /** Who is here now, as the presence frame lists them. */
+  users(): PresenceUser[] {
+    return presenceList(
       this.#present().map((c) => ({
         caller: callerOf(c),
         typing: c.state?.typing ?? false
       }))
     );
-    return JSON.stringify({ type: "rooms_presence", users } satisfies RoomServerFrame);
+  }
+
+  #frame(): string {
+    return JSON.stringify({ type: "rooms_presence", users: this.users() } satisfies RoomServerFrame);
   }
 
   /** Sends the list to everyone, only if it changed since the last send. */

@@ -36,6 +36,7 @@
  * A new job: make it here (after what it uses), add it to the returned
  * object, and call it from ChatRoom's hooks or RPC methods.
  */
+import type { Connection, ConnectionContext } from "agents";
 import { PERSONA_ANSWER_TIMEOUT_MS } from "@/server/agents/persona-turns";
 import { taskLimits } from "@/server/agents/task-agent";
 import type { IdentityLimits } from "@/server/domain/access/identity-limits";
@@ -53,6 +54,7 @@ import { RoomDelegation } from "./delegation";
 import { FrameGuard } from "./frame-guard";
 import { LiveTurns } from "./live-turns";
 import { type ToolInternals, toolJobs } from "./mcp-jobs";
+import { sendOpeningFrame } from "./opening-frame";
 import { RoomOriginRecord } from "./origin";
 import { OutboxSends } from "./outbox-sends";
 import { OverseerLink } from "./overseer-link";
@@ -346,5 +348,12 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
       reporting.reports.request();
     }
   });
-  return { ...stores, ...conversation, ...reporting, tools, turns, asides };
+  /** A socket that asks gets the room's newest page, state and presence in one frame (room/opening-frame.ts). */
+  const opening = (connection: Connection, ctx: ConnectionContext) =>
+    sendOpeningFrame(connection, ctx, {
+      newestPage: (limit) => room.listMessages({ limit }),
+      state: () => room.state,
+      presence: () => conversation.presence.users()
+    });
+  return { ...stores, ...conversation, ...reporting, tools, turns, asides, opening };
 }
