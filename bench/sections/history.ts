@@ -2,7 +2,8 @@
  * 3. History: time to open a room (GET the first page of messages, 50)
  * holding 100, 10,000 and 100,000 messages, warm (room in memory) and cold
  * (server restarted on the same state, so the first request wakes the room
- * from SQLite).
+ * from SQLite); and warm, the same page in the room socket's opening frame,
+ * as the browser gets it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,11 +82,38 @@ export const history: Section = async (ctx, out) => {
       if (page.messages.length !== 50) throw new Error(`expected a page of 50, got ${page.messages.length}`);
       return ms;
     };
+    // The same page as the browser gets it: in the room socket's opening
+    // frame (agents/room/opening-frame.ts), one round trip from the
+    // WebSocket's connect to `rooms_opened` parsed at the client.
+    const timeSocketOpen = async (id: string) => {
+      const t = performance.now();
+      const socket = await RoomSocket.open(`${roomSocketUrl(app!.url, ws, id)}?page=50`);
+      const frame = await new Promise<any>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no rooms_opened frame within 10 s")), 10_000);
+        const off = socket.onFrame((f) => {
+          if (f?.type !== "rooms_opened") return;
+          clearTimeout(timer);
+          off();
+          resolve(f);
+        });
+      });
+      const ms = performance.now() - t;
+      await socket.close();
+      if (frame.page.messages.length !== 50)
+        throw new Error(`expected a page of 50, got ${frame.page.messages.length}`);
+      return ms;
+    };
     for (const { size, id } of rooms) {
       await timeGet(id);
       const samples: number[] = [];
       for (let i = 0; i < warmRuns; i++) samples.push(await timeGet(id));
       out.figures[`warm open, ${size.toLocaleString("en")} messages`] = summarize(samples, "ms");
+      await timeSocketOpen(id);
+      const overSocket: number[] = [];
+      for (let i = 0; i < warmRuns; i++) overSocket.push(await timeSocketOpen(id));
+      out.figures[
+        `warm open over the socket (connect → page, state, presence), ${size.toLocaleString("en")} messages`
+      ] = summarize(overSocket, "ms");
     }
 
     // Send → first token, and workerd CPU per turn, by room size: a turn's

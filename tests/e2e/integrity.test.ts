@@ -15,16 +15,36 @@ describe("a message the UI cannot render", () => {
     const { context, page } = await newUser(browser, { displayName: "Ann" });
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
-    // Whatever the server once let through: a timestamp of 1e20, parts that are not a list.
+    // Whatever the server once let through: a timestamp of 1e20, parts that
+    // are not a list. They come in the newest page, which the room reads from
+    // REST and from its socket's opening frame (`rooms_opened`), whichever is
+    // first: both carry them.
+    const poison = [
+      { id: "poison-date", role: "user", parts: [{ type: "text", text: "bad date" }], metadata: { createdAt: 1e20 } },
+      { id: "poison-parts", role: "assistant", parts: "not a list", metadata: { createdAt: Date.now() } }
+    ];
+    let poisoned = 0;
     await page.route(`**/api/rooms/${room.id}/messages*`, async (route) => {
       const response = await route.fetch();
-      const page = await response.json();
-      page.messages.push(
-        { id: "poison-date", role: "user", parts: [{ type: "text", text: "bad date" }], metadata: { createdAt: 1e20 } },
-        { id: "poison-parts", role: "assistant", parts: "not a list", metadata: { createdAt: Date.now() } }
-      );
-      await route.fulfill({ response, json: page });
+      const body = await response.json();
+      body.messages.push(...poison);
+      poisoned++;
+      await route.fulfill({ response, json: body });
     });
+    await page.routeWebSocket(
+      (url) => url.pathname.endsWith(`/sub/chat-room/${room.id}`),
+      (socket) => {
+        const server = socket.connectToServer();
+        socket.onMessage((message) => server.send(message));
+        server.onMessage((message) => {
+          if (typeof message !== "string" || !message.includes('"rooms_opened"')) return socket.send(message);
+          const frame = JSON.parse(message);
+          frame.page.messages.push(...poison);
+          poisoned++;
+          socket.send(JSON.stringify(frame));
+        });
+      }
+    );
     await page.goto(roomUrl(app.url, room.id));
     await log(page)
       .getByText("A perfectly normal question", { exact: true })
@@ -32,6 +52,7 @@ describe("a message the UI cannot render", () => {
       .catch((error) => {
         throw new Error(`${error.message}\npage errors: ${errors.join("\n")}`);
       });
+    expect(poisoned).toBeGreaterThanOrEqual(1);
     // Each bad message is replaced by the notice, in place; its neighbours render.
     for (const id of ["poison-date", "poison-parts"]) {
       await page.locator(`[data-message-id="${id}"]`).getByText("This message cannot be shown").waitFor();

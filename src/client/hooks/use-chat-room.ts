@@ -12,6 +12,7 @@ import { useAgentChat } from "@cloudflare/ai-chat/react";
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { api, errorMessage } from "@/client/lib/api";
 import { messageText, type RoomMessage } from "@/client/lib/messages";
+import { firstPage } from "@/client/lib/opened-page";
 import { reactionStore } from "@/client/lib/reaction-store";
 import { prefetchedRooms } from "@/client/lib/room-pages";
 import { newTraceparent } from "@/client/lib/trace";
@@ -31,13 +32,18 @@ function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...a
   return useCallback((...args: A) => ref.current(...args), []);
 }
 
-const roomHistory = (roomId: string): HistorySource => ({
+const roomHistory = (roomId: string, socket: Pick<RoomSocket, "takeOpenedPage">): HistorySource => ({
   key: roomId,
   // A page carries its messages' reactions (lib/reaction-store.ts). The
-  // newest page may have been fetched already, on hover (lib/room-pages.ts).
+  // newest page may have been fetched already, on hover (lib/room-pages.ts);
+  // else it comes from REST or the socket's opening frame, whichever is
+  // first (lib/opened-page.ts).
   page: async (query) => {
     const prefetched = query.before ? null : prefetchedRooms.take(roomId);
-    const page = await (prefetched ?? api.listMessages(roomId, query));
+    const page = await (prefetched ??
+      (query.before
+        ? api.listMessages(roomId, query)
+        : firstPage(socket.takeOpenedPage(), api.listMessages(roomId, query))));
     reactionStore(roomId).merge(page.reactions);
     return page;
   }
@@ -149,7 +155,7 @@ function useChatActions(chat: AgentChat, socket: RoomSocket, holdForEdit: (messa
 export function useRoomChat(
   socket: RoomSocket,
   roomId: string,
-  source: HistorySource = roomHistory(roomId),
+  source: HistorySource = roomHistory(roomId, socket),
   { warm = false }: { warm?: boolean } = {}
 ) {
   const sourceRef = useRef(source);

@@ -7,11 +7,16 @@
  * the upgrade); the server captures it at connect, so a rename reconnects.
  * A share link's viewer connects at `basePath` instead (the link's own
  * socket address), which the server routes to the one room it names.
+ *
+ * A member's socket asks for the room's newest page in its opening frame
+ * (`?page=`), so the room opens in this one round trip (lib/opened-page.ts).
  */
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { openedPages } from "@/client/lib/opened-page";
 import { RECONNECT_OPTIONS, reconnectOnReturn } from "@/client/lib/reconnect";
+import { PAGE_SIZE } from "@/client/lib/room-pages";
 import { type RoomFrameEvent, readRoomFrame } from "@/client/lib/room-socket-frames";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
 import type { Identity } from "@/shared/identity";
@@ -48,6 +53,19 @@ function useActiveTurn() {
   return { activeTurnRef, liveTurnRunning: liveTurn !== null, onTurnFrame, reset };
 }
 
+/**
+ * The room knows us by the identity captured at connect: after a rename,
+ * connect again so presence and new messages carry the new name.
+ */
+function useReconnectOnRename(agent: { reconnect(): void }, name: string) {
+  const connectedName = useRef(name);
+  useEffect(() => {
+    if (connectedName.current === name) return;
+    connectedName.current = name;
+    agent.reconnect();
+  }, [name, agent]);
+}
+
 export function useRoomSocket(roomId: string, self: Identity, options: { basePath?: string } = {}) {
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [presence, setPresence] = useState<PresenceUser[]>([]);
@@ -62,24 +80,33 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     () => (options.basePath ? undefined : [{ agent: "ChatRoom", name: roomId }]),
     [roomId, options.basePath]
   );
+  const query = useMemo(() => (options.basePath ? undefined : { page: String(PAGE_SIZE) }), [options.basePath]);
   const agent = useAgent<RoomState>({
     agent: "OverseerAgent",
     name: DEFAULT_WORKSPACE,
     sub,
+    query,
     ...RECONNECT_OPTIONS,
     ...(options.basePath ? { basePath: options.basePath } : {}),
     onOpen: () => setStatus("open"),
     onClose: () => {
+      openedPages.failed(roomId);
       setStatus((s) => (s === "closed" ? s : "reconnecting"));
       setPresence([]);
       turn.reset();
     },
-    onConnectionError: () => setStatus("closed"),
+    onConnectionError: () => {
+      openedPages.failed(roomId);
+      setStatus("closed");
+    },
     onMessage: (event: MessageEvent) => {
       if (typeof event.data !== "string") return;
       for (const listener of frameListenersRef.current) listener(event.data);
       const frame = readRoomFrame(event.data);
-      if (frame?.kind === "presence") setPresence(frame.users);
+      if (frame?.kind === "opened") {
+        openedPages.arrived(roomId, frame.page);
+        setPresence(frame.presence);
+      } else if (frame?.kind === "presence") setPresence(frame.users);
       else if (frame?.kind === "error") setServerError(frame.message);
       else if (frame) turn.onTurnFrame(frame);
     }
@@ -96,19 +123,15 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     if (id) sendRef.current(JSON.stringify({ type: MessageType.CF_AGENT_CHAT_REQUEST_CANCEL, id }));
   }, [activeTurnRef]);
 
-  // The room knows us by the identity captured at connect: after a rename,
-  // connect again so presence and new messages carry the new name.
-  const connectedName = useRef(self.name);
-  useEffect(() => {
-    if (connectedName.current === self.name) return;
-    connectedName.current = self.name;
-    agent.reconnect();
-  }, [self.name, agent]);
+  useReconnectOnRename(agent, self.name);
 
   const statusRef = useRef(status);
   statusRef.current = status;
   const reconnectNow = useCallback(() => agent.reconnect(), [agent]);
   useEffect(() => reconnectOnReturn(() => statusRef.current !== "open", reconnectNow), [reconnectNow]);
+
+  // Left: a later opening of the room waits for its own socket's page.
+  useEffect(() => () => openedPages.forget(roomId), [roomId]);
 
   const onFrame = useCallback((listener: (data: string) => void) => {
     frameListenersRef.current.add(listener);
@@ -135,7 +158,9 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     /** Try the connection again now, not at the next back-off step. */
     reconnectNow,
     /** A persona or panel turn runs in the room (anyone's). */
-    liveTurnRunning: turn.liveTurnRunning
+    liveTurnRunning: turn.liveTurnRunning,
+    /** The room's newest page from the opening frame, for the first read of its history (once; null: read REST). */
+    takeOpenedPage: useCallback(() => openedPages.take(roomId), [roomId])
   };
 }
 

@@ -40,7 +40,11 @@ export const RoomRow = memo(function RoomRow({
     <li className="group/row relative">
       <NavLink
         to={roomPath(room.id)}
-        onClick={onSelect}
+        onClick={() => {
+          // Opening it now: the focus that came with the click asks for no prefetch.
+          prefetchCancel();
+          onSelect();
+        }}
         // A room about to be opened starts loading (lib/room-pages.ts); not the one open already.
         onPointerEnter={reading ? undefined : () => prefetchSoon(room.id)}
         onFocus={reading ? undefined : () => prefetchSoon(room.id)}
