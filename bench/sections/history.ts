@@ -87,21 +87,32 @@ export const history: Section = async (ctx, out) => {
     // WebSocket's connect to `rooms_opened` parsed at the client.
     const timeSocketOpen = async (id: string) => {
       const t = performance.now();
-      const socket = await RoomSocket.open(`${roomSocketUrl(app!.url, ws, id)}?page=50`);
-      const frame = await new Promise<any>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("no rooms_opened frame within 10 s")), 10_000);
-        const off = socket.onFrame((f) => {
-          if (f?.type !== "rooms_opened") return;
-          clearTimeout(timer);
-          off();
-          resolve(f);
+      // Listening from before the upgrade: the frame may come in the same read as the 101.
+      const socket = new RoomSocket(`${roomSocketUrl(app!.url, ws, id)}?page=50`);
+      const seen: string[] = [];
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const frame = new Promise<any>((resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no rooms_opened frame within 30 s; frames: ${seen.join(", ").slice(0, 500)}`)),
+          30_000
+        );
+        socket.onFrame((f, _at, raw) => {
+          if (f?.type === "rooms_opened") resolve(f);
+          else seen.push(f?.type === "rooms_error" ? raw : String(f?.type));
         });
       });
-      const ms = performance.now() - t;
-      await socket.close();
-      if (frame.page.messages.length !== 50)
-        throw new Error(`expected a page of 50, got ${frame.page.messages.length}`);
-      return ms;
+      try {
+        await socket.opened;
+        const opened = await frame;
+        const ms = performance.now() - t;
+        if (opened.page.messages.length !== 50) {
+          throw new Error(`expected a page of 50, got ${opened.page.messages.length}`);
+        }
+        return ms;
+      } finally {
+        clearTimeout(timer);
+        await socket.close();
+      }
     };
     for (const { size, id } of rooms) {
       await timeGet(id);
