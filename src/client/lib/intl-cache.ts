@@ -12,24 +12,20 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
 
 const keyOf = (locale: string | undefined, options: object) => `${locale ?? ""}|${JSON.stringify(options)}`;
 
-/** A date formatter for `options` in `locale` (the reader's own when undefined). */
-export function dateFormat(options: Intl.DateTimeFormatOptions, locale?: string): Intl.DateTimeFormat {
-  const key = keyOf(locale, options);
-  let format = dateFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, options);
-    dateFormats.set(key, format);
+/** The value cached under `key`, made once. */
+function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    cache.set(key, value);
   }
-  return format;
+  return value;
 }
 
+/** A date formatter for `options` in `locale` (the reader's own when undefined). */
+export const dateFormat = (options: Intl.DateTimeFormatOptions, locale?: string): Intl.DateTimeFormat =>
+  cached(dateFormats, keyOf(locale, options), () => new Intl.DateTimeFormat(locale, options));
+
 /** A number formatter for `options` in `locale` (the reader's own when undefined). */
-export function numberFormat(options: Intl.NumberFormatOptions = {}, locale?: string): Intl.NumberFormat {
-  const key = keyOf(locale, options);
-  let format = numberFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, format);
-  }
-  return format;
-}
+export const numberFormat = (options: Intl.NumberFormatOptions = {}, locale?: string): Intl.NumberFormat =>
+  cached(numberFormats, keyOf(locale, options), () => new Intl.NumberFormat(locale, options));
