@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { firstPage, OpenedPage, openedPages } from "../../src/client/lib/opened-page";
+import { firstPage, OpenedPage, openedPageRegistry, openedPages } from "../../src/client/lib/opened-page";
 import type { MessagePage } from "../../src/shared/protocol";
 
 const page = (id: string): MessagePage => ({
@@ -57,6 +57,17 @@ describe("the opening pages of a tab's rooms", () => {
     openedPages.forget("room-a");
     openedPages.arrived("room-a", page("a again"));
     expect(await openedPages.take("room-a")).toEqual(page("a again"));
+  });
+
+  it("drops what an earlier visit left: a frame that came after the room was left is not shown later", async () => {
+    let clock = 0;
+    const registry = openedPageRegistry(() => clock);
+    registry.forget("room-a");
+    registry.arrived("room-a", page("late frame of the last visit"));
+    clock = 10_000;
+    const taking = registry.take("room-a");
+    registry.arrived("room-a", page("this visit"));
+    expect(await taking).toEqual(page("this visit"));
   });
 });
 

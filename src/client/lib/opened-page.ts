@@ -46,26 +46,36 @@ export class OpenedPage {
   }
 }
 
-const rooms = new Map<string, OpenedPage>();
-const of = (roomId: string) => {
-  let page = rooms.get(roomId);
-  if (!page) {
-    page = new OpenedPage();
-    rooms.set(roomId, page);
-  }
-  return page;
-};
+/**
+ * One opening of a room lasts seconds: an entry older than this is left
+ * over from an earlier visit (a frame that came in after the room was left,
+ * or the close that followed), and is dropped rather than shown.
+ */
+const OPENING_FRESH_MS = 10_000;
 
-/** The opening pages of the rooms open in this tab, by room. */
-export const openedPages = {
-  arrived: (roomId: string, page: MessagePage) => of(roomId).arrived(page),
-  failed: (roomId: string) => of(roomId).failed(),
-  take: (roomId: string) => of(roomId).take(),
-  /** The room was left: its next opening starts afresh. */
-  forget: (roomId: string) => {
-    rooms.delete(roomId);
-  }
-};
+/** The opening pages of the rooms open in a tab, by room (`now`: the clock, for tests). */
+export function openedPageRegistry(now = () => Date.now()) {
+  const rooms = new Map<string, { page: OpenedPage; at: number }>();
+  const of = (roomId: string) => {
+    let entry = rooms.get(roomId);
+    if (!entry || now() - entry.at >= OPENING_FRESH_MS) {
+      entry = { page: new OpenedPage(), at: now() };
+      rooms.set(roomId, entry);
+    }
+    return entry.page;
+  };
+  return {
+    arrived: (roomId: string, page: MessagePage) => of(roomId).arrived(page),
+    failed: (roomId: string) => of(roomId).failed(),
+    take: (roomId: string) => of(roomId).take(),
+    /** The room was left: its next opening starts afresh. */
+    forget: (roomId: string) => {
+      rooms.delete(roomId);
+    }
+  };
+}
+
+export const openedPages = openedPageRegistry();
 
 /**
  * The first page to arrive of the socket's (null: it will not come) and
