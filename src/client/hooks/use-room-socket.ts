@@ -9,7 +9,8 @@
  * socket address), which the server routes to the one room it names.
  *
  * A member's socket asks for the room's newest page in its opening frame
- * (`?page=`), so the room opens in this one round trip (lib/opened-page.ts).
+ * (`?page=`): with it come the state and presence, in one round trip
+ * (lib/opened-page.ts says how it meets the REST page).
  */
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { useAgent } from "agents/react";

@@ -3,8 +3,8 @@
  * `page` parameter on its address: how many messages) gets, as the first
  * frame of ours after the framework's own, the room's newest page of
  * history with its reactions, the room's state and who is here: everything
- * the client needs to render the room, so it sends no REST request for the
- * page beside the socket (hooks/use-room-socket.ts on the client).
+ * the client needs to render the room. The browser app also asks REST for
+ * the page and shows whichever comes first (client/lib/opened-page.ts).
  *
  * By hand because the framework's connect frames carry the state and, for
  * AIChatAgent, the whole in-memory transcript only on resume; a room far
