@@ -4,11 +4,13 @@
  * after another in `groupOrder`, and it resolves `@/…` to `src/…` as
  * tsconfig.json and vite.config.ts do.
  *
- * Group 1 holds the layers whose files mostly wait (unit, worker,
- * integration, and the quick benchmark against the production build),
- * GROUP_ONE_WORKERS files at a time; group 2 the browser layer, bound by two cores' CPU, two
- * at a time. Within a group Vitest runs the projects in name order (bench,
- * integration, unit, worker), so the one long benchmark file starts first.
+ * `npm test` runs two Vitest processes side by side (scripts/test-runs.ts):
+ * unit and worker in one, the server layers in the other. There, group 1
+ * holds the layers whose files mostly wait (integration, and the quick
+ * benchmark against the production build), GROUP_ONE_WORKERS files at a
+ * time; group 2 the browser layer, bound by two cores' CPU, two at a time.
+ * Within a group Vitest runs the projects in name order (bench before
+ * integration), so the one long benchmark file starts first.
  */
 import { fileURLToPath } from "node:url";
 
