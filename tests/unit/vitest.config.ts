@@ -4,8 +4,8 @@ import { GROUP_ONE_WORKERS, testLayer } from "../support/layer.ts";
 // Plain Node unit tests for pure modules (no workerd).
 export default defineConfig({
   test: {
-    // With the worker layer (same group and worker count): unit files are
-    // CPU work and worker files mostly wait, so they share the cores well.
+    // With the worker layer (same process, group and worker count: the fast
+    // loop): unit files are CPU work and worker files mostly wait.
     ...testLayer("unit", 1),
     maxWorkers: GROUP_ONE_WORKERS,
     environment: "node",
