@@ -322,7 +322,8 @@ describe("a share link's viewer socket", () => {
     const ws = uniqueName();
     const ann = await signIn("Ann");
     const room = await createRoom(ws);
-    const link = await share(ws, room.id, ann, { expiresIn: 2 });
+    // Long enough to connect before it expires on a loaded machine (2 s was not, once).
+    const link = await share(ws, room.id, ann, { expiresIn: 6 });
     const viewer = await track(connect(`/api/share/${link.token}/socket`));
     // A socket the room never closes fails this test at its timeout.
     expect((await viewer.closed).code).toBe(4404);
