@@ -9,7 +9,7 @@
  * <Suspense>.
  */
 import { useAgentChat } from "@cloudflare/ai-chat/react";
-import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { api, errorMessage } from "@/client/lib/api";
 import { messageText, type RoomMessage } from "@/client/lib/messages";
 import { firstPage } from "@/client/lib/opened-page";
@@ -22,15 +22,7 @@ import type { RoomState } from "@/shared/protocol";
 import type { ReplyRef } from "@/shared/replies";
 import { type HistorySource, initialPageOf, loadNewestPage, useOlderPages } from "./use-older-pages";
 import type { RoomSocket } from "./use-room-socket";
-
-/** A callback with a stable identity that always runs the latest closure. */
-function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-  const ref = useRef(fn);
-  useLayoutEffect(() => {
-    ref.current = fn;
-  });
-  return useCallback((...args: A) => ref.current(...args), []);
-}
+import { useStableCallback } from "./use-stable-callback";
 
 const roomHistory = (roomId: string, socket: Pick<RoomSocket, "takeOpenedPage">): HistorySource => ({
   key: roomId,

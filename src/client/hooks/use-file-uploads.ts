@@ -2,7 +2,7 @@
  * The files being attached to the next message: each uploads at once, with
  * its own progress and a cancel; the message takes the ones that finished.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { fileRefOf, uploadFile } from "@/client/lib/file-uploads";
 import { MAX_FILES_PER_MESSAGE } from "@/shared/constants";
 import type { FileRef, RoomFile } from "@/shared/files";
@@ -81,7 +81,11 @@ export function useFileUploads(roomId: string) {
 
   const uploading = uploads.some((u) => u.status === "uploading");
   const ready = uploads.some((u) => u.status === "done");
-  return { uploads, add, remove, take, uploading, ready };
+  // One object per change, so the memoised composer skips a streamed chunk's render.
+  return useMemo(
+    () => ({ uploads, add, remove, take, uploading, ready }),
+    [uploads, add, remove, take, uploading, ready]
+  );
 }
 
 export type FileUploads = ReturnType<typeof useFileUploads>;

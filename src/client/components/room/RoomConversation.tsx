@@ -36,6 +36,7 @@ import { type ReplyDraft, useReplyDraft } from "@/client/hooks/use-reply-draft";
 import { useRoomAnnouncer } from "@/client/hooks/use-room-announcer";
 import type { ConnectionStatus } from "@/client/hooks/use-room-list";
 import type { RoomSocket } from "@/client/hooks/use-room-socket";
+import { useStableCallback } from "@/client/hooks/use-stable-callback";
 import { TaskRunsContext, useTaskRunsSource } from "@/client/hooks/use-task-runs";
 import { useUnread } from "@/client/hooks/use-unread";
 import { answeringQuestionOf } from "@/client/lib/answering";
@@ -183,6 +184,13 @@ function RoomComposer({
     () => socket.presence.filter((u) => u.typing && u.id !== socket.selfId),
     [socket.presence, socket.selfId]
   );
+  // Stable, so the memoised composer skips the renders of streamed chunks.
+  const askPanel = useStableCallback((text: string) => onSend(`${PANEL_PREFIX}${text}`));
+  const stopAnswer = useStableCallback(() => {
+    chat.stop();
+    // The Stop button is about to go: keep focus where the person works.
+    composerRef.current?.focus();
+  });
   return (
     <>
       {reply.quote && (
@@ -205,12 +213,8 @@ function RoomComposer({
         typingUsers={typingUsers}
         onSend={onSend}
         uploads={uploads}
-        onAskPanel={personas?.length ? (text) => onSend(`${PANEL_PREFIX}${text}`) : undefined}
-        onStop={() => {
-          chat.stop();
-          // The Stop button is about to go: keep focus where the person works.
-          composerRef.current?.focus();
-        }}
+        onAskPanel={personas?.length ? askPanel : undefined}
+        onStop={stopAnswer}
         onTyping={notifyTyping}
         onStopTyping={stopTyping}
         autoFocus={isDesktop}
@@ -289,15 +293,15 @@ export function RoomConversation({
     errors: [chat.serverError, chat.actionError, chat.olderError, chat.error?.message]
   });
 
-  if (chat.initialError?.status === 404) return <RoomGone kind="not-found" />;
-
   /** Sends (through the outbox) and follows the conversation to the bottom. */
-  const sendText = (text: string) => {
+  const sendText = useStableCallback((text: string) => {
     if (jumpTo) leaveJump();
     outbox.enqueue(text, authorOf(user), uploads.take(), reply.quote ?? undefined);
     reply.cancel();
     setStickSignal((n) => n + 1);
-  };
+  });
+
+  if (chat.initialError?.status === 404) return <RoomGone kind="not-found" />;
 
   return (
     <RoomContexts chat={chat} socket={socket} roomId={roomId} replyActions={reply.actions}>
