@@ -64,8 +64,10 @@ function readReport(path: string): JsonReport | null {
 }
 
 const { runs, output } = planRuns(process.argv.slice(2));
-const codes = await Promise.all(runs.map((run) => start(run, runs.length === 1)));
 const reports = runs.flatMap((run) => (run.report ? [run.report] : []));
+// A report left by an interrupted earlier run must not stand in for a run that crashes now.
+for (const report of reports) rmSync(report, { force: true });
+const codes = await Promise.all(runs.map((run) => start(run, runs.length === 1)));
 if (output && reports.length > 0) {
   const merged = mergeReports(reports.map(readReport));
   writeFileSync(output, JSON.stringify(merged));
