@@ -1,4 +1,5 @@
 import { useCallback, useSyncExternalStore } from "react";
+import { cached } from "@/client/lib/cache-by-key";
 
 /**
  * One MediaQueryList per query for the tab: `matchMedia` parses the query
@@ -8,14 +9,7 @@ import { useCallback, useSyncExternalStore } from "react";
  */
 const lists = new Map<string, MediaQueryList>();
 
-function mediaQueryList(query: string): MediaQueryList {
-  let list = lists.get(query);
-  if (!list) {
-    list = window.matchMedia(query);
-    lists.set(query, list);
-  }
-  return list;
-}
+const mediaQueryList = (query: string): MediaQueryList => cached(lists, query, () => window.matchMedia(query));
 
 export function useMediaQuery(query: string): boolean {
   const subscribe = useCallback(

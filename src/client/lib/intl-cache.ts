@@ -7,20 +7,12 @@
  * set of options, kept for the page's life (the reader's locale does not
  * change under it).
  */
+import { cached } from "./cache-by-key";
+
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 const keyOf = (locale: string | undefined, options: object) => `${locale ?? ""}|${JSON.stringify(options)}`;
-
-/** The value cached under `key`, made once. */
-function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = make();
-    cache.set(key, value);
-  }
-  return value;
-}
 
 /** A date formatter for `options` in `locale` (the reader's own when undefined). */
 export const dateFormat = (options: Intl.DateTimeFormatOptions, locale?: string): Intl.DateTimeFormat =>
