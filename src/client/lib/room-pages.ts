@@ -13,15 +13,26 @@ export const prefetchedRooms = roomPrefetch((roomId) => api.listMessages(roomId,
 
 /** How long a pointer or the focus rests on a room before its page is fetched. */
 const INTENT_MS = 80;
-let pending: ReturnType<typeof setTimeout> | undefined;
+let pending: { roomId: string; timer: ReturnType<typeof setTimeout> } | undefined;
 
 /** Prefetches the room once the pointer or focus has rested on it: one crossing the list fetches nothing. */
 export function prefetchSoon(roomId: string) {
-  clearTimeout(pending);
-  pending = setTimeout(() => prefetchedRooms.prefetch(roomId), INTENT_MS);
+  prefetchCancel();
+  const timer = setTimeout(() => {
+    pending = undefined;
+    prefetchedRooms.prefetch(roomId);
+  }, INTENT_MS);
+  pending = { roomId, timer };
 }
 
-/** The pointer or focus moved on before the page was asked for. */
-export function prefetchCancel() {
-  clearTimeout(pending);
+/**
+ * The pointer or focus left `roomId` before its page was asked for; without
+ * a room, whatever was about to be fetched (a click opens the room itself).
+ * Leaving another row (the focus blurring elsewhere while the pointer rests
+ * here) does not cancel this one's.
+ */
+export function prefetchCancel(roomId?: string) {
+  if (!pending || (roomId !== undefined && pending.roomId !== roomId)) return;
+  clearTimeout(pending.timer);
+  pending = undefined;
 }

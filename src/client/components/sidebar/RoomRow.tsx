@@ -48,8 +48,8 @@ export const RoomRow = memo(function RoomRow({
         // A room about to be opened starts loading (lib/room-pages.ts); not the one open already.
         onPointerEnter={reading ? undefined : () => prefetchSoon(room.id)}
         onFocus={reading ? undefined : () => prefetchSoon(room.id)}
-        onPointerLeave={prefetchCancel}
-        onBlur={prefetchCancel}
+        onPointerLeave={() => prefetchCancel(room.id)}
+        onBlur={() => prefetchCancel(room.id)}
         tabIndex={tabStop ? 0 : -1}
         data-room-id={room.id}
         data-unread={unread ?? undefined}
