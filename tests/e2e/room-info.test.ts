@@ -62,10 +62,11 @@ describe("the room info panel", () => {
     const budget = dialog.getByTestId("room-budget");
     await expect.poll(() => budget.textContent()).toMatch(/[1-9][\d,]* of 1,000,000 tokens used today/);
 
-    // Live: a long answer shows the room streaming, then idle again, without reopening.
+    // Live: an answer paced over 3 s (many of the poll's intervals) shows the
+    // room streaming, then idle again, without reopening.
     const sending = call(`/api/rooms/${room.id}/messages`, {
       method: "POST",
-      json: { text: "[[fake:chunks=300,slow=40]] a long answer please" }
+      json: { text: "[[fake:chunks=60,slow=50]] a long answer please" }
     });
     await expect.poll(() => roomNode.getAttribute("data-agent-status"), { timeout: 30_000 }).toBe("streaming");
     await sending;
