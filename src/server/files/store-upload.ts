@@ -30,13 +30,24 @@ export interface UploadAllowance {
   tooLarge(): AppError;
 }
 
-/** Collects chunks into exact PART_BYTES parts. */
+/**
+ * Collects chunks into exact PART_BYTES parts. Every full part is copied into
+ * the same buffer, made once per upload: a new 5 MiB buffer per part left the
+ * earlier ones to the garbage collector, and workerd's memory grew with the
+ * file's size. A part is only reused once R2 has acknowledged the last.
+ */
 class PartBuffer {
   #pieces: Uint8Array[] = [];
   #bytes = 0;
+  #part: Uint8Array<ArrayBuffer> | null = null;
 
   get bytes() {
     return this.#bytes;
+  }
+
+  #partBuffer(): Uint8Array<ArrayBuffer> {
+    this.#part ??= new Uint8Array(PART_BYTES);
+    return this.#part;
   }
 
   push(chunk: Uint8Array) {
@@ -44,9 +55,12 @@ class PartBuffer {
     this.#bytes += chunk.byteLength;
   }
 
-  /** The first `size` bytes (all, by default), removed from the buffer. */
+  /**
+   * The first `size` bytes (all, by default), removed from the buffer. A full
+   * part is the shared part buffer: valid until the next take.
+   */
   take(size = this.#bytes): Uint8Array<ArrayBuffer> {
-    const out = new Uint8Array(size);
+    const out = size === PART_BYTES ? this.#partBuffer() : new Uint8Array(size);
     let filled = 0;
     while (filled < size) {
       const piece = this.#pieces[0] as Uint8Array;
