@@ -63,7 +63,9 @@ export default async function setup(project: TestProject) {
       const app = startTestApp({
         provider: options.provider ?? "fake",
         vars: { ...SHARED_APP_VARS, ...options.vars },
-        buildDir
+        buildDir,
+        // A shared server never restarts: its files talk to workerd itself.
+        direct: true
       });
       entry = { options, holders: 0, app };
       entries.set(key, entry);

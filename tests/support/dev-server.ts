@@ -10,11 +10,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { workerdEntryUrl } from "./workerd-socket.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface DevServer {
-  url: string;
+  /** Where the app answers: Vite's address, or workerd's own with `direct` (it may change on a restart). */
+  readonly url: string;
   port: number;
   stateDir: string;
   /** pid of the vite process, which leads its own process group (workerd is in it). */
@@ -36,6 +38,13 @@ export interface DevServerOptions {
   configFile?: string;
   /** Extra CLI arguments, e.g. ["--outDir", dir] for preview. */
   args?: string[];
+  /**
+   * With `preview`: `url` is workerd's own socket, not Vite's Node proxy
+   * (tests/support/workerd-socket.ts says why). Its port changes on every
+   * start, so a server that restarts under open pages or a kept URL must not
+   * ask for it.
+   */
+  direct?: boolean;
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals) {
@@ -79,7 +88,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const stateDir = options.stateDir ?? mkdtempSync(path.join(tmpdir(), "rooms-state-"));
   const ownsState = !options.stateDir;
   let port = await freePort();
-  let url = `http://127.0.0.1:${port}`;
+  let viteUrl = `http://127.0.0.1:${port}`;
+  let url = viteUrl;
   let child: ChildProcess | null = null;
   let log = "";
 
@@ -119,7 +129,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     });
     child.stdout?.on("data", (d) => (log += d));
     child.stderr?.on("data", (d) => (log += d));
-    await waitUntilServing(url, child, () => log, options.startTimeoutMs ?? 90_000);
+    await waitUntilServing(viteUrl, child, () => log, options.startTimeoutMs ?? 90_000);
+    const direct = options.direct && options.command === "preview" ? await workerdEntryUrl(child.pid!) : null;
+    url = direct ?? viteUrl;
   };
 
   const kill = async (signal: NodeJS.Signals) => {
@@ -138,11 +150,13 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       // listens: ask for another.
       if (attempt >= 3 || !String(error).includes("already in use")) throw error;
       port = await freePort();
-      url = `http://127.0.0.1:${port}`;
+      viteUrl = `http://127.0.0.1:${port}`;
     }
   }
   return {
-    url,
+    get url() {
+      return url;
+    },
     port,
     stateDir,
     get pid() {

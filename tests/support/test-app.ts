@@ -20,6 +20,8 @@ export interface TestAppOptions {
   startTimeoutMs?: number;
   /** Serve this production build (tests/support/app-build.ts) instead of `vite dev`. */
   buildDir?: string;
+  /** Talk to workerd's own socket, not through `vite preview` (DevServerOptions.direct): for a server that never restarts. */
+  direct?: boolean;
 }
 
 export interface TestApp {
@@ -40,6 +42,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server = await startDevServer({
     vars: { ...providerVars, ...options.vars },
     startTimeoutMs: options.startTimeoutMs ?? START_TIMEOUT_MS,
+    direct: options.direct,
     ...(options.buildDir ? previewOf(options.buildDir) : {})
   }).catch(async (error: unknown) => {
     await fake?.close();
