@@ -63,6 +63,8 @@ export async function workerdEntryUrl(vitePid: number): Promise<string | null> {
       for (const port of listeningPorts(child)) {
         const url = `http://127.0.0.1:${port}`;
         const response = await fetch(`${url}/api/rooms`, { signal: AbortSignal.timeout(5_000) }).catch(() => null);
+        // Only the status is wanted: let the connection go.
+        await response?.body?.cancel().catch(() => {});
         if (response && (response.ok || response.status === 401)) return url;
       }
     }
