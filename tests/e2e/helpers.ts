@@ -86,7 +86,7 @@ export interface E2EApp {
   url: string;
   /** The fake provider, read and scripted by what the test names (tests/support/fake-client.ts). */
   fake: FakeClient;
-  /** Only on a server of the file's own: restart it, read its output. */
+  /** Only on a server of the file's own that `restartsServer`: restart it, read its output. */
   server?: DevServer;
 }
 
@@ -98,6 +98,13 @@ export interface AppAndBrowserOptions {
   ownServer?: boolean;
   /** Worker variables of an own server. */
   vars?: Record<string, string>;
+  /**
+   * The file restarts its own server (`app.server.restart()`). Such a server
+   * is reached through Vite's address, which a restart keeps; any other is
+   * reached on workerd's own socket (tests/support/workerd-socket.ts), which
+   * saves `vite preview` relaying every request and frame in Node.
+   */
+  restartsServer?: boolean;
   /**
    * The full Chromium instead of the headless shell (tests/support/browser.ts):
    * for a test of the PDF viewer or of desktop notifications.
@@ -112,14 +119,16 @@ const SHARED: SharedAppOptions = { perWorker: true };
  * A server of the file's own, answering through its own fake provider, with
  * no rate limits (tests set rooms up over REST faster than a person would).
  */
-async function startOwnApp(vars: Record<string, string> = {}) {
+async function startOwnApp(vars: Record<string, string> = {}, restarts = false) {
   const app = await startKitApp({
     vars: { RATE_LIMIT_SCALE: "0", ...vars },
     buildDir: inject("appBuild"),
     // Within the hook's timeout, so a slow start fails the hook rather than leaking a server.
-    startTimeoutMs: 170_000
+    startTimeoutMs: 170_000,
+    direct: !restarts
   });
-  return { app, e2e: { url: app.url, fake: fakeClient(app.fake.origin), server: app.server } satisfies E2EApp };
+  const e2e: E2EApp = { url: app.url, fake: fakeClient(app.fake.origin) };
+  return { app, e2e: restarts ? { ...e2e, server: app.server } : e2e };
 }
 
 /**
@@ -138,7 +147,7 @@ export function useAppAndBrowser(options: AppAndBrowserOptions = {}): {
   let browser: Browser | undefined;
   beforeAll(async () => {
     const starting = own
-      ? startOwnApp(options.vars).then(({ app, e2e }) => {
+      ? startOwnApp(options.vars, options.restartsServer).then(({ app, e2e }) => {
           stop = () => app.stop();
           return e2e;
         })

@@ -18,7 +18,7 @@ import {
 } from "./helpers";
 
 // Its last test restarts the server under everyone: a server of its own.
-const setup = useAppAndBrowser({ ownServer: true });
+const setup = useAppAndBrowser({ ownServer: true, restartsServer: true });
 
 describe("shared rooms", () => {
   it("two people see each other's messages, presence, typing and the same stream live", async () => {

@@ -10,7 +10,11 @@ import { uniqueName } from "../support/wait";
 // by the room's assistant, with one panellist failing and one timing out.
 const PERSONA_TIMEOUT_MS = 6_000;
 
-const app = useTestApp({ vars: { PERSONA_TIMEOUT_MS: String(PERSONA_TIMEOUT_MS) } });
+const app = useTestApp({
+  vars: { PERSONA_TIMEOUT_MS: String(PERSONA_TIMEOUT_MS) },
+  // It never restarts the server: workerd's own socket, not Vite's relay.
+  direct: true
+});
 
 async function panelRoom(prompts: Record<string, string>) {
   const api = restClient(app.url, { workspace: uniqueName("ws") });
