@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { GROUP_ONE_WORKERS, testLayer } from "../support/layer.ts";
+import { SERVER_LAYER_WORKERS, testLayer } from "../support/layer.ts";
 
 // Runs the benchmark in quick mode as a child process, so `npm run bench`
 // cannot rot. It asserts that every section produced numbers, never on times.
@@ -7,10 +7,10 @@ import { GROUP_ONE_WORKERS, testLayer } from "../support/layer.ts";
 // shared with the browser layer) and served under `vite preview`.
 export default defineConfig({
   test: {
-    ...testLayer("bench", 1),
+    ...testLayer("bench", 2),
     environment: "node",
     // Vitest wants one worker count per group; this layer is one file.
-    maxWorkers: GROUP_ONE_WORKERS,
+    maxWorkers: SERVER_LAYER_WORKERS,
     globalSetup: ["tests/support/bench-app-host.ts"],
     testTimeout: 900_000,
     hookTimeout: 240_000

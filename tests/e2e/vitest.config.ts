@@ -9,7 +9,7 @@ import { testLayer } from "../support/layer.ts";
 // files on one server take turns); a few files run a server of their own.
 export default defineConfig({
   test: {
-    ...testLayer("e2e", 2),
+    ...testLayer("e2e", 3),
     environment: "node",
     globalSetup: ["tests/support/app-host.ts", "tests/support/bench-app-host.ts"],
     maxWorkers: 2,

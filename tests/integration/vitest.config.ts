@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { GROUP_ONE_WORKERS, testLayer } from "../support/layer.ts";
+import { SERVER_LAYER_WORKERS, testLayer } from "../support/layer.ts";
 
 // Tests that start the real app (its production build in workerd, under
 // `vite preview`: tests/support/app-build.ts) and drive it
@@ -9,12 +9,11 @@ import { GROUP_ONE_WORKERS, testLayer } from "../support/layer.ts";
 // server or needs variables of its own starts one (useTestApp).
 export default defineConfig({
   test: {
-    ...testLayer("integration", 1),
+    ...testLayer("integration", 2),
     environment: "node",
     globalSetup: ["tests/support/app-host.ts"],
-    // With the unit, worker and bench layers (Vitest wants one worker count
-    // per group): a file mostly waits on its server and the fake provider.
-    maxWorkers: GROUP_ONE_WORKERS,
+    // With the bench layer (one worker count per group: tests/support/layer.ts).
+    maxWorkers: SERVER_LAYER_WORKERS,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Polled state crosses the app's server and Durable Objects: more than vitest's default 1 s.

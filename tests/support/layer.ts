@@ -4,13 +4,16 @@
  * after another in `groupOrder`, and it resolves `@/…` to `src/…` as
  * tsconfig.json and vite.config.ts do.
  *
- * `npm test` runs two Vitest processes side by side (scripts/test-runs.ts):
- * unit and worker in one, the server layers in the other. There, group 1
- * holds the layers whose files mostly wait (integration, and the quick
- * benchmark against the production build), GROUP_ONE_WORKERS files at a
- * time; group 2 the browser layer, bound by two cores' CPU, two at a time.
- * Within a group Vitest runs the projects in name order (bench before
- * integration), so the one long benchmark file starts first.
+ * Three groups, each with its own count of files at a time (Vitest wants
+ * one count per group):
+ * 1. the fast loop, unit and worker (FAST_LOOP_WORKERS);
+ * 2. the server layers whose files mostly wait: integration, and the quick
+ *    benchmark against the production build (SERVER_LAYER_WORKERS);
+ * 3. the browser layer, bound by two cores' CPU, two at a time.
+ * `npm test` runs group 1 in one Vitest process beside groups 2 and 3 in
+ * another (scripts/test-runs.ts). Within a group Vitest runs the projects
+ * in name order (bench before integration), so the one long benchmark file
+ * starts first.
  */
 import { fileURLToPath } from "node:url";
 
@@ -25,11 +28,16 @@ export function testLayer(name: string, groupOrder: number) {
 }
 
 /**
- * Files at a time in group 1: Vitest wants one count per group, so each of
- * its layers uses this. Group 1 alone on a 2-CPU machine, one sitting: 348 s
- * and 537 CPU-s at 4, 290 s and 526 CPU-s at 6, 372 s and 713 CPU-s at 8
- * (each worker-layer slot is a workerd with the app loaded). In full `.ci/run`
- * runs, though, it took 353 s at 4 and 346 s at 6, the extra slots spending
- * what they saved on imports (Vitest's import time 159 s against 305 s): four.
+ * Files at a time in the fast loop. A worker file mostly waits (the offline
+ * model paces its chunks, rooms report in the background), and each slot is
+ * a workerd with the app loaded. `npm run test:fast` alone on a 2-CPU
+ * machine, one sitting: 185 s and 244 CPU-s at 4, 136 s and 208 CPU-s at 6.
  */
-export const GROUP_ONE_WORKERS = 4;
+export const FAST_LOOP_WORKERS = 6;
+
+/**
+ * Files at a time in the integration layer and the quick benchmark: a file
+ * mostly waits on its server and the fake provider, but a file with a server
+ * of its own boots one, so more at once only crowds the boots together.
+ */
+export const SERVER_LAYER_WORKERS = 4;

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { GROUP_ONE_WORKERS, testLayer } from "../support/layer.ts";
+import { FAST_LOOP_WORKERS, testLayer } from "../support/layer.ts";
 
 // Plain Node unit tests for pure modules (no workerd).
 export default defineConfig({
@@ -7,7 +7,7 @@ export default defineConfig({
     // With the worker layer (same process, group and worker count: the fast
     // loop): unit files are CPU work and worker files mostly wait.
     ...testLayer("unit", 1),
-    maxWorkers: GROUP_ONE_WORKERS,
+    maxWorkers: FAST_LOOP_WORKERS,
     environment: "node",
     // Property tests (fast-check, hundreds of runs) are CPU-bound: 5 s is
     // plenty on an idle machine and not on a busy CI runner. Waits on

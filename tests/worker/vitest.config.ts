@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { agentsPlugins } from "../../scripts/agents-vite.ts";
-import { GROUP_ONE_WORKERS, testLayer } from "../support/layer.ts";
+import { FAST_LOOP_WORKERS, testLayer } from "../support/layer.ts";
 
 // Tests that run inside workerd against the real Worker and Durable Objects.
 export default defineConfig({
@@ -16,7 +16,7 @@ export default defineConfig({
     // its chunks, rooms report in the background), not on the CPU: at three
     // files at once two cores were still 60 % idle. Vitest's default on two
     // cores is one. (One count for the whole group: tests/support/layer.ts.)
-    maxWorkers: GROUP_ONE_WORKERS,
+    maxWorkers: FAST_LOOP_WORKERS,
     // Each worker keeps one workerd and its loaded modules for all the files
     // it runs, instead of booting workerd and importing the app per file
     // (which was most of the layer's CPU). Files therefore share Durable
