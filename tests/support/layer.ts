@@ -31,7 +31,8 @@ export function testLayer(name: string, groupOrder: number) {
  * Files at a time in the fast loop. A worker file mostly waits (the offline
  * model paces its chunks, rooms report in the background), and each slot is
  * a workerd with the app loaded. `npm run test:fast` alone on a 2-CPU
- * machine, one sitting: 185 s and 244 CPU-s at 4, 136 s and 208 CPU-s at 6.
+ * machine, a fresh clone, one run after the other: 197 s and 269 CPU-s at
+ * four, 158 s and 258 CPU-s at six.
  */
 export const FAST_LOOP_WORKERS = 6;
 
