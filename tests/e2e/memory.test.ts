@@ -8,12 +8,12 @@ import { describe, expect, it } from "vitest";
 import type { RoomMemory } from "@/shared/memory";
 import { restClient } from "../support/rest-client";
 import {
+  captureScreenshot,
   messageRows,
   newUser,
   rest,
   roomMenuAction,
   roomUrl,
-  screenshotPath,
   sendFromComposer,
   uniqueName,
   useAppAndBrowser,
@@ -59,7 +59,7 @@ describe("the room's memory", () => {
     expect(await pins.locator("[data-pin] > p").first().textContent()).toBe("Ship date is 12 March.");
     const summaries = panel.getByRole("list", { name: "Summaries" });
     expect(await summaries.textContent()).toContain(summarised.summaries[0].text.slice(0, 40));
-    await page.screenshot({ path: screenshotPath("memory-panel") });
+    await captureScreenshot(page, "memory-panel");
     await page.keyboard.press("Escape");
 
     await sendFromComposer(page, "[[fake:text=The ship date is 12 March.]] When do we ship?");
@@ -81,7 +81,7 @@ describe("the room's memory", () => {
     expect(await part("window").textContent()).toMatch(/\d+ messages/);
     expect(await tokensOf("window")).toBeGreaterThan(0);
     expect(await saw.getByTestId("context-total").textContent()).toMatch(/tokens of a 8,000-token budget/);
-    await page.screenshot({ path: screenshotPath("what-the-ai-saw") });
+    await captureScreenshot(page, "what-the-ai-saw");
     await user.context.close();
   });
 });

@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { toolDirective } from "../support/fake-openai";
-import { composer, messageRows, newUser, rest, roomUrl, screenshotPath, uniqueName, useAppAndBrowser } from "./helpers";
+import {
+  captureScreenshot,
+  composer,
+  messageRows,
+  newUser,
+  rest,
+  roomUrl,
+  uniqueName,
+  useAppAndBrowser
+} from "./helpers";
 
 const setup = useAppAndBrowser();
 
@@ -54,7 +63,7 @@ describe("personas in the browser", () => {
     // Both still streaming, side by side, when Bob sees them.
     const partial = await Promise.all(names.map((name) => personaRow(bob.page, name).textContent()));
     for (const text of partial) expect(text).not.toContain("t39");
-    await alice.page.screenshot({ path: screenshotPath("panel") });
+    await captureScreenshot(alice.page, "panel");
     await setup.app.fake.openGate(gate);
     for (const name of names) {
       await personaRow(bob.page, name).getByText(/t39/).waitFor({ timeout: 30_000 });

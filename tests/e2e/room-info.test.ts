@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  captureScreenshot,
   composer,
   newUser,
   rest,
   roomMenuAction,
   roomUrl,
-  screenshotPath,
   uniqueName,
   useAppAndBrowser
 } from "./helpers";
@@ -71,7 +71,7 @@ describe("the room info panel", () => {
     await expect.poll(() => roomNode.getAttribute("data-agent-status"), { timeout: 30_000 }).toBe("streaming");
     await sending;
     await expect.poll(() => roomNode.getAttribute("data-agent-status"), { timeout: 30_000 }).toBe("idle");
-    await user.page.screenshot({ path: screenshotPath("room-info") });
+    await captureScreenshot(user.page, "room-info");
     await user.context.close();
   }, 240_000);
 });

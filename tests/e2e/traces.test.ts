@@ -4,7 +4,16 @@
  * a bar for each span, the tool call included.
  */
 import { describe, expect, it } from "vitest";
-import { composer, messageRows, newUser, rest, roomUrl, screenshotPath, uniqueName, useAppAndBrowser } from "./helpers";
+import {
+  captureScreenshot,
+  composer,
+  messageRows,
+  newUser,
+  rest,
+  roomUrl,
+  uniqueName,
+  useAppAndBrowser
+} from "./helpers";
 
 const setup = useAppAndBrowser();
 
@@ -33,7 +42,7 @@ describe("an answer's trace", () => {
     await expect.poll(() => waterfall.locator('[data-figure="First token"]').textContent()).toMatch(/\d+(\.\d+)? m?s/);
     expect(await waterfall.locator('[data-figure="Queue wait"]').textContent()).toMatch(/\d+(\.\d+)? m?s/);
     expect(await waterfall.getByText("tool get_current_time").count()).toBe(1);
-    await user.page.screenshot({ path: screenshotPath("trace-waterfall") });
+    await captureScreenshot(user.page, "trace-waterfall");
     await user.context.close();
   });
 });

@@ -6,6 +6,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   accountMenuAction,
+  captureScreenshot,
   composer,
   DESKTOP,
   messageRows,
@@ -13,7 +14,6 @@ import {
   PHONE,
   rest,
   roomUrl,
-  screenshotPath,
   sendFromComposer,
   uniqueName,
   useAppAndBrowser,
@@ -147,7 +147,7 @@ describe("screenshots", () => {
       const errors = watchErrors(page);
       await page.goto(setup.app.url);
       await page.getByRole("heading", { name: "Create your first room" }).waitFor();
-      await page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-empty`) });
+      await captureScreenshot(page, `desktop-${colorScheme}-empty`);
       expect(errors).toEqual([]);
       await context.close();
     }
@@ -204,12 +204,12 @@ describe("screenshots", () => {
         .toMatch(/^(?=.*Ann)(?=.*Ben)/);
       await keepTyping(ben, desk.page);
       await waitForStill(desk.page);
-      await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-room`) });
+      await captureScreenshot(desk.page, `desktop-${colorScheme}-room`);
 
       await desk.page.getByRole("button", { name: "Room settings" }).click();
       await desk.page.getByRole("dialog", { name: "Room settings" }).getByText("Tokens used").waitFor();
       await waitForStill(desk.page);
-      await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-settings`) });
+      await captureScreenshot(desk.page, `desktop-${colorScheme}-settings`);
       await desk.page.keyboard.press("Escape");
 
       await desk.page.goto(setup.app.url);
@@ -220,7 +220,7 @@ describe("screenshots", () => {
         .getByRole("textbox", { name: "Name" })
         .fill("Weekend hike");
       await waitForStill(desk.page);
-      await desk.page.screenshot({ path: screenshotPath(`desktop-${colorScheme}-new-room`) });
+      await captureScreenshot(desk.page, `desktop-${colorScheme}-new-room`);
       expect(errors).toEqual([]);
 
       // Phone
@@ -241,14 +241,14 @@ describe("screenshots", () => {
         .waitFor();
       await keepTyping(ben, phone.page);
       await waitForStill(phone.page);
-      await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-room`) });
+      await captureScreenshot(phone.page, `phone-${colorScheme}-room`);
       await phone.page.getByRole("button", { name: "Open sidebar" }).click();
       await phone.page
         .getByRole("dialog", { name: "Rooms" })
         .getByRole("link", { name: /Recipe ideas/ })
         .waitFor();
       await waitForStill(phone.page);
-      await phone.page.screenshot({ path: screenshotPath(`phone-${colorScheme}-drawer`) });
+      await captureScreenshot(phone.page, `phone-${colorScheme}-drawer`);
       expect(phoneErrors).toEqual([]);
       // Four screens in two browsers, each waiting for the page to be still: minutes on two busy cores.
     },
