@@ -196,9 +196,11 @@ async function burst(ctx: BenchContext, out: SectionResult, t: ChatTarget, runs:
   const cpu1 = groupCpuMs(t.server.pid);
   // The same turns with a one-chunk answer: the turn's fixed cost, without the per-chunk relay.
   const ttftOne: number[] = [];
+  const toModelOne: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const { trace } = await turn(`[[fake:chunks=1]] one chunk ${i}`);
+    const { trace, req } = await turn(`[[fake:chunks=1]] one chunk ${i}`);
     ttftOne.push(trace.firstDeltaAt! - trace.sentAt);
+    toModelOne.push(req.arrivedAt - trace.sentAt);
   }
   const cpu2 = groupCpuMs(t.server.pid);
   await socket.close();
@@ -219,6 +221,8 @@ async function burst(ctx: BenchContext, out: SectionResult, t: ChatTarget, runs:
   );
   f[`${BURST_CHUNKS}-chunk turn: send → first token: ${t.label}`] = summarize(ttft, "ms");
   f[`1-chunk turn: send → first token: ${t.label}`] = summarize(ttftOne, "ms");
+  // What stands before the provider call (the rest is the call and the relay back).
+  f[`1-chunk turn: send → model request arrives: ${t.label}`] = summarize(toModelOne, "ms");
   f[`${BURST_CHUNKS}-chunk turn: fake's first chunk → client: ${t.label}`] = summarize(first, "ms");
   f[`${BURST_CHUNKS}-chunk turn: fake's last chunk → client: ${t.label}`] = summarize(last, "ms");
   f[`turns: 1-min load average at start: ${t.label}`] = value(load, "", 2);
