@@ -11,23 +11,29 @@
  * machine every layer took 612 s instead of about 680 s, same tests).
  */
 
-/** One Vitest process: a name for its report, and the projects it runs. */
+/** One Vitest process: a name for its report, the projects it runs, and variables of its own. */
 export interface TestRun {
   name: string;
   projects: string[];
+  env?: Record<string, string>;
 }
 
-/** The fast loop (`npm run test:fast`) beside the layers that start servers and browsers. */
+/**
+ * The fast loop (`npm run test:fast`) beside the layers that start servers
+ * and browsers. Beside them the fast loop runs four files at a time, not the
+ * six it runs alone (tests/support/layer.ts says why).
+ */
 export const RUNS: readonly TestRun[] = [
-  { name: "fast", projects: ["unit", "worker"] },
+  { name: "fast", projects: ["unit", "worker"], env: { ROOMS_FAST_LOOP_WORKERS: "4" } },
   { name: "servers", projects: ["bench", "integration", "e2e"] }
 ];
 
-/** Where a run's JSON report goes, and the arguments it is started with. */
+/** Where a run's JSON report goes, and the arguments and variables it is started with. */
 export interface PlannedRun {
   name: string;
   args: string[];
   report: string | null;
+  env?: Record<string, string>;
 }
 
 /** The processes to start, and where their merged report goes (null: nowhere). */
@@ -53,6 +59,7 @@ export function planRuns(args: readonly string[]): TestPlan {
     const report = output ? `${output}.${run.name}.json` : null;
     return {
       name: run.name,
+      env: run.env,
       args: [
         "run",
         ...run.projects.flatMap((p) => ["--project", p]),

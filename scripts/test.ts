@@ -44,7 +44,11 @@ function start(run: PlannedRun, alone: boolean): Promise<number> {
     // Alone, Vitest owns the terminal; side by side, each writes whole lines
     // (keeping colours when the terminal has them).
     stdio: alone ? "inherit" : ["ignore", "pipe", "pipe"],
-    env: alone || !process.stdout.isTTY ? process.env : { ...process.env, FORCE_COLOR: "1" }
+    env: {
+      ...process.env,
+      ...(alone || !process.stdout.isTTY ? {} : { FORCE_COLOR: "1" }),
+      ...run.env
+    }
   });
   if (child.stdout) forwardLines(child.stdout, process.stdout);
   if (child.stderr) forwardLines(child.stderr, process.stderr);

@@ -28,13 +28,17 @@ export function testLayer(name: string, groupOrder: number) {
 }
 
 /**
- * Files at a time in the fast loop. A worker file mostly waits (the offline
- * model paces its chunks, rooms report in the background), and each slot is
- * a workerd with the app loaded. `npm run test:fast` alone on a 2-CPU
- * machine, a fresh clone, one run after the other: 197 s and 269 CPU-s at
- * four, 158 s and 258 CPU-s at six.
+ * Files at a time in the fast loop. Alone, a worker file mostly waits (the
+ * offline model paces its chunks, rooms report in the background), and each
+ * slot is a workerd with the app loaded: `npm run test:fast` on a 2-CPU
+ * machine, a fresh clone, one run after the other, took 197 s and 269 CPU-s
+ * at four, 158 s and 258 CPU-s at six. Beside the server layers (`npm test`
+ * sets ROOMS_FAST_LOOP_WORKERS=4, scripts/test-runs.ts) both cores are busy
+ * all through: six saved nothing there (.ci/run 11m17s and 11m33s against
+ * 10m57s at four), and the tests that open a hundred or two hundred sockets
+ * into one room, sharing the cores with more files, ran into their timeouts.
  */
-export const FAST_LOOP_WORKERS = 6;
+export const FAST_LOOP_WORKERS = Number(process.env.ROOMS_FAST_LOOP_WORKERS) || 6;
 
 /**
  * Files at a time in the integration layer and the quick benchmark: a file

@@ -70,6 +70,14 @@ describe("npm test's runs", () => {
     ]);
   });
 
+  it("runs the fast loop four files at a time beside the server layers, and leaves a person's own run as it is", () => {
+    expect(planRuns([]).runs.map((r) => [r.name, r.env?.ROOMS_FAST_LOOP_WORKERS])).toEqual([
+      ["fast", "4"],
+      ["servers", undefined]
+    ]);
+    expect(planRuns(["--project", "worker"]).runs[0].env).toBeUndefined();
+  });
+
   it("runs a person's choice of files or projects as one plain vitest run", () => {
     for (const args of [
       ["tests/unit/room-tools.test.ts"],
