@@ -67,31 +67,39 @@ async function peakRssGrowthMiB(pid: number, work: () => Promise<unknown>): Prom
 }
 
 /**
- * The floor for upload memory: a bare Worker streaming the same bytes into
- * the same local bucket (bench/r2-floor), in the same order as the app's
- * uploads. What workerd and the local bucket take for the bytes themselves.
+ * The floors for upload memory, each on a fresh server of its own (RSS is a
+ * high-water mark), the same sizes in the same order as the app's uploads:
+ * a bare Worker (bench/r2-floor) that only reads the body and drops it, what
+ * receiving the bytes costs workerd; and one that streams them into the same
+ * local bucket, what workerd and the local bucket take for the bytes.
  */
-async function r2Floor(sizes: number[], out: SectionResult) {
-  const floor = await startDevServer({ configFile: path.join(ROOT, "bench/r2-floor/vite.config.ts") });
-  try {
-    const put = async (mb: number) => {
-      const response = await fetch(`${floor.url}/put?key=${mb}-${Math.random()}`, {
-        method: "PUT",
-        body: imageBytes(mb * MiB)
-      });
-      if (response.status !== 201) throw new Error(`r2 floor: ${response.status} ${await response.text()}`);
-    };
-    await put(1);
-    for (const [i, mb] of [...sizes, sizes[sizes.length - 1] as number].entries()) {
-      const again = i === sizes.length ? " again" : "";
-      out.figures[`floor (bare Worker, one streamed put), ${mb} MB${again}: workerd RSS peak growth`] = value(
-        await peakRssGrowthMiB(floor.pid, () => put(mb)),
-        "MiB",
-        1
-      );
+async function r2Floors(sizes: number[], out: SectionResult) {
+  const floors = [
+    { path: "/drain", label: "floor (bare Worker, body read and dropped)" },
+    { path: "/put", label: "floor (bare Worker, one streamed put)" }
+  ];
+  for (const { path: route, label } of floors) {
+    const floor = await startDevServer({ configFile: path.join(ROOT, "bench/r2-floor/vite.config.ts") });
+    try {
+      const send = async (mb: number) => {
+        const response = await fetch(`${floor.url}${route}?key=${mb}-${Math.random()}`, {
+          method: "PUT",
+          body: imageBytes(mb * MiB)
+        });
+        if (response.status !== 201) throw new Error(`r2 floor ${route}: ${response.status} ${await response.text()}`);
+      };
+      await send(1);
+      for (const [i, mb] of [...sizes, sizes[sizes.length - 1] as number].entries()) {
+        const again = i === sizes.length ? " again" : "";
+        out.figures[`${label}, ${mb} MB${again}: workerd RSS peak growth`] = value(
+          await peakRssGrowthMiB(floor.pid, () => send(mb)),
+          "MiB",
+          1
+        );
+      }
+    } finally {
+      await floor.stop();
     }
-  } finally {
-    await floor.stop();
   }
 }
 
@@ -101,12 +109,12 @@ export const files: Section = async (ctx, out) => {
   const documents = ctx.quick ? 20 : 200;
   const turnRuns = ctx.quick ? 3 : 10;
   out.notes.push(
-    "Uploads: one multipart POST each from a Node client on loopback, timed from request to 201 (MB/s = MiB / s); workerd RSS is the peak growth during the upload, sampled every 50 ms (/proc), after one warm-up upload. RSS only grows, so each figure is a high-water mark: the largest size is uploaded twice. Floor: bench/r2-floor, a bare Worker that streams a PUT body into the same kind of local bucket in one put, the same sizes in the same order (vite dev).",
+    "Uploads: one multipart POST each from a Node client on loopback, timed from request to 201 (MB/s = MiB / s); workerd RSS is the peak growth during the upload, sampled every 50 ms (/proc), after one warm-up upload. RSS only grows, so each figure is a high-water mark: the largest size is uploaded twice. Floors: bench/r2-floor, a bare Worker that reads a PUT body and drops it, and one that streams it into the same kind of local bucket in one put, each on a fresh server, the same sizes in the same order (vite dev).",
     `PDF: ${pdfPages} pages of generated text, timed from the upload's 201 to the file reading state "indexed" (polled every 100 ms): the Worker's extraction with unpdf, the passages sent to the room in batches, FTS5 inserts.`,
     `Turns: ${documents} indexed text documents (~2 KB each, words shared with the question) in one room, none in another; ${turnRuns} timed WebSocket turns of a 20-chunk answer each after 2 untimed, a question that matches the documents; send → first text-delta at the client.`
   );
-  if (ctx.quick) out.skipped.push("the R2 floor in --quick (one more server to boot)");
-  else await r2Floor(sizes, out);
+  if (ctx.quick) out.skipped.push("the R2 floors in --quick (two more servers to boot)");
+  else await r2Floors(sizes, out);
   await withApp(async (app) => {
     const api = new Api(app.url);
     const ws = uniqueWorkspace("files");
