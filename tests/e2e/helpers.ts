@@ -92,12 +92,7 @@ export interface AppAndBrowserOptions {
   ownServer?: boolean;
   /** Worker variables of an own server. */
   vars?: Record<string, string>;
-  /**
-   * The file restarts its own server (`app.server.restart()`). Such a server
-   * is reached through Vite's address, which a restart keeps; any other is
-   * reached on workerd's own socket (tests/support/workerd-socket.ts), which
-   * saves `vite preview` relaying every request and frame in Node.
-   */
+  /** The file restarts its own server (`app.server.restart()`): TestAppOptions.restartsServer. */
   restartsServer?: boolean;
   /**
    * The full Chromium instead of the headless shell (tests/support/browser.ts):
@@ -119,7 +114,7 @@ async function startOwnApp(vars: Record<string, string> = {}, restarts = false) 
     buildDir: inject("appBuild"),
     // Within the hook's timeout, so a slow start fails the hook rather than leaking a server.
     startTimeoutMs: 170_000,
-    direct: !restarts
+    restartsServer: restarts
   });
   const e2e: E2EApp = { url: app.url, fake: fakeClient(app.fake.origin) };
   return { app, e2e: restarts ? { ...e2e, server: app.server } : e2e };

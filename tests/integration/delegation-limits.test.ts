@@ -11,9 +11,7 @@ import { uniqueName, waitFor } from "../support/wait";
 // the transcript. The wall time is short enough to wait for and long enough
 // that the other tasks here, a step or two each, never reach it.
 const app = useTestApp({
-  vars: { TASK_MAX_STEPS: "2", TASK_MAX_TOKENS: "600", TASK_WALL_TIME_MS: "8000" },
-  // It never restarts the server: workerd's own socket, not Vite's relay.
-  direct: true
+  vars: { TASK_MAX_STEPS: "2", TASK_MAX_TOKENS: "600", TASK_WALL_TIME_MS: "8000" }
 });
 
 const delegateDirective = (args: Record<string, unknown>) => toolDirective("delegate", args);

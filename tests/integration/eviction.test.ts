@@ -7,7 +7,7 @@ import { waitFor } from "../support/wait";
 
 // Kills the dev server (and so every Durable Object) in the middle of an
 // answer, starts it again on the same storage, and checks what survived.
-const app = useTestApp({ vars: { MODEL_IDLE_TIMEOUT_MS: "3000" } });
+const app = useTestApp({ vars: { MODEL_IDLE_TIMEOUT_MS: "3000" }, restartsServer: true });
 
 describe("a server killed mid-answer", () => {
   // Generous: the test restarts the whole dev server, which takes long on a busy machine.

@@ -14,9 +14,7 @@ const IDLE_TIMEOUT_MS = 1_500;
 const CONTEXT_TOKEN_BUDGET = 400;
 
 const app = useTestApp({
-  vars: { MODEL_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), CONTEXT_TOKEN_BUDGET: String(CONTEXT_TOKEN_BUDGET) },
-  // It never restarts the server: workerd's own socket, not Vite's relay.
-  direct: true
+  vars: { MODEL_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), CONTEXT_TOKEN_BUDGET: String(CONTEXT_TOKEN_BUDGET) }
 });
 
 const requestsFor = (marker: string) => app.fake.requests.filter((r) => r.lastUserText?.includes(marker));

@@ -14,7 +14,7 @@ import { restClient } from "../support/rest-client";
 import { useTestApp } from "../support/test-app";
 import { waitFor } from "../support/wait";
 
-const app = useTestApp({ vars: { MCP_ALLOW_PRIVATE: "true" } });
+const app = useTestApp({ vars: { MCP_ALLOW_PRIVATE: "true" }, restartsServer: true });
 
 let oauthServer: McpOAuthTestServer;
 beforeAll(async () => {

@@ -11,9 +11,7 @@ import { uniqueName } from "../support/wait";
 const PERSONA_TIMEOUT_MS = 6_000;
 
 const app = useTestApp({
-  vars: { PERSONA_TIMEOUT_MS: String(PERSONA_TIMEOUT_MS) },
-  // It never restarts the server: workerd's own socket, not Vite's relay.
-  direct: true
+  vars: { PERSONA_TIMEOUT_MS: String(PERSONA_TIMEOUT_MS) }
 });
 
 async function panelRoom(prompts: Record<string, string>) {

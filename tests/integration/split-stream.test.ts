@@ -13,9 +13,7 @@ const LONG_ANSWER_MS = Number(process.env.ROOMS_LONG_ANSWER_MS) || 20_000;
 const LONG_ANSWER_GAP_MS = 250;
 
 const app = useTestApp({
-  vars: { MODEL_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), RATE_LIMIT_SCALE: "0" },
-  // It never restarts the server: workerd's own socket, not Vite's relay.
-  direct: true
+  vars: { MODEL_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), RATE_LIMIT_SCALE: "0" }
 });
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `t${i} `).join("");

@@ -13,7 +13,7 @@ import { waitFor } from "../support/wait";
 // Traces over the real dev server: the client's traceparent reaches the
 // room as the parent of the trace's root (the trace id is the room's own),
 // and every span it records, and the provider's request headers.
-const app = useTestApp({ vars: { MODEL_IDLE_TIMEOUT_MS: "3000" } });
+const app = useTestApp({ vars: { MODEL_IDLE_TIMEOUT_MS: "3000" }, restartsServer: true });
 
 const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("");
 function clientContext() {

@@ -63,9 +63,8 @@ export default async function setup(project: TestProject) {
       const app = startTestApp({
         provider: options.provider ?? "fake",
         vars: { ...SHARED_APP_VARS, ...options.vars },
-        buildDir,
-        // A shared server never restarts: its files talk to workerd itself.
-        direct: true
+        // A shared server never restarts, so its files talk to workerd itself.
+        buildDir
       });
       entry = { options, holders: 0, app };
       entries.set(key, entry);

@@ -20,8 +20,13 @@ export interface TestAppOptions {
   startTimeoutMs?: number;
   /** Serve this production build (tests/support/app-build.ts) instead of `vite dev`. */
   buildDir?: string;
-  /** Talk to workerd's own socket, not through `vite preview` (DevServerOptions.direct): for a server that never restarts. */
-  direct?: boolean;
+  /**
+   * The file restarts this server (`server.restart()`): it is then reached
+   * through Vite's address, which a restart keeps. Any other preview server
+   * is reached on workerd's own socket (DevServerOptions.direct), which
+   * saves `vite preview` relaying every request and frame in Node.
+   */
+  restartsServer?: boolean;
 }
 
 export interface TestApp {
@@ -42,7 +47,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server = await startDevServer({
     vars: { ...providerVars, ...options.vars },
     startTimeoutMs: options.startTimeoutMs ?? START_TIMEOUT_MS,
-    direct: options.direct,
+    direct: !options.restartsServer,
     ...(options.buildDir ? previewOf(options.buildDir) : {})
   }).catch(async (error: unknown) => {
     await fake?.close();

@@ -5,8 +5,9 @@
  * Node (the Cloudflare plugin hands each one to Miniflare's `dispatchFetch`
  * and couples the sockets): with every preview server reached this way the
  * browser layer took about 45 fewer of its ~640 CPU-s on two cores, and
- * with the shared servers only (as now) the integration and browser layers
- * together 17 fewer of 767. workerd serves the same Worker, assets included,
+ * with the shared servers only the integration and browser layers together
+ * 17 fewer of 767. Test servers use it unless their file restarts them
+ * (TestAppOptions.restartsServer). workerd serves the same Worker, assets included,
  * on a loopback socket of its own: talking to it directly is also closer to
  * production, where no Node process sits between a browser and the Worker.
  *
