@@ -147,6 +147,25 @@ describe("batching a room's broadcasts to its overseer", () => {
     ]);
   });
 
+  it("says when everything written is delivered: queued frames go at once, and it waits for every send in flight", async () => {
+    const { batcher, calls, carried } = harness();
+    await expect(batcher.delivered()).resolves.toBeUndefined(); // nothing written
+    batcher.push("1");
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    batcher.push("2");
+    let delivered = false;
+    const waiting = batcher.delivered().then(() => {
+      delivered = true;
+    });
+    expect(calls).toHaveLength(2); // "2" went at once, behind the send in flight
+    calls[0].settle();
+    await drainMicrotasks();
+    expect(delivered).toBe(false);
+    calls[1].settle();
+    await waiting;
+    expect(carried()).toEqual([[["1", undefined]], [["2", undefined]]]);
+  });
+
   it("keeps going after a failed send", async () => {
     const sent: string[] = [];
     let fail = true;

@@ -18,8 +18,8 @@ import { AIChatAgent, type ChatResponseResult, type OnChatMessageOptions } from 
 import type { AgentToolLifecycleResult, AgentToolRunInfo, Connection, ConnectionContext, WSMessage } from "agents";
 import type { GenerateTextOnFinishCallback, ToolSet, UIMessage } from "ai";
 import { identityLimits } from "@/server/agents/identity-limit-client";
-import { batchBroadcasts } from "@/server/agents/room/broadcast-batch";
 import { taskStopRequest } from "@/server/agents/room/frames";
+import { patchFramework } from "@/server/agents/room/framework-patches";
 import { pageBefore, pageNear } from "@/server/agents/room/history-pages";
 import { runMessageCall } from "@/server/agents/room/message-calls";
 import type { ConnectionInfo } from "@/server/agents/room/presence";
@@ -79,12 +79,15 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
 
   initialState: RoomState = initialRoomState();
   #viewers = new ViewerSockets(this);
+  /** The framework, changed where a facet pays for it on every frame or turn (room/framework-patches.ts). */
+  #framework = patchFramework(this);
   /** Every job of the room, wired to the others (room/room-jobs.ts). */
   #jobs = roomJobs(this, {
     env: this.env,
     ctx: this.ctx,
     identityLimits: identityLimits(this.env),
     streaming: () => this._resumableStream.hasActiveStream(),
+    broadcastsDelivered: async () => this.#framework.broadcasts?.delivered(),
     continueAnswer: () => this.continueLastTurn(),
     scheduleExpiry: (at) => this.schedule(at, "expireToolApprovals")
   });
@@ -97,8 +100,6 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
     // Constructed means woken: whatever a previous life left running ended
     // with it. Done here, before the framework's recovery can resume a turn.
     this.#jobs.tracer.wake();
-    // Broadcasts reach the overseer in batches, not one RPC per frame (room/broadcast-batch.ts).
-    if (!batchBroadcasts(this)) console.warn("[ChatRoom] broadcasts go to the overseer one RPC per frame");
     // The app talks to rooms over REST and the room socket only: not the framework's HTTP (e.g. `get-messages`).
     this.onRequest = async () =>
       new AppError("not_found:route", 404, "No such endpoint on a room; use the REST API.").toResponse();

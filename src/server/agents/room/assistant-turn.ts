@@ -87,6 +87,8 @@ export interface AssistantTurn {
     /** How file parts reach the model (domain/files/file-context.ts). */
     attachments: AttachmentSource;
   };
+  /** Resolves once what the room broadcast so far (the question, to everyone else) is delivered. */
+  framesDelivered: () => Promise<void>;
 }
 
 /** A tool definition's estimated tokens: its name and description (input schemas are short). */
@@ -135,13 +137,17 @@ export async function answerAsAssistant(a: AssistantTurn): Promise<Response> {
     extra
   });
   a.memory.saw(trace.traceId, "assistant", context);
+  const messages = panel
+    ? [{ role: "user" as const, content: panel.prompt }]
+    : await convertToModelMessages(await attachmentsForModel(context.messages, a.files.attachments));
+  // The question's frames reach everyone before the model is asked: the answer's first frames would
+  // otherwise queue behind them, and their delivery waits for this thread (domain/sockets/frame-batch.ts).
+  await a.framesDelivered();
 
   const result = streamText({
     model: trace.traceModel(model, modelId, panel ? `synthesis ${modelId}` : undefined),
     system: context.system || undefined,
-    messages: panel
-      ? [{ role: "user", content: panel.prompt }]
-      : await convertToModelMessages(await attachmentsForModel(context.messages, a.files.attachments)),
+    messages,
     tools: tools ? trace.traceTools(tools) : undefined,
     stopWhen: isStepCount(MAX_TOOL_STEPS),
     // One frame per ~16 ms per stream instead of one per token.

@@ -87,6 +87,8 @@ export interface RoomInternals extends ToolInternals {
   identityLimits: IdentityLimits;
   /** Whether an answer is streaming now (the framework's resumable stream). */
   streaming(): boolean;
+  /** Resolves once every frame the room has broadcast so far is delivered (room/broadcast-batch.ts). */
+  broadcastsDelivered(): Promise<void>;
 }
 
 /** The room's stores and logs: what it keeps and counts of itself, its memory and files, its overseer link. */
@@ -331,7 +333,8 @@ export function roomJobs(room: RoomCore, internals: RoomInternals) {
     ...stores,
     ...conversation,
     ...reporting,
-    tools
+    tools,
+    broadcasts: { delivered: internals.broadcastsDelivered }
   });
   /** Private asides: one person's question to the assistant, kept outside the transcript (room/room-asides.ts). */
   const asides = new RoomAsides({

@@ -56,6 +56,8 @@ export interface TurnJobs {
   auto: Pick<AutoResponder, "decide">;
   queue: Pick<QuestionQueue, "takeSurplusTurn">;
   tools: Pick<ReturnType<typeof toolJobs>, "forTurn">;
+  /** What the room has broadcast so far, delivered (room/broadcast-batch.ts). */
+  broadcasts: { delivered(): Promise<void> };
 }
 
 export class TurnSequence {
@@ -166,7 +168,8 @@ export class TurnSequence {
       abortSignal: options?.abortSignal,
       failed: (code) => this.#turnErrorCodes.set(trace.traceId, code),
       files: jobs.attachments.forTurn(),
-      memory: jobs.memory
+      memory: jobs.memory,
+      framesDelivered: () => jobs.broadcasts.delivered()
     });
   }
 

@@ -99,6 +99,8 @@ export class FrameBatcher {
   #inFlight = 0;
   /** Rounds since the last write, and in all, while gathering; null when not gathering. */
   #gathering: { quiet: number; total: number } | null = null;
+  /** Waiting for every written frame to be delivered (`delivered`). */
+  #idle: Array<() => void> = [];
 
   /**
    * @param send hands one frame, or a batch, to the framework's ordered
@@ -147,11 +149,22 @@ export class FrameBatcher {
     const settle = () => {
       this.#inFlight--;
       if (this.#inFlight === 0) this.flush();
+      if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
     };
     sent.then(settle, (error: unknown) => {
       console.error("[rooms] broadcast batch failed:", error);
       settle();
     });
+  }
+
+  /**
+   * Resolves once every frame written so far has been delivered: what is
+   * queued goes now, without waiting to gather more.
+   */
+  delivered(): Promise<void> {
+    this.flush();
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
   }
 
   /** Frames written and not yet handed to the framework (tests). */
