@@ -7,6 +7,7 @@ import {
   FrameBatcher,
   GATHER_TURNS,
   isFrameBatch,
+  MAX_DELIVERY_WAIT_MS,
   type RelayedFrame,
   type RelayedFrameMessage
 } from "@/server/domain/sockets/frame-batch";
@@ -164,6 +165,26 @@ describe("batching a room's broadcasts to its overseer", () => {
     calls[1].settle();
     await waiting;
     expect(carried()).toEqual([[["1", undefined]], [["2", undefined]]]);
+  });
+
+  it("stops making its caller wait for a delivery that never completes", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const { batcher, calls } = harness();
+      batcher.push("1");
+      await vi.waitFor(() => expect(calls).toHaveLength(1));
+      let delivered = false;
+      const waiting = batcher.delivered().then(() => {
+        delivered = true;
+      });
+      await vi.advanceTimersByTimeAsync(MAX_DELIVERY_WAIT_MS - 1);
+      expect(delivered).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await waiting;
+      expect(delivered).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps going after a failed send", async () => {

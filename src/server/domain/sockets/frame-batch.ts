@@ -91,6 +91,8 @@ type Send = (message: RelayedFrameMessage | FrameBatch, without?: string[]) => P
  * frames up to 28 (counted in the relay bench).
  */
 export const GATHER_TURNS = 40;
+/** The longest `delivered()` makes its caller wait (a turn, before its model request). */
+export const MAX_DELIVERY_WAIT_MS = 500;
 /** However often writes keep coming, a frame waits no longer than this many rounds. */
 const MAX_GATHER_TURNS = 8 * GATHER_TURNS;
 
@@ -159,12 +161,20 @@ export class FrameBatcher {
 
   /**
    * Resolves once every frame written so far has been delivered: what is
-   * queued goes now, without waiting to gather more.
+   * queued goes now, without waiting to gather more. A caller waits no
+   * longer than `maxWaitMs`, so a delivery that never completes holds up
+   * no turn.
    */
-  delivered(): Promise<void> {
+  delivered(maxWaitMs = MAX_DELIVERY_WAIT_MS): Promise<void> {
     this.flush();
     if (this.#inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#idle.push(resolve));
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxWaitMs);
+      this.#idle.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Frames written and not yet handed to the framework (tests). */
