@@ -45,7 +45,7 @@ import {
   uniqueWorkspace,
   value
 } from "../lib/section.ts";
-import { percentile, summarize } from "../lib/stats.ts";
+import { median, percentile, summarize } from "../lib/stats.ts";
 import { tallyStored } from "../lib/stored-tally.ts";
 
 const BURST_CHUNKS = 50;
@@ -90,7 +90,9 @@ export const floor: Section = async (ctx, out) => {
     // they run) serves them from one server; a full run gives each its own.
     targets.push(await startRelay(floorBuild, ctx.quick ? floorTarget : undefined));
 
-    for (const t of targets) await burst(ctx, out, t, burstRuns);
+    const medians = new Map<string, { toModel: number; firstToken: number }>();
+    for (const t of targets) medians.set(t.label, await burst(ctx, out, t, burstRuns));
+    reportTargets(out, medians);
     for (const t of targets) await concurrency(ctx, out, t, { clients, roomCount, perClient });
   } finally {
     for (const server of new Set(targets.map((t) => t.server))) await server.stop();
@@ -160,7 +162,31 @@ async function startFloor(buildDir: string | undefined): Promise<ChatTarget> {
   };
 }
 
-async function burst(ctx: BenchContext, out: SectionResult, t: ChatTarget, runs: number): Promise<void> {
+/**
+ * Issue 25's two targets, from the 1-chunk turns' medians: Rooms' model request within 5 ms of the bare
+ * facet's, and its first token no later than the relay design's. Only when all three designs ran (not --quick).
+ */
+function reportTargets(out: SectionResult, medians: Map<string, { toModel: number; firstToken: number }>) {
+  const [rooms, floor, relay] = [medians.get("Rooms"), medians.get("floor"), medians.get("relay")];
+  if (!rooms || !floor || !relay) return;
+  out.figures["targets: Rooms' model request − the bare facet's (1-chunk medians; target ≤ 5 ms)"] = value(
+    rooms.toModel - floor.toModel,
+    "ms",
+    1
+  );
+  out.figures["targets: Rooms' first token ÷ the relay design's (1-chunk medians; target ≤ 1.0)"] = value(
+    rooms.firstToken / relay.firstToken,
+    "×",
+    2
+  );
+}
+
+async function burst(
+  ctx: BenchContext,
+  out: SectionResult,
+  t: ChatTarget,
+  runs: number
+): Promise<{ toModel: number; firstToken: number }> {
   const load = loadavg()[0];
   ctx.log(`floor: ${t.label} ${BURST_CHUNKS}-chunk and 1-chunk turns × ${runs} (load ${load.toFixed(2)}) …`);
   const { urls } = await t.rooms(1);
@@ -226,6 +252,7 @@ async function burst(ctx: BenchContext, out: SectionResult, t: ChatTarget, runs:
   f[`${BURST_CHUNKS}-chunk turn: fake's first chunk → client: ${t.label}`] = summarize(first, "ms");
   f[`${BURST_CHUNKS}-chunk turn: fake's last chunk → client: ${t.label}`] = summarize(last, "ms");
   f[`turns: 1-min load average at start: ${t.label}`] = value(load, "", 2);
+  return { toModel: median(toModelOne), firstToken: median(ttftOne) };
 }
 
 async function concurrency(
