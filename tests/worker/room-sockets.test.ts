@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { OverseerAgent } from "../../src/server/agents/overseer-agent";
 import { ChatRoom } from "../../src/server/index";
-import type { MessagePage } from "../../src/shared/protocol";
+import type { AnswerContext } from "../../src/shared/memory";
+import type { MessagePage, SendMessageResult } from "../../src/shared/protocol";
 import { chunksOf } from "../support/chat-protocol";
 import {
   api,
@@ -247,5 +248,55 @@ describe("message history", () => {
     expect((await texts(a.id)).sort()).toEqual(["alpha one", "alpha two"]);
     expect((await texts(b.id)).sort()).toEqual(["beta one", "beta two"]);
     await expect.poll(async () => Promise.all([a.id, b.id].map((id) => listedCount(ws, id)))).toEqual([4, 4]);
+  });
+});
+
+describe("what a send costs the room's other sockets", () => {
+  // The room holds the transcript, so the framework is handed the new
+  // message alone (domain/messages/chat-request-guard.ts): the frames it
+  // sends the others carry that message, not the room's window again, and
+  // nothing is lost from storage or from the window the model sees.
+  it("is the new message, not the transcript, and every message stays stored and in memory", async () => {
+    const ws = uniqueName();
+    const room = await createRoom(ws);
+    for (const text of ["one", "two", "three"]) {
+      const sent = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, { method: "POST", json: { text } });
+      expect(sent.status).toBe(200);
+    }
+    const before = await history(ws, room.id);
+    expect(before).toHaveLength(6);
+    const sender = await connect(roomPath(ws, room.id), (await signIn("Ada")).headers);
+    const viewer = await connect(roomPath(ws, room.id), (await signIn("Bo")).headers);
+    await viewer.next((f) => f?.type === "rooms_presence" && f.users.length === 2);
+    const seenFrom = viewer.frames.length;
+
+    const { id, frame } = chatRequest("four");
+    sender.send(frame);
+    await sender.next(isDone(id), 20_000);
+    const after = await history(ws, room.id);
+    expect(after.map((m) => m.id).slice(0, 6)).toEqual(before.map((m) => m.id));
+    expect(after.slice(6).map((m) => [m.role, m.role === "user" ? messageText(m) : "answer"])).toEqual([
+      ["user", "four"],
+      ["assistant", "answer"]
+    ]);
+    const [question, answer] = after.slice(6);
+    await viewer.next((f) => f?.type === "cf_agent_chat_messages" && f.messages.some((m: any) => m.id === answer.id));
+    // The frames of the send (before the answer is stored) name the question alone.
+    const ofSend = viewer.frames
+      .slice(seenFrom)
+      .filter((f: any) => f?.type === "cf_agent_chat_messages" && !f.messages.some((m: any) => m.id === answer.id));
+    expect(ofSend.length).toBeGreaterThan(0);
+    for (const snapshot of ofSend) expect(snapshot.messages.map((m: any) => m.id)).toEqual([question.id]);
+
+    // The room's in-memory window still holds all eight: the next answer's model saw them and the new question.
+    const next = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages`, {
+      method: "POST",
+      json: { text: "five" }
+    });
+    const { assistantMessage } = await next.json<SendMessageResult>();
+    const seen = await api(`/api/workspaces/${ws}/rooms/${room.id}/messages/${assistantMessage?.id}/context`);
+    const { record } = await seen.json<AnswerContext>();
+    expect(record.window).toMatchObject({ fromMessageId: before[0].id, messageCount: 9 });
+    for (const socket of [sender, viewer]) socket.ws.close();
   });
 });

@@ -379,17 +379,15 @@ export class ChatRoom extends AIChatAgent<Env, RoomState> implements ChatRoomApi
   /**
    * Only messages of the two roles the app knows are ever written: this is
    * the one write path (sockets, REST, marks, recovery all come through it).
+   * Never the framework's "delete the rows a request lacks": a chat request names its new
+   * message alone (chat-request-guard.ts), and rows leave only by the room's own code.
    * Also where outbox sends learn they are stored.
    */
-  async persistMessages(
-    messages: UIMessage[],
-    excludeBroadcastIds?: string[],
-    options?: Parameters<AIChatAgent["persistMessages"]>[2]
-  ): Promise<void> {
+  async persistMessages(messages: UIMessage[], excludeBroadcastIds?: string[]): Promise<void> {
     const kept = messages.filter(isKeptMessage);
     if (kept.length < messages.length)
       console.warn(`[ChatRoom] refused ${messages.length - kept.length} invalid message(s)`);
-    await super.persistMessages(kept, excludeBroadcastIds, options);
+    await super.persistMessages(kept, excludeBroadcastIds);
     // Acknowledge the outbox sends this stored (room/outbox-sends.ts).
     this.#jobs.outbox.persisted(kept);
   }

@@ -3,10 +3,12 @@
  * has the client send its transcript with every message, and the framework
  * would store it as sent, and on an edit or regenerate delete whatever the
  * client's list lacks. Clients are untrusted and often hold only the newest
- * page, so the request is rebuilt from the room's own transcript: the client
- * contributes only which message is new, edited or regenerated, and the text
- * of a new or edited user message (bounded). No one can alter history by
- * sending it back changed, and no stale client can delete what it never saw.
+ * page, so the room rebuilds the request: the client contributes only which
+ * message is new, edited or regenerated, and the text of a new or edited
+ * user message (bounded). A new message goes to the framework alone; an edit
+ * or a regeneration with the room's own transcript up to it. No one can
+ * alter history by sending it back changed, and no stale client can delete
+ * what it never saw.
  *
  * Nothing is deleted either: an edit or a regeneration becomes a new
  * version beside the message it replaces (a sibling in the room's message
@@ -210,11 +212,14 @@ export function guardChatRequest(
   // Nothing the client sent as metadata is kept; a reply's quote is the room's (domain/messages/reply-rules.ts).
   const metadata: MessageMetadata = { ...(author ? { author } : {}), createdAt: now, ...replyOf(limits) };
   if (at === undefined) {
-    // A new message follows the whole transcript.
+    // A new message follows the whole transcript, which the room already
+    // holds: the framework is handed the new message alone. Handed the
+    // transcript too, it would parse, reconcile (quadratic in its length),
+    // compare and broadcast every message of it twice, to store one row.
     const message: UIMessage = { id: last.id, role: "user", parts: [{ type: "text", text }, ...files], metadata };
     return {
       ok: true,
-      body: JSON.stringify({ messages: [...transcript, message], trigger }),
+      body: JSON.stringify({ messages: [message], trigger }),
       newText: text,
       messageId: last.id,
       traceparent
