@@ -19,11 +19,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import WebSocket from "ws";
 import { freePort } from "../tests/support/dev-server.ts";
 import { Api, RoomSocket, roomSocketUrl } from "./lib/client.ts";
 import { startBenchServer } from "./lib/dev-server.ts";
 import { floorRoomSocketUrl, startFloorServer } from "./lib/floor-server.ts";
+import { cdp, inspectorTargets } from "./lib/inspector.ts";
 import { appVars, startBenchFake } from "./lib/section.ts";
 import { seedViaRoute } from "./lib/seed.ts";
 
@@ -68,31 +68,6 @@ function group(url: string): string {
   if (file.includes("/src/server/")) return `ours: ${file.slice(file.indexOf("/src/server/") + 1)}`;
   if (file.startsWith("workers/runner-worker")) return "vite module runner (workerd side)";
   return file.length > 60 ? `…${file.slice(-60)}` : file;
-}
-
-async function cdp(url: string) {
-  const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 1024 * 1024 * 1024 });
-  await new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve());
-    ws.once("error", reject);
-  });
-  let next = 1;
-  const pending = new Map<number, (result: any) => void>();
-  ws.on("message", (data) => {
-    const message = JSON.parse(data.toString());
-    if (message.id && pending.has(message.id)) {
-      pending.get(message.id)!(message.result ?? message.error);
-      pending.delete(message.id);
-    }
-  });
-  return {
-    send(method: string, params: Record<string, unknown> = {}): Promise<any> {
-      const id = next++;
-      ws.send(JSON.stringify({ id, method, params }));
-      return new Promise((resolve) => pending.set(id, resolve));
-    },
-    close: () => ws.close()
-  };
 }
 
 const turns = Number(arg("turns", "30"));
@@ -146,10 +121,7 @@ try {
     }
   }
 
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as Array<{
-    title?: string;
-    webSocketDebuggerUrl: string;
-  }>;
+  const targets = await inspectorTargets(inspectorPort);
   console.log(`inspector targets: ${targets.map((t) => t.title ?? "?").join(", ")}`);
   const sessions = await Promise.all(targets.map((t) => cdp(t.webSocketDebuggerUrl)));
   for (const s of sessions) {

@@ -1,42 +1,23 @@
 /**
- * 12. Files: an upload's throughput and what it costs workerd's memory (a
- * 20 MB file must not cost more than a 5 MB one: the Worker holds one 5 MiB
- * R2 part at a time), the time to index a 300-page PDF (upload answered →
- * indexed), and send → first token in a room with 200 indexed documents
- * beside one with none (retrieval must not make a turn dearer with the
- * room's files; target within 10 %).
+ * 12. Files: an upload's throughput and what it costs memory (a 20 MB file
+ * must not cost more than a 5 MB one: the Worker streams it into R2 parts
+ * through one reused 5 MiB buffer), as workerd's RSS and as the app
+ * isolate's own (RSS also holds workerd's native buffers and the local R2
+ * bucket, which grow with the file under `vite dev`: lib/upload-memory.ts),
+ * the time to index a 300-page PDF (upload answered → indexed), and send →
+ * first token in a room with 200 indexed documents beside one with none
+ * (retrieval must not make a turn dearer with the room's files; target
+ * within 10 %).
  */
 import path from "node:path";
-import { ROOT, startDevServer } from "../../tests/support/dev-server.ts";
+import { freePort, ROOT, startDevServer } from "../../tests/support/dev-server.ts";
 import { makePdf } from "../../tests/support/files.ts";
 import { Api, RoomSocket, roomSocketUrl } from "../lib/client.ts";
 import { workerdRssKiB } from "../lib/proc.ts";
 import { type Section, type SectionResult, uniqueWorkspace, value, withApp } from "../lib/section.ts";
 import { summarize } from "../lib/stats.ts";
-
-const MiB = 1024 * 1024;
-
-/** Bytes that are a PNG to the type check and noise after it (incompressible, like a real photo). */
-function imageBytes(size: number): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(size);
-  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  let x = 12345;
-  for (let i = 8; i < size; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    bytes[i] = x >>> 24;
-  }
-  return bytes;
-}
-
-async function upload(base: string, ws: string, roomId: string, bytes: Uint8Array<ArrayBuffer> | string, name: string) {
-  const form = new FormData();
-  form.append("file", new Blob([bytes]), name);
-  const response = await fetch(`${base}/api/workspaces/${ws}/rooms/${roomId}/files`, { method: "POST", body: form });
-  const body = (await response.json()) as { file?: { id: string; state: string }; error?: unknown };
-  if (response.status !== 201 || !body.file)
-    throw new Error(`upload ${name}: ${response.status} ${JSON.stringify(body)}`);
-  return body.file;
-}
+import { measureUploadMemory } from "../lib/upload-memory.ts";
+import { imageBytes, MiB, upload } from "../lib/uploads.ts";
 
 async function waitIndexed(api: Api, ws: string, roomId: string, count: number, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
@@ -103,6 +84,29 @@ async function r2Floors(sizes: number[], out: SectionResult) {
   }
 }
 
+/**
+ * The app isolate's memory during the same uploads, through the inspector
+ * (lib/upload-memory.ts): on a server of its own, after the timed phase, so
+ * the inspector's requests cost the throughput figures nothing.
+ */
+async function appIsolateMemory(sizes: number[], out: SectionResult, log: (message: string) => void) {
+  const inspectorPort = await freePort();
+  await withApp(
+    async (app) => {
+      let i = 0;
+      await measureUploadMemory(app, inspectorPort, [...sizes, sizes[sizes.length - 1] as number], (r) => {
+        const name = `upload ${r.mb} MB${i++ === sizes.length ? " again" : ""}: app isolate`;
+        out.figures[`${name} live peak growth`] = value(r.live.peak.total / MiB, "MiB", 1);
+        out.figures[`${name} peak growth, garbage included`] = value(r.sampled.peak.total / MiB, "MiB", 1);
+        log(
+          `files: ${name} +${(r.live.peak.total / MiB).toFixed(1)} MiB live, +${(r.sampled.peak.total / MiB).toFixed(1)} with garbage`
+        );
+      });
+    },
+    { vars: { ROOMS_INSPECTOR_PORT: String(inspectorPort) } }
+  );
+}
+
 export const files: Section = async (ctx, out) => {
   const sizes = ctx.quick ? [5, 10] : [5, 20];
   const pdfPages = ctx.quick ? 10 : 300;
@@ -110,6 +114,7 @@ export const files: Section = async (ctx, out) => {
   const turnRuns = ctx.quick ? 3 : 10;
   out.notes.push(
     "Uploads: one multipart POST each from a Node client on loopback, timed from request to 201 (MB/s = MiB / s); workerd RSS is the peak growth during the upload, sampled every 50 ms (/proc), after one warm-up upload. RSS only grows, so each figure is a high-water mark: the largest size is uploaded twice. Floors: bench/r2-floor, a bare Worker that reads a PUT body and drops it, and one that streams it into the same kind of local bucket in one put, each on a fresh server, the same sizes in the same order (vite dev).",
+    "App isolate: the app Worker's own memory through workerd's V8 inspector (Runtime.getHeapUsage: JS heap + workerd's C++ heap + ArrayBuffer backing stores; not workerd's native buffers, not the local R2 bucket), on another server with the inspector on, after a 1 MB warm-up, each upload from the floor of a forced collection; the largest size twice. Live: the upload sent in 1 MiB slices, after each a collection and a reading: what the code holds, the bytes waiting for the next 5 MiB part plus the reused part buffer, so ~10 MiB from a file's second part on (a 5 MB file's one part is cut at its end). Garbage included: the same size at full speed, read as often as workerd answers (a few times an upload: between the isolate's tasks), a lower bound that also depends on when V8 collects.",
     `PDF: ${pdfPages} pages of generated text, timed from the upload's 201 to the file reading state "indexed" (polled every 100 ms): the Worker's extraction with unpdf, the passages sent to the room in batches, FTS5 inserts.`,
     `Turns: ${documents} indexed text documents (~2 KB each, words shared with the question) in one room, none in another; ${turnRuns} timed WebSocket turns of a 20-chunk answer each after 2 untimed, a question that matches the documents; send → first text-delta at the client.`
   );
@@ -189,4 +194,6 @@ export const files: Section = async (ctx, out) => {
     const ratio = medians[`${documents} documents`]! / medians["no documents"]!;
     out.figures[`send → first token: ${documents} documents / none (median)`] = value(ratio, "×", 2);
   });
+  // 10 MB too: the live set is flat from a file's second part on.
+  await appIsolateMemory(ctx.quick ? sizes : [5, 10, 20], out, ctx.log);
 };
