@@ -11,8 +11,12 @@
  *   npm run bench -- --only floor                    (vite dev)
  *   npm run bench -- --only floor --target preview   (production builds under vite preview)
  *
+ * A third phase opens rooms of 10 and 500 messages in each design (open →
+ * first page, floor-opening.ts): issue 25's opening target beside its
+ * first-token ones.
+ *
  * The servers run at once and the phases alternate (turns: Rooms, floor,
- * relay; then concurrency the same), so each set is measured under the same
+ * relay; then opening and concurrency the same), so each set is measured under the same
  * machine load. "relay" is the other design, for comparison: gadgets-chat's
  * (the example issue 10 measured), a plain Agent facet relaying each chunk
  * through an RpcTarget to the parent's own socket. `--quick` measures the floor only, small: the
@@ -47,6 +51,7 @@ import {
 } from "../lib/section.ts";
 import { median, percentile, summarize } from "../lib/stats.ts";
 import { tallyStored } from "../lib/stored-tally.ts";
+import { type OpeningTarget, opening, roomsOpen, socketAndHistory } from "./floor-opening.ts";
 
 const BURST_CHUNKS = 50;
 const ANSWER_CHUNKS = 10;
@@ -72,7 +77,8 @@ export const floor: Section = async (ctx, out) => {
     `turns: ${burstRuns} turns of a ${BURST_CHUNKS}-chunk answer (written at once), then ${burstRuns} of a 1-chunk answer, in one room with one socket, after 3 warm-up turns; workerd CPU is the server's workerd processes' user+system time (/proc, 10 ms ticks) over the turns ÷ turns; per further chunk = (${BURST_CHUNKS}-chunk − 1-chunk) ÷ ${BURST_CHUNKS - 1}.`,
     `concurrency: ${clients} sockets over ${roomCount} rooms of one workspace (one parent), ${perClient} messages each, closed loop, ${ANSWER_CHUNKS}-chunk answers; first token = send → the sender's first text-delta.`,
     "relay = gadgets-chat's design in the same Worker (RelayParent/RelayRoom): the parent's own socket, a plain Agent facet that calls an RpcTarget per UI chunk, which sends it to that one socket; no AIChatAgent. Served by its own server (in --quick, by the floor's).",
-    "The servers run at once; phases alternate Rooms, floor, relay, so each set shares the machine's load at the time."
+    "The servers run at once; phases alternate Rooms, floor, relay, so each set shares the machine's load at the time.",
+    "opening: a fresh room of each design filled by 1-chunk turns to 10, then 500 messages; then 2 untimed and 20 timed opens of each, alternating: Rooms' socket with ?page=50 until its rooms_opened frame; the bare facet's and the relay's socket and history request (get-messages, ?room=) at once, until the history is parsed (floor-opening.ts)."
   );
   const targets: ChatTarget[] = [];
   let floorBuild: string | undefined;
@@ -93,6 +99,7 @@ export const floor: Section = async (ctx, out) => {
     const medians = new Map<string, { toModel: number; firstToken: number }>();
     for (const t of targets) medians.set(t.label, await burst(ctx, out, t, burstRuns));
     reportTargets(out, medians);
+    if (!ctx.quick) await opening(ctx, out, () => openingRooms(targets), 20);
     for (const t of targets) await concurrency(ctx, out, t, { clients, roomCount, perClient });
   } finally {
     for (const server of new Set(targets.map((t) => t.server))) await server.stop();
@@ -160,6 +167,21 @@ async function startFloor(buildDir: string | undefined): Promise<ChatTarget> {
       return { urls, stored: (i) => floorStoredMessages(server.url, ws, `room-${i}`) };
     }
   };
+}
+
+/** A fresh room of each design, and how its client opens it (floor-opening.ts). */
+function openingRooms(targets: ChatTarget[]): Promise<OpeningTarget[]> {
+  return Promise.all(
+    targets.map(async (t) => {
+      const { urls, stored } = await t.rooms(1);
+      const url = urls[0] as string;
+      return {
+        label: t.label,
+        url,
+        open: t.label === "Rooms" ? roomsOpen(url) : socketAndHistory(url, () => stored(0))
+      };
+    })
+  );
 }
 
 /**
