@@ -14,6 +14,7 @@ import { Api } from "../lib/client.ts";
 import { type Section, value, withApp } from "../lib/section.ts";
 import { seedViaRoute } from "../lib/seed.ts";
 import { summarize } from "../lib/stats.ts";
+import { switchBack } from "./room-switch.ts";
 
 /** The room's size; a quick run scrolls back through fewer (it checks the section runs, not its figures). */
 const MESSAGES = 1_000;
@@ -34,8 +35,10 @@ export const scroll: Section = async (ctx, out) => {
   // A full run throws away one run first (caches, JIT); a quick run's figure is not read.
   const warmups = ctx.quick ? 0 : 1;
   const messages = ctx.quick ? QUICK_MESSAGES : MESSAGES;
+  const switches = ctx.quick ? 2 : 20;
   out.notes.push(
     `A room of ${messages.toLocaleString("en")} messages (the bench seeding route), opened at its newest message in headless Chromium (1280×800, a fresh context per run, ${runs} runs after ${warmups} untimed). Then every animation frame scrolls the log ${STEP_PX} px up (scrollTop, in a requestAnimationFrame loop in the page) until "This is the start of" the room shows; older pages load on the way as they would for a reader.`,
+    `Then switching: a ${messages.toLocaleString("en")}-message room and a 10-message one, each opened once, then ${switches} switches back and forth by clicking the sidebar (400 ms apart), timed in the page from the click to the room's newest message in the DOM (MutationObserver) and to the animation frame after it.`,
     "fps = frames in which the view moved ÷ the time they took; frame time = the interval between consecutive frames in which the view moved (frames spent waiting at the top for a page to arrive are not counted: nothing was drawn there). Long frames: over 33 ms (under 30 fps).",
     `Target: ${ctx.target === "preview" ? "the production build under vite preview" : "the dev build under vite dev (React development mode)"}.`
   );
@@ -76,6 +79,19 @@ export const scroll: Section = async (ctx, out) => {
         movedFrames += intervals.length;
         maxElements = Math.max(maxElements, record.elements);
       }
+      // Then switching between this room and a small one, back and forth (room-switch.ts).
+      const small = await api.createRoom("default", `Switch to ${Date.now().toString(36)}`);
+      for (let i = 0; i < 5; i++) await api.send("default", small.id, `[[fake:chunks=3]] switch ${i}`);
+      const newest = async (r: { id: string; name: string }) => ({
+        ...r,
+        newestId: (await api.page("default", r.id, 1)).messages[0].id as string
+      });
+      const switched = await switchBack(browser, app.url, [await newest(room), await newest(small)], switches);
+      out.figures["switch back to a room opened a moment ago: click → its newest message in the page"] = summarize(
+        switched.dom,
+        "ms"
+      );
+      out.figures["switch back: click → the frame that draws it"] = summarize(switched.frame, "ms");
     } finally {
       await browser.close();
     }
