@@ -9,8 +9,14 @@
  */
 import type { MessagePage } from "@/shared/protocol";
 
-/** A page fetched longer ago than this is fetched again when the room opens. */
-export const PREFETCH_FRESH_MS = 10_000;
+/**
+ * A page fetched longer ago than this is fetched again when the room opens.
+ * Short: an opened room takes later messages from the socket only as they
+ * are written (a send's frame carries the new message, not the window), so
+ * messages written between the prefetch and the click would be missing
+ * until the room is opened again. A pointer rests and clicks within it.
+ */
+export const PREFETCH_FRESH_MS = 2_000;
 /** Pages held at once: a pointer crossing the whole list does not keep them all. */
 const MAX_HELD = 4;
 
