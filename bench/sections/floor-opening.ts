@@ -101,11 +101,11 @@ export async function opening(
       }
     }
     for (const [label, ms] of times) out.figures[`open → first page, ${size} messages: ${label}`] = summarize(ms, "ms");
-    const rooms_ = times.get("Rooms");
+    const ours = times.get("Rooms");
     const relay = times.get("relay");
-    if (rooms_?.length && relay?.length) {
+    if (ours?.length && relay?.length) {
       out.figures[`targets: Rooms' open → first page ÷ the relay design's (${size} messages, medians; target ≤ 1.0)`] =
-        value(median(rooms_) / median(relay), "×", 2);
+        value(median(ours) / median(relay), "×", 2);
     }
   }
 }

@@ -3,9 +3,9 @@
  * list, or the keyboard's focus on it, starts loading its newest page, so a
  * click opens it without waiting for that round trip (switching rooms is the
  * most frequent action in a multi-room app). A prefetched page is used once,
- * only while it is fresh (it is refreshed by the room's socket after that,
- * but an old page would first show a stale room), and a failed one is
- * forgotten so the room's own request reports its error.
+ * only while it is fresh (an opened room is not refreshed from it: what was
+ * written after the fetch would be missing), and a failed one is forgotten
+ * so the room's own request reports its error.
  */
 import type { MessagePage } from "@/shared/protocol";
 
