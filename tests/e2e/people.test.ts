@@ -508,3 +508,44 @@ describe("presence of the room", () => {
     await bob.context.close();
   });
 });
+
+describe("coming back", () => {
+  it("brings in what was written while the room's socket was down, with nothing else said after", async () => {
+    const room = await rest.createRoom(setup.app.url, { name: uniqueName("Away") });
+    // People talking among themselves: no answer follows to carry the room's transcript.
+    const quiet = await fetch(`${setup.app.url}/api/rooms/${room.id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ defaultResponder: "nobody" })
+    });
+    expect(quiet.status).toBe(200);
+    await rest.send(setup.app.url, room.id, "Before the tunnel");
+    const { context, page } = await newUser(setup.browser, { displayName: "Tess" });
+    let online = true;
+    const sockets: { close(options?: { code?: number; reason?: string }): Promise<void> }[] = [];
+    await context.routeWebSocket(
+      (url) => url.pathname.includes("/sub/chat-room/"),
+      (ws) => {
+        if (!online) return void ws.close({ code: 1011, reason: "offline" });
+        ws.connectToServer();
+        sockets.push(ws);
+      }
+    );
+    await page.goto(roomUrl(setup.app.url, room.id));
+    await messageRows(page, "user").filter({ hasText: "Before the tunnel" }).waitFor();
+
+    // The train enters a tunnel: the socket drops and cannot come back.
+    online = false;
+    await Promise.all(sockets.splice(0).map((ws) => ws.close({ code: 1011, reason: "tunnel" })));
+    await rest.send(setup.app.url, room.id, "Said in the tunnel");
+    expect(await messageRows(page, "user").filter({ hasText: "Said in the tunnel" }).count()).toBe(0);
+
+    // Out of the tunnel: the socket joins again, and its opening page brings the message in.
+    online = true;
+    await messageRows(page, "user").filter({ hasText: "Said in the tunnel" }).waitFor({ timeout: 30_000 });
+    expect(
+      (await messageRows(page, "user").allTextContents()).filter((text) => text.includes("Said in the tunnel"))
+    ).toHaveLength(1);
+    await context.close();
+  });
+});

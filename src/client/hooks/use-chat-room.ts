@@ -11,14 +11,14 @@
 import { useAgentChat } from "@cloudflare/ai-chat/react";
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { api, errorMessage } from "@/client/lib/api";
-import { messageText, type RoomMessage } from "@/client/lib/messages";
+import { fromChatMessage, messageText, type RoomMessage } from "@/client/lib/messages";
 import { firstPage } from "@/client/lib/opened-page";
 import { reactionStore } from "@/client/lib/reaction-store";
 import { prefetchedRooms } from "@/client/lib/room-pages";
 import { newTraceparent } from "@/client/lib/trace";
 import { mergeNewestPage, rememberRoom, settled, warmRoom } from "@/client/lib/warm-rooms";
 import type { MessageAuthor } from "@/shared/identity";
-import type { RoomState } from "@/shared/protocol";
+import type { MessagePage, RoomState } from "@/shared/protocol";
 import type { ReplyRef } from "@/shared/replies";
 import { type HistorySource, initialPageOf, loadNewestPage, useOlderPages } from "./use-older-pages";
 import type { RoomSocket } from "./use-room-socket";
@@ -168,6 +168,7 @@ export function useRoomChat(
     })
   });
   const history = useOlderPages(chat.messages, chat.setMessages, sourceRef);
+  useCatchUpOnJoin(socket, roomId, chat.setMessages);
   useWarmRoom({ warm, fromWarm: warmCopy !== null, selfId: socket.selfId, roomId, chat, sourceRef });
   const actions = useChatActions(chat, socket, history.holdForEdit);
   const busy = chat.status === "submitted" || chat.isStreaming || chat.isRecovering || socket.liveTurnRunning;
@@ -193,6 +194,33 @@ export function useRoomChat(
 }
 
 export type RoomChat = ReturnType<typeof useRoomChat>;
+
+/**
+ * What the room's socket missed while it was not joined: every opening page
+ * (the first connection's and each reconnect's) is merged into the live
+ * list. By hand because nothing else brings it: a send's frame carries the
+ * new message alone, and the framework's resume brings nothing when no
+ * answer streams. Without it a socket that dropped, or that joined after the
+ * page the room opened from was read (REST's, or one prefetched on hover),
+ * would stay behind until the next answer.
+ */
+function useCatchUpOnJoin(
+  socket: Pick<RoomSocket, "onOpenedPage">,
+  roomId: string,
+  setMessages: AgentChat["setMessages"]
+) {
+  const { onOpenedPage } = socket;
+  // Each page once: a page merged again later would bring back what was replaced since.
+  const mergedRef = useRef<MessagePage | null>(null);
+  const merge = useStableCallback((page: MessagePage) => {
+    if (mergedRef.current === page) return;
+    mergedRef.current = page;
+    reactionStore(roomId).merge(page.reactions);
+    const messages = page.messages.map(fromChatMessage);
+    if (messages.length > 0) setMessages((held) => mergeNewestPage(held, messages));
+  });
+  useEffect(() => onOpenedPage(merge), [onOpenedPage, merge]);
+}
 
 /** Keeps the room's warm copy current; a room that started from one is refreshed from its newest page once. */
 function useWarmRoom({

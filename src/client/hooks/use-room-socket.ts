@@ -21,7 +21,7 @@ import { PAGE_SIZE } from "@/client/lib/room-pages";
 import { type RoomFrameEvent, readRoomFrame } from "@/client/lib/room-socket-frames";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
 import type { Identity } from "@/shared/identity";
-import type { PresenceUser, RoomState } from "@/shared/protocol";
+import type { MessagePage, PresenceUser, RoomState } from "@/shared/protocol";
 import type { ConnectionStatus } from "./use-room-list";
 
 /**
@@ -67,6 +67,47 @@ function useReconnectOnRename(agent: { reconnect(): void }, name: string) {
   }, [name, agent]);
 }
 
+/** Raw text frames, for hooks that speak their own part of the protocol (the outbox). */
+function useFrameListeners() {
+  const listenersRef = useRef(new Set<(data: string) => void>());
+  const deliver = useCallback((data: string) => {
+    for (const listener of listenersRef.current) listener(data);
+  }, []);
+  const subscribe = useCallback((listener: (data: string) => void) => {
+    listenersRef.current.add(listener);
+    return () => {
+      listenersRef.current.delete(listener);
+    };
+  }, []);
+  return { deliver, subscribe };
+}
+
+/** This connection's opening page, and who wants each one (the transcript, to catch up on a reconnect). */
+function useOpeningPages() {
+  const latestRef = useRef<MessagePage | null>(null);
+  const listenersRef = useRef(new Set<(page: MessagePage) => void>());
+  const arrived = useCallback((page: MessagePage) => {
+    latestRef.current = page;
+    for (const listener of listenersRef.current) listener(page);
+  }, []);
+  const closed = useCallback(() => {
+    latestRef.current = null;
+  }, []);
+  /**
+   * Every opening page this socket gets from now on, starting with the
+   * current connection's if it came already: the room as it was when the
+   * socket (re)joined, for catching up on what it missed while away.
+   */
+  const subscribe = useCallback((listener: (page: MessagePage) => void) => {
+    listenersRef.current.add(listener);
+    if (latestRef.current) listener(latestRef.current);
+    return () => {
+      listenersRef.current.delete(listener);
+    };
+  }, []);
+  return { arrived, closed, subscribe };
+}
+
 export function useRoomSocket(roomId: string, self: Identity, options: { basePath?: string } = {}) {
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [presence, setPresence] = useState<PresenceUser[]>([]);
@@ -74,8 +115,8 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
   const [serverError, setServerError] = useState<string | null>(null);
   const sendRef = useRef<(data: string) => void>(() => {});
   const turn = useActiveTurn();
-  /** Raw text frames, for hooks that speak their own part of the protocol (the outbox). */
-  const frameListenersRef = useRef(new Set<(data: string) => void>());
+  const frames = useFrameListeners();
+  const opened = useOpeningPages();
 
   const sub = useMemo(
     () => (options.basePath ? undefined : [{ agent: "ChatRoom", name: roomId }]),
@@ -92,6 +133,7 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     onOpen: () => setStatus("open"),
     onClose: () => {
       openedPages.failed(roomId);
+      opened.closed();
       setStatus((s) => (s === "closed" ? s : "reconnecting"));
       setPresence([]);
       turn.reset();
@@ -102,10 +144,11 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     },
     onMessage: (event: MessageEvent) => {
       if (typeof event.data !== "string") return;
-      for (const listener of frameListenersRef.current) listener(event.data);
+      frames.deliver(event.data);
       const frame = readRoomFrame(event.data);
       if (frame?.kind === "opened") {
         openedPages.arrived(roomId, frame.page);
+        opened.arrived(frame.page);
         setPresence(frame.presence);
       } else if (frame?.kind === "presence") setPresence(frame.users);
       else if (frame?.kind === "error") setServerError(frame.message);
@@ -134,18 +177,14 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
   // Left: a later opening of the room waits for its own socket's page.
   useEffect(() => () => openedPages.forget(roomId), [roomId]);
 
-  const onFrame = useCallback((listener: (data: string) => void) => {
-    frameListenersRef.current.add(listener);
-    return () => {
-      frameListenersRef.current.delete(listener);
-    };
-  }, []);
   const sendFrame = useCallback((data: string) => sendRef.current(data), []);
 
   return {
     agent,
     status,
-    onFrame,
+    onFrame: frames.subscribe,
+    /** Every opening page from now on (and this connection's, if it came): what the socket missed while away. */
+    onOpenedPage: opened.subscribe,
     sendFrame,
     presence,
     /** Our identity's id, as presence entries name it. */

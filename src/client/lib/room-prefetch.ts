@@ -3,18 +3,17 @@
  * list, or the keyboard's focus on it, starts loading its newest page, so a
  * click opens it without waiting for that round trip (switching rooms is the
  * most frequent action in a multi-room app). A prefetched page is used once,
- * only while it is fresh (an opened room is not refreshed from it: what was
- * written after the fetch would be missing), and a failed one is forgotten
- * so the room's own request reports its error.
+ * only while it is fresh, and a failed one is forgotten so the room's own
+ * request reports its error.
  */
 import type { MessagePage } from "@/shared/protocol";
 
 /**
  * A page fetched longer ago than this is fetched again when the room opens.
- * Short: an opened room takes later messages from the socket only as they
- * are written (a send's frame carries the new message, not the window), so
- * messages written between the prefetch and the click would be missing
- * until the room is opened again. A pointer rests and clicks within it.
+ * Short: the room's socket brings in what was written after the fetch
+ * (hooks/use-chat-room.ts), but the "N new messages" divider is placed from
+ * the first page shown, and a stale page would place it wrong. A pointer
+ * rests and clicks within it.
  */
 export const PREFETCH_FRESH_MS = 2_000;
 /** Pages held at once: a pointer crossing the whole list does not keep them all. */
