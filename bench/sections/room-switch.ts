@@ -3,8 +3,9 @@
  * memory, then refreshed): in headless Chromium, a reader opens room A,
  * then B, then goes back and forth by clicking the rooms in the sidebar.
  * Each switch is timed in the page from the click to the room's newest
- * message in the DOM, and to the next animation frame after it (the frame
- * that draws it). Run inside the scroll section, on its server and browser.
+ * message shown in the DOM (a room kept mounted is there all along,
+ * hidden), and to the next animation frame after it (the frame that draws
+ * it). Run inside the scroll section, on its server and browser.
  */
 import type { launchBrowser } from "../../tests/support/browser.ts";
 
@@ -18,7 +19,7 @@ export interface SwitchRoom {
 }
 
 export interface SwitchTimes {
-  /** Click → the newest message's row in the transcript. */
+  /** Click → the newest message's row shown in the transcript. */
   dom: number[];
   /** Click → the animation frame after that (the one that draws it). */
   frame: number[];
@@ -49,12 +50,21 @@ export async function switchBack(
               l.textContent?.includes(name)
             );
             if (!link) return reject(new Error(`no sidebar link for ${name}`));
-            const present = () => document.querySelector(`[role="log"] [data-message-id="${newestId}"]`) !== null;
+            // Shown, not only in the DOM: a room left a moment ago stays in the page, hidden.
+            const present = () =>
+              [...document.querySelectorAll(`[role="log"] [data-message-id="${newestId}"]`)].some((row) =>
+                row.checkVisibility()
+              );
             let domAt: number | null = null;
             const observer = new MutationObserver(() => {
               if (domAt === null && present()) domAt = performance.now();
             });
-            observer.observe(document.body, { childList: true, subtree: true });
+            observer.observe(document.body, {
+              childList: true,
+              subtree: true,
+              attributes: true,
+              attributeFilter: ["style"]
+            });
             const t0 = performance.now();
             link.click();
             if (present()) domAt = performance.now();

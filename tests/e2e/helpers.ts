@@ -250,10 +250,13 @@ export async function importRoom(
 
 export const roomUrl = (base: string, id: string) => `${base}/sub/chat-room/${id}`;
 
-/** The conversation log and its messages. */
+/**
+ * The conversation log and its messages: the open room's only. Rooms left a
+ * moment ago stay in the page, hidden (src/client/lib/kept-rooms.ts).
+ */
 export const log = (page: Page) => page.getByRole("log");
 export const messageRows = (page: Page, role?: "user" | "assistant") =>
-  page.locator(role ? `[data-message-id][data-role="${role}"]` : "[data-message-id]");
+  page.locator(role ? `[data-message-id][data-role="${role}"]:visible` : "[data-message-id]:visible");
 export const composer = (page: Page) => page.getByRole("textbox", { name: /^Message / });
 
 /** Chooses one of the room's actions under "More room actions" in its header (Rename room, Delete room, Room info, …). */

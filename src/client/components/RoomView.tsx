@@ -3,11 +3,12 @@
  * and the room's dialogs. Keyed by the room's id, so another room starts
  * from a clean slate.
  */
-import { Suspense, useEffect, useMemo, useState } from "react";
+import { Activity, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { useRoomSocket } from "@/client/hooks/use-room-socket";
+import { keptRooms } from "@/client/lib/kept-rooms";
 import { prefetchedRooms } from "@/client/lib/room-pages";
 import { forgetWarm } from "@/client/lib/warm-rooms";
 import { ROOM_FULL_CODE } from "@/shared/constants";
@@ -29,9 +30,27 @@ import { RoomHeader, type RoomHeaderAction } from "./room/RoomHeader";
 import { ShareDialog } from "./ShareDialog";
 import { ToolsDialog } from "./tools/ToolsPanel";
 
+/**
+ * The open room, and the last few rooms left (lib/kept-rooms.ts), hidden by
+ * React's <Activity>: their effects, and so their sockets, stop while
+ * hidden, and switching back only shows the room again. Its socket then
+ * joins again, and its opening page brings in what was written meanwhile
+ * (hooks/use-chat-room.ts). Rooms left longer ago come back from their warm
+ * copy (lib/warm-rooms.ts).
+ */
 export function RoomPage() {
   const { roomId = "" } = useParams();
-  return <RoomView key={roomId} roomId={roomId} />;
+  const [kept, setKept] = useState<string[]>(() => [roomId]);
+  const lastOpen = useRef(new Map<string, number>());
+  const clock = useRef(0);
+  if (lastOpen.current.get(roomId) !== clock.current) lastOpen.current.set(roomId, ++clock.current);
+  const next = keptRooms(kept, lastOpen.current, roomId);
+  if (next !== kept) setKept(next);
+  return next.map((id) => (
+    <Activity key={id} mode={id === roomId ? "visible" : "hidden"}>
+      <RoomView roomId={id} />
+    </Activity>
+  ));
 }
 
 type RoomDialog = null | Exclude<RoomHeaderAction, "find">;

@@ -41,6 +41,22 @@ const roomHistory = (roomId: string, socket: Pick<RoomSocket, "takeOpenedPage">)
   }
 });
 
+/**
+ * The room's first messages, once per socket (so per room view): the
+ * framework forgets its cached promise when the chat hook's effects stop,
+ * which a room kept mounted but hidden (components/RoomView.tsx) does, and
+ * would then load the page again, and suspend, on the way back.
+ */
+const firstMessages = new WeakMap<object, Promise<RoomMessage[]>>();
+function firstMessagesOf(socket: object, load: () => Promise<RoomMessage[]>): Promise<RoomMessage[]> {
+  let promise = firstMessages.get(socket);
+  if (!promise) {
+    promise = load();
+    firstMessages.set(socket, promise);
+  }
+  return promise;
+}
+
 type AgentChat = ReturnType<typeof useAgentChat<RoomState, RoomMessage>>;
 
 /** Send, edit, regenerate, retry and stop, each reporting its failure as `actionError`. */
@@ -155,8 +171,9 @@ export function useRoomChat(
   const [warmCopy] = useState(() => (warm ? warmRoom(socket.selfId, roomId) : null));
   const chat = useAgentChat<RoomState, RoomMessage>({
     agent: socket.agent,
-    // Called once per socket address (the framework caches the promise).
-    getInitialMessages: () => (warmCopy ? settled([...warmCopy]) : loadNewestPage(sourceRef.current)),
+    // Loaded once per room view (firstMessagesOf).
+    getInitialMessages: () =>
+      firstMessagesOf(socket.agent, () => (warmCopy ? settled([...warmCopy]) : loadNewestPage(sourceRef.current))),
     // The transcript is server-authoritative; our local list is a window.
     syncMessagesToServer: false,
     // The room rebuilds every request from its own transcript and reads

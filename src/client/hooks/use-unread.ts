@@ -59,8 +59,8 @@ function useOnScreen(selector: string | null): boolean {
     let frame = 0;
     const check = () => {
       frame = 0;
-      const element = document.querySelector(selector);
-      setOnScreen(element ? shows(element) : false);
+      // Every match: a room kept mounted but hidden may hold the same message (a fork's copy).
+      setOnScreen([...document.querySelectorAll(selector)].some(shows));
     };
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(check);
