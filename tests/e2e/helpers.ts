@@ -175,6 +175,16 @@ export const rest = {
     if (!response.ok) throw new Error(`get failed ${response.status}: ${await response.text()}`);
     return (await response.json()) as RoomDetail;
   },
+  /** A new room where nobody answers unless named: every message in it is a person's. */
+  humansOnlyRoom: async (base: string, name: string) => {
+    const room = await restClient(base).createRoom({ name });
+    const response = await restClient(base).call(`/${room.id}`, {
+      method: "PATCH",
+      json: { defaultResponder: "nobody" }
+    });
+    if (!response.ok) throw new Error(`quieting the room failed ${response.status}: ${await response.text()}`);
+    return room;
+  },
   messages: (base: string, id: string, limit = 200) =>
     restClient(base).messages(id, `?limit=${limit}`) as Promise<MessagePage>,
   /** Sends through the REST path and waits for the answer. */

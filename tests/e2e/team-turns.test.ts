@@ -58,14 +58,8 @@ it("auto mode: the assistant answers Bob's question and stays out of Carol's sma
 });
 
 it("catch me up: Carol gets a summary of what she missed, for her alone, with links to the messages", async () => {
-  const room = await rest.createRoom(setup.app.url, { name: uniqueName("Catch up") });
   // People talking among themselves: nobody answers here, so only their messages are new.
-  const quiet = await fetch(`${setup.app.url}/api/rooms/${room.id}`, {
-    method: "PATCH",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ defaultResponder: "nobody" })
-  });
-  expect(quiet.status).toBe(200);
+  const room = await rest.humansOnlyRoom(setup.app.url, uniqueName("Catch up"));
   await rest.send(setup.app.url, room.id, "Read before");
   const carol = await person("Carol", room.id);
   await messageRows(carol, "user").filter({ hasText: "Read before" }).waitFor();

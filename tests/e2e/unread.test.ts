@@ -22,16 +22,7 @@ const setup = useAppAndBrowser();
 const person = signedInPeople(setup);
 
 /** A room where nobody answers, so every count is a count of people's messages. */
-async function humansOnlyRoom(prefix: string) {
-  const room = await rest.createRoom(setup.app.url, { name: uniqueName(prefix) });
-  const response = await fetch(`${setup.app.url}/api/rooms/${room.id}`, {
-    method: "PATCH",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ defaultResponder: "nobody" })
-  });
-  expect(response.status).toBe(200);
-  return room;
-}
+const humansOnlyRoom = (prefix: string) => rest.humansOnlyRoom(setup.app.url, uniqueName(prefix));
 
 const row = (page: Page, roomId: string) => page.locator(`[data-room-id="${roomId}"]`);
 /**
