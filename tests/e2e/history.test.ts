@@ -177,13 +177,18 @@ describe("long rooms", () => {
 });
 
 describe("switching rooms", () => {
-  it("comes back to a room at once, from memory, then brings in what was written meanwhile", async () => {
+  it("comes back to a room at once, from memory, then brings in what was written meanwhile; a room left is left", async () => {
     const [first, second] = [uniqueName("Warm A"), uniqueName("Warm B")];
     const a = await rest.createRoom(app.url, { name: first });
     const b = await rest.createRoom(app.url, { name: second });
     await rest.send(app.url, a.id, "Room A's first question");
     await rest.send(app.url, b.id, "Room B's first question");
-    const { context, page } = await newUser(browser);
+    const { context, page } = await newUser(browser, { displayName: "Switcher" });
+    // Someone staying in room A, who sees who is there.
+    const watcher = await newUser(browser, { displayName: "Watcher" });
+    await watcher.page.goto(roomUrl(app.url, a.id));
+    const hereInA = () =>
+      watcher.page.getByRole("button", { name: /people here|person here/ }).getAttribute("aria-label");
     // Whether the room page ever showed its loading state, from each click on.
     await page.addInitScript(() => {
       const seen = { loading: 0 };
@@ -197,8 +202,11 @@ describe("switching rooms", () => {
 
     await page.goto(roomUrl(app.url, a.id));
     await messageRows(page, "assistant").getByText("Echo: Room A's first question").waitFor();
+    await expect.poll(hereInA).toMatch(/^2 people here: .*Switcher/);
     await rooms.getByRole("link", { name: new RegExp(second) }).click();
     await messageRows(page, "assistant").getByText("Echo: Room B's first question").waitFor();
+    // Room A stays in the page, hidden, but its socket is closed: the switcher has left it.
+    await expect.poll(hereInA).toMatch(/^1 person here: Watcher/);
     // Meanwhile someone writes in room A.
     await rest.send(app.url, a.id, "Written while you were away");
 
@@ -211,7 +219,10 @@ describe("switching rooms", () => {
     await messageRows(page, "assistant").getByText("Echo: Written while you were away").waitFor();
     expect(await messageRows(page, "user").filter({ hasText: "Room A's first question" }).count()).toBe(1);
     expect(await loadingSeen()).toBe(before);
+    // Back in room A: the switcher is there again.
+    await expect.poll(hereInA).toMatch(/^2 people here: .*Switcher/);
     await context.close();
+    await watcher.context.close();
   });
 
   it("opens a room the pointer rested on from the page it fetched then", async () => {
