@@ -38,7 +38,7 @@ export const scroll: Section = async (ctx, out) => {
   const switches = ctx.quick ? 2 : 20;
   out.notes.push(
     `A room of ${messages.toLocaleString("en")} messages (the bench seeding route), opened at its newest message in headless Chromium (1280×800, a fresh context per run, ${runs} runs after ${warmups} untimed). Then every animation frame scrolls the log ${STEP_PX} px up (scrollTop, in a requestAnimationFrame loop in the page) until "This is the start of" the room shows; older pages load on the way as they would for a reader.`,
-    `Then switching: a ${messages.toLocaleString("en")}-message room and a 10-message one, each opened once, then ${switches} switches back and forth by clicking the sidebar (400 ms apart), timed in the page from the click to the room's newest message in the DOM (MutationObserver) and to the animation frame after it.`,
+    `Then switching: a ${messages.toLocaleString("en")}-message room and a 10-message one, each opened once, then ${switches} switches back and forth by clicking the sidebar (400 ms apart), timed in the page from the click to the room's newest message shown (MutationObserver on rows and styles, checkVisibility: the rooms left stay in the page, hidden) and to the animation frame after it.`,
     "fps = frames in which the view moved ÷ the time they took; frame time = the interval between consecutive frames in which the view moved (frames spent waiting at the top for a page to arrive are not counted: nothing was drawn there). Long frames: over 33 ms (under 30 fps).",
     `Target: ${ctx.target === "preview" ? "the production build under vite preview" : "the dev build under vite dev (React development mode)"}.`
   );

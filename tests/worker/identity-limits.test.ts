@@ -69,10 +69,9 @@ async function refusedAfterSpending<T>(
   request: () => Promise<T>,
   refused: (result: T) => boolean
 ): Promise<T> {
-  let result: T | undefined;
   for (let attempt = 0; attempt < 4; attempt++) {
     await spend(who, kind);
-    result = await request();
+    const result = await request();
     if (refused(result)) return result;
   }
   throw new Error(`a ${kind} request was never refused after its bucket was spent`);
