@@ -3,7 +3,7 @@
  * and the room's dialogs. Keyed by the room's id, so another room starts
  * from a clean slate.
  */
-import { Activity, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { Activity, memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
 import { useRoomList } from "@/client/hooks/use-room-list";
@@ -55,7 +55,8 @@ export function RoomPage() {
 
 type RoomDialog = null | Exclude<RoomHeaderAction, "find">;
 
-function RoomView({ roomId }: { roomId: string }) {
+/** Memoised: a navigation re-renders RoomPage, and the rooms it keeps have nothing new to draw for it. */
+const RoomView = memo(function RoomView({ roomId }: { roomId: string }) {
   const { user } = useAuth();
   const socket = useRoomSocket(roomId, user);
   const { rooms, deletedIds, revokedIds } = useRoomList();
@@ -126,7 +127,7 @@ function RoomView({ roomId }: { roomId: string }) {
       />
     </div>
   );
-}
+});
 
 function RoomDialogs({
   roomId,

@@ -50,7 +50,13 @@ export function useTranscriptRows(
     anchorTo: "end",
     rangeExtractor,
     // Scrolling moves rows by writing their position; React renders only when the range changes.
-    directDomUpdates: true
+    directDomUpdates: true,
+    // Not inside the scroll event: a room shown again (RoomView.tsx) has its
+    // scroll position restored, and a synchronous render there also ran every
+    // effect of the room before its first frame (about 25 ms a switch back, the
+    // scroll section's figure). Rows entering the range render in the next task;
+    // the overscan covers a frame's scroll.
+    useFlushSync: false
   });
 
   const loadOlderFocused = useRef(false);
