@@ -5,6 +5,12 @@
  * correctness figures that must be zero are. It runs against the
  * production build (`--target preview`, the run's build of the bench app):
  * a server boots in seconds there, against 15–30 s under `vite dev`.
+ *
+ * One file, though it is the server layers' longest: split into two quick
+ * runs at once (its sections in two halves), each half took 174–195 s
+ * instead of about 110, the integration files beside them ran longer, and
+ * `.ci/run` took 11m37s against 10m31s: that stretch of the suite is bound
+ * by two cores' CPU, not by waiting.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
