@@ -27,6 +27,7 @@ import { RoomGone } from "./RoomStates";
 import { ConversationSkeleton, RoomBanners } from "./room/RoomBanners";
 import { RoomConversation } from "./room/RoomConversation";
 import { RoomHeader, type RoomHeaderAction } from "./room/RoomHeader";
+import { RoomIdContext } from "./room/room-id";
 import { ShareDialog } from "./ShareDialog";
 import { ToolsDialog } from "./tools/ToolsPanel";
 
@@ -89,43 +90,52 @@ const RoomView = memo(function RoomView({ roomId }: { roomId: string }) {
   }
 
   return (
-    <div className="flex h-full min-w-0 flex-col">
-      <RoomHeader
-        roomId={roomId}
-        name={name || "Loading…"}
-        isPrivate={summary?.visibility === "private"}
-        state={state}
-        socket={socket}
-        onAction={(action) => (action === "find" ? setFinding((n) => n + 1) : setDialog(action))}
-      />
-      <RoomBanners state={state} />
-      <Suspense fallback={<ConversationSkeleton />}>
-        <PersonaColoursProvider personas={state?.personas}>
-          <RoomConversation
-            socket={socket}
-            roomId={roomId}
-            roomName={name || "this room"}
-            finding={finding}
-            onCloseFind={() => setFinding(0)}
-          />
-        </PersonaColoursProvider>
-      </Suspense>
-      <RoomDialogs roomId={roomId} name={name} summary={summary} state={state} dialog={dialog} setDialog={setDialog} />
-      <RoomFilesPanel
-        roomId={roomId}
-        selfId={socket.selfId}
-        onFrame={socket.onFrame}
-        open={dialog === "files"}
-        onClose={() => setDialog(null)}
-      />
-      <AsidesDialog roomId={roomId} open={dialog === "asides"} onClose={() => setDialog(null)} />
-      <MemoryDialog
-        roomId={roomId}
-        revision={state?.memory?.revision ?? 0}
-        open={dialog === "memory"}
-        onClose={() => setDialog(null)}
-      />
-    </div>
+    <RoomIdContext value={roomId}>
+      <div className="flex h-full min-w-0 flex-col">
+        <RoomHeader
+          roomId={roomId}
+          name={name || "Loading…"}
+          isPrivate={summary?.visibility === "private"}
+          state={state}
+          socket={socket}
+          onAction={(action) => (action === "find" ? setFinding((n) => n + 1) : setDialog(action))}
+        />
+        <RoomBanners state={state} />
+        <Suspense fallback={<ConversationSkeleton />}>
+          <PersonaColoursProvider personas={state?.personas}>
+            <RoomConversation
+              socket={socket}
+              roomId={roomId}
+              roomName={name || "this room"}
+              finding={finding}
+              onCloseFind={() => setFinding(0)}
+            />
+          </PersonaColoursProvider>
+        </Suspense>
+        <RoomDialogs
+          roomId={roomId}
+          name={name}
+          summary={summary}
+          state={state}
+          dialog={dialog}
+          setDialog={setDialog}
+        />
+        <RoomFilesPanel
+          roomId={roomId}
+          selfId={socket.selfId}
+          onFrame={socket.onFrame}
+          open={dialog === "files"}
+          onClose={() => setDialog(null)}
+        />
+        <AsidesDialog roomId={roomId} open={dialog === "asides"} onClose={() => setDialog(null)} />
+        <MemoryDialog
+          roomId={roomId}
+          revision={state?.memory?.revision ?? 0}
+          open={dialog === "memory"}
+          onClose={() => setDialog(null)}
+        />
+      </div>
+    </RoomIdContext>
   );
 });
 

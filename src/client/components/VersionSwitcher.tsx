@@ -8,7 +8,7 @@
  */
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { useParams } from "react-router";
+import { useRoomId } from "@/client/components/room/room-id";
 import { api, errorMessage } from "@/client/lib/api";
 import { fromChatMessage, type RoomMessage } from "@/client/lib/messages";
 import { IconButton } from "./ui/Button";
@@ -27,7 +27,7 @@ export function VersionSwitcher({
   /** Draws an earlier version's messages (MessageItem's, without an import circle). */
   renderMessages: (messages: RoomMessage[]) => ReactNode;
 }) {
-  const { roomId } = useParams();
+  const roomId = useRoomId();
   const [versions, setVersions] = useState<RoomMessage[][] | null>(null);
   const [shown, setShown] = useState(version);
   const [error, setError] = useState<string | null>(null);

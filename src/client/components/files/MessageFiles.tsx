@@ -7,7 +7,7 @@
 
 import { FileText, Quote } from "lucide-react";
 import { useState } from "react";
-import { useParams } from "react-router";
+import { useRoomId } from "@/client/components/room/room-id";
 import { Dialog } from "@/client/components/ui/Dialog";
 import type { RoomMessage } from "@/client/lib/messages";
 import { type FileLinks, useFileLinks } from "./file-links";
@@ -74,7 +74,7 @@ function citationHref(links: FileLinks, roomId: string, source: SourcePart): str
 
 /** The room comes from the route here, not from the row: a row that read the route would re-render on every route render. */
 export function Citations({ message }: { message: RoomMessage }) {
-  const { roomId = "" } = useParams();
+  const roomId = useRoomId();
   const links = useFileLinks();
   const sources = message.parts.filter((p) => p.type === "source-document") as unknown as SourcePart[];
   if (sources.length === 0) return null;

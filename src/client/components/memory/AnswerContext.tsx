@@ -8,7 +8,8 @@
  */
 import { Eye } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import { Link, useParams } from "react-router";
+import { Link } from "react-router";
+import { useRoomId } from "@/client/components/room/room-id";
 import { IconButton } from "@/client/components/ui/Button";
 import { Dialog } from "@/client/components/ui/Dialog";
 import { ErrorNotice } from "@/client/components/ui/Field";
@@ -146,7 +147,7 @@ function ContextParts({
 }
 
 export function AnswerContextButton({ messageId }: { messageId: string }) {
-  const { roomId = "" } = useParams();
+  const roomId = useRoomId();
   const [open, setOpen] = useState(false);
   const [context, setContext] = useState<AnswerContext | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -5,12 +5,12 @@
  */
 import { Check, Pin } from "lucide-react";
 import { useState } from "react";
-import { useParams } from "react-router";
+import { useRoomId } from "@/client/components/room/room-id";
 import { IconButton } from "@/client/components/ui/Button";
 import { api, errorMessage } from "@/client/lib/api";
 
 export function PinMessageButton({ messageId }: { messageId: string }) {
-  const { roomId = "" } = useParams();
+  const roomId = useRoomId();
   const [state, setState] = useState<{ kind: "idle" | "busy" | "done" } | { kind: "error"; message: string }>({
     kind: "idle"
   });

@@ -9,7 +9,7 @@
 
 import { SmilePlus } from "lucide-react";
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { useParams } from "react-router";
+import { useRoomId } from "@/client/components/room/room-id";
 import { IconButton } from "@/client/components/ui/Button";
 import { api, errorMessage } from "@/client/lib/api";
 import { cn } from "@/client/lib/cn";
@@ -116,7 +116,7 @@ export function AddReactionButton({ messageId }: { messageId: string }) {
 /** The reactions under a message; nothing when it has none. */
 export function MessageReactions({ messageId }: { messageId: string }) {
   // From the route here, not from the row: a row that read the route would re-render on every route render.
-  const { roomId = "" } = useParams();
+  const roomId = useRoomId();
   const reacting = useContext(ReactingContext);
   const reactions = useReactions(roomId, messageId);
   const [error, setError] = useState<string | null>(null);
