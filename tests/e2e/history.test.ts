@@ -225,6 +225,50 @@ describe("switching rooms", () => {
     await watcher.context.close();
   });
 
+  it("keeps a room's place when a search opens a message in another room and the reader comes back", async () => {
+    const word = uniqueName("needle").replace(/[^a-z0-9]/gi, "");
+    const other = await rest.humansOnlyRoom(app.url, uniqueName("Needle room"));
+    await rest.send(app.url, other.id, `The ${word} is here`);
+    const target = (await rest.messages(app.url, other.id, 1)).messages[0];
+    const { context, page } = await newUser(browser);
+    await page.goto(roomUrl(app.url, roomId));
+    await opened(page);
+    // Reading older messages, away from the bottom (a wheel first: the log stops following).
+    const visibleLog = () => log(page).locator("visible=true");
+    const place = () => visibleLog().evaluate((el) => Math.round(el.scrollTop));
+    await visibleLog().evaluate((el) => {
+      el.dispatchEvent(new WheelEvent("wheel", { deltaY: -1, bubbles: true }));
+      el.scrollTop = el.scrollHeight / 2;
+    });
+    await page.getByRole("button", { name: /Jump to latest/ }).waitFor();
+    // Where it came to rest: two reads in a row agree.
+    let before = -1;
+    await expect
+      .poll(async () => {
+        const now = await place();
+        const settled = now === before;
+        before = now;
+        return settled;
+      })
+      .toBe(true);
+
+    // Ctrl+K finds the message in the other room and opens it there (`?m=` in the address).
+    await page.keyboard.press("Control+K");
+    await page.keyboard.type(word);
+    const results = page.getByRole("region", { name: "Messages matching the search" });
+    await results.locator(`[data-search-hit="${target.id}"]`).click();
+    await expect.poll(() => new URL(page.url()).search).toBe(`?m=${target.id}`);
+    await page.locator(`[data-jump-target="true"] [data-message-id="${target.id}"]`).waitFor();
+    await page.locator("#room-filter").fill(""); // the search also filtered the room list
+
+    // Back in the long room, the reader is where they were: the hidden room never took the other room's `?m=`.
+    await page.locator(`#room-list a[data-room-id="${roomId}"]`).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/sub/chat-room/${roomId}`);
+    await expect.poll(place).toBe(before);
+    expect(new URL(page.url()).search).toBe("");
+    await context.close();
+  });
+
   it("opens a room the pointer rested on from the page it fetched then", async () => {
     const [first, second] = [uniqueName("Hover A"), uniqueName("Hover B")];
     const a = await rest.createRoom(app.url, { name: first });

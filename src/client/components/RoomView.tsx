@@ -4,10 +4,11 @@
  * from a clean slate.
  */
 import { Activity, memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
-import { useNavigate, useParams } from "react-router";
+import { type SetURLSearchParams, useNavigate, useParams, useSearchParams } from "react-router";
 import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { useRoomSocket } from "@/client/hooks/use-room-socket";
+import { useStableCallback } from "@/client/hooks/use-stable-callback";
 import { keptRooms } from "@/client/lib/kept-rooms";
 import { prefetchedRooms } from "@/client/lib/room-pages";
 import { forgetWarm } from "@/client/lib/warm-rooms";
@@ -27,7 +28,7 @@ import { RoomGone } from "./RoomStates";
 import { ConversationSkeleton, RoomBanners } from "./room/RoomBanners";
 import { RoomConversation } from "./room/RoomConversation";
 import { RoomHeader, type RoomHeaderAction } from "./room/RoomHeader";
-import { RoomIdContext } from "./room/room-id";
+import { RoomIdContext, RoomSearchContext } from "./room/room-route";
 import { ShareDialog } from "./ShareDialog";
 import { ToolsDialog } from "./tools/ToolsPanel";
 
@@ -47,9 +48,15 @@ export function RoomPage() {
   if (lastOpen.current.get(roomId) !== clock.current) lastOpen.current.set(roomId, ++clock.current);
   const next = keptRooms(kept, lastOpen.current, roomId);
   if (next !== kept) setKept(next);
+  // Each kept room keeps the search params it had when it was last shown (room/room-route.ts).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const setSearch: SetURLSearchParams = useStableCallback(setSearchParams);
+  const searches = useRef(new Map<string, string>());
+  searches.current.set(roomId, searchParams.toString());
+  for (const id of searches.current.keys()) if (!next.includes(id)) searches.current.delete(id);
   return next.map((id) => (
     <Activity key={id} mode={id === roomId ? "visible" : "hidden"}>
-      <RoomView roomId={id} />
+      <RoomView roomId={id} search={searches.current.get(id) ?? ""} setSearch={setSearch} />
     </Activity>
   ));
 }
@@ -57,7 +64,16 @@ export function RoomPage() {
 type RoomDialog = null | Exclude<RoomHeaderAction, "find">;
 
 /** Memoised: a navigation re-renders RoomPage, and the rooms it keeps have nothing new to draw for it. */
-const RoomView = memo(function RoomView({ roomId }: { roomId: string }) {
+const RoomView = memo(function RoomView({
+  roomId,
+  search,
+  setSearch
+}: {
+  roomId: string;
+  /** This room's own search params (`?m=`, `?mcp_error=`): the route's while it is shown. */
+  search: string;
+  setSearch: SetURLSearchParams;
+}) {
   const { user } = useAuth();
   const socket = useRoomSocket(roomId, user);
   const { rooms, deletedIds, revokedIds } = useRoomList();
@@ -65,6 +81,10 @@ const RoomView = memo(function RoomView({ roomId }: { roomId: string }) {
   const [finding, setFinding] = useFindShortcut(roomId);
   const summary: RoomSummary | undefined = useMemo(() => rooms?.find((r) => r.id === roomId), [rooms, roomId]);
   const state = socket.state?.settings ? socket.state : undefined;
+  const roomSearch = useMemo(
+    () => ({ params: new URLSearchParams(search), setParams: setSearch }),
+    [search, setSearch]
+  );
   const name = summary?.name ?? state?.settings.name ?? "";
 
   useEffect(() => {
@@ -91,50 +111,52 @@ const RoomView = memo(function RoomView({ roomId }: { roomId: string }) {
 
   return (
     <RoomIdContext value={roomId}>
-      <div className="flex h-full min-w-0 flex-col">
-        <RoomHeader
-          roomId={roomId}
-          name={name || "Loading…"}
-          isPrivate={summary?.visibility === "private"}
-          state={state}
-          socket={socket}
-          onAction={(action) => (action === "find" ? setFinding((n) => n + 1) : setDialog(action))}
-        />
-        <RoomBanners state={state} />
-        <Suspense fallback={<ConversationSkeleton />}>
-          <PersonaColoursProvider personas={state?.personas}>
-            <RoomConversation
-              socket={socket}
-              roomId={roomId}
-              roomName={name || "this room"}
-              finding={finding}
-              onCloseFind={() => setFinding(0)}
-            />
-          </PersonaColoursProvider>
-        </Suspense>
-        <RoomDialogs
-          roomId={roomId}
-          name={name}
-          summary={summary}
-          state={state}
-          dialog={dialog}
-          setDialog={setDialog}
-        />
-        <RoomFilesPanel
-          roomId={roomId}
-          selfId={socket.selfId}
-          onFrame={socket.onFrame}
-          open={dialog === "files"}
-          onClose={() => setDialog(null)}
-        />
-        <AsidesDialog roomId={roomId} open={dialog === "asides"} onClose={() => setDialog(null)} />
-        <MemoryDialog
-          roomId={roomId}
-          revision={state?.memory?.revision ?? 0}
-          open={dialog === "memory"}
-          onClose={() => setDialog(null)}
-        />
-      </div>
+      <RoomSearchContext value={roomSearch}>
+        <div className="flex h-full min-w-0 flex-col">
+          <RoomHeader
+            roomId={roomId}
+            name={name || "Loading…"}
+            isPrivate={summary?.visibility === "private"}
+            state={state}
+            socket={socket}
+            onAction={(action) => (action === "find" ? setFinding((n) => n + 1) : setDialog(action))}
+          />
+          <RoomBanners state={state} />
+          <Suspense fallback={<ConversationSkeleton />}>
+            <PersonaColoursProvider personas={state?.personas}>
+              <RoomConversation
+                socket={socket}
+                roomId={roomId}
+                roomName={name || "this room"}
+                finding={finding}
+                onCloseFind={() => setFinding(0)}
+              />
+            </PersonaColoursProvider>
+          </Suspense>
+          <RoomDialogs
+            roomId={roomId}
+            name={name}
+            summary={summary}
+            state={state}
+            dialog={dialog}
+            setDialog={setDialog}
+          />
+          <RoomFilesPanel
+            roomId={roomId}
+            selfId={socket.selfId}
+            onFrame={socket.onFrame}
+            open={dialog === "files"}
+            onClose={() => setDialog(null)}
+          />
+          <AsidesDialog roomId={roomId} open={dialog === "asides"} onClose={() => setDialog(null)} />
+          <MemoryDialog
+            roomId={roomId}
+            revision={state?.memory?.revision ?? 0}
+            open={dialog === "memory"}
+            onClose={() => setDialog(null)}
+          />
+        </div>
+      </RoomSearchContext>
     </RoomIdContext>
   );
 });

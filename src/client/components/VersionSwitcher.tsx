@@ -8,7 +8,7 @@
  */
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { useRoomId } from "@/client/components/room/room-id";
+import { useRoomId } from "@/client/components/room/room-route";
 import { api, errorMessage } from "@/client/lib/api";
 import { fromChatMessage, type RoomMessage } from "@/client/lib/messages";
 import { IconButton } from "./ui/Button";

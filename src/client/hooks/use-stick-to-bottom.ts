@@ -146,7 +146,11 @@ export function useStickToBottom(
     });
     observer.observe(content);
     observer.observe(el);
-    pin();
+    // This also runs when a kept room is shown again (RoomView.tsx), and the
+    // browser forgets a hidden element's scroll position: a reader who had
+    // left the bottom comes back to where they were, one who followed to the bottom.
+    if (followingRef.current) pin();
+    else el.scrollTop = lastTopRef.current;
     return () => observer.disconnect();
   }, [scrollRef, contentRef, pin]);
 

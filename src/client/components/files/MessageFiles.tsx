@@ -7,7 +7,7 @@
 
 import { FileText, Quote } from "lucide-react";
 import { useState } from "react";
-import { useRoomId } from "@/client/components/room/room-id";
+import { useRoomId } from "@/client/components/room/room-route";
 import { Dialog } from "@/client/components/ui/Dialog";
 import type { RoomMessage } from "@/client/lib/messages";
 import { type FileLinks, useFileLinks } from "./file-links";

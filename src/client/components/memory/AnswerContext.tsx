@@ -9,7 +9,7 @@
 import { Eye } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { Link } from "react-router";
-import { useRoomId } from "@/client/components/room/room-id";
+import { useRoomId } from "@/client/components/room/room-route";
 import { IconButton } from "@/client/components/ui/Button";
 import { Dialog } from "@/client/components/ui/Dialog";
 import { ErrorNotice } from "@/client/components/ui/Field";

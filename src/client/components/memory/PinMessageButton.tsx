@@ -5,7 +5,7 @@
  */
 import { Check, Pin } from "lucide-react";
 import { useState } from "react";
-import { useRoomId } from "@/client/components/room/room-id";
+import { useRoomId } from "@/client/components/room/room-route";
 import { IconButton } from "@/client/components/ui/Button";
 import { api, errorMessage } from "@/client/lib/api";
 

@@ -3,7 +3,8 @@
  * MCP server's sign-in that did not work; and the transcript's loading skeleton.
  */
 import { CloudOff, TriangleAlert, X } from "lucide-react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
+import { useRoomSearchParams } from "@/client/components/room/room-route";
 import { IconButton } from "@/client/components/ui/Button";
 import { messagePath } from "@/client/lib/routes";
 import type { RoomState } from "@/shared/protocol";
@@ -14,7 +15,7 @@ import type { RoomState } from "@/shared/protocol";
  * say so, until dismissed.
  */
 function McpSignInFailed() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useRoomSearchParams();
   const why = params.get("mcp_error");
   if (!why) return null;
   const dismiss = () =>

@@ -6,7 +6,6 @@
  */
 
 import { type ReactNode, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
 import { useAppUI } from "@/client/app-ui";
 import { useAuth } from "@/client/components/AuthGate";
 import { Composer, type ComposerHandle } from "@/client/components/Composer";
@@ -20,6 +19,7 @@ import { MessageList } from "@/client/components/MessageList";
 import { NewMessagesBar } from "@/client/components/NewMessages";
 import { OutboxTray } from "@/client/components/OutboxTray";
 import { RoomGone } from "@/client/components/RoomStates";
+import { useRoomSearchParams } from "@/client/components/room/room-route";
 import { ForkButton, useFork } from "@/client/components/Transfer";
 import { ReactingContext } from "@/client/components/transcript/MessageReactions";
 import { MessageLookupContext, type ReplyActions, ReplyActionsContext } from "@/client/components/transcript/ReplyChip";
@@ -71,7 +71,7 @@ function RoomTranscript({
   transcriptRef: RefObject<MessageListHandle | null>;
   onFork: (messageId: string) => void;
 }) {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useRoomSearchParams();
   const jumpTo = params.get("m");
   const connected = socket.status === "open";
   /** Catch me up, asked for from the new-messages bar: from the first message that was new. */
@@ -279,7 +279,7 @@ export function RoomConversation({
   const transcriptRef = useRef<MessageListHandle>(null);
   const reply = useReplyDraft(roomId, transcriptRef, composerRef);
   const [stickSignal, setStickSignal] = useState(0);
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useRoomSearchParams();
   const jumpTo = params.get("m");
   const leaveJump = () => setParams({}, { replace: true });
   const { user } = useAuth();

@@ -9,7 +9,7 @@
 
 import { SmilePlus } from "lucide-react";
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { useRoomId } from "@/client/components/room/room-id";
+import { useRoomId } from "@/client/components/room/room-route";
 import { IconButton } from "@/client/components/ui/Button";
 import { api, errorMessage } from "@/client/lib/api";
 import { cn } from "@/client/lib/cn";
