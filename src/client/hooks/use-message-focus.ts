@@ -17,6 +17,7 @@ import {
   type KeyboardEvent,
   type RefObject,
   useCallback,
+  useEffect,
   useLayoutEffect,
   useRef,
   useState
@@ -27,6 +28,25 @@ const FOCUSABLE = 'a[href], button, summary, input, select, textarea, [tabindex]
 const MESSAGE = "article[data-message-id]";
 
 const messageOf = (el: Element | null) => el?.closest<HTMLElement>(MESSAGE) ?? null;
+
+/**
+ * How long a move to a message whose row is not rendered keeps at it. The
+ * list is virtual: a scroll to a far message aims at an offset estimated
+ * from rows never measured, the rows it lands on are measured as they
+ * render, and the list's own correction can end short of the target (it
+ * then rendered rows in the middle of the room and never the target's).
+ */
+const PENDING_FOCUS_MS = 3_000;
+/** Frames between asking the list again to bring a pending message's row in. */
+const PENDING_RETRY_FRAMES = 5;
+
+const rowOf = (container: HTMLElement | null, id: string) =>
+  container?.querySelector<HTMLElement>(`${MESSAGE}[data-message-id="${CSS.escape(id)}"]`) ?? null;
+
+function focusRow(row: HTMLElement) {
+  row.focus({ preventScroll: true });
+  row.scrollIntoView({ block: "nearest" });
+}
 
 /** The controls inside a message, in order, as they show now. */
 function controlsOf(message: HTMLElement): HTMLElement[] {
@@ -101,6 +121,69 @@ function useUntabbedControls(containerRef: RefObject<HTMLElement | null>) {
   }, [containerRef]);
 }
 
+/**
+ * Focuses a message's row; when the virtual list has not rendered it, brings
+ * it into the page and focuses it once it shows (a render that shows it
+ * focuses it before the frame; a frame loop keeps asking until then).
+ */
+function useRowFocus(
+  containerRef: RefObject<HTMLElement | null>,
+  messagesRef: RefObject<RoomMessage[]>,
+  scrollToIndex: (index: number) => void
+) {
+  /** A message to focus once its row is rendered. */
+  const pendingRef = useRef<string | null>(null);
+  /** The frame that checks on a pending message next. */
+  const pendingFrameRef = useRef(0);
+  useEffect(() => () => cancelAnimationFrame(pendingFrameRef.current), []);
+
+  // A pending message's row appeared in a render: focus it before the frame.
+  useLayoutEffect(() => {
+    const id = pendingRef.current;
+    if (!id) return;
+    const row = rowOf(containerRef.current, id);
+    if (!row) return;
+    pendingRef.current = null;
+    cancelAnimationFrame(pendingFrameRef.current);
+    focusRow(row);
+  });
+
+  return useCallback(
+    (id: string) => {
+      cancelAnimationFrame(pendingFrameRef.current);
+      const row = rowOf(containerRef.current, id);
+      if (row) {
+        pendingRef.current = null;
+        focusRow(row);
+        return;
+      }
+      // Not rendered: bring it in, and keep asking until its row shows or
+      // the time is up (PENDING_FOCUS_MS says why once is not enough).
+      pendingRef.current = id;
+      const giveUpAt = performance.now() + PENDING_FOCUS_MS;
+      let frame = 0;
+      const check = () => {
+        if (pendingRef.current !== id) return;
+        const shown = rowOf(containerRef.current, id);
+        if (shown) {
+          pendingRef.current = null;
+          focusRow(shown);
+          return;
+        }
+        const index = messagesRef.current.findIndex((m) => m.id === id);
+        if (index < 0 || performance.now() > giveUpAt) {
+          pendingRef.current = null;
+          return;
+        }
+        if (frame++ % PENDING_RETRY_FRAMES === 0) scrollToIndex(index);
+        pendingFrameRef.current = requestAnimationFrame(check);
+      };
+      check();
+    },
+    [containerRef, messagesRef, scrollToIndex]
+  );
+}
+
 export function useMessageFocus({
   containerRef,
   messages,
@@ -120,27 +203,18 @@ export function useMessageFocus({
   const [chosenId, setChosenId] = useState<string | null>(null);
   const messagesRef = useRef(messages);
   messagesRef.current = messages;
-  /** A message to focus once its row is rendered. */
-  const pendingRef = useRef<string | null>(null);
   /** ↑ on the first loaded message asked for earlier ones: move up from it once they arrive. */
   const upFromRef = useRef<string | null>(null);
 
   useUntabbedControls(containerRef);
 
+  const focusRowOf = useRowFocus(containerRef, messagesRef, scrollToIndex);
   const focusMessage = useCallback(
     (id: string) => {
       setChosenId(id);
-      const row = containerRef.current?.querySelector<HTMLElement>(`${MESSAGE}[data-message-id="${CSS.escape(id)}"]`);
-      if (row) {
-        row.focus({ preventScroll: true });
-        row.scrollIntoView({ block: "nearest" });
-        return;
-      }
-      pendingRef.current = id;
-      const index = messagesRef.current.findIndex((m) => m.id === id);
-      if (index >= 0) scrollToIndex(index);
+      focusRowOf(id);
     },
-    [containerRef, scrollToIndex]
+    [focusRowOf]
   );
 
   // Earlier messages arrived after ↑ on the first one: move up from it.
@@ -155,17 +229,6 @@ export function useMessageFocus({
       focusMessage(list[at - 1].id);
     }
   }, [messages]);
-
-  // A message asked for before its row existed: focus it once it does.
-  useLayoutEffect(() => {
-    const id = pendingRef.current;
-    if (!id) return;
-    const row = containerRef.current?.querySelector<HTMLElement>(`${MESSAGE}[data-message-id="${CSS.escape(id)}"]`);
-    if (!row) return;
-    pendingRef.current = null;
-    row.focus({ preventScroll: true });
-    row.scrollIntoView({ block: "nearest" });
-  });
 
   /** Moves from the message at `index` by `step` (or to an end); ↑ past the first loads earlier messages. */
   const move = (from: string, key: string) => {

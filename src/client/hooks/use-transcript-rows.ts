@@ -50,12 +50,14 @@ export function useTranscriptRows(
     anchorTo: "end",
     rangeExtractor,
     // Scrolling moves rows by writing their position; React renders only when the range changes.
-    directDomUpdates: true
-    // Rows entering the range render inside the scroll event (the default
-    // flushSync). Rendering them in the next task let a switch back draw its
-    // room before the room's effects ran (37.5 -> 21 ms, BENCHMARKS section
-    // 13), but a keyboard End to a message far off then once never got focus
-    // (the browser test's keyboard walk): not kept until that is understood.
+    directDomUpdates: true,
+    // Not inside the scroll event: a room shown again (RoomView.tsx) has its
+    // scroll position restored, and a synchronous render there also ran every
+    // effect of the room before its first frame. Rows entering the range
+    // render in the next task; the overscan covers a frame's scroll. (A
+    // keyboard move to a far message does not count on when rows render: it
+    // keeps asking until the row shows, hooks/use-message-focus.ts.)
+    useFlushSync: false
   });
 
   const loadOlderFocused = useRef(false);
