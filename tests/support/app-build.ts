@@ -7,8 +7,9 @@
  * of the browser layer's time.
  *
  * The integration and browser layers build the app once per run
- * (`buildAppOnce`) and, for the files that seed big rooms, the benchmarks'
- * Worker (`buildBenchAppOnce`: the app plus its seeding route).
+ * (`buildAppOnce`, or serve the build ROOMS_APP_BUILD names) and, for the
+ * files that seed big rooms, the benchmarks' Worker (`buildBenchAppOnce`:
+ * the app plus its seeding route).
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -49,9 +50,21 @@ function buildOnce(configFile: string): Promise<string> {
   return build;
 }
 
-/** Builds the app into a temporary folder once per process; removed when the process exits. */
+/**
+ * The app's build for this process: the one ROOMS_APP_BUILD names, else one
+ * built into a temporary folder once per process (removed when it exits).
+ * `.ci/run` names the deploy dry run's `dist/`, the bundle it has just
+ * proved deployable: the same `vite build` of the same config, and building
+ * it again cost a CPU-bound run about 18 CPU-seconds.
+ */
 export function buildAppOnce(): Promise<string> {
-  return buildOnce(APP_CONFIG);
+  const given = process.env.ROOMS_APP_BUILD;
+  if (!given) return buildOnce(APP_CONFIG);
+  const dir = path.resolve(ROOT, given);
+  return Promise.resolve().then(() => {
+    writeOwnPointer(dir);
+    return dir;
+  });
 }
 
 /** Builds the benchmarks' Worker (the app plus its seeding route) once per process, like buildAppOnce. */
@@ -114,9 +127,14 @@ async function build(configFile: string, outDir: string): Promise<void> {
     const stderr = (error as { stderr?: string }).stderr;
     throw new Error(`vite build of ${path.relative(ROOT, configFile)} failed:\n${stderr ?? String(error)}`);
   }
-  const ownPointer = path.join(outDir, ".wrangler/deploy/config.json");
+  writeOwnPointer(outDir);
+}
+
+/** The pointer `vite preview`, rooted in a build, reads its Worker from (buildForPreview says why). */
+function writeOwnPointer(buildDir: string): void {
+  const ownPointer = path.join(buildDir, ".wrangler/deploy/config.json");
   mkdirSync(path.dirname(ownPointer), { recursive: true });
-  writeFileSync(ownPointer, JSON.stringify({ configPath: workerConfigOf(outDir), auxiliaryWorkers: [] }));
+  writeFileSync(ownPointer, JSON.stringify({ configPath: workerConfigOf(buildDir), auxiliaryWorkers: [] }));
 }
 
 /** The wrangler.json of a build's Worker (in a folder named after it: rooms, rooms_bench, …). */
