@@ -151,7 +151,10 @@ export const relay: Section = async (ctx, out) => {
     out.figures["app REST SSE burst: last chunk"] = summarize(sseLast, "ms");
   });
 
-  for (const kind of ["vite", "wrangler"] as const) {
+  // A quick run checks the baseline's path once: `wrangler dev` is one more
+  // server to bundle and boot in a test run bound by two cores' CPU.
+  if (ctx.quick) out.skipped.push("the baseline under wrangler dev in --quick (one more server to boot)");
+  for (const kind of ctx.quick ? (["vite"] as const) : (["vite", "wrangler"] as const)) {
     const fake = await startBenchFake();
     let echo: Awaited<ReturnType<typeof startEchoServer>> | undefined;
     try {
