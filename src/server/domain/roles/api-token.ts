@@ -29,7 +29,7 @@ function base64url(bytes: Uint8Array): string {
 /** A new token for `workspace`: its id (stored, shown in lists) and the whole secret token (shown once). */
 export function newApiToken(
   workspace: string,
-  random: (bytes: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b)
+  random: (bytes: Uint8Array<ArrayBuffer>) => Uint8Array = (b) => crypto.getRandomValues(b)
 ): { tokenId: string; token: string } {
   const tokenId = base64url(random(new Uint8Array(9)));
   const secret = base64url(random(new Uint8Array(24)));

@@ -9,7 +9,9 @@ import type { RoomVisibility } from "@/shared/permissions";
 import type { RoomDetail, RoomState, RoomSummary } from "@/shared/protocol";
 
 /** 16 url-safe characters from 96 random bits. */
-export function generateRoomId(random: (bytes: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b)): string {
+export function generateRoomId(
+  random: (bytes: Uint8Array<ArrayBuffer>) => Uint8Array = (b) => crypto.getRandomValues(b)
+): string {
   const bytes = random(new Uint8Array(12));
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);

@@ -67,20 +67,23 @@ export function formatTraceparent(context: TraceContext): string {
   return `00-${context.traceId}-${context.spanId}-${context.flags}`;
 }
 
-function randomHex(bytes: number, random: (b: Uint8Array) => Uint8Array): string {
+/** Fills a buffer with random bytes (crypto.getRandomValues, or a test's own). */
+type RandomBytes = (b: Uint8Array<ArrayBuffer>) => Uint8Array;
+
+function randomHex(bytes: number, random: RandomBytes): string {
   for (;;) {
     const hex = Array.from(random(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
     if (!/^0+$/.test(hex)) return hex;
   }
 }
 
-const webRandom = (b: Uint8Array) => crypto.getRandomValues(b);
+const webRandom: RandomBytes = (b) => crypto.getRandomValues(b);
 
-export function newTraceId(random = webRandom): string {
+export function newTraceId(random: RandomBytes = webRandom): string {
   return randomHex(16, random);
 }
 
-export function newSpanId(random = webRandom): string {
+export function newSpanId(random: RandomBytes = webRandom): string {
   return randomHex(8, random);
 }
 
