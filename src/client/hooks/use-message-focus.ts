@@ -43,6 +43,12 @@ const PENDING_RETRY_FRAMES = 5;
 const rowOf = (container: HTMLElement | null, id: string) =>
   container?.querySelector<HTMLElement>(`${MESSAGE}[data-message-id="${CSS.escape(id)}"]`) ?? null;
 
+/** A pending move still stands: focus has not gone elsewhere (to the page itself is not the reader's choice). */
+function focusStaysIn(container: HTMLElement | null) {
+  const active = document.activeElement;
+  return !active || active === document.body || !!container?.contains(active);
+}
+
 function focusRow(row: HTMLElement) {
   row.focus({ preventScroll: true });
   row.scrollIntoView({ block: "nearest" });
@@ -135,7 +141,20 @@ function useRowFocus(
   const pendingRef = useRef<string | null>(null);
   /** The frame that checks on a pending message next. */
   const pendingFrameRef = useRef(0);
-  useEffect(() => () => cancelAnimationFrame(pendingFrameRef.current), []);
+  // The reader scrolling or pointing takes over from a pending move; a room
+  // hidden (<Activity> runs this cleanup) or gone drops it.
+  useEffect(() => {
+    const drop = () => {
+      pendingRef.current = null;
+      cancelAnimationFrame(pendingFrameRef.current);
+    };
+    const gestures = ["wheel", "pointerdown", "touchstart"] as const;
+    for (const type of gestures) window.addEventListener(type, drop, { capture: true, passive: true });
+    return () => {
+      for (const type of gestures) window.removeEventListener(type, drop, { capture: true });
+      drop();
+    };
+  }, []);
 
   // A pending message's row appeared in a render: focus it before the frame.
   useLayoutEffect(() => {
@@ -145,7 +164,7 @@ function useRowFocus(
     if (!row) return;
     pendingRef.current = null;
     cancelAnimationFrame(pendingFrameRef.current);
-    focusRow(row);
+    if (focusStaysIn(containerRef.current)) focusRow(row);
   });
 
   return useCallback(
@@ -164,6 +183,10 @@ function useRowFocus(
       let frame = 0;
       const check = () => {
         if (pendingRef.current !== id) return;
+        if (!focusStaysIn(containerRef.current)) {
+          pendingRef.current = null;
+          return;
+        }
         const shown = rowOf(containerRef.current, id);
         if (shown) {
           pendingRef.current = null;
