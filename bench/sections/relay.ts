@@ -151,8 +151,9 @@ export const relay: Section = async (ctx, out) => {
     out.figures["app REST SSE burst: last chunk"] = summarize(sseLast, "ms");
   });
 
-  // A quick run checks the baseline's path once: `wrangler dev` is one more
-  // server to bundle and boot in a test run bound by two cores' CPU.
+  // A quick run checks the baseline under the Vite plugin only: `wrangler
+  // dev` is one more server to bundle and boot in a test run bound by two
+  // cores' CPU, so its path runs only in a full run.
   if (ctx.quick) out.skipped.push("the baseline under wrangler dev in --quick (one more server to boot)");
   for (const kind of ctx.quick ? (["vite"] as const) : (["vite", "wrangler"] as const)) {
     const fake = await startBenchFake();
