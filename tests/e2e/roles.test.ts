@@ -207,6 +207,46 @@ describe("private rooms, invitations and removal", () => {
     expect(await hers.getByRole("button", { name: "Delete room" }).isDisabled()).toBe(false);
   });
 
+  it("keeps a link made before the panel's first list of links arrived", async () => {
+    const olive = await person("Olive");
+    await olive.page.goto(setup.app.url);
+    const created = await olive.context.request.post(`${setup.app.url}/api/rooms`, {
+      data: { name: uniqueName("Quick link"), visibility: "private" }
+    });
+    const room = (await created.json()) as { id: string };
+    // The panel's first read of the links (made before any link exists)
+    // answers only once the link has been made, as on a slow connection.
+    let made!: () => void;
+    const linkMade = new Promise<void>((resolve) => (made = resolve));
+    let held = false;
+    let delivered!: () => void;
+    const staleDelivered = new Promise<void>((resolve) => (delivered = resolve));
+    await olive.page.route(/\/invites$/, async (route) => {
+      if (route.request().method() !== "GET" || held) return route.continue();
+      held = true;
+      const before = await route.fetch();
+      await linkMade;
+      await route.fulfill({ response: before });
+      delivered();
+    });
+    olive.page.on("requestfinished", (request) => {
+      if (request.method() === "POST" && /\/invites$/.test(request.url())) made();
+    });
+    await olive.page.goto(roomUrl(setup.app.url, room.id));
+    await expect.poll(() => composer(olive.page).isEnabled()).toBe(true);
+    await roomMenuAction(olive.page, "Members");
+    const panel = membersDialog(olive.page);
+    await panel.getByRole("button", { name: "Create invitation link" }).click();
+    await expect.poll(() => held).toBe(true);
+    const link = panel.getByRole("textbox", { name: "Invitation link" });
+    await link.first().waitFor();
+    expect(await link.first().inputValue()).toContain("/invite/");
+    // The stale list, delivered after (and two frames to render it), did not take the link away.
+    await staleDelivered;
+    for (let i = 0; i < 2; i++) await olive.page.evaluate(() => new Promise(requestAnimationFrame));
+    expect(await link.count()).toBe(1);
+  });
+
   it("gives the members panel and the invitation page 44 px targets on a phone", async () => {
     const phone = { viewport: PHONE, hasTouch: true, isMobile: true } as const;
     const owner = await person("Olive", phone);

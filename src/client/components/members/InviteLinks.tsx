@@ -5,7 +5,7 @@
  * joins with one click, after signing in if they need to.
  */
 import { Trash2 } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { CopyButton } from "@/client/components/CopyButton";
 import { Button, IconButton } from "@/client/components/ui/Button";
 import { ErrorNotice, Field, inputClass } from "@/client/components/ui/Field";
@@ -30,16 +30,23 @@ const USES: Array<{ label: string; maxUses: number | undefined }> = [
 
 const absolute = (path: string) => new URL(path, window.location.origin).toString();
 
-export function InviteLinks({ roomId }: { roomId: string }) {
+/** A room's links, kept current: made, revoked and read again after each change. */
+function useInviteLinks(roomId: string) {
   const [invites, setInvites] = useState<InviteLink[] | null>(null);
-  const [lifetime, setLifetime] = useState(1);
-  const [uses, setUses] = useState(0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  /**
+   * Bumped by every create and revoke: a list read before one must not
+   * replace the list after it (the panel's first read answering after a quick
+   * create dropped the new link). Each change reads the list again after.
+   */
+  const changes = useRef(0);
   const refresh = useCallback(async () => {
+    const seen = changes.current;
     try {
-      setInvites((await rolesApi.invites(roomId)).invites);
+      const { invites } = await rolesApi.invites(roomId);
+      if (changes.current === seen) setInvites(invites);
     } catch (failure) {
       setError(errorMessage(failure));
     }
@@ -48,33 +55,41 @@ export function InviteLinks({ roomId }: { roomId: string }) {
     void refresh();
   }, [refresh]);
 
-  async function create() {
+  async function create(expiresIn: number, maxUses: number | undefined) {
+    changes.current++;
     setBusy(true);
     setError(null);
     try {
-      const maxUses = USES[uses].maxUses;
-      const link = await rolesApi.createInvite(roomId, {
-        expiresIn: LIFETIMES[lifetime].seconds,
-        ...(maxUses === undefined ? {} : { maxUses })
-      });
+      const link = await rolesApi.createInvite(roomId, { expiresIn, ...(maxUses === undefined ? {} : { maxUses }) });
       setInvites((list) => [...(list ?? []).filter((i) => i.id !== link.id), link]);
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
       setBusy(false);
+      void refresh();
     }
   }
 
   async function revoke(invite: InviteLink) {
+    changes.current++;
     setError(null);
     try {
       await rolesApi.revokeInvite(roomId, invite.id);
       setInvites((list) => (list ?? []).filter((i) => i.id !== invite.id));
     } catch (failure) {
       setError(errorMessage(failure));
+    } finally {
       void refresh();
     }
   }
+
+  return { invites, busy, error, create, revoke };
+}
+
+export function InviteLinks({ roomId }: { roomId: string }) {
+  const [lifetime, setLifetime] = useState(1);
+  const [uses, setUses] = useState(0);
+  const { invites, busy, error, create, revoke } = useInviteLinks(roomId);
 
   return (
     <div className="space-y-3">
@@ -114,7 +129,11 @@ export function InviteLinks({ roomId }: { roomId: string }) {
             </select>
           )}
         </Field>
-        <Button variant="primary" onClick={() => void create()} disabled={busy}>
+        <Button
+          variant="primary"
+          onClick={() => void create(LIFETIMES[lifetime].seconds, USES[uses].maxUses)}
+          disabled={busy}
+        >
           {busy ? "Creating…" : "Create invitation link"}
         </Button>
       </div>
