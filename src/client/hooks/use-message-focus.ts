@@ -156,43 +156,38 @@ function useRowFocus(
     };
   }, []);
 
+  /**
+   * Ends the pending move if it can: dropped when focus went elsewhere,
+   * done when its row is rendered (focused). True when nothing is pending after.
+   */
+  const settlePending = useCallback(() => {
+    const id = pendingRef.current;
+    if (!id) return true;
+    const container = containerRef.current;
+    const stays = focusStaysIn(container);
+    const row = stays ? rowOf(container, id) : null;
+    if (stays && !row) return false;
+    pendingRef.current = null;
+    if (row) focusRow(row);
+    return true;
+  }, [containerRef]);
+
   // A pending message's row appeared in a render: focus it before the frame.
   useLayoutEffect(() => {
-    const id = pendingRef.current;
-    if (!id) return;
-    const row = rowOf(containerRef.current, id);
-    if (!row) return;
-    pendingRef.current = null;
-    cancelAnimationFrame(pendingFrameRef.current);
-    if (focusStaysIn(containerRef.current)) focusRow(row);
+    if (pendingRef.current && settlePending()) cancelAnimationFrame(pendingFrameRef.current);
   });
 
   return useCallback(
     (id: string) => {
+      // Focused at once when rendered; else brought in, asking again until
+      // its row shows or the time is up (PENDING_FOCUS_MS says why once is
+      // not enough). A render that shows it focuses it (the layout effect).
       cancelAnimationFrame(pendingFrameRef.current);
-      const row = rowOf(containerRef.current, id);
-      if (row) {
-        pendingRef.current = null;
-        focusRow(row);
-        return;
-      }
-      // Not rendered: bring it in, and keep asking until its row shows or
-      // the time is up (PENDING_FOCUS_MS says why once is not enough).
       pendingRef.current = id;
       const giveUpAt = performance.now() + PENDING_FOCUS_MS;
       let frame = 0;
       const check = () => {
-        if (pendingRef.current !== id) return;
-        if (!focusStaysIn(containerRef.current)) {
-          pendingRef.current = null;
-          return;
-        }
-        const shown = rowOf(containerRef.current, id);
-        if (shown) {
-          pendingRef.current = null;
-          focusRow(shown);
-          return;
-        }
+        if (pendingRef.current !== id || settlePending()) return;
         const index = messagesRef.current.findIndex((m) => m.id === id);
         if (index < 0 || performance.now() > giveUpAt) {
           pendingRef.current = null;
@@ -203,7 +198,7 @@ function useRowFocus(
       };
       check();
     },
-    [containerRef, messagesRef, scrollToIndex]
+    [messagesRef, scrollToIndex, settlePending]
   );
 }
 
