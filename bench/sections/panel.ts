@@ -101,8 +101,19 @@ export const panel: Section = async (ctx, out) => {
       const requests = fake.requests.slice(requestsBefore);
       await Promise.all(sockets.map((s) => s.close()));
       if (warm) continue;
-      if (requests.length < PERSONAS)
-        throw new Error(`panel: expected ${PERSONAS} model requests, saw ${requests.length}`);
+      if (requests.length < PERSONAS) {
+        // Say how the turn ended, so a failure names what refused or ended it.
+        const ended = trace.error ? `an error frame: ${trace.error.slice(0, 300)}` : "done without an error";
+        const after = trace.doneAt === undefined ? "" : ` ${(trace.doneAt - sentAt).toFixed(0)} ms after the send`;
+        // And what the room stored for it: each message's role, persona and error, if any.
+        const stored = (await api.allMessages(ws, room.id).catch(() => [])).map(
+          (m: any) =>
+            `${m.role}${m.metadata?.persona ? ` @${m.metadata.persona.name}` : ""}${m.metadata?.error ? ` (${m.metadata.errorCode ?? ""} ${m.metadata.error})` : ""}`
+        );
+        throw new Error(
+          `panel: expected ${PERSONAS} model requests, saw ${requests.length}; the turn ended with ${ended}${after} (${trace.deltas} text deltas); stored: ${stored.join("; ").slice(0, 1500)}`
+        );
+      }
       const total = PERSONAS * chunks;
       const slowest = Math.max(...trackers.map((t) => t.lastAt));
       const seconds = (slowest - sentAt) / 1000;
