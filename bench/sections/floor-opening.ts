@@ -7,7 +7,8 @@
  * What "first page" is, per design, is what its client waits for before it
  * can draw the room:
  * - Rooms: the socket opened with `?page=50` sends the newest page, the
- *   state and who is here in one frame (`rooms_opened`).
+ *   state and who is here in one frame (`rooms_opened`); the client asks
+ *   REST for the same page at once and takes whichever comes first.
  * - bare facet: `useAgentChat` opens the socket and fetches the transcript
  *   over HTTP (`…/get-messages`) at once; the page is that response.
  * - relay design: the same, with the parent's history route (`?room=`).
@@ -42,21 +43,41 @@ export function socketAndHistory(url: string, history: () => Promise<unknown[]>)
   };
 }
 
-/** Rooms: one socket, the first frame of ours is the page. */
-export function roomsOpen(url: string): () => Promise<number> {
-  return () =>
-    new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${url}?page=${PAGE}`, { perMessageDeflate: false });
-      const timer = setTimeout(() => reject(new Error("Rooms: no rooms_opened frame within 10 s")), 10_000);
+/** Which of Rooms' two ways brought a first page first, over a run. */
+const roomsFirstPageBy = { socket: 0, rest: 0 };
+
+/**
+ * Rooms: the socket opened with `?page=` and the same page over REST at
+ * once, as the client does (src/client/lib/opened-page.ts); the page is
+ * whichever comes first. The socket closes once the page is in.
+ */
+export function roomsOpen(url: string, restPage: (limit: number) => Promise<unknown[]>): () => Promise<number> {
+  return async () => {
+    const ws = new WebSocket(`${url}?page=${PAGE}`, { perMessageDeflate: false });
+    ws.on("error", () => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const socketPage = new Promise<number>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error("Rooms: no rooms_opened frame within 10 s")), 10_000);
       ws.on("message", (data) => {
         const raw = data.toString();
-        if (!raw.includes('"rooms_opened"')) return;
-        clearTimeout(timer);
-        resolve((JSON.parse(raw) as { page: { messages: unknown[] } }).page.messages.length);
-        ws.close();
+        if (raw.includes('"rooms_opened"'))
+          resolve((JSON.parse(raw) as { page: { messages: unknown[] } }).page.messages.length);
       });
-      ws.on("error", reject);
-    });
+      ws.on("close", () => reject(new Error("Rooms: the socket closed before its opening frame")));
+    }).then((count) => ({ count, by: "socket" as const }));
+    const rest = restPage(PAGE).then((messages) => ({ count: messages.length, by: "rest" as const }));
+    try {
+      const first = await Promise.any([socketPage, rest]);
+      roomsFirstPageBy[first.by]++;
+      return first.count;
+    } finally {
+      clearTimeout(timer);
+      ws.close();
+      // Neither loser may surface as an unhandled rejection.
+      socketPage.catch(() => {});
+      rest.catch(() => {});
+    }
+  };
 }
 
 /** Fills each target's room with `messages` messages (half questions, half 1-chunk answers). */
@@ -92,6 +113,8 @@ export async function opening(
     await fill(targets, size);
     const times = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     for (let i = -2; i < runs; i++) {
+      // Only timed opens are tallied.
+      if (i === 0) roomsFirstPageBy.rest = roomsFirstPageBy.socket = 0;
       for (const t of targets) {
         const t0 = performance.now();
         const count = await t.open();
@@ -101,6 +124,13 @@ export async function opening(
       }
     }
     for (const [label, ms] of times) out.figures[`open → first page, ${size} messages: ${label}`] = summarize(ms, "ms");
+    if (times.has("Rooms")) {
+      out.figures[`open → first page, ${size} messages: Rooms' page came first by REST (of socket and REST)`] = value(
+        (roomsFirstPageBy.rest * 100) / Math.max(1, roomsFirstPageBy.rest + roomsFirstPageBy.socket),
+        "%",
+        0
+      );
+    }
     const ours = times.get("Rooms");
     const relay = times.get("relay");
     if (ours?.length && relay?.length) {

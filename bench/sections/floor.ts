@@ -64,7 +64,12 @@ interface ChatTarget {
   server: BenchServer | DevServer;
   fake: FakeOpenAI;
   /** socket URLs of `count` rooms of a fresh workspace, created first where the server needs that */
-  rooms(count: number): Promise<{ urls: string[]; stored(i: number): Promise<any[]> }>;
+  rooms(count: number): Promise<{
+    urls: string[];
+    stored(i: number): Promise<any[]>;
+    /** Rooms only: room i's newest page over REST, as its client asks for it beside the socket */
+    newestPage?(i: number, limit: number): Promise<unknown[]>;
+  }>;
 }
 
 export const floor: Section = async (ctx, out) => {
@@ -78,7 +83,7 @@ export const floor: Section = async (ctx, out) => {
     `concurrency: ${clients} sockets over ${roomCount} rooms of one workspace (one parent), ${perClient} messages each, closed loop, ${ANSWER_CHUNKS}-chunk answers; first token = send → the sender's first text-delta.`,
     "relay = gadgets-chat's design in the same Worker (RelayParent/RelayRoom): the parent's own socket, a plain Agent facet that calls an RpcTarget per UI chunk, which sends it to that one socket; no AIChatAgent. Served by its own server (in --quick, by the floor's).",
     "The servers run at once; phases alternate Rooms, floor, relay, so each set shares the machine's load at the time.",
-    "opening: a fresh room of each design filled by 1-chunk turns to 10, then 500 messages; then 2 untimed and 20 timed opens of each, alternating: Rooms' socket with ?page=50 until its rooms_opened frame; the bare facet's and the relay's socket and history request (get-messages, ?room=) at once, until the history is parsed (floor-opening.ts)."
+    "opening: a fresh room of each design filled by 1-chunk turns to 10, then 500 messages; then 2 untimed and 20 timed opens of each, alternating: Rooms' socket with ?page=50 and its REST page at once, as the client does (src/client/lib/opened-page.ts), until the first of the two brings the page (the rooms_opened frame or the response); the bare facet's and the relay's socket and history request (get-messages, ?room=) at once, until the history is parsed (floor-opening.ts)."
   );
   const targets: ChatTarget[] = [];
   let floorBuild: string | undefined;
@@ -124,7 +129,8 @@ async function startRooms(): Promise<ChatTarget> {
       const rooms = await Promise.all(Array.from({ length: count }, (_, i) => api.createRoom(ws, `room-${i}`)));
       return {
         urls: rooms.map((r) => roomSocketUrl(server.url, ws, r.id)),
-        stored: (i) => api.allMessages(ws, rooms[i].id)
+        stored: (i) => api.allMessages(ws, rooms[i].id),
+        newestPage: async (i, limit) => (await api.page(ws, rooms[i].id, limit)).messages
       };
     }
   };
@@ -173,12 +179,12 @@ async function startFloor(buildDir: string | undefined): Promise<ChatTarget> {
 function openingRooms(targets: ChatTarget[]): Promise<OpeningTarget[]> {
   return Promise.all(
     targets.map(async (t) => {
-      const { urls, stored } = await t.rooms(1);
+      const { urls, stored, newestPage } = await t.rooms(1);
       const url = urls[0] as string;
       return {
         label: t.label,
         url,
-        open: t.label === "Rooms" ? roomsOpen(url) : socketAndHistory(url, () => stored(0))
+        open: newestPage ? roomsOpen(url, (limit) => newestPage(0, limit)) : socketAndHistory(url, () => stored(0))
       };
     })
   );
