@@ -103,7 +103,7 @@ export const panel: Section = async (ctx, out) => {
       if (warm) continue;
       if (requests.length < PERSONAS) {
         // Say how the turn ended, so a failure names what refused or ended it.
-        const ended = trace.error ? `an error frame: ${trace.error.slice(0, 300)}` : "done without an error";
+        const ended = trace.error ? `an error frame: ${trace.error.slice(0, 300)}` : "its done frame, no error";
         const after = trace.doneAt === undefined ? "" : ` ${(trace.doneAt - sentAt).toFixed(0)} ms after the send`;
         // And what the room stored for it: each message's role, persona and error, if any.
         const stored = (await api.allMessages(ws, room.id).catch(() => [])).map(
