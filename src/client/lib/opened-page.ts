@@ -14,7 +14,7 @@
  */
 import type { MessagePage } from "@/shared/protocol";
 
-/** How long the first read of a room's history waits for the socket's page before asking REST. */
+/** How long the first read of a room's history counts on the socket's page (REST is asked at the same time). */
 const OPENED_PAGE_WAIT_MS = 5_000;
 
 export class OpenedPage {
