@@ -498,8 +498,17 @@ describe("response headers", () => {
   it("carry the content security policy, nosniff and a strict referrer policy, errors included", async () => {
     const ws = uniqueName();
     const room = await createRoom(ws);
-    for (const path of ["/api/rooms", "/api/nope", `/api/workspaces/${ws}/rooms/${room.id}/messages`, "/agents/x"]) {
+    for (const path of [
+      "/api/rooms",
+      "/api/nope",
+      `/api/workspaces/${ws}/rooms/${room.id}/messages`,
+      "/agents/x",
+      // Answered by the room itself (a Durable Object's response, whose headers cannot change).
+      `/agents/overseer-agent/${ws}/sub/chat-room/${room.id}`
+    ]) {
       const response = await api(path);
+      if (path.includes("/sub/"))
+        expect(await response.json(), path).toMatchObject({ error: { code: "not_found:route" } });
       expect(response.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
       expect(response.headers.get("content-security-policy"), path).toContain("script-src 'self';");
       expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
