@@ -507,8 +507,12 @@ describe("response headers", () => {
       `/agents/overseer-agent/${ws}/sub/chat-room/${room.id}`
     ]) {
       const response = await api(path);
-      if (path.includes("/sub/"))
-        expect(await response.json(), path).toMatchObject({ error: { code: "not_found:route" } });
+      if (path.includes("/sub/")) {
+        expect(response.status, path).toBe(404);
+        expect(await response.json(), path).toMatchObject({
+          error: { code: "not_found:route", message: expect.stringContaining("No such endpoint on a room") }
+        });
+      }
       expect(response.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
       expect(response.headers.get("content-security-policy"), path).toContain("script-src 'self';");
       expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");

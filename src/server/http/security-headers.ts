@@ -77,8 +77,10 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   if (c.res.status === 101) return;
   // The Worker's own responses take the headers in place: copying every
   // response (and Hono merging the copy in) was about a sixth of a REST
-  // read's CPU. A Durable Object's response has immutable headers, whose
-  // first set throws before changing any: that one is copied.
+  // read's CPU. A response made elsewhere (a Durable Object's, fetch()'s,
+  // Response.redirect()'s) has immutable headers, whose first set throws
+  // before changing any: that one is copied. In place, these replace a
+  // route's own values of the same headers, except its own (stricter) policy.
   try {
     addSecurityHeaders(c.res.headers);
   } catch {
