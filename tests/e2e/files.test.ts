@@ -60,7 +60,20 @@ describe("files in a room", () => {
     await composer(alice.page).press("Enter");
 
     // Bob sees the question arrive with its file, live.
-    await messageRows(bob.page, "user").getByRole("link", { name: "harbour.pdf" }).waitFor();
+    await messageRows(bob.page, "user")
+      .getByRole("link", { name: "harbour.pdf" })
+      .waitFor()
+      .catch(async (error: Error) => {
+        // Seen once in CI: say what Bob's page shows and what the room stored, so the next time tells where it was lost.
+        const rows = await messageRows(bob.page, "user").allTextContents();
+        const notices = await bob.page.locator('[role="status"], [role="alert"]').allTextContents();
+        const stored = (await rest.messages(setup.app.url, room.id)).messages.map(
+          (m) => `${m.role}: ${m.parts.map((p) => p.type).join(",")}`
+        );
+        throw new Error(
+          `${error.message}\nBob's user rows: ${JSON.stringify(rows)}\nBob's notices: ${JSON.stringify(notices)}\nstored: ${JSON.stringify(stored)}`
+        );
+      });
 
     const citation = messageRows(alice.page, "assistant")
       .last()
