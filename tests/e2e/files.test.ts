@@ -20,7 +20,8 @@ describe("files in a room", () => {
     const bob = await newUser(setup.browser, { displayName: "Bob" });
     await alice.page.goto(roomUrl(setup.app.url, room.id));
     await bob.page.goto(roomUrl(setup.app.url, room.id));
-    await composer(alice.page).waitFor();
+    // Both are in the room before anything happens in it: what Bob sees next arrives live.
+    await Promise.all([composer(alice.page).waitFor(), composer(bob.page).waitFor()]);
 
     // Big enough that the upload reports progress before it ends.
     const filler = Array.from({ length: 40 }, (_, i) => `Filler line ${i} about the harbour and its boats.`);

@@ -148,7 +148,7 @@ export function useAppAndBrowser(options: AppAndBrowserOptions = {}): {
     currentAppUrl = app.url;
   }, ACQUIRE_HOOK_TIMEOUT_MS);
   afterAll(async () => {
-    // The worker's next file (isolate: false) must not sign people in to this file's server.
+    // A later file must not sign people in to this file's server.
     currentAppUrl = null;
     await browser?.close();
     await stop?.();

@@ -11,13 +11,6 @@ export default defineConfig({
   test: {
     ...testLayer("e2e", 3),
     environment: "node",
-    // A Vitest worker imports the kit and its dependencies once for all its
-    // files, not once per file: `npm run test:e2e` on 2 CPUs took
-    // 224 s and 379 CPU-s instead of 230 s and 392 (one sitting, 100 tests; imports
-    // 2.8 s instead of 25).
-    // Files therefore share the kit's module state; a file that changes
-    // process-wide state (environment variables, globals) restores it after.
-    isolate: false,
     globalSetup: ["tests/support/app-host.ts", "tests/support/bench-app-host.ts"],
     maxWorkers: 2,
     testTimeout: 120_000,
