@@ -65,7 +65,7 @@ describe("files in a room", () => {
       .getByRole("link", { name: "harbour.pdf" })
       .waitFor()
       .catch(async (error: Error) => {
-        // Seen once in CI: say what Bob's page shows and what the room stored, so the next time tells where it was lost.
+        // Seen in CI (Bob live, the question stored, not shown): say what his page shows and what the room stored.
         const rows = await messageRows(bob.page, "user").allTextContents();
         const notices = await bob.page.locator('[role="status"], [role="alert"]').allTextContents();
         const stored = (await rest.messages(setup.app.url, room.id)).messages.map(
