@@ -269,6 +269,58 @@ describe("switching rooms", () => {
     await context.close();
   });
 
+  it("shows what was written while the room was still on its way to the page", async () => {
+    const room = await rest.humansOnlyRoom(app.url, uniqueName("Slow line"));
+    const { context, page } = await newUser(browser, { displayName: "Late" });
+    // A slow line: the room's newest page and its socket's frames are read
+    // at once but arrive only after Ann has written, all in their order. So
+    // Ann's message reaches the page before its transcript listens.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let restRead!: () => void;
+    const restWasRead = new Promise<void>((resolve) => {
+      restRead = resolve;
+    });
+    await page.route(`**/api/rooms/${room.id}/messages*`, async (route) => {
+      const response = await route.fetch();
+      restRead();
+      await released;
+      await route.fulfill({ response });
+    });
+    let socketOpened!: () => void;
+    const openingFrameHeld = new Promise<void>((resolve) => {
+      socketOpened = resolve;
+    });
+    await page.routeWebSocket(
+      (url) => url.pathname.endsWith(`/sub/chat-room/${room.id}`),
+      (socket) => {
+        const server = socket.connectToServer();
+        socket.onMessage((message) => server.send(message));
+        const held: (string | Buffer)[] = [];
+        let flowing = false;
+        server.onMessage((message) => {
+          if (flowing) return socket.send(message);
+          held.push(message);
+          if (typeof message === "string" && message.includes('"rooms_opened"')) socketOpened();
+        });
+        void released.then(() => {
+          flowing = true;
+          for (const message of held.splice(0)) socket.send(message);
+        });
+      }
+    );
+    await page.goto(roomUrl(app.url, room.id));
+    // Both ways have read the room as it was (empty) before Ann writes.
+    await Promise.all([restWasRead, openingFrameHeld]);
+    await rest.send(app.url, room.id, "Written while the page was on its way", "Ann");
+    release();
+    await messageRows(page, "user").getByText("Written while the page was on its way").waitFor();
+    expect(await messageRows(page, "user").count()).toBe(1);
+    await context.close();
+  });
+
   it("opens a room the pointer rested on from the page it fetched then", async () => {
     const [first, second] = [uniqueName("Hover A"), uniqueName("Hover B")];
     const a = await rest.createRoom(app.url, { name: first });

@@ -222,11 +222,11 @@ export type RoomChat = ReturnType<typeof useRoomChat>;
  * would stay behind until the next answer.
  */
 function useCatchUpOnJoin(
-  socket: Pick<RoomSocket, "onOpenedPage">,
+  socket: Pick<RoomSocket, "onOpenedPage" | "onHeldWindow">,
   roomId: string,
   setMessages: AgentChat["setMessages"]
 ) {
-  const { onOpenedPage } = socket;
+  const { onOpenedPage, onHeldWindow } = socket;
   // Each page once: a page merged again later would bring back what was replaced since.
   const mergedRef = useRef<MessagePage | null>(null);
   const merge = useStableCallback((page: MessagePage) => {
@@ -237,6 +237,17 @@ function useCatchUpOnJoin(
     if (messages.length > 0) setMessages((held) => mergeNewestPage(held, messages));
   });
   useEffect(() => onOpenedPage(merge), [onOpenedPage, merge]);
+  // After the opening page (the frames came after it): what the room wrote
+  // while this transcript was not yet listening. Declared after useAgentChat,
+  // so the framework listens by then and every later frame reaches it.
+  useEffect(
+    () =>
+      onHeldWindow((window) => {
+        const messages = window.map(fromChatMessage);
+        if (messages.length > 0) setMessages((held) => mergeNewestPage(held, messages));
+      }),
+    [onHeldWindow, setMessages]
+  );
 }
 
 /** Keeps the room's warm copy current; a room that started from one is refreshed from its newest page once. */

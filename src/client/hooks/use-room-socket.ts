@@ -18,10 +18,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { openedPages } from "@/client/lib/opened-page";
 import { RECONNECT_OPTIONS, reconnectOnReturn } from "@/client/lib/reconnect";
 import { PAGE_SIZE } from "@/client/lib/room-pages";
-import { type RoomFrameEvent, readRoomFrame } from "@/client/lib/room-socket-frames";
+import { type RoomFrameEvent, readChatWindow, readRoomFrame } from "@/client/lib/room-socket-frames";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
 import type { Identity } from "@/shared/identity";
-import type { MessagePage, PresenceUser, RoomState } from "@/shared/protocol";
+import type { ChatMessage, MessagePage, PresenceUser, RoomState } from "@/shared/protocol";
 import type { ConnectionStatus } from "./use-room-list";
 
 /**
@@ -108,6 +108,41 @@ function useOpeningPages() {
   return { arrived, closed, subscribe };
 }
 
+/**
+ * The room's newest messages as the last `cf_agent_chat_messages` frame
+ * brought them while no transcript listened. The chat hook listens only
+ * once the room's first page has come (it suspends until then, and again
+ * while a kept room is hidden), and a frame before that reaches nobody: on a
+ * slow line a message written meanwhile arrived, went unseen, and was missing
+ * until the next one. Each such frame carries the room's whole in-memory
+ * window, so the latest is all the transcript needs when it starts to listen
+ * (hooks/use-chat-room.ts). Parsed only while nobody listens.
+ */
+function useHeldWindow() {
+  const heldRef = useRef<ChatMessage[] | null>(null);
+  const listenersRef = useRef(0);
+  const arrived = useCallback((data: string) => {
+    if (listenersRef.current > 0 || !data.includes(`"${MessageType.CF_AGENT_CHAT_MESSAGES}"`)) return;
+    const messages = readChatWindow(data);
+    if (messages) heldRef.current = messages;
+  }, []);
+  /** The socket closed: its reconnect's opening page brings the room (useOpeningPages). */
+  const closed = useCallback(() => {
+    heldRef.current = null;
+  }, []);
+  /** The transcript listens from now on: it takes the window held since it last did, if any. */
+  const subscribe = useCallback((take: (messages: ChatMessage[]) => void) => {
+    listenersRef.current++;
+    const held = heldRef.current;
+    heldRef.current = null;
+    if (held) take(held);
+    return () => {
+      listenersRef.current--;
+    };
+  }, []);
+  return { arrived, closed, subscribe };
+}
+
 export function useRoomSocket(roomId: string, self: Identity, options: { basePath?: string } = {}) {
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [presence, setPresence] = useState<PresenceUser[]>([]);
@@ -117,6 +152,7 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
   const turn = useActiveTurn();
   const frames = useFrameListeners();
   const opened = useOpeningPages();
+  const heldWindow = useHeldWindow();
 
   const sub = useMemo(
     () => (options.basePath ? undefined : [{ agent: "ChatRoom", name: roomId }]),
@@ -134,6 +170,7 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     onClose: () => {
       openedPages.failed(roomId);
       opened.closed();
+      heldWindow.closed();
       setStatus((s) => (s === "closed" ? s : "reconnecting"));
       setPresence([]);
       turn.reset();
@@ -145,6 +182,7 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     onMessage: (event: MessageEvent) => {
       if (typeof event.data !== "string") return;
       frames.deliver(event.data);
+      heldWindow.arrived(event.data);
       const frame = readRoomFrame(event.data);
       if (frame?.kind === "opened") {
         openedPages.arrived(roomId, frame.page);
@@ -185,6 +223,8 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     onFrame: frames.subscribe,
     /** Every opening page from now on (and this connection's, if it came): what the socket missed while away. */
     onOpenedPage: opened.subscribe,
+    /** For the transcript, while it listens: the newest messages a frame brought while it did not (useHeldWindow). */
+    onHeldWindow: heldWindow.subscribe,
     sendFrame,
     presence,
     /** Our identity's id, as presence entries name it. */

@@ -6,7 +6,7 @@
  */
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { parseWireError } from "@/shared/errors";
-import type { MessagePage, PresenceUser } from "@/shared/protocol";
+import type { ChatMessage, MessagePage, PresenceUser } from "@/shared/protocol";
 
 export type RoomFrameEvent =
   /** A chat turn (the framework's response stream) is streaming. */
@@ -55,5 +55,17 @@ export function readRoomFrame(data: string): RoomFrameEvent | null {
     return error ? { kind: "error", message: error.message } : null;
   } catch {
     return null; // Not ours.
+  }
+}
+
+/** The messages of a `cf_agent_chat_messages` frame (the room's window of newest messages), or null. */
+export function readChatWindow(data: string): ChatMessage[] | null {
+  try {
+    const frame = JSON.parse(data) as { type?: string; messages?: unknown };
+    return frame.type === MessageType.CF_AGENT_CHAT_MESSAGES && Array.isArray(frame.messages)
+      ? (frame.messages as ChatMessage[])
+      : null;
+  } catch {
+    return null; // Not JSON.
   }
 }
