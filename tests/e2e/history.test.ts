@@ -5,6 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { restClient } from "../support/rest-client";
 import {
   type E2EApp,
   log,
@@ -269,12 +270,14 @@ describe("switching rooms", () => {
     await context.close();
   });
 
-  it("shows what was written while the room was still on its way to the page", async () => {
+  it("shows what was written and reacted while the room was still on its way to the page", async () => {
     const room = await rest.humansOnlyRoom(app.url, uniqueName("Slow line"));
+    await rest.send(app.url, room.id, "Lunch at noon?", "Ann");
+    const [lunch] = (await rest.messages(app.url, room.id)).messages;
     const { context, page } = await newUser(browser, { displayName: "Late" });
     // A slow line: the room's newest page and its socket's frames are read
-    // at once but arrive only after Ann has written, all in their order. So
-    // Ann's message reaches the page before its transcript listens.
+    // at once but arrive only after Ann has written and reacted, all in their
+    // order. So both reach the page before its transcript listens.
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -312,12 +315,18 @@ describe("switching rooms", () => {
       }
     );
     await page.goto(roomUrl(app.url, room.id));
-    // Both ways have read the room as it was (empty) before Ann writes.
+    // Both ways have read the room as it was before Ann writes and reacts.
     await Promise.all([restWasRead, openingFrameHeld]);
+    const reacted = await restClient(app.url).call(`/${room.id}/messages/${lunch.id}/reactions`, {
+      method: "POST",
+      json: { emoji: "👍" }
+    });
+    expect(reacted.status).toBe(200);
     await rest.send(app.url, room.id, "Written while the page was on its way", "Ann");
     release();
     await messageRows(page, "user").getByText("Written while the page was on its way").waitFor();
-    expect(await messageRows(page, "user").count()).toBe(1);
+    await messageRows(page, "user").filter({ hasText: "Lunch at noon?" }).locator('[data-reaction="👍"]').waitFor();
+    expect(await messageRows(page, "user").count()).toBe(2);
     await context.close();
   });
 

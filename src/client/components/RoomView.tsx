@@ -6,6 +6,7 @@
 import { Activity, memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { type SetURLSearchParams, useNavigate, useParams, useSearchParams } from "react-router";
 import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
+import { useReactionsFeed } from "@/client/hooks/use-reactions-feed";
 import { useRoomList } from "@/client/hooks/use-room-list";
 import { useRoomSocket } from "@/client/hooks/use-room-socket";
 import { useStableCallback } from "@/client/hooks/use-stable-callback";
@@ -76,6 +77,9 @@ const RoomView = memo(function RoomView({
 }) {
   const { user } = useAuth();
   const socket = useRoomSocket(roomId, user);
+  // Here, beside the socket, not in the transcript: that suspends until the
+  // room's first page, and reactions sent meanwhile would reach nobody.
+  useReactionsFeed(roomId, socket);
   const { rooms, deletedIds, revokedIds } = useRoomList();
   const [dialog, setDialog] = useState<RoomDialog>(null);
   const [finding, setFinding] = useFindShortcut(roomId);

@@ -31,7 +31,6 @@ import { useMediaQuery } from "@/client/hooks/use-media-query";
 import { useMentionPeople } from "@/client/hooks/use-mention-people";
 import { useOutbox } from "@/client/hooks/use-outbox";
 import { useTypingSignal } from "@/client/hooks/use-presence";
-import { useReactionsFeed } from "@/client/hooks/use-reactions-feed";
 import { type ReplyDraft, useReplyDraft } from "@/client/hooks/use-reply-draft";
 import { useRoomAnnouncer } from "@/client/hooks/use-room-announcer";
 import type { ConnectionStatus } from "@/client/hooks/use-room-list";
@@ -274,7 +273,6 @@ export function RoomConversation({
   onCloseFind: () => void;
 }) {
   const chat = useRoomChat(socket, roomId, undefined, { warm: true });
-  useReactionsFeed(roomId, socket);
   const composerRef = useRef<ComposerHandle>(null);
   const transcriptRef = useRef<MessageListHandle>(null);
   const reply = useReplyDraft(roomId, transcriptRef, composerRef);
