@@ -286,6 +286,59 @@ export async function accountMenuAction(page: Page, name: string) {
 
 const AXE = path.join(ROOT, "node_modules/axe-core/axe.min.js");
 
+/**
+ * A slow line into a room: the page's read of the room's newest page goes
+ * to the server at once but its answer is held, and so are the room
+ * socket's frames (in their order), until `release()`. What the room
+ * writes meanwhile then reaches the page before its transcript has loaded.
+ * `pageRead`: the held page was read (the room as it was then);
+ * `held(accepts)`: a frame `accepts` is among those held.
+ */
+export async function slowLine(page: Page, roomId: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let pageWasRead!: () => void;
+  const pageRead = new Promise<void>((resolve) => {
+    pageWasRead = resolve;
+  });
+  const frames: string[] = [];
+  const waiters: Array<{ accepts: (frame: string) => boolean; resolve: () => void }> = [];
+  await page.route(`**/api/rooms/${roomId}/messages*`, async (route) => {
+    const response = await route.fetch();
+    pageWasRead();
+    await released;
+    await route.fulfill({ response });
+  });
+  await page.routeWebSocket(
+    (url) => url.pathname.endsWith(`/sub/chat-room/${roomId}`),
+    (socket) => {
+      const server = socket.connectToServer();
+      socket.onMessage((message) => server.send(message));
+      const held: (string | Buffer)[] = [];
+      let flowing = false;
+      server.onMessage((message) => {
+        if (flowing) return socket.send(message);
+        held.push(message);
+        if (typeof message !== "string") return;
+        frames.push(message);
+        for (const waiter of waiters.filter((w) => w.accepts(message))) waiter.resolve();
+      });
+      void released.then(() => {
+        flowing = true;
+        for (const message of held.splice(0)) socket.send(message);
+      });
+    }
+  );
+  return {
+    pageRead,
+    held: (accepts: (frame: string) => boolean) =>
+      frames.some(accepts) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ accepts, resolve })),
+    release
+  };
+}
+
 /** axe-core's serious and critical findings on the page as it is now, each named with `where` and its elements. */
 export async function seriousViolations(page: Page, where: string): Promise<string[]> {
   // Colours mid-transition (a theme just switched, a dialog fading in) would

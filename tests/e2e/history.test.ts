@@ -14,6 +14,7 @@ import {
   newUser,
   rest,
   roomUrl,
+  slowLine,
   uniqueName,
   useAppAndBrowser,
   waitFor
@@ -278,52 +279,17 @@ describe("switching rooms", () => {
     // A slow line: the room's newest page and its socket's frames are read
     // at once but arrive only after Ann has written and reacted, all in their
     // order. So both reach the page before its transcript listens.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let restRead!: () => void;
-    const restWasRead = new Promise<void>((resolve) => {
-      restRead = resolve;
-    });
-    await page.route(`**/api/rooms/${room.id}/messages*`, async (route) => {
-      const response = await route.fetch();
-      restRead();
-      await released;
-      await route.fulfill({ response });
-    });
-    let socketOpened!: () => void;
-    const openingFrameHeld = new Promise<void>((resolve) => {
-      socketOpened = resolve;
-    });
-    await page.routeWebSocket(
-      (url) => url.pathname.endsWith(`/sub/chat-room/${room.id}`),
-      (socket) => {
-        const server = socket.connectToServer();
-        socket.onMessage((message) => server.send(message));
-        const held: (string | Buffer)[] = [];
-        let flowing = false;
-        server.onMessage((message) => {
-          if (flowing) return socket.send(message);
-          held.push(message);
-          if (typeof message === "string" && message.includes('"rooms_opened"')) socketOpened();
-        });
-        void released.then(() => {
-          flowing = true;
-          for (const message of held.splice(0)) socket.send(message);
-        });
-      }
-    );
+    const line = await slowLine(page, room.id);
     await page.goto(roomUrl(app.url, room.id));
     // Both ways have read the room as it was before Ann writes and reacts.
-    await Promise.all([restWasRead, openingFrameHeld]);
+    await Promise.all([line.pageRead, line.held((frame) => frame.includes('"rooms_opened"'))]);
     const reacted = await restClient(app.url).call(`/${room.id}/messages/${lunch.id}/reactions`, {
       method: "POST",
       json: { emoji: "👍" }
     });
     expect(reacted.status).toBe(200);
     await rest.send(app.url, room.id, "Written while the page was on its way", "Ann");
-    release();
+    line.release();
     await messageRows(page, "user").getByText("Written while the page was on its way").waitFor();
     await messageRows(page, "user").filter({ hasText: "Lunch at noon?" }).locator('[data-reaction="👍"]').waitFor();
     expect(await messageRows(page, "user").count()).toBe(2);

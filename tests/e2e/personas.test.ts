@@ -11,6 +11,7 @@ import {
   newUser,
   rest,
   roomUrl,
+  slowLine,
   uniqueName,
   useAppAndBrowser
 } from "./helpers";
@@ -111,9 +112,10 @@ describe("personas in the browser", () => {
     }
   });
 
-  it("a delegated task is a live card: two people watch its steps, one expands it and stops it", async () => {
+  it("a delegated task is a live card: two people watch its steps, a third who joins late sees them too, one stops it", async () => {
     const room = await rest.createRoom(setup.app.url, { name: uniqueName("Task") });
     const { alice, bob } = await aliceAndBobIn(room.id);
+    const contexts = [alice.context, bob.context];
     try {
       const writeItDown = uniqueName("Write it all down");
       const handOff = toolDirective("delegate", { task: `${writeItDown} [[fake:chunks=2000,slow=50]]` });
@@ -132,9 +134,21 @@ describe("personas in the browser", () => {
         .getByText(/1 step/)
         .waitFor({ timeout: 15_000 });
       await expect.poll(() => card(bob.page).getByText(/t4 /).textContent()).not.toContain("t1999");
+      // Carol opens the room while the task runs, on a slow line: the room's
+      // page and her socket's frames (the task's work so far, replayed as
+      // she joins) arrive late and at once, before her transcript has loaded.
+      const carol = await newUser(setup.browser, { displayName: "Carol" });
+      contexts.push(carol.context);
+      const line = await slowLine(carol.page, room.id);
+      await carol.page.goto(roomUrl(setup.app.url, room.id));
+      await line.held((frame) => frame.includes('"agent-tool-event"'));
+      line.release();
+      await card(carol.page).getByText("Running…").waitFor({ timeout: 30_000 });
+      await card(carol.page).getByText("The task's work").click({ timeout: 30_000 });
+      await card(carol.page).getByText(/t4 /).waitFor({ timeout: 30_000 });
       await card(bob.page).getByRole("button", { name: "Stop task" }).click();
 
-      for (const page of [bob.page, alice.page]) {
+      for (const page of [bob.page, alice.page, carol.page]) {
         await card(page).getByText("Stopped", { exact: true }).waitFor({ timeout: 30_000 });
         await card(page).getByRole("button", { name: "Stop task" }).waitFor({ state: "detached", timeout: 15_000 });
       }
@@ -146,7 +160,7 @@ describe("personas in the browser", () => {
         .getByText(/Tool said:/)
         .waitFor({ timeout: 30_000 });
     } finally {
-      await Promise.all([alice.context.close(), bob.context.close()]);
+      await Promise.all(contexts.map((context) => context.close()));
     }
   });
 

@@ -5,6 +5,7 @@
  */
 import { Activity, memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { type SetURLSearchParams, useNavigate, useParams, useSearchParams } from "react-router";
+import { TaskRunsProvider } from "@/client/components/tasks/TaskRunsProvider";
 import { useFindShortcut } from "@/client/hooks/use-find-shortcut";
 import { useReactionsFeed } from "@/client/hooks/use-reactions-feed";
 import { useRoomList } from "@/client/hooks/use-room-list";
@@ -77,8 +78,6 @@ const RoomView = memo(function RoomView({
 }) {
   const { user } = useAuth();
   const socket = useRoomSocket(roomId, user);
-  // Here, beside the socket, not in the transcript: that suspends until the
-  // room's first page, and reactions sent meanwhile would reach nobody.
   useReactionsFeed(roomId, socket);
   const { rooms, deletedIds, revokedIds } = useRoomList();
   const [dialog, setDialog] = useState<RoomDialog>(null);
@@ -126,17 +125,19 @@ const RoomView = memo(function RoomView({
             onAction={(action) => (action === "find" ? setFinding((n) => n + 1) : setDialog(action))}
           />
           <RoomBanners state={state} />
-          <Suspense fallback={<ConversationSkeleton />}>
-            <PersonaColoursProvider personas={state?.personas}>
-              <RoomConversation
-                socket={socket}
-                roomId={roomId}
-                roomName={name || "this room"}
-                finding={finding}
-                onCloseFind={() => setFinding(0)}
-              />
-            </PersonaColoursProvider>
-          </Suspense>
+          <TaskRunsProvider socket={socket}>
+            <Suspense fallback={<ConversationSkeleton />}>
+              <PersonaColoursProvider personas={state?.personas}>
+                <RoomConversation
+                  socket={socket}
+                  roomId={roomId}
+                  roomName={name || "this room"}
+                  finding={finding}
+                  onCloseFind={() => setFinding(0)}
+                />
+              </PersonaColoursProvider>
+            </Suspense>
+          </TaskRunsProvider>
           <RoomDialogs
             roomId={roomId}
             name={name}

@@ -36,7 +36,6 @@ import { useRoomAnnouncer } from "@/client/hooks/use-room-announcer";
 import type { ConnectionStatus } from "@/client/hooks/use-room-list";
 import type { RoomSocket } from "@/client/hooks/use-room-socket";
 import { useStableCallback } from "@/client/hooks/use-stable-callback";
-import { TaskRunsContext, useTaskRunsSource } from "@/client/hooks/use-task-runs";
 import { useUnread } from "@/client/hooks/use-unread";
 import { answeringQuestionOf } from "@/client/lib/answering";
 import { authorOf } from "@/shared/identity";
@@ -223,7 +222,7 @@ function RoomComposer({
   );
 }
 
-/** What a room's messages read from around them: task runs, reactions, the transcript's lookup, replies. */
+/** What a room's messages read from around them: reactions, the transcript's lookup, replies (task runs: room/TaskRunsProvider.tsx). */
 function RoomContexts({
   chat,
   socket,
@@ -237,7 +236,6 @@ function RoomContexts({
   replyActions: ReplyActions;
   children: ReactNode;
 }) {
-  const taskRuns = useTaskRunsSource(socket);
   const reacting = useMemo(() => ({ roomId, selfId: socket.selfId }), [roomId, socket.selfId]);
   // Stable, so a streamed token re-renders no "Replying to" chip (transcript/ReplyChip.tsx).
   const messagesRef = useRef(chat.messages);
@@ -248,13 +246,11 @@ function RoomContexts({
     return at < 0 ? undefined : { message: messages[at], previous: messages[at - 1] };
   }, []);
   return (
-    <TaskRunsContext.Provider value={taskRuns}>
-      <ReactingContext.Provider value={reacting}>
-        <MessageLookupContext.Provider value={lookup}>
-          <ReplyActionsContext.Provider value={replyActions}>{children}</ReplyActionsContext.Provider>
-        </MessageLookupContext.Provider>
-      </ReactingContext.Provider>
-    </TaskRunsContext.Provider>
+    <ReactingContext.Provider value={reacting}>
+      <MessageLookupContext.Provider value={lookup}>
+        <ReplyActionsContext.Provider value={replyActions}>{children}</ReplyActionsContext.Provider>
+      </MessageLookupContext.Provider>
+    </ReactingContext.Provider>
   );
 }
 
