@@ -287,17 +287,24 @@ export async function accountMenuAction(page: Page, name: string) {
 const AXE = path.join(ROOT, "node_modules/axe-core/axe.min.js");
 
 /**
- * A slow line into a room: the page's read of the room's newest page goes
- * to the server at once but its answer is held, and so are the room
- * socket's frames (in their order), until `release()`. What the room
- * writes meanwhile then reaches the page before its transcript has loaded.
+ * A slow line into a room, for what reaches a page before its transcript
+ * listens. The page's read of the room's newest page goes to the server at
+ * once, and its answer is held until `releasePage()`; the room socket's
+ * frames are held, in their order, until `releaseFrames()`. The socket's
+ * opening frame arrives without its page, so the transcript can start only
+ * from the held REST page: frames released before it reach a page whose
+ * transcript is not yet listening, whatever the timing.
  * `pageRead`: the held page was read (the room as it was then);
  * `held(accepts)`: a frame `accepts` is among those held.
  */
 export async function slowLine(page: Page, roomId: string) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
+  let releasePage!: () => void;
+  const pageReleased = new Promise<void>((resolve) => {
+    releasePage = resolve;
+  });
+  let releaseFrames!: () => void;
+  const framesReleased = new Promise<void>((resolve) => {
+    releaseFrames = resolve;
   });
   let pageWasRead!: () => void;
   const pageRead = new Promise<void>((resolve) => {
@@ -308,7 +315,7 @@ export async function slowLine(page: Page, roomId: string) {
   await page.route(`**/api/rooms/${roomId}/messages*`, async (route) => {
     const response = await route.fetch();
     pageWasRead();
-    await released;
+    await pageReleased;
     await route.fulfill({ response });
   });
   await page.routeWebSocket(
@@ -319,23 +326,40 @@ export async function slowLine(page: Page, roomId: string) {
       const held: (string | Buffer)[] = [];
       let flowing = false;
       server.onMessage((message) => {
-        if (flowing) return socket.send(message);
-        held.push(message);
-        if (typeof message !== "string") return;
-        frames.push(message);
-        for (const waiter of waiters.filter((w) => w.accepts(message))) waiter.resolve();
+        let frame = message;
+        if (typeof frame === "string" && frame.includes('"rooms_opened"')) {
+          const { page: _page, ...rest } = JSON.parse(frame);
+          frame = JSON.stringify(rest);
+        }
+        if (flowing) return socket.send(frame);
+        held.push(frame);
+        if (typeof frame !== "string") return;
+        frames.push(frame);
+        for (const waiter of waiters.filter((w) => w.accepts(frame))) waiter.resolve();
       });
-      void released.then(() => {
+      void framesReleased.then(() => {
         flowing = true;
-        for (const message of held.splice(0)) socket.send(message);
+        for (const frame of held.splice(0)) socket.send(frame);
       });
     }
   );
   return {
     pageRead,
-    held: (accepts: (frame: string) => boolean) =>
-      frames.some(accepts) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ accepts, resolve })),
-    release
+    held: (accepts: (frame: string) => boolean, timeoutMs = 20_000) =>
+      frames.some(accepts)
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`no such frame held within ${timeoutMs} ms`)), timeoutMs);
+            waiters.push({
+              accepts,
+              resolve: () => {
+                clearTimeout(timer);
+                resolve();
+              }
+            });
+          }),
+    releaseFrames,
+    releasePage
   };
 }
 

@@ -5,7 +5,9 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { restClient } from "../support/rest-client";
+import { chatRequest, isDone } from "../support/chat-protocol";
+import { restClient, signIn } from "../support/rest-client";
+import { openSocket } from "../support/socket";
 import {
   type E2EApp,
   log,
@@ -275,24 +277,44 @@ describe("switching rooms", () => {
     const room = await rest.humansOnlyRoom(app.url, uniqueName("Slow line"));
     await rest.send(app.url, room.id, "Lunch at noon?", "Ann");
     const [lunch] = (await rest.messages(app.url, room.id)).messages;
+    await restClient(app.url).call(`/${room.id}/messages/${lunch.id}/reactions`, {
+      method: "POST",
+      json: { emoji: "🎉" }
+    });
     const { context, page } = await newUser(browser, { displayName: "Late" });
-    // A slow line: the room's newest page and its socket's frames are read
-    // at once but arrive only after Ann has written and reacted, all in their
-    // order. So both reach the page before its transcript listens.
+    // A slow line: what the room sends reaches Late's page before its
+    // transcript listens, and the page it starts from is older than all of it.
     const line = await slowLine(page, room.id);
     await page.goto(roomUrl(app.url, room.id));
-    // Both ways have read the room as it was before Ann writes and reacts.
     await Promise.all([line.pageRead, line.held((frame) => frame.includes('"rooms_opened"'))]);
+    // Meanwhile Ann writes twice from a socket (each send's frame carries its
+    // message alone), a reaction joins the one already there, and Ann leaves.
+    const ann = await openSocket(restClient(app.url).roomSocketUrl(room.id), (await signIn(app.url, "Ann")).headers);
+    for (const text of ["Written while the page was on its way", "And a second one"]) {
+      const { id, frame } = chatRequest(text);
+      ann.send(frame);
+      await ann.next(isDone(id));
+    }
     const reacted = await restClient(app.url).call(`/${room.id}/messages/${lunch.id}/reactions`, {
       method: "POST",
       json: { emoji: "👍" }
     });
     expect(reacted.status).toBe(200);
-    await rest.send(app.url, room.id, "Written while the page was on its way", "Ann");
-    line.release();
-    await messageRows(page, "user").getByText("Written while the page was on its way").waitFor();
-    await messageRows(page, "user").filter({ hasText: "Lunch at noon?" }).locator('[data-reaction="👍"]').waitFor();
-    expect(await messageRows(page, "user").count()).toBe(2);
+    ann.close();
+    // Late is greeted with who is here in the opening frame, so the one list without Ann is the one after she left.
+    await line.held((frame) => frame.includes('"rooms_presence"') && !frame.includes('"Ann"'));
+    // Every frame reaches the page, the last (Ann has left) shown by presence...
+    line.releaseFrames();
+    await page.getByRole("button", { name: /^1 person here: Late$/ }).waitFor();
+    // ...and only then the page the transcript starts from.
+    line.releasePage();
+    for (const text of ["Lunch at noon?", "Written while the page was on its way", "And a second one"]) {
+      await messageRows(page, "user").getByText(text, { exact: true }).waitFor();
+    }
+    const lunchRow = messageRows(page, "user").filter({ hasText: "Lunch at noon?" });
+    await lunchRow.locator('[data-reaction="👍"]').waitFor();
+    expect(await lunchRow.locator('[data-reaction="🎉"]').count()).toBe(1);
+    expect(await messageRows(page, "user").count()).toBe(3);
     await context.close();
   });
 

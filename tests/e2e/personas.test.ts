@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { toolDirective } from "../support/fake-openai";
+import { restClient, signIn } from "../support/rest-client";
+import { openSocket } from "../support/socket";
 import {
   captureScreenshot,
   composer,
@@ -141,8 +143,25 @@ describe("personas in the browser", () => {
       contexts.push(carol.context);
       const line = await slowLine(carol.page, room.id);
       await carol.page.goto(roomUrl(setup.app.url, room.id));
+      // The room replays the run as her socket joins. Then Dan comes and goes:
+      // the list of who is here after he left is the last frame held.
       await line.held((frame) => frame.includes('"agent-tool-event"'));
-      line.release();
+      const dan = await openSocket(
+        restClient(setup.app.url).roomSocketUrl(room.id),
+        (await signIn(setup.app.url, "Dan")).headers
+      );
+      await line.held((frame) => frame.includes('"rooms_presence"') && frame.includes('"Dan"'));
+      dan.close();
+      let danCame = false;
+      await line.held((frame) => {
+        if (!frame.includes('"rooms_presence"')) return false;
+        danCame ||= frame.includes('"Dan"');
+        return danCame && !frame.includes('"Dan"');
+      });
+      // Every frame reaches Carol's page, the last shown by presence, and only then the page her transcript starts from.
+      line.releaseFrames();
+      await carol.page.getByRole("button", { name: /^3 people here: / }).waitFor();
+      line.releasePage();
       await card(carol.page).getByText("Running…").waitFor({ timeout: 30_000 });
       await card(carol.page).getByText("The task's work").click({ timeout: 30_000 });
       await card(carol.page).getByText(/t4 /).waitFor({ timeout: 30_000 });

@@ -44,6 +44,30 @@ describe("the reactions store", () => {
     expect(heard).toEqual(["m1", "m1"]);
   });
 
+  it("lets a page read over REST fill in only what the socket has not told since its opening page", () => {
+    const ann = { id: "u1", name: "Ann" };
+    const thumbs = [{ emoji: "👍", by: [ann] }];
+    const heart = [{ emoji: "❤️", by: [ann] }];
+    const store = new ReactionStore();
+    const messages = [{ id: "m1" }, { id: "m2" }, { id: "m3" }];
+    // The socket's opening page: m1 has 👍; then a frame: ❤️ on m2.
+    store.opened({ messages: messages.slice(0, 2), reactions: { m1: thumbs } });
+    store.live({ m2: heart });
+    // A page read earlier, arriving late, says m1 and m2 have nothing and m3 has 👍.
+    store.page({ messages, reactions: { m3: thumbs } });
+    expect(store.of("m1")).toEqual(thumbs);
+    expect(store.of("m2")).toEqual(heart);
+    expect(store.of("m3")).toEqual(thumbs);
+    // A page's message listed with no reactions has none (it lists only those with some).
+    store.page({ messages: [{ id: "m3" }], reactions: {} });
+    expect(store.of("m3")).toEqual([]);
+    // A new connection's opening page is the socket's word again, from scratch.
+    store.opened({ messages: [{ id: "m1" }], reactions: {} });
+    expect(store.of("m1")).toEqual([]);
+    store.page({ messages: [{ id: "m2" }], reactions: {} });
+    expect(store.of("m2")).toEqual([]);
+  });
+
   it("reads only rooms_reactions frames", () => {
     const reactions = { m1: [{ emoji: "🎉", by: [{ id: "u1", name: "Ann" }] }] };
     expect(reactionsInFrame(JSON.stringify({ type: "rooms_reactions", reactions }))).toEqual(reactions);

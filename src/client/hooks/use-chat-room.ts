@@ -11,6 +11,7 @@
 import { useAgentChat } from "@cloudflare/ai-chat/react";
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { api, errorMessage } from "@/client/lib/api";
+import { applyHeldFrames } from "@/client/lib/held-transcript";
 import { fromChatMessage, messageText, type RoomMessage } from "@/client/lib/messages";
 import { firstPage } from "@/client/lib/opened-page";
 import { reactionStore } from "@/client/lib/reaction-store";
@@ -36,7 +37,7 @@ const roomHistory = (roomId: string, socket: Pick<RoomSocket, "takeOpenedPage">)
       (query.before
         ? api.listMessages(roomId, query)
         : firstPage(socket.takeOpenedPage(), api.listMessages(roomId, query))));
-    reactionStore(roomId).merge(page.reactions);
+    reactionStore(roomId).page(page);
     return page;
   }
 });
@@ -185,7 +186,7 @@ export function useRoomChat(
     })
   });
   const history = useOlderPages(chat.messages, chat.setMessages, sourceRef);
-  useCatchUpOnJoin(socket, roomId, chat.setMessages);
+  useCatchUpOnJoin(socket, chat.setMessages);
   useWarmRoom({ warm, fromWarm: warmCopy !== null, selfId: socket.selfId, roomId, chat, sourceRef });
   const actions = useChatActions(chat, socket, history.holdForEdit);
   const busy = chat.status === "submitted" || chat.isStreaming || chat.isRecovering || socket.liveTurnRunning;
@@ -219,34 +220,30 @@ export type RoomChat = ReturnType<typeof useRoomChat>;
  * new message alone, and the framework's resume brings nothing when no
  * answer streams. Without it a socket that dropped, or that joined after the
  * page the room opened from was read (REST's, or one prefetched on hover),
- * would stay behind until the next answer.
+ * would stay behind until the next answer. Then the transcript frames the
+ * socket held while this transcript was not listening (lib/held-transcript.ts).
+ * The pages' reactions go by the socket's own feed (hooks/use-reactions-feed.ts).
  */
 function useCatchUpOnJoin(
-  socket: Pick<RoomSocket, "onOpenedPage" | "onHeldWindow">,
-  roomId: string,
+  socket: Pick<RoomSocket, "onOpenedPage" | "onHeldFrames">,
   setMessages: AgentChat["setMessages"]
 ) {
-  const { onOpenedPage, onHeldWindow } = socket;
+  const { onOpenedPage, onHeldFrames } = socket;
   // Each page once: a page merged again later would bring back what was replaced since.
   const mergedRef = useRef<MessagePage | null>(null);
   const merge = useStableCallback((page: MessagePage) => {
     if (mergedRef.current === page) return;
     mergedRef.current = page;
-    reactionStore(roomId).merge(page.reactions);
     const messages = page.messages.map(fromChatMessage);
     if (messages.length > 0) setMessages((held) => mergeNewestPage(held, messages));
   });
   useEffect(() => onOpenedPage(merge), [onOpenedPage, merge]);
-  // After the opening page (the frames came after it): what the room wrote
-  // while this transcript was not yet listening. Declared after useAgentChat,
-  // so the framework listens by then and every later frame reaches it.
+  // After the opening page (the frames came after it): what the room sent
+  // while this transcript was not yet listening, applied in order. Declared
+  // after useAgentChat, whose listener is on by then: every later frame reaches it.
   useEffect(
-    () =>
-      onHeldWindow((window) => {
-        const messages = window.map(fromChatMessage);
-        if (messages.length > 0) setMessages((held) => mergeNewestPage(held, messages));
-      }),
-    [onHeldWindow, setMessages]
+    () => onHeldFrames((frames) => setMessages((held) => applyHeldFrames(held, frames))),
+    [onHeldFrames, setMessages]
   );
 }
 

@@ -15,13 +15,14 @@
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { HeldFrame } from "@/client/lib/held-transcript";
 import { openedPages } from "@/client/lib/opened-page";
 import { RECONNECT_OPTIONS, reconnectOnReturn } from "@/client/lib/reconnect";
 import { PAGE_SIZE } from "@/client/lib/room-pages";
-import { type RoomFrameEvent, readChatWindow, readRoomFrame } from "@/client/lib/room-socket-frames";
+import { type RoomFrameEvent, readRoomFrame, readTranscriptFrame } from "@/client/lib/room-socket-frames";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
 import type { Identity } from "@/shared/identity";
-import type { ChatMessage, MessagePage, PresenceUser, RoomState } from "@/shared/protocol";
+import type { MessagePage, PresenceUser, RoomState } from "@/shared/protocol";
 import type { ConnectionStatus } from "./use-room-list";
 
 /**
@@ -109,33 +110,36 @@ function useOpeningPages() {
 }
 
 /**
- * The room's newest messages as the last `cf_agent_chat_messages` frame
- * brought them while no transcript listened. The chat hook listens only
- * once the room's first page has come (it suspends until then, and again
- * while a kept room is hidden), and a frame before that reaches nobody: on a
- * slow line a message written meanwhile arrived, went unseen, and was missing
- * until the next one. Each such frame carries the room's whole in-memory
- * window, so the latest is all the transcript needs when it starts to listen
- * (hooks/use-chat-room.ts). Parsed only while nobody listens.
+ * The transcript's frames that came while no transcript listened, in order:
+ * the chat hook listens only once the room's first page has come (it
+ * suspends until then), and a frame before that reached nobody (on a slow
+ * line a message written meanwhile went missing). The transcript takes them
+ * when it starts to listen and applies them as the framework would have
+ * (lib/held-transcript.ts, hooks/use-chat-room.ts). Parsed only while
+ * nobody listens; at most MAX_HELD_FRAMES, the oldest dropped past that.
  */
-function useHeldWindow() {
-  const heldRef = useRef<ChatMessage[] | null>(null);
+const MAX_HELD_FRAMES = 200;
+
+function useHeldTranscriptFrames() {
+  const heldRef = useRef<HeldFrame[]>([]);
   const listenersRef = useRef(0);
   const arrived = useCallback((data: string) => {
-    if (listenersRef.current > 0 || !data.includes(`"${MessageType.CF_AGENT_CHAT_MESSAGES}"`)) return;
-    const messages = readChatWindow(data);
-    if (messages) heldRef.current = messages;
+    if (listenersRef.current > 0) return;
+    const frame = readTranscriptFrame(data);
+    if (!frame) return;
+    heldRef.current.push(frame);
+    if (heldRef.current.length > MAX_HELD_FRAMES) heldRef.current.shift();
   }, []);
   /** The socket closed: its reconnect's opening page brings the room (useOpeningPages). */
   const closed = useCallback(() => {
-    heldRef.current = null;
+    heldRef.current = [];
   }, []);
-  /** The transcript listens from now on: it takes the window held since it last did, if any. */
-  const subscribe = useCallback((take: (messages: ChatMessage[]) => void) => {
+  /** The transcript listens from now on: it takes what was held since it last did, if anything. */
+  const subscribe = useCallback((take: (frames: HeldFrame[]) => void) => {
     listenersRef.current++;
     const held = heldRef.current;
-    heldRef.current = null;
-    if (held) take(held);
+    heldRef.current = [];
+    if (held.length > 0) take(held);
     return () => {
       listenersRef.current--;
     };
@@ -152,7 +156,7 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
   const turn = useActiveTurn();
   const frames = useFrameListeners();
   const opened = useOpeningPages();
-  const heldWindow = useHeldWindow();
+  const heldFrames = useHeldTranscriptFrames();
 
   const sub = useMemo(
     () => (options.basePath ? undefined : [{ agent: "ChatRoom", name: roomId }]),
@@ -170,7 +174,7 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     onClose: () => {
       openedPages.failed(roomId);
       opened.closed();
-      heldWindow.closed();
+      heldFrames.closed();
       setStatus((s) => (s === "closed" ? s : "reconnecting"));
       setPresence([]);
       turn.reset();
@@ -182,7 +186,7 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     onMessage: (event: MessageEvent) => {
       if (typeof event.data !== "string") return;
       frames.deliver(event.data);
-      heldWindow.arrived(event.data);
+      heldFrames.arrived(event.data);
       const frame = readRoomFrame(event.data);
       if (frame?.kind === "opened") {
         openedPages.arrived(roomId, frame.page);
@@ -223,8 +227,8 @@ export function useRoomSocket(roomId: string, self: Identity, options: { basePat
     onFrame: frames.subscribe,
     /** Every opening page from now on (and this connection's, if it came): what the socket missed while away. */
     onOpenedPage: opened.subscribe,
-    /** For the transcript, while it listens: the newest messages a frame brought while it did not (useHeldWindow). */
-    onHeldWindow: heldWindow.subscribe,
+    /** For the transcript, while it listens: the frames that came for it while it did not (useHeldTranscriptFrames). */
+    onHeldFrames: heldFrames.subscribe,
     sendFrame,
     presence,
     /** Our identity's id, as presence entries name it. */

@@ -222,7 +222,7 @@ function RoomComposer({
   );
 }
 
-/** What a room's messages read from around them: reactions, the transcript's lookup, replies (task runs: room/TaskRunsProvider.tsx). */
+/** What a room's messages read from around them: reactions, the transcript's lookup, replies (task runs: tasks/TaskRunsProvider.tsx). */
 function RoomContexts({
   chat,
   socket,
