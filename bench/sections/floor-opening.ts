@@ -12,9 +12,14 @@
  * - bare facet: `useAgentChat` opens the socket and fetches the transcript
  *   over HTTP (`…/get-messages`) at once; the page is that response.
  * - relay design: the same, with the parent's history route (`?room=`).
+ *
+ * Beside the time, what an open costs its server's one thread (a room
+ * switch is one open and one close): workerd CPU per open, socket close
+ * included.
  */
 import WebSocket from "ws";
 import { RoomSocket } from "../lib/client.ts";
+import { groupCpuMs } from "../lib/proc.ts";
 import { type BenchContext, type SectionResult, value } from "../lib/section.ts";
 import { median, summarize } from "../lib/stats.ts";
 
@@ -25,6 +30,8 @@ export interface OpeningTarget {
   url: string;
   /** Opens the room as its client does, and says how. */
   open(): Promise<Opened>;
+  /** The process group of the server it runs on (for the workerd CPU an open costs). */
+  server: number;
 }
 
 /** One open of a room. */
@@ -116,6 +123,47 @@ export function roomsOpen(url: string, restPage: (limit: number) => Promise<unkn
   };
 }
 
+/** Each server's workerd CPU now (ms), by process group. */
+function workerdCpu(targets: OpeningTarget[]): Map<number, number> {
+  return new Map(targets.map((t) => [t.server, groupCpuMs(t.server).workerd]));
+}
+
+/** The last open's close has been handled: no server's workerd CPU moved for a while (at most 2 s). */
+async function settled(targets: OpeningTarget[]) {
+  let last = workerdCpu(targets);
+  for (let waited = 0; waited < 2_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = workerdCpu(targets);
+    if ([...now].every(([pid, ms]) => ms === last.get(pid))) return;
+    last = now;
+  }
+}
+
+/**
+ * What opening a room costs its server's thread: workerd CPU per open as the
+ * client opens it (socket, first page, and the socket's close), all of a
+ * design's opens over their count. Only where each design has a server of
+ * its own (a full run), so no design's CPU counts for another's.
+ */
+function reportOpenCpu(
+  out: SectionResult,
+  targets: OpeningTarget[],
+  before: Map<number, number>,
+  size: number,
+  runs: number
+) {
+  if (new Set(targets.map((t) => t.server)).size < targets.length) return;
+  const after = workerdCpu(targets);
+  for (const t of targets) {
+    const ms = (after.get(t.server) ?? 0) - (before.get(t.server) ?? 0);
+    out.figures[`open and close a room, ${size} messages: workerd CPU per open: ${t.label}`] = value(
+      ms / runs,
+      "ms",
+      1
+    );
+  }
+}
+
 /** Fills each target's room with `messages` messages (half questions, half 1-chunk answers). */
 async function fill(targets: OpeningTarget[], messages: number) {
   for (const t of targets) {
@@ -148,7 +196,9 @@ export async function opening(
     ctx.log(`floor: filling ${targets.length} rooms with ${size} messages, then ${runs} opens each …`);
     await fill(targets, size);
     const opens = new Map<string, Opened[]>(targets.map((t) => [t.label, []]));
+    let cpuBefore = new Map<number, number>();
     for (let i = -2; i < runs; i++) {
+      if (i === 0) cpuBefore = workerdCpu(targets);
       for (const t of targets) {
         const opened = await t.open();
         if (opened.count < Math.min(size, PAGE)) {
@@ -157,6 +207,8 @@ export async function opening(
         if (i >= 0) opens.get(t.label)?.push(opened);
       }
     }
+    await settled(targets);
+    reportOpenCpu(out, targets, cpuBefore, size, runs);
     const times = new Map([...opens].map(([label, list]) => [label, list.map((o) => o.ms)]));
     for (const [label, list] of opens) {
       out.figures[`open → first page, ${size} messages: ${label}`] = summarize(

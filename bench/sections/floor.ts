@@ -184,7 +184,8 @@ function openingRooms(targets: ChatTarget[]): Promise<OpeningTarget[]> {
       return {
         label: t.label,
         url,
-        open: newestPage ? roomsOpen(url, (limit) => newestPage(0, limit)) : socketAndHistory(url, () => stored(0))
+        open: newestPage ? roomsOpen(url, (limit) => newestPage(0, limit)) : socketAndHistory(url, () => stored(0)),
+        server: t.server.pid
       };
     })
   );
