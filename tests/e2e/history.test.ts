@@ -195,13 +195,18 @@ describe("switching rooms", () => {
       watcher.page.getByRole("button", { name: /people here|person here/ }).getAttribute("aria-label");
     // Whether the room page ever showed its loading state, from each click on.
     await page.addInitScript(() => {
-      const seen = { loading: 0 };
+      const seen = { loading: 0, where: [] as string[] };
       (window as unknown as { seen: typeof seen }).seen = seen;
       new MutationObserver(() => {
-        if (document.querySelector('[aria-label="Loading messages"]')) seen.loading++;
+        const skeleton = document.querySelector<HTMLElement>('[aria-label="Loading messages"]');
+        if (!skeleton) return;
+        seen.loading++;
+        // Which room's, for a failure to say: the page's address and whether it is the room shown.
+        seen.where.push(`${location.pathname} ${skeleton.offsetParent ? "shown" : "hidden"}`);
       }).observe(document, { childList: true, subtree: true });
     });
     const loadingSeen = () => page.evaluate(() => (window as unknown as { seen: { loading: number } }).seen.loading);
+    const loadingWhere = () => page.evaluate(() => (window as unknown as { seen: { where: string[] } }).seen.where);
     const rooms = page.getByRole("navigation", { name: "Rooms" });
 
     await page.goto(roomUrl(app.url, a.id));
@@ -218,11 +223,11 @@ describe("switching rooms", () => {
     await rooms.getByRole("link", { name: new RegExp(first) }).click();
     // The way back shows A's messages in the first frame, never the loading state...
     await messageRows(page, "assistant").getByText("Echo: Room A's first question").waitFor();
-    expect(await loadingSeen()).toBe(before);
+    expect(await loadingSeen(), `loading seen: ${(await loadingWhere()).join("; ")}`).toBe(before);
     // ...and then what was written meanwhile, from the server.
     await messageRows(page, "assistant").getByText("Echo: Written while you were away").waitFor();
     expect(await messageRows(page, "user").filter({ hasText: "Room A's first question" }).count()).toBe(1);
-    expect(await loadingSeen()).toBe(before);
+    expect(await loadingSeen(), `loading seen: ${(await loadingWhere()).join("; ")}`).toBe(before);
     // Back in room A: the switcher is there again.
     await expect.poll(hereInA).toMatch(/^2 people here: .*Switcher/);
     await context.close();

@@ -3,8 +3,10 @@
  * listening, applied in order as the framework would have applied them
  * (src/client/lib/held-transcript.ts).
  */
+
+import { MessageType } from "@cloudflare/ai-chat/types";
 import { describe, expect, it } from "vitest";
-import { applyHeldFrames } from "../../src/client/lib/held-transcript";
+import { applyHeldFrames, type HeldFrames, TranscriptFrameHold } from "../../src/client/lib/held-transcript";
 import type { RoomMessage } from "../../src/client/lib/messages";
 
 /** A message `id` written at `createdAt`; `versionOf` marks an edit or regeneration of another. */
@@ -61,5 +63,41 @@ describe("applyHeldFrames", () => {
     expect(ids(applyHeldFrames(list, [{ kind: "window", messages: [] }]))).toEqual(ids(page));
     applyHeldFrames(list, [{ kind: "window", messages: [msg("u3", 5)] }]);
     expect(ids(list)).toEqual(ids(page));
+  });
+});
+
+describe("TranscriptFrameHold", () => {
+  const window = (id: string) => JSON.stringify({ type: MessageType.CF_AGENT_CHAT_MESSAGES, messages: [msg(id, 1)] });
+  const taken = (hold: TranscriptFrameHold) => {
+    const got: HeldFrames[] = [];
+    const stop = hold.subscribe((held) => got.push(held));
+    return { got, stop };
+  };
+
+  it("holds the transcript's frames only while nobody listens, and hands them over once", () => {
+    const hold = new TranscriptFrameHold();
+    hold.arrived(window("u1"));
+    hold.arrived(JSON.stringify({ type: "rooms_presence", users: [] }));
+    const first = taken(hold);
+    expect(first.got).toEqual([{ frames: [{ kind: "window", messages: [msg("u1", 1)] }], overflowed: false }]);
+    // Listening: the framework has this one; nothing is held.
+    hold.arrived(window("u2"));
+    first.stop();
+    expect(taken(hold).got).toEqual([]);
+  });
+
+  it("says it dropped the oldest when more came than it keeps", () => {
+    const hold = new TranscriptFrameHold(2);
+    for (const id of ["u1", "u2", "u3"]) hold.arrived(window(id));
+    const [held] = taken(hold).got;
+    expect(held.overflowed).toBe(true);
+    expect(held.frames.map((f) => (f.kind === "window" ? f.messages[0].id : ""))).toEqual(["u2", "u3"]);
+  });
+
+  it("forgets what it held when the socket closes (the reconnect's opening page brings the room)", () => {
+    const hold = new TranscriptFrameHold();
+    hold.arrived(window("u1"));
+    hold.closed();
+    expect(taken(hold).got).toEqual([]);
   });
 });

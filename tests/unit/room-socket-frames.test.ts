@@ -5,7 +5,8 @@
  */
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { describe, expect, it } from "vitest";
-import { readRoomFrame, readTranscriptFrame } from "@/client/lib/room-socket-frames";
+import { readTranscriptFrame } from "@/client/lib/held-transcript";
+import { readRoomFrame } from "@/client/lib/room-socket-frames";
 
 const message = { id: "m1", role: "user", parts: [{ type: "text", text: "hello" }], metadata: { createdAt: 1 } };
 

@@ -186,7 +186,7 @@ export function useRoomChat(
     })
   });
   const history = useOlderPages(chat.messages, chat.setMessages, sourceRef);
-  useCatchUpOnJoin(socket, chat.setMessages);
+  useCatchUpOnJoin(socket, chat.setMessages, sourceRef);
   useWarmRoom({ warm, fromWarm: warmCopy !== null, selfId: socket.selfId, roomId, chat, sourceRef });
   const actions = useChatActions(chat, socket, history.holdForEdit);
   const busy = chat.status === "submitted" || chat.isStreaming || chat.isRecovering || socket.liveTurnRunning;
@@ -226,7 +226,8 @@ export type RoomChat = ReturnType<typeof useRoomChat>;
  */
 function useCatchUpOnJoin(
   socket: Pick<RoomSocket, "onOpenedPage" | "onHeldFrames">,
-  setMessages: AgentChat["setMessages"]
+  setMessages: AgentChat["setMessages"],
+  sourceRef: RefObject<HistorySource>
 ) {
   const { onOpenedPage, onHeldFrames } = socket;
   // Each page once: a page merged again later would bring back what was replaced since.
@@ -242,8 +243,18 @@ function useCatchUpOnJoin(
   // while this transcript was not yet listening, applied in order. Declared
   // after useAgentChat, whose listener is on by then: every later frame reaches it.
   useEffect(
-    () => onHeldFrames((frames) => setMessages((held) => applyHeldFrames(held, frames))),
-    [onHeldFrames, setMessages]
+    () =>
+      onHeldFrames(({ frames, overflowed }) => {
+        setMessages((held) => applyHeldFrames(held, frames));
+        // More came than the socket keeps: the newest page has what the dropped frames carried.
+        if (overflowed) {
+          loadNewestPage(sourceRef.current).then(
+            (page) => page.length > 0 && setMessages((held) => mergeNewestPage(held, page)),
+            () => {}
+          );
+        }
+      }),
+    [onHeldFrames, setMessages, sourceRef]
   );
 }
 

@@ -15,11 +15,11 @@
 import { MessageType } from "@cloudflare/ai-chat/types";
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { HeldFrame } from "@/client/lib/held-transcript";
+import { TranscriptFrameHold } from "@/client/lib/held-transcript";
 import { openedPages } from "@/client/lib/opened-page";
 import { RECONNECT_OPTIONS, reconnectOnReturn } from "@/client/lib/reconnect";
 import { PAGE_SIZE } from "@/client/lib/room-pages";
-import { type RoomFrameEvent, readRoomFrame, readTranscriptFrame } from "@/client/lib/room-socket-frames";
+import { type RoomFrameEvent, readRoomFrame } from "@/client/lib/room-socket-frames";
 import { DEFAULT_WORKSPACE } from "@/shared/constants";
 import type { Identity } from "@/shared/identity";
 import type { MessagePage, PresenceUser, RoomState } from "@/shared/protocol";
@@ -109,42 +109,10 @@ function useOpeningPages() {
   return { arrived, closed, subscribe };
 }
 
-/**
- * The transcript's frames that came while no transcript listened, in order:
- * the chat hook listens only once the room's first page has come (it
- * suspends until then), and a frame before that reached nobody (on a slow
- * line a message written meanwhile went missing). The transcript takes them
- * when it starts to listen and applies them as the framework would have
- * (lib/held-transcript.ts, hooks/use-chat-room.ts). Parsed only while
- * nobody listens; at most MAX_HELD_FRAMES, the oldest dropped past that.
- */
-const MAX_HELD_FRAMES = 200;
-
+/** The transcript's frames that came while it was not listening (lib/held-transcript.ts), one hold per socket. */
 function useHeldTranscriptFrames() {
-  const heldRef = useRef<HeldFrame[]>([]);
-  const listenersRef = useRef(0);
-  const arrived = useCallback((data: string) => {
-    if (listenersRef.current > 0) return;
-    const frame = readTranscriptFrame(data);
-    if (!frame) return;
-    heldRef.current.push(frame);
-    if (heldRef.current.length > MAX_HELD_FRAMES) heldRef.current.shift();
-  }, []);
-  /** The socket closed: its reconnect's opening page brings the room (useOpeningPages). */
-  const closed = useCallback(() => {
-    heldRef.current = [];
-  }, []);
-  /** The transcript listens from now on: it takes what was held since it last did, if anything. */
-  const subscribe = useCallback((take: (frames: HeldFrame[]) => void) => {
-    listenersRef.current++;
-    const held = heldRef.current;
-    heldRef.current = [];
-    if (held.length > 0) take(held);
-    return () => {
-      listenersRef.current--;
-    };
-  }, []);
-  return { arrived, closed, subscribe };
+  const [hold] = useState(() => new TranscriptFrameHold());
+  return hold;
 }
 
 export function useRoomSocket(roomId: string, self: Identity, options: { basePath?: string } = {}) {

@@ -14,10 +14,38 @@
  * place), and an update (`cf_agent_message_updated`) replaces its message.
  * Pure.
  */
+import { MessageType } from "@cloudflare/ai-chat/types";
+import type { ChatMessage } from "@/shared/protocol";
 import { reanchor } from "./history";
-import type { RoomMessage } from "./messages";
+import { fromChatMessage, type RoomMessage } from "./messages";
 
 export type HeldFrame = { kind: "window"; messages: RoomMessage[] } | { kind: "updated"; message: RoomMessage };
+
+const TRANSCRIPT_FRAME_TYPES: readonly string[] = [
+  MessageType.CF_AGENT_CHAT_MESSAGES,
+  MessageType.CF_AGENT_MESSAGE_UPDATED
+];
+
+/**
+ * A frame that changes the transcript (`cf_agent_chat_messages`: a window
+ * of the newest messages; `cf_agent_message_updated`: one message), or
+ * null. For lib/held-transcript.ts; a frame of any other type is not parsed.
+ */
+export function readTranscriptFrame(data: string): HeldFrame | null {
+  if (!TRANSCRIPT_FRAME_TYPES.some((type) => data.includes(`"${type}"`))) return null;
+  try {
+    const frame = JSON.parse(data) as { type?: string; messages?: unknown; message?: unknown };
+    if (frame.type === MessageType.CF_AGENT_CHAT_MESSAGES && Array.isArray(frame.messages)) {
+      return { kind: "window", messages: (frame.messages as ChatMessage[]).map(fromChatMessage) };
+    }
+    if (frame.type === MessageType.CF_AGENT_MESSAGE_UPDATED && frame.message && typeof frame.message === "object") {
+      return { kind: "updated", message: fromChatMessage(frame.message as ChatMessage) };
+    }
+    return null;
+  } catch {
+    return null; // Not JSON.
+  }
+}
 
 /** The transcript `list` with the held frames applied, oldest first. */
 export function applyHeldFrames(list: readonly RoomMessage[], frames: readonly HeldFrame[]): RoomMessage[] {
@@ -34,4 +62,52 @@ export function applyHeldFrames(list: readonly RoomMessage[], frames: readonly H
     held = [...anchored.older, ...anchored.live];
   }
   return held;
+}
+
+/** What a transcript takes when it starts to listen. */
+export interface HeldFrames {
+  frames: HeldFrame[];
+  /** Some of the oldest were dropped (more came than are kept): read the newest page again. */
+  overflowed: boolean;
+}
+
+/**
+ * A socket's hold of the transcript's frames while no transcript listens
+ * (the socket hands it every frame; only transcript frames, and only while
+ * nobody listens, are parsed). At most `max` are kept: past that the oldest
+ * go and the transcript is told, so it reads the room's newest page again
+ * instead of missing what they carried.
+ */
+export class TranscriptFrameHold {
+  #held: HeldFrames = { frames: [], overflowed: false };
+  #listeners = 0;
+
+  constructor(private readonly max = 200) {}
+
+  arrived(data: string) {
+    if (this.#listeners > 0) return;
+    const frame = readTranscriptFrame(data);
+    if (!frame) return;
+    this.#held.frames.push(frame);
+    if (this.#held.frames.length > this.max) {
+      this.#held.frames.shift();
+      this.#held.overflowed = true;
+    }
+  }
+
+  /** The socket closed: its reconnect's opening page brings the room. */
+  closed() {
+    this.#held = { frames: [], overflowed: false };
+  }
+
+  /** The transcript listens from now on: it takes what was held since it last did, if anything. */
+  subscribe = (take: (held: HeldFrames) => void): (() => void) => {
+    this.#listeners++;
+    const held = this.#held;
+    this.#held = { frames: [], overflowed: false };
+    if (held.frames.length > 0) take(held);
+    return () => {
+      this.#listeners--;
+    };
+  };
 }

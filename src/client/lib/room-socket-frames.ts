@@ -5,10 +5,8 @@
  * that is neither a chat response nor one of ours is not parsed at all.
  */
 import { MessageType } from "@cloudflare/ai-chat/types";
-import type { HeldFrame } from "@/client/lib/held-transcript";
-import { fromChatMessage } from "@/client/lib/messages";
 import { parseWireError } from "@/shared/errors";
-import type { ChatMessage, MessagePage, PresenceUser } from "@/shared/protocol";
+import type { MessagePage, PresenceUser } from "@/shared/protocol";
 
 export type RoomFrameEvent =
   /** A chat turn (the framework's response stream) is streaming. */
@@ -57,31 +55,5 @@ export function readRoomFrame(data: string): RoomFrameEvent | null {
     return error ? { kind: "error", message: error.message } : null;
   } catch {
     return null; // Not ours.
-  }
-}
-
-const TRANSCRIPT_FRAME_TYPES: readonly string[] = [
-  MessageType.CF_AGENT_CHAT_MESSAGES,
-  MessageType.CF_AGENT_MESSAGE_UPDATED
-];
-
-/**
- * A frame that changes the transcript (`cf_agent_chat_messages`: a window
- * of the newest messages; `cf_agent_message_updated`: one message), or
- * null. For lib/held-transcript.ts; a frame of any other type is not parsed.
- */
-export function readTranscriptFrame(data: string): HeldFrame | null {
-  if (!TRANSCRIPT_FRAME_TYPES.some((type) => data.includes(`"${type}"`))) return null;
-  try {
-    const frame = JSON.parse(data) as { type?: string; messages?: unknown; message?: unknown };
-    if (frame.type === MessageType.CF_AGENT_CHAT_MESSAGES && Array.isArray(frame.messages)) {
-      return { kind: "window", messages: (frame.messages as ChatMessage[]).map(fromChatMessage) };
-    }
-    if (frame.type === MessageType.CF_AGENT_MESSAGE_UPDATED && frame.message && typeof frame.message === "object") {
-      return { kind: "updated", message: fromChatMessage(frame.message as ChatMessage) };
-    }
-    return null;
-  } catch {
-    return null; // Not JSON.
   }
 }
