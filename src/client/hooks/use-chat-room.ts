@@ -246,7 +246,7 @@ function useCatchUpOnJoin(
     () =>
       onHeldFrames(({ frames, overflowed }) => {
         setMessages((held) => applyHeldFrames(held, frames));
-        // More came than the socket keeps: the newest page has what the dropped frames carried.
+        // More came than the socket keeps: the newest page is current for what it covers.
         if (overflowed) {
           loadNewestPage(sourceRef.current).then(
             (page) => page.length > 0 && setMessages((held) => mergeNewestPage(held, page)),

@@ -1,7 +1,8 @@
 /**
  * What a room's socket brought for the transcript while the transcript was
- * not listening, applied in order when it starts to (hooks/use-room-socket.ts
- * holds the frames, hooks/use-chat-room.ts applies them). The chat hook
+ * not listening, applied in order when it starts to (TranscriptFrameHold
+ * below holds the frames, one per socket in hooks/use-room-socket.ts;
+ * hooks/use-chat-room.ts applies them). The chat hook
  * listens only once the room's first page has come (it suspends until
  * then), so without this a frame before that reached nobody.
  *
@@ -12,7 +13,7 @@
  * carries the new message alone, a persist's the room's whole window, an
  * edit's or a regeneration's a new version that takes its original's
  * place), and an update (`cf_agent_message_updated`) replaces its message.
- * Pure.
+ * No React; unit-tested (tests/unit/held-transcript.test.ts).
  */
 import { MessageType } from "@cloudflare/ai-chat/types";
 import type { ChatMessage } from "@/shared/protocol";
@@ -29,7 +30,7 @@ const TRANSCRIPT_FRAME_TYPES: readonly string[] = [
 /**
  * A frame that changes the transcript (`cf_agent_chat_messages`: a window
  * of the newest messages; `cf_agent_message_updated`: one message), or
- * null. For lib/held-transcript.ts; a frame of any other type is not parsed.
+ * null. For TranscriptFrameHold; a frame of any other type is not parsed.
  */
 export function readTranscriptFrame(data: string): HeldFrame | null {
   if (!TRANSCRIPT_FRAME_TYPES.some((type) => data.includes(`"${type}"`))) return null;
@@ -67,7 +68,7 @@ export function applyHeldFrames(list: readonly RoomMessage[], frames: readonly H
 /** What a transcript takes when it starts to listen. */
 export interface HeldFrames {
   frames: HeldFrame[];
-  /** Some of the oldest were dropped (more came than are kept): read the newest page again. */
+  /** Some of the oldest were dropped (more came than are kept): read the newest page again, which is current for what it covers. */
   overflowed: boolean;
 }
 
@@ -75,8 +76,9 @@ export interface HeldFrames {
  * A socket's hold of the transcript's frames while no transcript listens
  * (the socket hands it every frame; only transcript frames, and only while
  * nobody listens, are parsed). At most `max` are kept: past that the oldest
- * go and the transcript is told, so it reads the room's newest page again
- * instead of missing what they carried.
+ * go and the transcript is told, so it reads the room's newest page again,
+ * current for what it covers. (Only more than a page of messages written
+ * before the first page came could then leave a gap in front of it.)
  */
 export class TranscriptFrameHold {
   #held: HeldFrames = { frames: [], overflowed: false };
