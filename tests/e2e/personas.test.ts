@@ -136,15 +136,16 @@ describe("personas in the browser", () => {
         .getByText(/1 step/)
         .waitFor({ timeout: 15_000 });
       await expect.poll(() => card(bob.page).getByText(/t4 /).textContent()).not.toContain("t1999");
-      // Carol opens the room while the task runs, on a slow line: the room's
-      // page and her socket's frames (the task's work so far, replayed as
-      // she joins) arrive late and at once, before her transcript has loaded.
+      // Carol opens the room while the task runs, on a slow line: her
+      // socket's frames (the task's work so far, replayed as she joins)
+      // reach her page before the page her transcript starts from.
       const carol = await newUser(setup.browser, { displayName: "Carol" });
       contexts.push(carol.context);
       const line = await slowLine(carol.page, room.id);
       await carol.page.goto(roomUrl(setup.app.url, room.id));
       // The room replays the run as her socket joins. Then Dan comes and goes:
-      // the list of who is here after he left is the last frame held.
+      // once the list of who is here without him shows, every frame held
+      // before it (the replay among them) has reached her page.
       await line.held((frame) => frame.includes('"agent-tool-event"'));
       const dan = await openSocket(
         restClient(setup.app.url).roomSocketUrl(room.id),
@@ -158,7 +159,7 @@ describe("personas in the browser", () => {
         danCame ||= frame.includes('"Dan"');
         return danCame && !frame.includes('"Dan"');
       });
-      // Every frame reaches Carol's page, the last shown by presence, and only then the page her transcript starts from.
+      // The held frames reach Carol's page (presence shows the last of them), and only then the page her transcript starts from.
       line.releaseFrames();
       await carol.page.getByRole("button", { name: /^3 people here: / }).waitFor();
       line.releasePage();
